@@ -1,0 +1,102 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { describe, expect, it } from 'vitest';
+import { placeOrderCodec } from './bodies.js';
+import { documentedRoutes, openApiDocument, openApiJson } from './openapi.js';
+
+/** Every route of the spec's Endpoints table, with DESIGN.md section 9's names for the open ones. */
+const SPEC_ROUTES = [
+  'POST /auth/token',
+  'POST /auth/token/revoke',
+  'POST /orders',
+  'GET /orders/{order_id}',
+  'DELETE /orders/{order_id}',
+  'PUT /orders/{order_id}',
+  'GET /health',
+  'GET /time',
+  'GET /system/status',
+  'GET /info',
+  'GET /transport-attestation',
+  'GET /attestation',
+  'GET /evidences/{file}',
+  'GET /instruments',
+  'GET /instruments/{symbol}',
+  'GET /tree/root',
+  'GET /tree/inclusion',
+  'GET /tree/leaves',
+  'GET /transparency',
+  'GET /settlement/status/{batch_id}',
+  'GET /account/settings',
+  'PUT /account/settings',
+  'GET /account/orders',
+  'POST /admin/accounts',
+  'POST /admin/accounts/{api_key}/disable',
+  'POST /admin/accounts/{api_key}/enable',
+  'POST /admin/accounts/{api_key}/revoke-tokens',
+  'GET /admin/drain',
+  'POST /admin/drain',
+  'DELETE /admin/drain',
+  'GET /admin/metrics/settlement',
+  'GET /v1/stream',
+  'GET /openapi.json',
+];
+
+function collectRefs(node: unknown, out: string[] = []): string[] {
+  if (Array.isArray(node)) node.forEach((n) => collectRefs(n, out));
+  else if (node && typeof node === 'object') {
+    for (const [k, v] of Object.entries(node)) {
+      if (k === '$ref' && typeof v === 'string') out.push(v);
+      else collectRefs(v, out);
+    }
+  }
+  return out;
+}
+
+describe('OpenAPI document', () => {
+  const text = openApiJson();
+  const doc = JSON.parse(text) as Record<string, unknown> & { info: { version: string }; openapi: string };
+
+  it('passes the OpenAPI 3.1 schema lint', async () => {
+    const validator = new Validator();
+    const result = await validator.validate(doc);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe('3.1');
+  });
+
+  it('is version 4.1.0 of OpenAPI 3.1', () => {
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.info.version).toBe('4.1.0');
+  });
+
+  it('describes every route of the spec and nothing else', () => {
+    expect([...documentedRoutes()].sort()).toEqual([...SPEC_ROUTES].sort());
+  });
+
+  it('resolves every $ref', () => {
+    for (const ref of collectRefs(doc)) {
+      const target = ref
+        .replace(/^#\//, '')
+        .split('/')
+        .reduce<unknown>((node, key) => (node as Record<string, unknown>)?.[key], doc);
+      expect(target, ref).toBeDefined();
+    }
+  });
+
+  it('uses the very schema the place-order validator parses with', () => {
+    const schemas = (openApiDocument().components as { schemas: Record<string, unknown> }).schemas;
+    expect(schemas.PlaceOrderRequest).toBe(placeOrderCodec.schema);
+  });
+
+  it('keeps u64 bounds exact in the served JSON', () => {
+    expect(text).toContain('"maximum":18446744073709551615');
+    expect(text).not.toContain('18446744073709552000');
+  });
+
+  it('marks public routes as needing no token and others as bearer', () => {
+    const paths = doc.paths as Record<string, Record<string, { security?: unknown[] }>>;
+    expect(paths['/health']!.get!.security).toEqual([]);
+    expect(paths['/tree/root']!.get!.security).toEqual([]);
+    expect(paths['/tree/inclusion']!.get!.security).toBeUndefined();
+    expect(paths['/orders']!.post!.security).toBeUndefined();
+  });
+});
