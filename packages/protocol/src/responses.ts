@@ -6,6 +6,7 @@ import { ORDER_TYPES, SIDES, orderIdCodec, symbolCodec } from './bodies.js';
 import { LEAVES_PAGE_CAP, TREE_DEPTH } from './limits.js';
 import {
   arrayOf,
+  base58Address,
   boolean,
   described,
   fieldElementHex,

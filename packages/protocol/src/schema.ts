@@ -2,7 +2,7 @@
  * A small codec language: each codec both parses untrusted JSON (from {@link parseJsonExact}) and
  * describes itself as JSON Schema, so the validators and the OpenAPI document share one source.
  */
-import { FIELD_MODULUS, U64_MAX } from './encoding.js';
+import { FIELD_MODULUS, parseAddress, U64_MAX } from './encoding.js';
 
 export type JsonSchema = { [key: string]: unknown };
 
@@ -274,4 +274,21 @@ export function anyOf<T>(alternatives: readonly Codec<T>[], reason: string): Cod
 /** Any JSON value; checked later by a more specific codec (stream `params`). */
 export function anyJson(description: string): Codec<unknown> {
   return codec({ description }, (value) => value);
+}
+
+/** A Base58 address of exactly 32 bytes (mints, markets, keys), kept as the string. */
+export function base58Address(description?: string): Codec<string> {
+  return codec(
+    {
+      type: 'string',
+      minLength: 32,
+      maxLength: 44,
+      pattern: '^[1-9A-HJ-NP-Za-km-z]+$',
+      description: description ?? 'Base58 of 32 bytes.',
+    },
+    (value, path) => {
+      if (parseAddress(value) === undefined) fail(path, 'must be a Base58 address of 32 bytes');
+      return value as string;
+    },
+  );
 }

@@ -116,6 +116,9 @@ export function validatePlaceOrder(raw: unknown, ctx: OrderValidationContext): O
 
   const required = requiredCollateral(fields.side, fields.amount, fields.price_limit, market);
   const noteAmount = body.collateral_amount ?? required;
+  // No note can hold more than u64: the collateral cannot cover this order whatever the opening.
+  if (noteAmount > U64_MAX)
+    return reject(1003, `collateral below nominal cost plus fee (required ${required})`);
   const derived = ctx.deriveNoteCommitment({
     ownerCommitment: body.owner_commitment,
     noteInnerHash: body.note_inner_hash,
@@ -124,7 +127,7 @@ export function validatePlaceOrder(raw: unknown, ctx: OrderValidationContext): O
   });
   if (derived !== fields.note_commitment)
     return reject(1006, 'note opening does not re-derive note_commitment');
-  if (noteAmount < required || noteAmount > U64_MAX) {
+  if (noteAmount < required) {
     return reject(1003, `collateral below nominal cost plus fee (required ${required})`);
   }
   if (fields.price_limit !== 0n && fields.price_limit % market.tick_size !== 0n) {
