@@ -21,12 +21,7 @@ import {
   type InferObject,
 } from './schema.js';
 
-const base58 = text({
-  minLength: 32,
-  maxLength: 44,
-  pattern: '^[1-9A-HJ-NP-Za-km-z]+$',
-  description: 'Base58 of 32 bytes.',
-});
+const base58 = base58Address();
 const unixMs = u64('Unix milliseconds.');
 
 export const ORDER_STATUSES = ['empty', 'pending', 'pending_settlement', 'expired', 'cancelled'] as const;
