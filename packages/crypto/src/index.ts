@@ -1,1 +1,9 @@
-export {};
+export * from './errors.js';
+export * from './field.js';
+export * from './poseidon.js';
+export * from './notes.js';
+export * from './merkle/index.js';
+export * from './x25519.js';
+export * from './memo-layout.js';
+export * from './memo.js';
+export * from './groth16/index.js';

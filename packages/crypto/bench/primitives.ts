@@ -1,0 +1,127 @@
+/**
+ * Benchmarks of the crypto primitives, for the bench runner (bench/crypto.bench.ts) to call and
+ * report. Each figure is the median of a few runs on the same process.
+ */
+import { createHash } from 'node:crypto';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { FIELD_MODULUS } from '@nightjar/protocol';
+import { poseidon2 as litePoseidon2 } from 'poseidon-lite/poseidon2';
+import { MerkleTree, poseidon2 } from '../src/index.js';
+
+export interface PoseidonBenchResult {
+  /** Two-input Poseidon (the Merkle node hash) as the venue computes it. */
+  hashesPerSecond: number;
+  /** The same hash through poseidon-lite's generic implementation, for comparison. */
+  poseidonLiteHashesPerSecond: number;
+  /** hashesPerSecond / poseidonLiteHashesPerSecond. */
+  speedup: number;
+  hashesPerRun: number;
+  runs: number;
+}
+
+export interface TreeAppendBenchResult {
+  /** Leaves appended per second to a depth-20 tree, root read once at the end (bulk load / replay). */
+  appendsPerSecond: number;
+  /** Median wall time of one run of n appends plus the final root read. */
+  totalMs: number;
+  /** Appends per second when the root is read after every append (one deposit per instruction). */
+  appendsWithRootPerSecond: number;
+  n: number;
+  runs: number;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/** Deterministic leaves that look like commitments (uniform field elements). */
+function benchLeaves(count: number): bigint[] {
+  const out: bigint[] = [];
+  for (let i = 0; i < count; i++) {
+    const digest = createHash('sha256').update(`bench-leaf-${i}`).digest('hex');
+    out.push(BigInt('0x' + digest) % FIELD_MODULUS);
+  }
+  return out;
+}
+
+function hashChainMs(hashes: number, hash: (a: bigint, b: bigint) => bigint): number {
+  let a = 1n;
+  let b = FIELD_MODULUS - 2n;
+  const start = performance.now();
+  for (let i = 0; i < hashes; i++) {
+    const next = hash(a, b);
+    a = b;
+    b = next;
+  }
+  const elapsed = performance.now() - start;
+  if (b === -1n) throw new Error('unreachable: keeps the chain observable');
+  return elapsed;
+}
+
+export async function benchPoseidon(
+  options: { hashes?: number; runs?: number } = {},
+): Promise<PoseidonBenchResult> {
+  const hashes = options.hashes ?? 20_000;
+  const runs = options.runs ?? 5;
+  const lite = (a: bigint, b: bigint): bigint => litePoseidon2([a, b]);
+  hashChainMs(Math.min(2_000, hashes), poseidon2); // warm-up (JIT)
+  hashChainMs(Math.min(2_000, hashes), lite);
+  const ours: number[] = [];
+  const theirs: number[] = [];
+  for (let run = 0; run < runs; run++) {
+    ours.push(hashChainMs(hashes, poseidon2));
+    theirs.push(hashChainMs(hashes, lite));
+    await yieldToEventLoop();
+  }
+  const hashesPerSecond = (hashes / median(ours)) * 1000;
+  const poseidonLiteHashesPerSecond = (hashes / median(theirs)) * 1000;
+  return {
+    hashesPerSecond,
+    poseidonLiteHashesPerSecond,
+    speedup: hashesPerSecond / poseidonLiteHashesPerSecond,
+    hashesPerRun: hashes,
+    runs,
+  };
+}
+
+export async function benchTreeAppends(
+  n = 100_000,
+  options: { runs?: number; appendsWithRoot?: number } = {},
+): Promise<TreeAppendBenchResult> {
+  const runs = options.runs ?? 3;
+  const leaves = benchLeaves(Math.max(n, options.appendsWithRoot ?? 200));
+
+  const bulk: number[] = [];
+  for (let run = 0; run < runs; run++) {
+    const tree = new MerkleTree(20);
+    const start = performance.now();
+    for (let i = 0; i < n; i++) tree.append(leaves[i]!);
+    void tree.root;
+    bulk.push(performance.now() - start);
+    await yieldToEventLoop();
+  }
+
+  const withRoot = options.appendsWithRoot ?? 200;
+  const perRoot: number[] = [];
+  for (let run = 0; run < runs; run++) {
+    const tree = new MerkleTree(20);
+    const start = performance.now();
+    for (let i = 0; i < withRoot; i++) {
+      tree.append(leaves[i]!);
+      void tree.root;
+    }
+    perRoot.push(performance.now() - start);
+    await yieldToEventLoop();
+  }
+
+  const totalMs = median(bulk);
+  return {
+    appendsPerSecond: (n / totalMs) * 1000,
+    totalMs,
+    appendsWithRootPerSecond: (withRoot / median(perRoot)) * 1000,
+    n,
+    runs,
+  };
+}

@@ -1,0 +1,53 @@
+/**
+ * Groth16 over BN254: the 256-byte proof format of DESIGN.md section 3, public-input encoding,
+ * snarkjs conversions, verification (single and random-linear-combination batches on mcl-wasm),
+ * a worker-thread verifier pool and an adaptive batcher.
+ */
+export * from './errors.js';
+export {
+  BASE_FIELD_MODULUS,
+  SCALAR_FIELD_MODULUS,
+  PROOF_BYTES,
+  FIELD_ELEMENT_BYTES,
+  proofFromSnarkjs,
+  proofToSnarkjs,
+  encodeProof,
+  decodeProof,
+  snarkjsProofToBytes,
+  bytesToSnarkjsProof,
+  assertProofLength,
+  firstOutOfRangeCoordinate,
+  encodePublicInputs,
+  decodePublicInputs,
+  assertPublicInputLength,
+  firstOutOfRangePublicInput,
+  publicSignalsToBigInts,
+  bigIntsToPublicSignals,
+  publicSignalsToBytes,
+  bytesToPublicSignals,
+  parseVerificationKey,
+  verificationKeyToSnarkjs,
+  type G1Point,
+  type G2Point,
+  type Fp2Element,
+  type Groth16Proof,
+  type SnarkjsProof,
+  type SnarkjsVerificationKey,
+  type VerificationKey,
+} from './proof-format.js';
+export {
+  Groth16Verifier,
+  initMcl,
+  checkProofPoints,
+  g2SubgroupCheckMethod,
+  type ProofItem,
+  type BatchOptions,
+  type ProofPointStatus,
+} from './mcl-verifier.js';
+export {
+  VerifierPool,
+  type VerifierPoolOptions,
+  type VerificationKeyInput,
+  type RawProofItem,
+} from './verifier-pool.js';
+export { AdaptiveBatcher, type AdaptiveBatcherOptions, type BatcherStats } from './adaptive-batcher.js';
