@@ -1,1 +1,45 @@
-export {};
+/**
+ * @nightjar/circuits: Circom circuits VALID_INPUT and VALID_SPEND, their committed artifacts
+ * (DEV-ONLY trusted setup, see README.md) and a Node prover.
+ */
+export {
+  ARTIFACTS_DIR,
+  ArtifactIntegrityError,
+  CIRCUITS,
+  MANIFEST_FILE,
+  MANIFEST_PATH,
+  artifactPaths,
+  loadArtifact,
+  loadCircuitArtifacts,
+  loadVerificationKey,
+  readManifest,
+  sha256Hex,
+  verifyAllArtifacts,
+  type ArtifactManifest,
+  type CircuitArtifacts,
+  type CircuitFiles,
+  type CircuitName,
+} from './artifacts.js';
+export {
+  ProverInputError,
+  pathBits,
+  recipientToFields,
+  validInputWitness,
+  validSpendWitness,
+  type CircuitInput,
+  type InclusionPath,
+  type ProvableNote,
+  type Recipient,
+  type WitnessInput,
+} from './witness.js';
+export {
+  NoteProver,
+  ProverClosedError,
+  ProverError,
+  ProverQueueFullError,
+  defaultProver,
+  type ProofResult,
+  type ProverOptions,
+  type ValidInputRequest,
+  type ValidSpendRequest,
+} from './prover.js';

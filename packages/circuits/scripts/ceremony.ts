@@ -1,0 +1,326 @@
+/**
+ * DEV-ONLY trusted setup for VALID_INPUT and VALID_SPEND.
+ *
+ *   npm run ceremony -w packages/circuits            (full run, a few minutes on 2 cores)
+ *   npm run ceremony -w packages/circuits -- --reuse-ptau   (keep build/ phase-1 output)
+ *
+ * !!! NOT A REAL CEREMONY. !!!  One machine plays every participant: the phase-1 powers of tau
+ * are generated here (no download), each phase has a single contribution whose entropy string is
+ * written below in plain text, and the final beacon hash is a fixed public constant. snarkjs mixes
+ * 64 bytes of OS randomness into each contribution, so the toxic waste is not trivially derivable
+ * from this file, but nothing proves it was destroyed: anyone who ran the script could have kept
+ * it and could forge proofs. Fine for development and tests, never for real value. A production
+ * deployment needs a multi-party phase 2 on top of a public phase-1 transcript.
+ *
+ * Steps:
+ *  1. compile circuits/valid_input.circom and circuits/valid_spend.circom with circom2 (--O2)
+ *     into build/ (r1cs, wasm, sym);
+ *  2. phase 1 (bn128, power PTAU_POWER): new accumulator, one contribution, a fixed beacon,
+ *     prepare phase 2, verify;
+ *  3. phase 2 per circuit: groth16 setup, one contribution, a fixed beacon, verify against the
+ *     r1cs and the ptau, export the verification key;
+ *  4. copy wasm, zkey, vkey and r1cs to artifacts/ and write artifacts/manifest.json with the
+ *     SHA-256 of every artifact and `"dev_only": true`.
+ *
+ * Deterministic parts: the circom outputs (wasm, r1cs) are byte-for-byte reproducible from the
+ * sources. The ptau and zkeys are not (snarkjs always mixes OS randomness into a contribution),
+ * so a rerun produces new zkeys and verification keys with new hashes.
+ */
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { CIRCUITS, MANIFEST_FILE, type ArtifactManifest, type CircuitName } from '../src/artifacts.js';
+import { loadSnarkjs } from '../src/snarkjs.js';
+
+const require = createRequire(import.meta.url);
+
+/** Smallest power of two that holds the larger circuit: 6,490 constraints + 8 public wires <= 2^13. */
+export const PTAU_POWER = 13;
+
+/** DEV-ONLY entropy strings. Public on purpose: this setup is not secure. */
+export const PHASE1_ENTROPY = 'nightjar dev ceremony / phase 1 / contribution 1 / PUBLIC, DEV ONLY';
+export const PHASE2_ENTROPY: Record<CircuitName, string> = {
+  valid_input: 'nightjar dev ceremony / phase 2 / valid_input / contribution 1 / PUBLIC, DEV ONLY',
+  valid_spend: 'nightjar dev ceremony / phase 2 / valid_spend / contribution 1 / PUBLIC, DEV ONLY',
+};
+/** The beacon is SHA-256 of this fixed string (hex below), iterated 2^BEACON_ITERATIONS_EXP times. */
+export const BEACON_SOURCE = 'nightjar/dev-ceremony/beacon/v1';
+export const BEACON_HASH = createHash('sha256').update(BEACON_SOURCE).digest('hex');
+export const BEACON_ITERATIONS_EXP = 10;
+
+const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
+const CIRCUITS_DIR = join(PACKAGE_DIR, 'circuits');
+const BUILD_DIR = join(PACKAGE_DIR, 'build');
+const ARTIFACTS_DIR = join(PACKAGE_DIR, 'artifacts');
+
+const logger = {
+  debug: () => {},
+  info: (msg: string) => console.log(`  ${msg}`),
+  warn: (msg: string) => console.warn(`  warn: ${msg}`),
+  error: (msg: string) => console.error(`  error: ${msg}`),
+};
+
+function step(msg: string): void {
+  console.log(`[ceremony ${new Date().toISOString()}] ${msg}`);
+}
+
+function packageVersion(name: string): string {
+  // Resolve the package's main entry, then walk up to its package.json (some packages do not
+  // export ./package.json).
+  let dir = dirname(require.resolve(name));
+  for (;;) {
+    const candidate = join(dir, 'package.json');
+    if (existsSync(candidate)) {
+      const pkg = JSON.parse(readFileSync(candidate, 'utf8')) as { name?: string; version?: string };
+      if (pkg.name === name && pkg.version) return pkg.version;
+    }
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error(`cannot find package.json of ${name}`);
+    dir = parent;
+  }
+}
+
+function circomCli(): { cli: string; nodeModules: string } {
+  const cli = join(dirname(require.resolve('circom2/package.json')), 'cli.js');
+  // circomlib's location gives the include root for `include "circomlib/circuits/..."`.
+  const circomlibDir = dirname(require.resolve('circomlib/package.json'));
+  return { cli, nodeModules: dirname(circomlibDir) };
+}
+
+function runCircom(args: string[], cwd: string): string {
+  const { cli } = circomCli();
+  const res = spawnSync(process.execPath, [cli, ...args], { cwd, encoding: 'utf8' });
+  if (res.status !== 0) {
+    throw new Error(`circom2 ${args.join(' ')} failed (${res.status}):\n${res.stdout}\n${res.stderr}`);
+  }
+  return res.stdout;
+}
+
+export function circomVersion(): string {
+  const { nodeModules } = circomCli();
+  const out = runCircom(['--version'], dirname(nodeModules));
+  const m = /circom compiler (\S+)/.exec(out);
+  if (!m?.[1]) throw new Error(`cannot parse circom version from: ${out}`);
+  return m[1];
+}
+
+/**
+ * Compile one circuit into `outDir` (r1cs, sym, <name>_js/<name>.wasm). circom2 runs under WASI
+ * with the working directory's ancestors preopened, so every path handed to it is made relative
+ * to a directory that contains both the sources and node_modules.
+ */
+export function compileCircuit(name: CircuitName, outDir: string): void {
+  const { nodeModules } = circomCli();
+  const cwd = dirname(nodeModules);
+  mkdirSync(outDir, { recursive: true });
+  runCircom(
+    [
+      relative(cwd, join(CIRCUITS_DIR, `${name}.circom`)),
+      '--r1cs',
+      '--wasm',
+      '--sym',
+      '--O2',
+      '-o',
+      relative(cwd, outDir),
+      '-l',
+      relative(cwd, nodeModules),
+    ],
+    cwd,
+  );
+}
+
+function sha256File(path: string): string {
+  return createHash('sha256').update(readFileSync(path)).digest('hex');
+}
+
+async function phase1(): Promise<string> {
+  const snarkjs = await loadSnarkjs();
+  const p = (s: string) => join(BUILD_DIR, `pot${PTAU_POWER}_${s}.ptau`);
+  const final = p('final');
+  if (process.argv.includes('--reuse-ptau') && existsSync(final)) {
+    step(`phase 1: reusing ${relative(PACKAGE_DIR, final)}`);
+    return final;
+  }
+  step(`phase 1: new accumulator, bn128, power ${PTAU_POWER}`);
+  const curve = await snarkjs.curves.getCurveFromName('bn128');
+  try {
+    await snarkjs.powersOfTau.newAccumulator(curve, PTAU_POWER, p('0000'), logger);
+  } finally {
+    await curve.terminate();
+  }
+  step('phase 1: contribution 1 (dev entropy)');
+  await snarkjs.powersOfTau.contribute(
+    p('0000'),
+    p('0001'),
+    'nightjar dev phase 1 #1',
+    PHASE1_ENTROPY,
+    logger,
+  );
+  step(`phase 1: beacon ${BEACON_HASH} 2^${BEACON_ITERATIONS_EXP}`);
+  await snarkjs.powersOfTau.beacon(
+    p('0001'),
+    p('beacon'),
+    'nightjar dev phase 1 beacon',
+    BEACON_HASH,
+    BEACON_ITERATIONS_EXP,
+    logger,
+  );
+  step('phase 1: prepare phase 2');
+  await snarkjs.powersOfTau.preparePhase2(p('beacon'), final, logger);
+  step('phase 1: verify');
+  if (!(await snarkjs.powersOfTau.verify(final, logger))) throw new Error('phase 1 verification failed');
+  return final;
+}
+
+interface CircuitResult {
+  constraints: number;
+  wires: number;
+  publicInputs: number;
+  privateInputs: number;
+}
+
+async function phase2(name: CircuitName, ptau: string): Promise<CircuitResult> {
+  const snarkjs = await loadSnarkjs();
+  const r1cs = join(BUILD_DIR, `${name}.r1cs`);
+  const wasm = join(BUILD_DIR, `${name}_js`, `${name}.wasm`);
+  const z = (s: string) => join(BUILD_DIR, `${name}_${s}.zkey`);
+  const info = await snarkjs.r1cs.info(r1cs);
+  if (info.nConstraints + info.nPubInputs + info.nOutputs + 1 > 2 ** PTAU_POWER) {
+    throw new Error(`${name}: ${info.nConstraints} constraints do not fit power ${PTAU_POWER}`);
+  }
+  step(`phase 2 ${name}: groth16 setup (${info.nConstraints} constraints)`);
+  await snarkjs.zKey.newZKey(r1cs, ptau, z('0000'), logger);
+  step(`phase 2 ${name}: contribution 1 (dev entropy)`);
+  await snarkjs.zKey.contribute(
+    z('0000'),
+    z('0001'),
+    `nightjar dev ${name} #1`,
+    PHASE2_ENTROPY[name],
+    logger,
+  );
+  step(`phase 2 ${name}: beacon`);
+  await snarkjs.zKey.beacon(
+    z('0001'),
+    z('final'),
+    `nightjar dev ${name} beacon`,
+    BEACON_HASH,
+    BEACON_ITERATIONS_EXP,
+    logger,
+  );
+  step(`phase 2 ${name}: verify zkey against r1cs and ptau`);
+  if (!(await snarkjs.zKey.verifyFromR1cs(r1cs, ptau, z('final'), logger))) {
+    throw new Error(`${name}: zkey verification failed`);
+  }
+  const vkey = await snarkjs.zKey.exportVerificationKey(z('final'));
+
+  const files = CIRCUITS[name];
+  copyFileSync(wasm, join(ARTIFACTS_DIR, files.wasm));
+  copyFileSync(z('final'), join(ARTIFACTS_DIR, files.zkey));
+  copyFileSync(r1cs, join(ARTIFACTS_DIR, files.r1cs));
+  writeFileSync(join(ARTIFACTS_DIR, files.vkey), `${JSON.stringify(vkey, null, 2)}\n`);
+  return {
+    constraints: info.nConstraints,
+    wires: info.nVars,
+    publicInputs: info.nPubInputs + info.nOutputs,
+    privateInputs: info.nPrvInputs,
+  };
+}
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  step('DEV-ONLY ceremony: the resulting keys are NOT secure (see scripts/ceremony.ts)');
+  mkdirSync(BUILD_DIR, { recursive: true });
+  mkdirSync(ARTIFACTS_DIR, { recursive: true });
+
+  const names = Object.keys(CIRCUITS) as CircuitName[];
+  for (const name of names) {
+    step(`compile ${name}`);
+    compileCircuit(name, BUILD_DIR);
+  }
+  const ptau = await phase1();
+
+  const results = {} as Record<CircuitName, CircuitResult>;
+  for (const name of names) results[name] = await phase2(name, ptau);
+
+  const files: ArtifactManifest['files'] = {};
+  const circuits = {} as ArtifactManifest['circuits'];
+  for (const name of names) {
+    const c = CIRCUITS[name];
+    for (const f of [c.wasm, c.zkey, c.vkey, c.r1cs]) {
+      const path = join(ARTIFACTS_DIR, f);
+      files[f] = { sha256: sha256File(path), bytes: statSync(path).size };
+    }
+    circuits[name] = {
+      source: `circuits/${name}.circom`,
+      template: c.template,
+      constraints: results[name].constraints,
+      wires: results[name].wires,
+      public_inputs: [...c.publicInputs],
+      private_inputs_count: results[name].privateInputs,
+      files: { wasm: c.wasm, zkey: c.zkey, vkey: c.vkey, r1cs: c.r1cs },
+    };
+  }
+  const manifest: ArtifactManifest = {
+    dev_only: true,
+    warning:
+      'DEV-ONLY trusted setup generated on one machine by scripts/ceremony.ts. Whoever ran it may know the ' +
+      'toxic waste and forge proofs. Never use these keys for real value.',
+    curve: 'bn128',
+    protocol: 'groth16',
+    ptau_power: PTAU_POWER,
+    versions: {
+      circom: circomVersion(),
+      circom2_npm: packageVersion('circom2'),
+      snarkjs: packageVersion('snarkjs'),
+      circomlib: packageVersion('circomlib'),
+    },
+    circom_flags: ['--O2'],
+    ceremony: {
+      phase1: {
+        contributions: [{ name: 'nightjar dev phase 1 #1', entropy: PHASE1_ENTROPY }],
+        beacon: {
+          hash: BEACON_HASH,
+          source: `sha256("${BEACON_SOURCE}")`,
+          iterations_exp: BEACON_ITERATIONS_EXP,
+        },
+      },
+      phase2: {
+        contributions: names.map((n) => ({
+          circuit: n,
+          name: `nightjar dev ${n} #1`,
+          entropy: PHASE2_ENTROPY[n],
+        })),
+        beacon: {
+          hash: BEACON_HASH,
+          source: `sha256("${BEACON_SOURCE}")`,
+          iterations_exp: BEACON_ITERATIONS_EXP,
+        },
+      },
+      note: 'snarkjs mixes 64 bytes of OS randomness into every contribution, so zkeys differ between runs.',
+    },
+    circuits,
+    files,
+  };
+  writeFileSync(join(ARTIFACTS_DIR, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
+  if (!process.argv.includes('--keep-build')) {
+    for (const s of ['0000', '0001']) rmSync(join(BUILD_DIR, `pot${PTAU_POWER}_${s}.ptau`), { force: true });
+  }
+  step(
+    `done in ${((Date.now() - started) / 1000).toFixed(1)} s; artifacts in ${relative(process.cwd(), ARTIFACTS_DIR)}`,
+  );
+}
+
+const isMain = process.argv[1] !== undefined && fileURLToPath(import.meta.url) === resolve(process.argv[1]);
+if (isMain) {
+  main().then(
+    () => process.exit(0),
+    (err: unknown) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
+}

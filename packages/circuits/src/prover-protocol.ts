@@ -1,0 +1,19 @@
+/** Messages between the prover (parent thread) and prover-worker.ts. */
+import type { CircuitName } from './artifacts.js';
+import type { SnarkjsProofJson } from './snarkjs.js';
+
+export interface ProverWorkerData {
+  circuits: Partial<Record<CircuitName, { wasm: Uint8Array; zkey: Uint8Array }>>;
+  /** true: one single-threaded curve; false: snarkjs' helper threads, one per core. */
+  singleThread: boolean;
+}
+
+export interface ProverWorkerRequest {
+  id: number;
+  circuit: CircuitName;
+  input: Record<string, string | string[]>;
+}
+
+export type ProverWorkerReply =
+  | { id: number; ok: true; proof: SnarkjsProofJson; publicSignals: string[]; ms: number }
+  | { id: number; ok: false; error: string };

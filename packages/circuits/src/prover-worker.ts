@@ -1,0 +1,71 @@
+/**
+ * Worker thread of the Node prover (started through prover-worker-boot.mjs): runs snarkjs
+ * `groth16.fullProve` on artifacts the parent thread has already hash-checked and handed over in
+ * `workerData`. One job at a time.
+ *
+ * snarkjs' field library (ffjavascript) spreads MSMs and FFTs over helper threads created with the
+ * `web-worker` package, and web-worker decides at load time, from `isMainThread`, whether it is
+ * the spawning side or one of its own workers. Loaded inside this worker thread it would take the
+ * second role: it rewires the global scope and exports no Worker class, so ffjavascript could not
+ * start its helpers. So snarkjs is imported while `isMainThread` reads true, then the flag is put
+ * back. Its helper threads (one per core) then work as in a main thread, and proving uses every
+ * core. With `singleThread`, a single-threaded curve is built once and installed as
+ * ffjavascript's cached curve, so snarkjs neither spawns helpers nor rebuilds its wasm per proof.
+ */
+import threads from 'node:worker_threads';
+
+import type { ProverWorkerData, ProverWorkerReply, ProverWorkerRequest } from './prover-protocol.js';
+import { loadSnarkjs as importSnarkjs, type SnarkjsApi as Snarkjs } from './snarkjs.js';
+
+const data = threads.workerData as ProverWorkerData;
+const port = threads.parentPort;
+if (!port) throw new Error('prover-worker.ts must run in a worker thread');
+
+async function loadSnarkjs(): Promise<Snarkjs> {
+  const flags = threads as { isMainThread: boolean };
+  const saved = flags.isMainThread;
+  flags.isMainThread = true;
+  try {
+    return await importSnarkjs();
+  } finally {
+    flags.isMainThread = saved;
+  }
+}
+
+const ready: Promise<Snarkjs> = (async () => {
+  const snarkjs = await loadSnarkjs();
+  // Build the curve now (helper threads or single-threaded), not on the first proof. snarkjs
+  // calls buildBn128 without singleThread, which returns this cached curve.
+  const curve = await snarkjs.curves.getCurveFromName('bn128', { singleThread: data.singleThread });
+  (globalThis as { curve_bn128?: unknown }).curve_bn128 = curve;
+  return snarkjs;
+})();
+
+port.on('message', (req: ProverWorkerRequest) => {
+  void handle(req).then((reply) => port.postMessage(reply));
+});
+
+async function handle(req: ProverWorkerRequest): Promise<ProverWorkerReply> {
+  const started = performance.now();
+  try {
+    const snarkjs = await ready;
+    const artifacts = data.circuits[req.circuit];
+    if (!artifacts) throw new Error(`unknown circuit ${String(req.circuit)}`);
+    const { proof, publicSignals } = await snarkjs.groth16.fullProve(
+      req.input,
+      artifacts.wasm,
+      artifacts.zkey,
+    );
+    return { id: req.id, ok: true, proof, publicSignals, ms: performance.now() - started };
+  } catch (err) {
+    return { id: req.id, ok: false, error: err instanceof Error ? err.message : String(err) };
+  }
+}
+
+ready.then(
+  () => port.postMessage({ ready: true }),
+  (err: unknown) => {
+    // Surfaces as the worker's 'error' event: the pool reports that the worker failed to start.
+    throw err;
+  },
+);

@@ -1,0 +1,320 @@
+/**
+ * Node prover for VALID_INPUT and VALID_SPEND: snarkjs `groth16.fullProve` in a pool of worker
+ * threads with a bounded queue. The public inputs are computed here, on the calling thread, with
+ * the note formulas of @nightjar/crypto, and cross-checked against what the circuit produced.
+ *
+ * The proving keys come from a DEV-ONLY ceremony (see README.md).
+ */
+import { Worker } from 'node:worker_threads';
+
+import { snarkjsProofToBytes } from '@nightjar/crypto';
+
+import { loadCircuitArtifacts, type CircuitName } from './artifacts.js';
+import type { ProverWorkerData, ProverWorkerReply, ProverWorkerRequest } from './prover-protocol.js';
+import {
+  ProverInputError,
+  validInputWitness,
+  validSpendWitness,
+  type InclusionPath,
+  type ProvableNote,
+  type Recipient,
+  type WitnessInput,
+} from './witness.js';
+
+export interface ProofResult {
+  /** 256 bytes: A.x ‖ A.y ‖ B.x.c1 ‖ B.x.c0 ‖ B.y.c1 ‖ B.y.c0 ‖ C.x ‖ C.y, 32-byte big-endian each. */
+  proof: Uint8Array;
+  /** Public inputs in circuit order (DESIGN.md section 3). */
+  publicInputs: bigint[];
+}
+
+export interface ValidInputRequest {
+  note: ProvableNote;
+  path: InclusionPath;
+  /** When given, the root computed from the path must equal it (else ProverInputError). */
+  merkleRoot?: bigint;
+}
+
+export interface ValidSpendRequest extends ValidInputRequest {
+  recipient: Recipient;
+}
+
+export interface ProverOptions {
+  /** Worker threads, each proving one proof at a time (default 1). */
+  workers?: number;
+  /** Jobs that may wait for a worker; one more is rejected with ProverQueueFullError (default 64). */
+  maxQueue?: number;
+  /**
+   * false (default): each worker spreads a proof over snarkjs' helper threads (one per core),
+   * for the lowest latency. true: each worker proves on one core, for several workers on a
+   * machine with many cores without oversubscribing it.
+   */
+  singleThread?: boolean;
+}
+
+/** The queue of pending proofs is full. */
+export class ProverQueueFullError extends Error {
+  override readonly name = 'ProverQueueFullError';
+  constructor(readonly maxQueue: number) {
+    super(`prover queue is full (${maxQueue} pending proofs)`);
+  }
+}
+
+/** The prover was closed. */
+export class ProverClosedError extends Error {
+  override readonly name = 'ProverClosedError';
+  constructor() {
+    super('prover is closed');
+  }
+}
+
+/** Proving failed inside a worker (witness rejected by the circuit, worker crash, ...). */
+export class ProverError extends Error {
+  override readonly name = 'ProverError';
+}
+
+export { ProverInputError };
+
+interface Job {
+  circuit: CircuitName;
+  witness: WitnessInput;
+  resolve: (r: ProofResult) => void;
+  reject: (e: Error) => void;
+}
+
+interface Slot {
+  worker: Worker;
+  job: Job | undefined;
+  jobId: number;
+  /** The worker has loaded its modules and answered. */
+  ready: boolean;
+  /** Settles when the worker is ready (or failed to start). */
+  started: Promise<void>;
+  abortStart: (err: Error) => void;
+}
+
+export class NoteProver {
+  readonly #workerCount: number;
+  readonly #maxQueue: number;
+  readonly #singleThread: boolean;
+  readonly #queue: Job[] = [];
+  #slots: Slot[] = [];
+  #data: ProverWorkerData | undefined;
+  #starting: Promise<void> | undefined;
+  #closed = false;
+  #nextId = 1;
+
+  constructor(options: ProverOptions = {}) {
+    this.#workerCount = options.workers ?? 1;
+    this.#maxQueue = options.maxQueue ?? 64;
+    this.#singleThread = options.singleThread ?? false;
+    if (!Number.isInteger(this.#workerCount) || this.#workerCount < 1)
+      throw new RangeError('workers must be >= 1');
+    if (!Number.isInteger(this.#maxQueue) || this.#maxQueue < 0)
+      throw new RangeError('maxQueue must be >= 0');
+  }
+
+  /** Jobs waiting for a worker. */
+  get queued(): number {
+    return this.#queue.length;
+  }
+
+  /** Jobs being proved right now. */
+  get running(): number {
+    return this.#slots.filter((s) => s.job).length;
+  }
+
+  /**
+   * Loads and hash-checks the artifacts, starts the workers and waits until they are ready.
+   * Optional: the first proof request does the same.
+   */
+  start(): Promise<void> {
+    if (this.#closed) return Promise.reject(new ProverClosedError());
+    this.#starting ??= (async () => {
+      const [input, spend] = await Promise.all([
+        loadCircuitArtifacts('valid_input'),
+        loadCircuitArtifacts('valid_spend'),
+      ]);
+      this.#data = {
+        circuits: {
+          valid_input: { wasm: input.wasm, zkey: input.zkey },
+          valid_spend: { wasm: spend.wasm, zkey: spend.zkey },
+        },
+        singleThread: this.#singleThread,
+      };
+      if (this.#closed) throw new ProverClosedError();
+      while (this.#slots.length < this.#workerCount) this.#slots.push(this.#spawn());
+      await Promise.all(this.#slots.map((slot) => slot.started));
+      this.#pump();
+    })();
+    this.#starting.catch(() => {
+      this.#starting = undefined;
+    });
+    return this.#starting;
+  }
+
+  /** Proves VALID_INPUT for a note. Public inputs: [merkle_root, note_commitment, nullifier, mint_lo, mint_hi]. */
+  proveValidInput(req: ValidInputRequest): Promise<ProofResult> {
+    return this.#submit('valid_input', () => validInputWitness(req.note, req.path), req.merkleRoot);
+  }
+
+  /**
+   * Proves VALID_SPEND for a note and a recipient. Public inputs: [merkle_root, nullifier,
+   * mint_lo, mint_hi, amount, recipient_hi, recipient_lo].
+   */
+  proveValidSpend(req: ValidSpendRequest): Promise<ProofResult> {
+    return this.#submit(
+      'valid_spend',
+      () => validSpendWitness(req.note, req.path, req.recipient),
+      req.merkleRoot,
+    );
+  }
+
+  /** Rejects queued and running jobs with ProverClosedError and stops the workers. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    const err = new ProverClosedError();
+    for (const job of this.#queue.splice(0)) job.reject(err);
+    const slots = this.#slots;
+    this.#slots = [];
+    for (const s of slots) {
+      s.job?.reject(err);
+      s.job = undefined;
+      s.abortStart(err);
+    }
+    await Promise.all(slots.map((s) => s.worker.terminate()));
+  }
+
+  #submit(
+    circuit: CircuitName,
+    build: () => WitnessInput,
+    expectedRoot: bigint | undefined,
+  ): Promise<ProofResult> {
+    if (this.#closed) return Promise.reject(new ProverClosedError());
+    let witness: WitnessInput;
+    try {
+      witness = build();
+    } catch (err) {
+      return Promise.reject(err as Error);
+    }
+    if (expectedRoot !== undefined && witness.derived.merkleRoot !== expectedRoot) {
+      return Promise.reject(
+        new ProverInputError('the inclusion path does not lead to the expected merkle root'),
+      );
+    }
+    const idle = this.#workerCount - this.running;
+    if (this.#queue.length >= this.#maxQueue + idle) {
+      return Promise.reject(new ProverQueueFullError(this.#maxQueue));
+    }
+    return new Promise<ProofResult>((resolve, reject) => {
+      this.#queue.push({ circuit, witness, resolve, reject });
+      this.start().then(
+        () => this.#pump(),
+        (err: unknown) => {
+          // Artifacts failed to load: fail everything queued.
+          for (const job of this.#queue.splice(0)) job.reject(err as Error);
+        },
+      );
+    });
+  }
+
+  #spawn(): Slot {
+    // The entry is a tiny .mjs that loads prover-worker.ts through tsx (see that file for why).
+    const worker = new Worker(new URL('./prover-worker-boot.mjs', import.meta.url), {
+      workerData: this.#data,
+      execArgv: [],
+    });
+    let onReady!: () => void;
+    let onStartFailure!: (err: Error) => void;
+    const started = new Promise<void>((resolve, reject) => {
+      onReady = resolve;
+      onStartFailure = reject;
+    });
+    started.catch(() => {});
+    const slot: Slot = {
+      worker,
+      job: undefined,
+      jobId: 0,
+      ready: false,
+      started,
+      abortStart: onStartFailure,
+    };
+    worker.unref();
+    worker.on('message', (msg: ProverWorkerReply | { ready: true }) => {
+      if (!('id' in msg)) {
+        slot.ready = true;
+        onReady();
+        return;
+      }
+      if (msg.id !== slot.jobId || !slot.job) return;
+      const job = slot.job;
+      slot.job = undefined;
+      worker.unref();
+      if (msg.ok) this.#finish(job, msg.proof, msg.publicSignals);
+      else job.reject(new ProverError(`${job.circuit}: ${msg.error}`));
+      this.#pump();
+    });
+    const onFailure = (err: Error) => {
+      const i = this.#slots.indexOf(slot);
+      if (this.#closed || i < 0) return;
+      this.#slots.splice(i, 1);
+      const failure = new ProverError(
+        `prover worker ${slot.ready ? 'failed' : 'failed to start'}: ${err.message}`,
+      );
+      onStartFailure(failure);
+      slot.job?.reject(failure);
+      slot.job = undefined;
+      if (!slot.ready) {
+        // A worker that cannot even start would fail again: fail what is queued instead of
+        // respawning in a loop. The next proof request tries to start a worker again.
+        for (const job of this.#queue.splice(0)) job.reject(failure);
+        return;
+      }
+      this.#pump();
+    };
+    worker.on('error', onFailure);
+    worker.on('exit', (code) => onFailure(new Error(`exited with code ${code}`)));
+    return slot;
+  }
+
+  #pump(): void {
+    if (this.#closed || !this.#data || this.#queue.length === 0) return;
+    while (this.#slots.length < this.#workerCount) this.#slots.push(this.#spawn());
+    for (const slot of this.#slots) {
+      if (slot.job) continue;
+      const job = this.#queue.shift();
+      if (!job) return;
+      slot.job = job;
+      slot.jobId = this.#nextId++;
+      slot.worker.ref();
+      const req: ProverWorkerRequest = { id: slot.jobId, circuit: job.circuit, input: job.witness.input };
+      slot.worker.postMessage(req);
+    }
+  }
+
+  #finish(job: Job, proofJson: unknown, publicSignals: string[]): void {
+    try {
+      const expected = job.witness.publicInputs;
+      if (
+        publicSignals.length !== expected.length ||
+        publicSignals.some((s, i) => BigInt(s) !== expected[i])
+      ) {
+        throw new ProverError(
+          `${job.circuit}: the circuit's public signals differ from the computed public inputs`,
+        );
+      }
+      job.resolve({ proof: snarkjsProofToBytes(proofJson), publicInputs: [...expected] });
+    } catch (err) {
+      job.reject(err instanceof Error ? err : new ProverError(String(err)));
+    }
+  }
+}
+
+let shared: NoteProver | undefined;
+
+/** A process-wide prover with default options (created on first use). */
+export function defaultProver(): NoteProver {
+  shared ??= new NoteProver();
+  return shared;
+}
