@@ -1,1 +1,12 @@
-export {};
+export * from './types.js';
+export * from './errors.js';
+export * from './clock.js';
+export * from './addresses.js';
+export * from './transaction.js';
+export * from './ledger.js';
+export * from './genesis.js';
+export { argCodecs, type Args, type InstructionName } from './program/args.js';
+export { LOCK_TTL_CEILING_SLOTS } from './program/instructions.js';
+export * from './rpc-server.js';
+export * from './rpc-client.js';
+export * from './proof-verifier.js';

@@ -1,0 +1,408 @@
+/**
+ * Crypto benchmark: `npm run bench -w packages/crypto` (tsx bench/crypto.bench.ts from
+ * packages/crypto). Writes docs/benchmarks/crypto.md at the repository root and prints it.
+ *
+ * Sections:
+ *  - Groth16 verification: snarkjs `groth16.verify` against ours (single, batched at 1/4/16/64 on
+ *    one thread, and the worker pool on all cores), side by side on the same proofs in one run.
+ *    The proofs are real VALID_INPUT proofs made with the committed dev artifacts.
+ *  - Poseidon and Merkle tree appends: `benchPoseidon()` / `benchTreeAppends()` from
+ *    bench/primitives.ts.
+ *  - Proving: the time to make those VALID_INPUT proofs with the Node prover.
+ */
+import { writeFileSync, mkdirSync } from 'node:fs';
+import { availableParallelism, cpus, loadavg } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { randomBytes } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { MerkleTree } from '../src/merkle/index.js';
+import { randomFieldElement } from '../src/field.js';
+import { deriveNote, ownerCommitment } from '../src/notes.js';
+import { benchPoseidon, benchTreeAppends } from './primitives.js';
+import { AdaptiveBatcher } from '../src/groth16/adaptive-batcher.js';
+import { Groth16Verifier, type ProofItem } from '../src/groth16/mcl-verifier.js';
+import {
+  bigIntsToPublicSignals,
+  bytesToSnarkjsProof,
+  publicSignalsToBytes,
+  snarkjsProofToBytes,
+  type SnarkjsProof,
+  type SnarkjsVerificationKey,
+} from '../src/groth16/proof-format.js';
+import { loadSnarkjs, terminateSnarkjs, type SnarkjsCurve } from '../src/groth16/snarkjs-loader.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const REPORT = join(here, '..', '..', '..', 'docs', 'benchmarks', 'crypto.md');
+
+// ---------------------------------------------------------------------------------------------
+// Groth16 verification
+
+/** A verification key with valid proofs to benchmark (the toy fixture now, VALID_INPUT later). */
+export interface VerificationBenchSet {
+  label: string;
+  vk: SnarkjsVerificationKey;
+  proofs: ReadonlyArray<{ proof: SnarkjsProof; publicSignals: string[] }>;
+}
+
+export interface VerificationBenchOptions {
+  /** Repetitions per configuration, interleaved; the median is reported (default 7). */
+  reps?: number;
+  /** Proofs verified per repetition by snarkjs (default 24) and by ours (default 128). */
+  snarkjsProofsPerRep?: number;
+  proofsPerRep?: number;
+  batchSizes?: number[];
+  /** Worker threads for the pool row (default: number of cores) and requests per burst (default 1024). */
+  poolSize?: number;
+  poolBurst?: number;
+}
+
+export interface VerificationRow {
+  name: string;
+  threads: string;
+  /** Wall-clock throughput: median over repetitions of proofs / elapsed seconds. */
+  proofsPerSecond: number;
+  /** proofs/s of each repetition (wall clock). */
+  samples: number[];
+  /** proofsPerSecond / snarkjs single-thread proofs/s. */
+  ratio: number;
+  /**
+   * CPU-time throughput: median of proofs / CPU seconds used by this process (all its threads).
+   * On a shared machine this is less sensitive to other processes than wall clock.
+   */
+  proofsPerCpuSecond: number;
+  /** proofsPerCpuSecond / the same figure for snarkjs single-thread. */
+  cpuRatio: number;
+}
+
+export interface VerificationBenchResult {
+  label: string;
+  nPublic: number;
+  distinctProofs: number;
+  rows: VerificationRow[];
+}
+
+function median(values: number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 === 1 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
+}
+
+function expectAllValid(results: readonly boolean[], what: string): void {
+  if (!results.every((r) => r))
+    throw new Error(`benchmark sanity check failed: ${what} rejected a valid proof`);
+}
+
+/**
+ * Verification throughput of snarkjs and of this package on the same proofs, in one run. The
+ * proofs are cycled to fill each repetition and batch.
+ */
+export async function benchVerification(
+  set: VerificationBenchSet,
+  options: VerificationBenchOptions = {},
+): Promise<VerificationBenchResult> {
+  const reps = options.reps ?? 7;
+  const snarkjsPerRep = options.snarkjsProofsPerRep ?? 24;
+  const perRep = options.proofsPerRep ?? 128;
+  const batchSizes = options.batchSizes ?? [1, 4, 16, 64];
+  const poolSize = options.poolSize ?? availableParallelism();
+  const poolBurst = options.poolBurst ?? 1024;
+  if (set.proofs.length === 0) throw new Error('no proofs to benchmark');
+
+  const items: ProofItem[] = set.proofs.map((p) => ({
+    proof: snarkjsProofToBytes(p.proof),
+    publicInputs: publicSignalsToBytes(p.publicSignals),
+  }));
+  const itemAt = (i: number): ProofItem => items[i % items.length] as ProofItem;
+  const snarkAt = (i: number): VerificationBenchSet['proofs'][number] =>
+    set.proofs[i % set.proofs.length] as VerificationBenchSet['proofs'][number];
+  interface Runner {
+    name: string;
+    threads: string;
+    proofs: number;
+    run(): Promise<void> | void;
+    samples: number[];
+    cpuSamples: number[];
+  }
+  const runners: Runner[] = [];
+
+  // snarkjs: two curves, swapped into ffjavascript's curve cache (which groth16.verify uses):
+  // a single-threaded one, and the default one whose worker threads take the MSM.
+  const snarkjs = await loadSnarkjs();
+  const cache = globalThis as { curve_bn128?: SnarkjsCurve | null };
+  const singleCurve = await snarkjs.curves.getCurveFromName('bn128', { singleThread: true });
+  const defaultCurve = await snarkjs.curves.getCurveFromName('bn128');
+  const snarkjsRunner = (curve: SnarkjsCurve) => async (): Promise<void> => {
+    cache.curve_bn128 = curve;
+    const ok: boolean[] = [];
+    for (let i = 0; i < snarkjsPerRep; i++) {
+      const p = snarkAt(i);
+      ok.push(await snarkjs.groth16.verify(set.vk, p.publicSignals, p.proof));
+    }
+    expectAllValid(ok, 'snarkjs');
+  };
+  runners.push({
+    name: 'snarkjs groth16.verify',
+    threads: '1',
+    proofs: snarkjsPerRep,
+    run: snarkjsRunner(singleCurve),
+    samples: [],
+    cpuSamples: [],
+  });
+  runners.push({
+    name: 'snarkjs groth16.verify, default curve (MSM on its worker threads)',
+    threads: `1 + ${availableParallelism()} helpers`,
+    proofs: snarkjsPerRep,
+    run: snarkjsRunner(defaultCurve),
+    samples: [],
+    cpuSamples: [],
+  });
+
+  // Ours, one thread.
+  const verifier = await Groth16Verifier.create(set.vk);
+  runners.push({
+    name: 'ours, single verify',
+    threads: '1',
+    proofs: perRep,
+    run: () => {
+      const ok: boolean[] = [];
+      for (let i = 0; i < perRep; i++) ok.push(verifier.verify(itemAt(i).proof, itemAt(i).publicInputs));
+      expectAllValid(ok, 'single verify');
+    },
+    samples: [],
+    cpuSamples: [],
+  });
+  for (const n of batchSizes) {
+    const batches = Math.max(1, Math.round(perRep / n));
+    runners.push({
+      name: `ours, batch of ${n}`,
+      threads: '1',
+      proofs: batches * n,
+      run: () => {
+        for (let b = 0; b < batches; b++) {
+          const batch = Array.from({ length: n }, (_, i) => itemAt(b * n + i));
+          expectAllValid(verifier.verifyBatch(batch), `batch of ${n}`);
+        }
+      },
+      samples: [],
+      cpuSamples: [],
+    });
+  }
+
+  // Ours through the worker pool and the adaptive batcher, all cores.
+  const batcher = await AdaptiveBatcher.create({ keys: { bench: set.vk }, size: poolSize, maxBatchSize: 64 });
+  runners.push({
+    name: `ours, worker pool + adaptive batcher (burst of ${poolBurst}, batches ≤ 64)`,
+    threads: `${poolSize} workers`,
+    proofs: poolBurst,
+    run: async () => {
+      const results = await Promise.all(
+        Array.from({ length: poolBurst }, (_, i) => batcher.verify(itemAt(i).proof, itemAt(i).publicInputs)),
+      );
+      expectAllValid(results, 'worker pool');
+    },
+    samples: [],
+    cpuSamples: [],
+  });
+
+  try {
+    for (const r of runners) await r.run(); // warm-up
+    // Repetitions are interleaved (every configuration once per round) so that load from other
+    // processes on a shared machine hits all rows alike.
+    for (let rep = 0; rep < reps; rep++) {
+      for (const r of runners) {
+        const cpu = process.cpuUsage();
+        const t = performance.now();
+        await r.run();
+        const wallMs = performance.now() - t;
+        const used = process.cpuUsage(cpu);
+        r.samples.push((r.proofs * 1000) / wallMs);
+        r.cpuSamples.push((r.proofs * 1e6) / (used.user + used.system));
+      }
+    }
+  } finally {
+    await batcher.close();
+    cache.curve_bn128 = null;
+    await singleCurve.terminate();
+    await defaultCurve.terminate();
+    await terminateSnarkjs();
+  }
+
+  const base = median((runners[0] as Runner).samples);
+  const cpuBase = median((runners[0] as Runner).cpuSamples);
+  return {
+    label: set.label,
+    nPublic: verifier.nPublic,
+    distinctProofs: set.proofs.length,
+    rows: runners.map((r) => {
+      const proofsPerSecond = median(r.samples);
+      const proofsPerCpuSecond = median(r.cpuSamples);
+      return {
+        name: r.name,
+        threads: r.threads,
+        proofsPerSecond,
+        samples: r.samples,
+        ratio: proofsPerSecond / base,
+        proofsPerCpuSecond,
+        cpuRatio: proofsPerCpuSecond / cpuBase,
+      };
+    }),
+  };
+}
+
+const fmt = (v: number, digits = 0): string =>
+  v.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+
+export function verificationMarkdown(result: VerificationBenchResult): string {
+  const defaultRate = result.rows[1]?.proofsPerSecond ?? Number.NaN;
+  const lines = [
+    `Key: ${result.label}, ${result.nPublic} public inputs; ${result.distinctProofs} distinct valid proofs, cycled; every result checked true.`,
+    '',
+    '- proofs/s: wall clock, median over repetitions. Repetitions are interleaved across rows (one of',
+    '  each per round), so load from other processes on this shared machine hits all rows alike.',
+    '- per CPU-s: proofs per CPU second used by the whole process (all threads), median. Less sensitive',
+    '  to other load; for the worker pool it is efficiency, not throughput.',
+    '- "vs snarkjs" and "(CPU)" are against snarkjs `groth16.verify` on one thread (the first row);',
+    '  "vs default" is against snarkjs `groth16.verify` as it runs out of the box (second row). All',
+    '  measured in the same run.',
+    '',
+    '| verifier | threads | proofs/s | vs snarkjs | vs default | per CPU-s | vs snarkjs (CPU) | samples (proofs/s) |',
+    '|---|---|---:|---:|---:|---:|---:|---|',
+    ...result.rows.map(
+      (r) =>
+        `| ${r.name} | ${r.threads} | ${fmt(r.proofsPerSecond)} | ${fmt(r.ratio, 1)}x | ${fmt(r.proofsPerSecond / defaultRate, 1)}x | ${fmt(r.proofsPerCpuSecond)} | ${fmt(r.cpuRatio, 1)}x | ${r.samples.map((v) => fmt(v)).join(', ')} |`,
+    ),
+  ];
+  return lines.join('\n');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Poseidon and tree appends
+
+function resultMarkdown(value: object): string {
+  const rows = Object.entries(value as Record<string, unknown>)
+    .filter(([, v]) => typeof v === 'number' || typeof v === 'string')
+    .map(([k, v]) => `| ${k} | ${typeof v === 'number' ? fmt(v, Number.isInteger(v) ? 0 : 2) : String(v)} |`);
+  return ['| metric | value |', '|---|---:|', ...rows].join('\n');
+}
+
+async function primitivesSections(): Promise<string> {
+  return [
+    `## Poseidon (two inputs, the Merkle node hash)\n\n${resultMarkdown(await benchPoseidon())}`,
+    `## Merkle tree appends (depth 20, 100,000 leaves)\n\n${resultMarkdown(await benchTreeAppends())}`,
+  ].join('\n\n');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Real VALID_INPUT proofs, and the time to prove them
+
+interface CircuitsModule {
+  loadVerificationKey(c: 'valid_input'): Promise<SnarkjsVerificationKey>;
+  NoteProver: new (o?: { workers?: number }) => {
+    start(): Promise<void>;
+    proveValidInput(r: {
+      note: object;
+      path: object;
+    }): Promise<{ proof: Uint8Array; publicInputs: bigint[] }>;
+    close(): Promise<void>;
+  };
+}
+
+/**
+ * Proves `count` VALID_INPUT proofs over notes in a real depth-20 tree with the committed dev
+ * artifacts, timing each. @nightjar/circuits is loaded at run time: circuits depends on crypto, so
+ * the crypto package itself must not depend on it.
+ */
+async function validInputSet(count: number): Promise<{ set: VerificationBenchSet; provingMs: number[] }> {
+  const specifier: string = '@nightjar/circuits';
+  const circuits = (await import(specifier)) as CircuitsModule;
+  const vk = await circuits.loadVerificationKey('valid_input');
+  const mint = randomBytes(32);
+  const tree = new MerkleTree();
+  const notes = Array.from({ length: count }, (_, i) => {
+    const note = {
+      mint,
+      amount: BigInt(1000 + i),
+      spendingKey: randomFieldElement(),
+      noteInnerHash: randomFieldElement(),
+    };
+    const { noteCommitment } = deriveNote({
+      mint,
+      amount: note.amount,
+      ownerCommitment: ownerCommitment(note.spendingKey),
+      noteInnerHash: note.noteInnerHash,
+    });
+    tree.append(noteCommitment);
+    return note;
+  });
+  const prover = new circuits.NoteProver({ workers: 1 });
+  await prover.start();
+  const proofs: VerificationBenchSet['proofs'][number][] = [];
+  const provingMs: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const t0 = performance.now();
+    const r = await prover.proveValidInput({ note: notes[i]!, path: tree.proof(i) });
+    provingMs.push(performance.now() - t0);
+    proofs.push({
+      proof: bytesToSnarkjsProof(r.proof),
+      publicSignals: bigIntsToPublicSignals(r.publicInputs),
+    });
+  }
+  await prover.close();
+  return { set: { label: 'VALID_INPUT (committed dev artifacts, 5 public inputs)', vk, proofs }, provingMs };
+}
+
+function provingSection(samples: number[]): string {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const med = sorted[Math.floor(sorted.length / 2)]!;
+  return [
+    '## Proving VALID_INPUT in Node',
+    '',
+    'snarkjs `groth16.fullProve` in a worker thread (`NoteProver` from `@nightjar/circuits`), witness included; the first proof warms the worker.',
+    '',
+    `| proofs | median ms | min ms | max ms | target |`,
+    '|---:|---:|---:|---:|---|',
+    `| ${samples.length} | ${fmt(med, 0)} | ${fmt(sorted[0]!, 0)} | ${fmt(sorted.at(-1)!, 0)} | under 1,500 ms: ${med < 1500 ? 'met' : 'missed'} |`,
+  ].join('\n');
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function main(): Promise<void> {
+  const cpuList = cpus();
+  const loadBefore = loadavg();
+  const started = new Date();
+  const real = await validInputSet(12);
+  const verification = await benchVerification(real.set);
+  const primitives = await primitivesSections();
+  const proving = provingSection(real.provingMs);
+  const loadAfter = loadavg();
+
+  const md = [
+    '# Crypto benchmarks',
+    '',
+    `- Machine: ${cpuList[0]?.model ?? 'unknown CPU'} × ${cpuList.length} (available parallelism ${availableParallelism()})`,
+    `- Node ${process.version}, ${process.platform}/${process.arch}`,
+    `- Date: ${started.toISOString()}`,
+    `- Load average (1 min) before/after: ${loadBefore[0]?.toFixed(2)} / ${loadAfter[0]?.toFixed(2)} (the machine is shared; other load lowers every figure)`,
+    '- Command: `npm run bench -w packages/crypto`',
+    '',
+    '## Groth16 verification',
+    '',
+    verificationMarkdown(verification),
+    '',
+    primitives,
+    '',
+    proving,
+    '',
+  ].join('\n');
+
+  mkdirSync(dirname(REPORT), { recursive: true });
+  writeFileSync(REPORT, md);
+  console.log(md);
+  console.log(`written to ${REPORT}`);
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  await main();
+}

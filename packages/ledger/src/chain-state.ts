@@ -1,0 +1,320 @@
+/**
+ * The chain's state. Balances, notes, nullifiers and locks live in SQLite and are read and written
+ * inside the running instruction's SQLite transaction, so a failed instruction leaves no trace.
+ * Small, hot state (vault, mints, markets, the note trees) is kept in memory as well.
+ */
+import { ShardedTrees } from '@nightjar/crypto';
+import { fieldToHex } from '@nightjar/protocol';
+import { VAULT_ADDRESS } from './addresses.js';
+import { InstructionError } from './errors.js';
+import { getMeta, setMeta, type Db } from './store.js';
+import { COMMITMENT_LAG, type Commitment, type MarketRecord } from './types.js';
+
+export interface VaultState {
+  admin: string;
+  fee_owner_commitment: string;
+  num_trees: number;
+  /** Signer-set changes, oldest first; the set in force at slot s is the last entry with slot <= s. */
+  tee_history: { slot: number; keys: string[] }[];
+}
+
+export interface NoteRow {
+  commitment: string;
+  tree_id: number;
+  leaf_index: number;
+  mint: string;
+  amount: string;
+}
+
+export interface LockRow {
+  nullifier: string;
+  note_commitment: string;
+  order_id: string;
+  until_slot: number;
+  locker: string;
+}
+
+/** Per shard: the tree size after each append instruction, with its slot, for commitment reads. */
+interface SizeCheckpoint {
+  slot: number;
+  size: number;
+}
+
+export class ChainState {
+  vault: VaultState | undefined;
+  readonly mints = new Map<string, { decimals: number; label: string }>();
+  readonly markets = new Map<string, MarketRecord>();
+  trees: ShardedTrees | undefined;
+  private checkpoints: SizeCheckpoint[][] = [];
+  private readonly stmts;
+
+  constructor(readonly db: Db) {
+    this.stmts = {
+      balance: db.prepare('SELECT amount FROM balances WHERE owner = ? AND mint = ?').pluck(),
+      setBalance: db.prepare(
+        'INSERT INTO balances (owner, mint, amount) VALUES (?, ?, ?) ON CONFLICT(owner, mint) DO UPDATE SET amount = excluded.amount',
+      ),
+      note: db.prepare(
+        'SELECT commitment, tree_id, leaf_index, mint, amount FROM notes WHERE commitment = ?',
+      ),
+      insertNote: db.prepare(
+        'INSERT INTO notes (commitment, tree_id, leaf_index, mint, amount, slot, tx_seq) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      ),
+      nullifier: db.prepare('SELECT kind FROM nullifiers WHERE nullifier = ?').pluck(),
+      insertNullifier: db.prepare(
+        'INSERT INTO nullifiers (nullifier, mint, amount, kind, slot) VALUES (?, ?, ?, ?, ?)',
+      ),
+      lock: db.prepare(
+        'SELECT nullifier, note_commitment, order_id, until_slot, locker FROM locks WHERE nullifier = ?',
+      ),
+      insertLock: db.prepare(
+        'INSERT INTO locks (nullifier, note_commitment, order_id, until_slot, locker, slot) VALUES (?, ?, ?, ?, ?, ?)',
+      ),
+      deleteLock: db.prepare('DELETE FROM locks WHERE nullifier = ?'),
+      supply: db.prepare('SELECT created, spent FROM supply WHERE mint = ?'),
+      setSupply: db.prepare(
+        'INSERT INTO supply (mint, created, spent) VALUES (?, ?, ?) ON CONFLICT(mint) DO UPDATE SET created = excluded.created, spent = excluded.spent',
+      ),
+      leaves: db.prepare(
+        'SELECT leaf_index, commitment FROM notes WHERE tree_id = ? AND leaf_index >= ? AND leaf_index < ? ORDER BY leaf_index',
+      ),
+    };
+  }
+
+  /* ---- loading ---- */
+
+  load(currentSlot: number): void {
+    this.loadConfig();
+    if (this.vault) this.loadTrees(this.vault.num_trees, currentSlot);
+  }
+
+  /** Reloads the small configuration caches (after an admin instruction commits). */
+  loadConfig(): void {
+    this.mints.clear();
+    this.markets.clear();
+    const vault = getMeta(this.db, 'vault');
+    this.vault = vault === undefined ? undefined : (JSON.parse(vault) as VaultState);
+    for (const row of this.db.prepare('SELECT address, decimals, label FROM mints').all() as {
+      address: string;
+      decimals: number;
+      label: string;
+    }[]) {
+      this.mints.set(row.address, { decimals: row.decimals, label: row.label });
+    }
+    for (const row of this.db.prepare('SELECT record FROM markets ORDER BY seq').all() as {
+      record: string;
+    }[]) {
+      const record = JSON.parse(row.record) as MarketRecord;
+      this.markets.set(record.market_id, record);
+    }
+  }
+
+  /**
+   * Restores the trees from the last snapshot, then replays the leaves appended after it, one
+   * append instruction (transaction) at a time so that the root windows match the chain's.
+   */
+  private loadTrees(numTrees: number, currentSlot: number): void {
+    const snap = this.db.prepare('SELECT tx_seq, image FROM tree_snapshot WHERE id = 0').get() as
+      { tx_seq: number; image: Buffer } | undefined;
+    let trees: ShardedTrees | undefined;
+    let afterSeq = -1;
+    if (snap) {
+      try {
+        trees = ShardedTrees.restore(new Uint8Array(snap.image));
+        afterSeq = snap.tx_seq;
+      } catch {
+        trees = undefined; // A corrupt snapshot is not fatal: rebuild from the leaves.
+      }
+    }
+    if (!trees || trees.numTrees !== numTrees) {
+      trees = new ShardedTrees(numTrees);
+      afterSeq = -1;
+    }
+    const rows = this.db
+      .prepare(
+        'SELECT tree_id, commitment, tx_seq FROM notes WHERE tx_seq > ? ORDER BY tx_seq, tree_id, leaf_index',
+      )
+      .raw()
+      .iterate(afterSeq) as IterableIterator<[number, string, number]>;
+    let batch: bigint[] = [];
+    let batchKey = '';
+    let batchTree = 0;
+    for (const [treeId, commitment, seq] of rows) {
+      const key = `${seq}/${treeId}`;
+      if (key !== batchKey && batch.length > 0) {
+        trees.appendBatch(batchTree, batch);
+        batch = [];
+      }
+      batchKey = key;
+      batchTree = treeId;
+      batch.push(BigInt('0x' + commitment));
+    }
+    if (batch.length > 0) trees.appendBatch(batchTree, batch);
+    this.trees = trees;
+    this.checkpoints = Array.from({ length: numTrees }, () => []);
+    // Checkpoints: the size before the finalized horizon, then every later append slot.
+    const horizon = currentSlot - COMMITMENT_LAG.finalized - 1;
+    const before = this.db
+      .prepare(
+        'SELECT tree_id, MAX(leaf_index) + 1 AS size, MAX(slot) AS slot FROM notes WHERE slot <= ? GROUP BY tree_id',
+      )
+      .all(horizon) as { tree_id: number; slot: number; size: number }[];
+    for (const row of before) this.checkpoints[row.tree_id]?.push({ slot: row.slot, size: row.size });
+    const recent = this.db
+      .prepare(
+        'SELECT tree_id, slot, MAX(leaf_index) + 1 AS size FROM notes WHERE slot > ? GROUP BY tree_id, slot ORDER BY slot',
+      )
+      .all(horizon) as { tree_id: number; slot: number; size: number }[];
+    for (const row of recent) this.checkpoints[row.tree_id]?.push({ slot: row.slot, size: row.size });
+  }
+
+  /** Writes a tree snapshot so the next open restores without rehashing. */
+  saveTreeSnapshot(): void {
+    if (!this.trees) return;
+    // The trees hold every committed note, so the snapshot covers up to the newest note's transaction.
+    const seq = this.db.prepare('SELECT COALESCE(MAX(tx_seq), -1) FROM notes').pluck().get() as number;
+    this.db
+      .prepare(
+        'INSERT INTO tree_snapshot (id, tx_seq, image) VALUES (0, ?, ?) ON CONFLICT(id) DO UPDATE SET tx_seq = excluded.tx_seq, image = excluded.image',
+      )
+      .run(seq, Buffer.from(this.trees.snapshot()));
+  }
+
+  initTrees(numTrees: number): void {
+    this.trees = new ShardedTrees(numTrees);
+    this.checkpoints = Array.from({ length: numTrees }, () => []);
+  }
+
+  saveVault(vault: VaultState): void {
+    setMeta(this.db, 'vault', JSON.stringify(vault));
+  }
+
+  /* ---- tokens ---- */
+
+  balance(owner: string, mint: string): bigint {
+    const v = this.stmts.balance.get(owner, mint) as string | undefined;
+    return v === undefined ? 0n : BigInt(v);
+  }
+
+  transfer(from: string, to: string, mint: string, amount: bigint): void {
+    const fromBalance = this.balance(from, mint);
+    if (fromBalance < amount) throw new InstructionError('InsufficientFunds');
+    this.stmts.setBalance.run(from, mint, (fromBalance - amount).toString());
+    this.stmts.setBalance.run(to, mint, (this.balance(to, mint) + amount).toString());
+  }
+
+  mintTo(owner: string, mint: string, amount: bigint): void {
+    this.stmts.setBalance.run(owner, mint, (this.balance(owner, mint) + amount).toString());
+  }
+
+  /* ---- notes ---- */
+
+  note(commitment: string): NoteRow | undefined {
+    return this.stmts.note.get(commitment) as NoteRow | undefined;
+  }
+
+  insertNote(row: NoteRow, slot: number, txSeq: number): void {
+    this.stmts.insertNote.run(row.commitment, row.tree_id, row.leaf_index, row.mint, row.amount, slot, txSeq);
+    this.adjustSupply(row.mint, BigInt(row.amount), 0n);
+  }
+
+  nullifierKind(nullifier: string): string | undefined {
+    return this.stmts.nullifier.get(nullifier) as string | undefined;
+  }
+
+  spendNullifier(
+    nullifier: string,
+    mint: string,
+    amount: bigint,
+    kind: 'consumed' | 'withdrawn',
+    slot: number,
+  ): void {
+    this.stmts.insertNullifier.run(nullifier, mint, amount.toString(), kind, slot);
+    this.adjustSupply(mint, 0n, amount);
+  }
+
+  lock(nullifier: string): LockRow | undefined {
+    return this.stmts.lock.get(nullifier) as LockRow | undefined;
+  }
+
+  insertLock(lock: LockRow, slot: number): void {
+    this.stmts.insertLock.run(
+      lock.nullifier,
+      lock.note_commitment,
+      lock.order_id,
+      lock.until_slot,
+      lock.locker,
+      slot,
+    );
+  }
+
+  deleteLock(nullifier: string): void {
+    this.stmts.deleteLock.run(nullifier);
+  }
+
+  private adjustSupply(mint: string, created: bigint, spent: bigint): void {
+    const row = this.stmts.supply.get(mint) as { created: string; spent: string } | undefined;
+    const c = BigInt(row?.created ?? '0') + created;
+    const s = BigInt(row?.spent ?? '0') + spent;
+    this.stmts.setSupply.run(mint, c.toString(), s.toString());
+  }
+
+  /**
+   * The solvency invariant for `mint`: the vault's token balance equals the value of notes
+   * created minus the value of notes consumed or withdrawn. Kept as two independent ledgers
+   * (token transfers vs note records) so that a bug in either shows up here.
+   */
+  assertSolvent(mint: string): void {
+    const row = this.stmts.supply.get(mint) as { created: string; spent: string } | undefined;
+    const unspent = BigInt(row?.created ?? '0') - BigInt(row?.spent ?? '0');
+    if (this.balance(VAULT_ADDRESS, mint) !== unspent) throw new InstructionError('SolvencyViolation');
+  }
+
+  /* ---- trees ---- */
+
+  requireTrees(): ShardedTrees {
+    if (!this.trees) throw new InstructionError('NotInitialized');
+    return this.trees;
+  }
+
+  recordCheckpoint(treeId: number, slot: number, size: number): void {
+    const list = this.checkpoints[treeId]!;
+    const last = list[list.length - 1];
+    if (last && last.slot === slot) last.size = size;
+    else list.push({ slot, size });
+    // Only the newest checkpoint older than the finalized horizon is ever needed again.
+    const horizon = slot - COMMITMENT_LAG.finalized - 1;
+    while (list.length > 2 && list[1]!.slot <= horizon) list.shift();
+  }
+
+  /** The shard's size as seen at `commitment` when the clock reads `currentSlot`. */
+  sizeAt(treeId: number, currentSlot: number, commitment: Commitment): number {
+    const target = currentSlot - COMMITMENT_LAG[commitment];
+    const list = this.checkpoints[treeId] ?? [];
+    let size = 0;
+    for (const cp of list) {
+      if (cp.slot <= target) size = cp.size;
+      else break;
+    }
+    return size;
+  }
+
+  leafRows(treeId: number, from: number, to: number): { leaf_index: number; commitment: string }[] {
+    return this.stmts.leaves.all(treeId, from, to) as { leaf_index: number; commitment: string }[];
+  }
+
+  /* ---- signer set ---- */
+
+  teeKeysAt(slot: number): string[] {
+    let keys: string[] = [];
+    for (const entry of this.vault?.tee_history ?? []) {
+      if (entry.slot <= slot) keys = entry.keys;
+      else break;
+    }
+    return keys;
+  }
+
+  static hexOf(value: bigint): string {
+    return fieldToHex(value);
+  }
+}

@@ -1,0 +1,70 @@
+/** Why an instruction failed. Codes are stable; messages name the rule, never secrets. */
+export const INSTRUCTION_ERRORS = {
+  InvalidArgs: 'arguments do not match the instruction',
+  UnknownInstruction: 'no such instruction',
+  NotInitialized: 'vault is not initialized',
+  AlreadyInitialized: 'vault is already initialized',
+  Unauthorized: 'signer may not run this instruction',
+  UnknownMint: 'no such mint',
+  UnknownMarket: 'no such market',
+  MarketExists: 'a market with this symbol exists',
+  InsufficientFunds: 'balance too low',
+  CommitmentMismatch: 'commitment does not re-derive from mint, amount and opening_hash',
+  DuplicateCommitment: 'a note with this commitment exists',
+  TreeFull: 'tree shard is full',
+  BadTreeId: 'no such tree shard',
+  UnknownRoot: 'merkle_root is not in the shard’s recent window',
+  UnknownNote: 'no such note',
+  NoteLocked: 'note is locked',
+  NoteSpent: 'note is already spent',
+  InvalidProof: 'proof did not verify',
+  BadLockExpiry: 'lock expiry outside the allowed window',
+  NotLocked: 'note is not locked',
+  LockExpired: 'lock has expired',
+  LockActive: 'lock has not expired',
+  ValueNotConserved: 'inputs and outputs do not balance per mint',
+  MintMismatch: 'mint does not match the note',
+  BatchTooLarge: 'too many matches in one batch',
+  SolvencyViolation: 'vault balance would differ from unspent note value',
+} as const;
+export type InstructionErrorCode = keyof typeof INSTRUCTION_ERRORS;
+
+export class InstructionError extends Error {
+  override readonly name = 'InstructionError';
+  constructor(
+    readonly code: InstructionErrorCode,
+    message?: string,
+  ) {
+    super(message ?? INSTRUCTION_ERRORS[code]);
+  }
+  toJSON(): { code: string; message: string } {
+    return { code: this.code, message: this.message };
+  }
+}
+
+/** JSON-RPC level failures (the transaction never landed, or the call itself was bad). */
+export const RPC_ERRORS = {
+  parseError: -32700,
+  invalidRequest: -32600,
+  methodNotFound: -32601,
+  invalidParams: -32602,
+  internal: -32603,
+  /** Transaction refused before landing: bad signature, stale nonce, rejected by fault injection. */
+  transactionRejected: -32002,
+  /** The node did not answer in time (fault injection: the transaction may still land). */
+  nodeTimeout: -32004,
+  /** The node is down (fault injection outage). */
+  nodeUnavailable: -32005,
+  /** Dev-only method on a non-dev ledger. */
+  notAllowed: -32006,
+} as const;
+
+export class RpcError extends Error {
+  override readonly name = 'RpcError';
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}

@@ -1,0 +1,133 @@
+/** The ledger's JSON-RPC vocabulary (DESIGN.md section 6). u64 values travel as decimal strings. */
+
+export const COMMITMENTS = ['processed', 'confirmed', 'finalized'] as const;
+export type Commitment = (typeof COMMITMENTS)[number];
+
+/** Slots a state must have aged to count at each commitment level. */
+export const COMMITMENT_LAG: Record<Commitment, number> = { processed: 0, confirmed: 1, finalized: 31 };
+
+export interface VaultInfo {
+  admin: string;
+  fee_owner_commitment: string;
+  num_trees: number;
+  tee_keys: string[];
+  signer_set_sha256: string;
+}
+
+export interface MarketRecord {
+  symbol: string;
+  market_id: string;
+  base_mint: string;
+  quote_mint: string;
+  base_decimals: number;
+  quote_decimals: number;
+  price_scale: string;
+  tick_size: string;
+  min_order_size: string;
+  fee_bps: string;
+  trading_enabled: boolean;
+}
+
+export interface TreeRootRecord {
+  tree_id: number;
+  merkle_root: string;
+  leaf_count: number;
+  /** The slot the read was served at (the commitment level's slot), like a Solana context slot. */
+  slot: number;
+}
+
+export interface LeafRecord {
+  leaf_index: number;
+  value: string;
+}
+
+export interface Instruction {
+  name: string;
+  args: Record<string, unknown>;
+}
+
+export interface Transaction {
+  signer: string;
+  nonce: string;
+  instruction: Instruction;
+  signature: string;
+}
+
+export interface TransactionError {
+  code: string;
+  message: string;
+}
+
+export interface SignatureStatus {
+  slot: number;
+  confirmation_status: Commitment;
+  err: TransactionError | null;
+}
+
+/** Per-match result of a `settle_batch`: each match lands or fails on its own. */
+export interface MatchOutcome {
+  match_idx: number;
+  ok: boolean;
+  err?: TransactionError;
+  /** Leaf indices of the appended outputs, in argument order. */
+  output_leaves?: { tree_id: number; leaf_index: number }[];
+}
+
+export interface TransactionRecord extends SignatureStatus {
+  signature: string;
+  instruction: string;
+  result: { matches?: MatchOutcome[]; leaf?: { tree_id: number; leaf_index: number } } | null;
+}
+
+export type LedgerEvent =
+  | { type: 'slot'; slot: number }
+  | { type: 'leaf'; tree_id: number; leaf_index: number; commitment: string; slot: number };
+
+/** Faults a test can switch on at run time. Rates are probabilities in [0, 1]. */
+export interface FaultConfig {
+  /** The transaction is refused and never lands. */
+  rejectRate: number;
+  /** The transaction lands but the sender hears an error. */
+  dropRate: number;
+  /** Extra slots before a transaction lands. */
+  latencySlots: number;
+  /** Every RPC call fails as if the node were down. */
+  outage: boolean;
+  /** Shards whose leaf events are corrupted so that mirrors diverge from the chain's root. */
+  divergedShards: number[];
+}
+
+export const NO_FAULTS: FaultConfig = {
+  rejectRate: 0,
+  dropRate: 0,
+  latencySlots: 0,
+  outage: false,
+  divergedShards: [],
+};
+
+/** What every ledger client (in-process or JSON-RPC) offers; the engine and SDK see only this. */
+export interface LedgerClient {
+  getSlot(params?: { commitment?: Commitment }): Promise<number>;
+  getVault(params?: { commitment?: Commitment }): Promise<VaultInfo>;
+  getMarkets(): Promise<MarketRecord[]>;
+  getTreeRoot(params: { tree_id: number; commitment?: Commitment }): Promise<TreeRootRecord>;
+  getLeaves(params: { tree_id: number; from: number; to: number }): Promise<{ leaves: LeafRecord[] }>;
+  getBalance(params: { owner: string; mint: string }): Promise<string>;
+  requestAirdrop(params: { owner: string; mint: string; amount: string }): Promise<{ signature: string }>;
+  sendTransaction(params: { transaction: Transaction }): Promise<{ signature: string }>;
+  getSignatureStatuses(params: { signatures: string[] }): Promise<(SignatureStatus | null)[]>;
+  getTransaction(params: { signature: string }): Promise<TransactionRecord | null>;
+  getNonce(params: { signer: string }): Promise<string | null>;
+  subscribe(listener: (event: LedgerEvent) => void): () => void;
+  close(): Promise<void>;
+}
+
+/** Controls a dev ledger offers its tests and tools, in process or over JSON-RPC. */
+export interface LedgerDevControls {
+  /** Manual clock only: moves the clock forward and lands what became due. */
+  advanceSlots(params: { slots: number }): Promise<number>;
+  setFaults(params: Partial<FaultConfig>): Promise<FaultConfig>;
+  getMemos(params: { signature: string }): Promise<{ match_idx: number; party: number; memo: string }[]>;
+}
+
+export type DevLedgerClient = LedgerClient & LedgerDevControls;

@@ -1,0 +1,3 @@
+import { ledgerSuite } from './suite.js';
+
+ledgerSuite('in-process calls');

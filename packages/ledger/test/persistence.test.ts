@@ -1,0 +1,121 @@
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Ledger, VAULT_ADDRESS } from '../src/index.js';
+import { Actor, makeNote, SOL, startHarness, tempDir, TestVerifier, USDC, type Harness } from './harness.js';
+
+describe('persistence', () => {
+  const dirs: string[] = [];
+  afterEach(() => {
+    for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  });
+
+  async function snapshotOf(h: Harness) {
+    const c = h.client;
+    return {
+      slot: await c.getSlot(),
+      markets: await c.getMarkets(),
+      vault: await c.getVault(),
+      roots: await Promise.all([0, 1, 2, 3].map((t) => c.getTreeRoot({ tree_id: t }))),
+      finalizedRoot: await c.getTreeRoot({ tree_id: 0, commitment: 'finalized' }),
+      leaves: await c.getLeaves({ tree_id: 0, from: 0, to: 100 }),
+      vaultSol: await c.getBalance({ owner: VAULT_ADDRESS, mint: SOL }),
+      vaultUsdc: await c.getBalance({ owner: VAULT_ADDRESS, mint: USDC }),
+    };
+  }
+
+  async function reopen(dir: string, h: Harness): Promise<Harness> {
+    await h.ledger.close();
+    return startHarnessOn(dir);
+  }
+
+  /** Reopens without re-running genesis steps that already happened (startHarness is idempotent). */
+  async function startHarnessOn(dir: string): Promise<Harness> {
+    return startHarness({ dataDir: dir });
+  }
+
+  it('a restarted ledger resumes with accounts, trees, locks, nonces and its slot', async () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    let h = await startHarness({ dataDir: dir });
+    const alice = new Actor();
+    const a = await h.deposit(alice, SOL, 70n);
+    const b = await h.deposit(alice, USDC, 900n, 0);
+    await h.lock(a, 200);
+    await h.lock(b, 200);
+    const settle = await h.tee.send(h.client, 'settle_batch', {
+      batch_id: '1',
+      matches: [
+        {
+          match_idx: 0,
+          inputs: [b.nullifier],
+          outputs: [
+            { tree_id: 0, mint: USDC, amount: '900', opening_hash: makeNote(USDC, 900n).openingHash },
+          ],
+          memos: ['abcd'],
+        },
+      ],
+    });
+    expect(settle.result?.matches?.[0]?.ok).toBe(true);
+    await h.client.advanceSlots({ slots: 5 });
+    const before = await snapshotOf(h);
+
+    h = await reopen(dir, h);
+    const after = await snapshotOf(h);
+    // The harness registers a fresh TEE key and advances 31 slots on start; everything else is as it was.
+    const strip = (s: typeof before) => ({
+      ...s,
+      slot: 0,
+      finalizedRoot: null,
+      roots: s.roots.map((r) => ({ ...r, slot: 0 })),
+      vault: { ...s.vault, tee_keys: [], signer_set_sha256: '' },
+    });
+    expect(strip(after)).toEqual(strip(before));
+    expect(after.slot).toBe(before.slot + 31);
+    expect((await h.lock(a)).err?.code).toBe('NoteLocked');
+    expect(await h.client.getMemos({ signature: settle.signature })).toEqual([
+      { match_idx: 0, party: 0, memo: 'abcd' },
+    ]);
+    // The admin's nonce survived: its next transaction is accepted.
+    expect((await h.admin.send(h.client, 'create_mint', { label: 'NEW', decimals: 3 })).err).toBeNull();
+    await h.ledger.close();
+  });
+
+  it('rebuilds the trees from the leaves when the snapshot is missing or corrupt', async () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    let h = await startHarness({ dataDir: dir });
+    const alice = new Actor();
+    for (let i = 0; i < 5; i++) await h.deposit(alice, SOL, BigInt(i + 1), i % 2);
+    const roots = await Promise.all([0, 1].map((t) => h.client.getTreeRoot({ tree_id: t })));
+    await h.ledger.close();
+
+    const db = new Database(join(dir, 'ledger.sqlite'));
+    db.prepare('UPDATE tree_snapshot SET image = ?').run(Buffer.from('garbage'));
+    db.close();
+    h = await startHarness({ dataDir: dir });
+    expect(
+      await Promise.all([0, 1].map(async (t) => (await h.client.getTreeRoot({ tree_id: t })).merkle_root)),
+    ).toEqual(roots.map((r) => r.merkle_root));
+    await h.ledger.close();
+
+    const db2 = new Database(join(dir, 'ledger.sqlite'));
+    db2.prepare('DELETE FROM tree_snapshot').run();
+    db2.close();
+    h = await startHarness({ dataDir: dir });
+    expect((await h.client.getTreeRoot({ tree_id: 0 })).merkle_root).toBe(roots[0]!.merkle_root);
+    await h.ledger.close();
+  });
+
+  it('the slot clock continues from where it stopped', async () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    const l1 = Ledger.open({ dataDir: dir, clock: { mode: 'manual' }, verifier: new TestVerifier() });
+    await l1.advanceSlots({ slots: 42 });
+    await l1.close();
+    const l2 = Ledger.open({ dataDir: dir, clock: { mode: 'manual' }, verifier: new TestVerifier() });
+    expect(await l2.getSlot()).toBe(42);
+    await l2.close();
+  });
+});
