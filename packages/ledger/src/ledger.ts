@@ -429,6 +429,8 @@ export class Ledger implements DevLedgerClient {
           leaf_index: first + i,
           commitment: ChainState.hexOf(told),
           slot: ctx.slot,
+          seq: ctx.txSeq,
+          count: leaves.length,
         });
       });
     }

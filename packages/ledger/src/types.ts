@@ -81,7 +81,17 @@ export interface TransactionRecord extends SignatureStatus {
 
 export type LedgerEvent =
   | { type: 'slot'; slot: number }
-  | { type: 'leaf'; tree_id: number; leaf_index: number; commitment: string; slot: number };
+  | {
+      type: 'leaf';
+      tree_id: number;
+      leaf_index: number;
+      commitment: string;
+      slot: number;
+      /** The appending transaction's sequence number, shared by every leaf it appended. */
+      seq: number;
+      /** How many leaves that transaction appended to this shard (one root-window step). */
+      count: number;
+    };
 
 /** Faults a test can switch on at run time. Rates are probabilities in [0, 1]. */
 export interface FaultConfig {
