@@ -1,0 +1,156 @@
+/**
+ * A token bucket per key (an account id, usually), driven by an injectable clock.
+ *
+ * Amounts are kept in integer micro-units so the spec's fractional costs (0.1, 0.2, 1.2) add up
+ * exactly. Memory is bounded: a bucket that has refilled to capacity is indistinguishable from a
+ * fresh one, so idle full buckets are dropped, and the map never holds more than `maxEntries`
+ * buckets (least recently used first out; evicting a bucket forgives its debt, which is the
+ * lenient side of the trade-off, and only happens when more than `maxEntries` keys are active).
+ */
+
+import { RATE_LIMIT } from '@nightjar/protocol';
+
+const MICRO = 1_000_000;
+
+export interface RateLimiterOptions {
+  /** Largest burst, in cost units. */
+  capacity: number;
+  /** Cost units regained per second. */
+  refillPerSecond: number;
+  /** Milliseconds since the epoch (or any monotone origin). */
+  now?: () => number;
+  /** Bound on live buckets; default 100,000. */
+  maxEntries?: number;
+}
+
+export type TakeResult = { ok: true } | { ok: false; retryAfterSeconds: number };
+
+interface Bucket {
+  /** Micro-units available at `atMs`. */
+  micros: number;
+  atMs: number;
+}
+
+export class RateLimiter {
+  readonly capacity: number;
+  readonly refillPerSecond: number;
+  readonly maxEntries: number;
+  private readonly now: () => number;
+  private readonly capacityMicros: number;
+  /** Micro-units regained per millisecond. */
+  private readonly refillMicrosPerMs: number;
+  /** Insertion order is recency order: every touch re-inserts. */
+  private readonly buckets = new Map<string, Bucket>();
+
+  constructor(options: RateLimiterOptions) {
+    if (!(options.capacity > 0) || !Number.isFinite(options.capacity))
+      throw new RangeError('capacity must be positive');
+    if (!(options.refillPerSecond > 0) || !Number.isFinite(options.refillPerSecond))
+      throw new RangeError('refillPerSecond must be positive');
+    const maxEntries = options.maxEntries ?? 100_000;
+    if (!Number.isSafeInteger(maxEntries) || maxEntries < 1)
+      throw new RangeError('maxEntries must be a positive integer');
+    this.capacity = options.capacity;
+    this.refillPerSecond = options.refillPerSecond;
+    this.maxEntries = maxEntries;
+    this.now = options.now ?? Date.now;
+    this.capacityMicros = Math.round(options.capacity * MICRO);
+    this.refillMicrosPerMs = (options.refillPerSecond * MICRO) / 1000;
+  }
+
+  /** Number of buckets held (for tests and metrics). */
+  get size(): number {
+    return this.buckets.size;
+  }
+
+  /**
+   * Takes `cost` from `key`'s bucket if it holds that much; otherwise takes nothing and says how
+   * long until it will.
+   */
+  take(key: string, cost: number): TakeResult {
+    const costMicros = this.toMicros(cost);
+    const now = this.now();
+    const available = this.level(key, now);
+    if (available < costMicros) {
+      // Whole milliseconds until the bucket holds `cost` again: exact, never early.
+      const retryAfterSeconds = Math.ceil((costMicros - available) / this.refillMicrosPerMs) / 1000;
+      // A refused request leaves the bucket as it was; nothing to store for an unseen key.
+      return { ok: false, retryAfterSeconds };
+    }
+    this.store(key, available - costMicros, now);
+    return { ok: true };
+  }
+
+  /** Gives back `cost` taken earlier (a request refused for another reason), up to capacity. */
+  refund(key: string, cost: number): void {
+    const costMicros = this.toMicros(cost);
+    const now = this.now();
+    if (!this.buckets.has(key)) return; // already full (or evicted, which is the same thing)
+    this.store(key, Math.min(this.capacityMicros, this.level(key, now) + costMicros), now);
+  }
+
+  /** Current allowance of `key` in cost units. */
+  available(key: string): number {
+    return this.level(key, this.now()) / MICRO;
+  }
+
+  /** Drops every bucket that has refilled to capacity; returns how many were dropped. */
+  sweep(): number {
+    const now = this.now();
+    let dropped = 0;
+    for (const [key] of this.buckets) {
+      if (this.level(key, now) >= this.capacityMicros) {
+        this.buckets.delete(key);
+        dropped++;
+      }
+    }
+    return dropped;
+  }
+
+  private toMicros(cost: number): number {
+    if (!(cost >= 0) || !Number.isFinite(cost)) throw new RangeError('cost must be a non-negative number');
+    const micros = Math.round(cost * MICRO);
+    if (micros > this.capacityMicros) throw new RangeError('cost exceeds bucket capacity');
+    return micros;
+  }
+
+  private level(key: string, now: number): number {
+    const bucket = this.buckets.get(key);
+    if (bucket === undefined) return this.capacityMicros;
+    const elapsed = Math.max(0, now - bucket.atMs); // a clock step backwards refills nothing
+    return Math.min(this.capacityMicros, bucket.micros + Math.floor(elapsed * this.refillMicrosPerMs));
+  }
+
+  private store(key: string, micros: number, now: number): void {
+    this.buckets.delete(key);
+    if (micros >= this.capacityMicros) return; // full: same as absent
+    this.buckets.set(key, { micros, atMs: now });
+    this.evict(now);
+  }
+
+  private evict(now: number): void {
+    // The least recently touched buckets come first; drop those that have refilled meanwhile.
+    // Amortised O(1): each bucket is deleted at most once per insertion.
+    for (const [key] of this.buckets) {
+      if (this.buckets.size > this.maxEntries || this.level(key, now) >= this.capacityMicros) {
+        this.buckets.delete(key);
+      } else {
+        break;
+      }
+    }
+  }
+}
+
+/**
+ * The per-account order limiter of DESIGN.md section 9 (capacity 40, refill 20/s); charge
+ * `RATE_LIMIT.cost.place | modify | cancel | read` per operation and answer a refusal with
+ * `new VenueError(1401, message, { retryAfterSeconds })` so the response carries `Retry-After`.
+ */
+export function orderRateLimiter(now?: () => number, maxEntries?: number): RateLimiter {
+  return new RateLimiter({
+    capacity: RATE_LIMIT.capacity,
+    refillPerSecond: RATE_LIMIT.refillPerSecond,
+    ...(now ? { now } : {}),
+    ...(maxEntries ? { maxEntries } : {}),
+  });
+}

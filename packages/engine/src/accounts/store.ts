@@ -1,0 +1,178 @@
+/**
+ * Durable account state in the engine's SQLite file: accounts (secrets only as Argon2id hashes),
+ * the revoked-token denylist (each row kept until its token would have expired anyway) and the
+ * token MAC key. The store does no caching and no policy; {@link AccountService} does both.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Database } from 'better-sqlite3';
+
+export interface AccountRow {
+  accountId: string;
+  apiKey: string;
+  apiSecretHash: string;
+  passphraseHash: string;
+  isAdmin: boolean;
+  enabled: boolean;
+  label: string | null;
+  /** Tokens issued in this second or earlier are invalid (operator invalidation). */
+  tokensValidAfterS: number;
+  cancelOnDisconnectDefault: boolean;
+  createdAtMs: number;
+}
+
+export interface RevokedToken {
+  jti: string;
+  accountId: string;
+  expiresAtMs: number;
+}
+
+interface AccountSqlRow {
+  account_id: string;
+  api_key: string;
+  api_secret_hash: string;
+  passphrase_hash: string;
+  is_admin: number;
+  enabled: number;
+  label: string | null;
+  tokens_valid_after_s: number;
+  cancel_on_disconnect_default: number;
+  created_at_ms: number;
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS accounts (
+  account_id TEXT PRIMARY KEY,
+  api_key TEXT NOT NULL UNIQUE,
+  api_secret_hash TEXT NOT NULL,
+  passphrase_hash TEXT NOT NULL,
+  is_admin INTEGER NOT NULL CHECK (is_admin IN (0, 1)),
+  enabled INTEGER NOT NULL DEFAULT 1 CHECK (enabled IN (0, 1)),
+  label TEXT,
+  tokens_valid_after_s INTEGER NOT NULL DEFAULT 0,
+  cancel_on_disconnect_default INTEGER NOT NULL DEFAULT 0 CHECK (cancel_on_disconnect_default IN (0, 1)),
+  created_at_ms INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS revoked_tokens (
+  jti TEXT PRIMARY KEY,
+  account_id TEXT NOT NULL,
+  expires_at_ms INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS revoked_tokens_expiry ON revoked_tokens (expires_at_ms);
+CREATE TABLE IF NOT EXISTS account_keys (
+  name TEXT PRIMARY KEY,
+  value BLOB NOT NULL
+);
+`;
+
+const TOKEN_KEY_NAME = 'token_hmac_v1';
+
+function toRow(r: AccountSqlRow): AccountRow {
+  return {
+    accountId: r.account_id,
+    apiKey: r.api_key,
+    apiSecretHash: r.api_secret_hash,
+    passphraseHash: r.passphrase_hash,
+    isAdmin: r.is_admin === 1,
+    enabled: r.enabled === 1,
+    label: r.label,
+    tokensValidAfterS: r.tokens_valid_after_s,
+    cancelOnDisconnectDefault: r.cancel_on_disconnect_default === 1,
+    createdAtMs: r.created_at_ms,
+  };
+}
+
+export class AccountStore {
+  private readonly stmts;
+
+  constructor(readonly db: Database) {
+    db.exec(SCHEMA);
+    this.stmts = {
+      insert: db.prepare(
+        `INSERT INTO accounts (account_id, api_key, api_secret_hash, passphrase_hash, is_admin, enabled, label,
+           tokens_valid_after_s, cancel_on_disconnect_default, created_at_ms)
+         VALUES (@account_id, @api_key, @api_secret_hash, @passphrase_hash, @is_admin, @enabled, @label,
+           @tokens_valid_after_s, @cancel_on_disconnect_default, @created_at_ms)`,
+      ),
+      all: db.prepare<[], AccountSqlRow>(`SELECT * FROM accounts ORDER BY created_at_ms, account_id`),
+      byId: db.prepare<[string], AccountSqlRow>(`SELECT * FROM accounts WHERE account_id = ?`),
+      setEnabled: db.prepare<[number, string]>(`UPDATE accounts SET enabled = ? WHERE account_id = ?`),
+      setValidAfter: db.prepare<[number, string]>(
+        `UPDATE accounts SET tokens_valid_after_s = ? WHERE account_id = ?`,
+      ),
+      setCod: db.prepare<[number, string]>(
+        `UPDATE accounts SET cancel_on_disconnect_default = ? WHERE account_id = ?`,
+      ),
+      revoke: db.prepare<[string, string, number]>(
+        `INSERT OR IGNORE INTO revoked_tokens (jti, account_id, expires_at_ms) VALUES (?, ?, ?)`,
+      ),
+      liveRevoked: db.prepare<[number], { jti: string; account_id: string; expires_at_ms: number }>(
+        `SELECT jti, account_id, expires_at_ms FROM revoked_tokens WHERE expires_at_ms > ? ORDER BY expires_at_ms, jti`,
+      ),
+      prune: db.prepare<[number]>(`DELETE FROM revoked_tokens WHERE expires_at_ms <= ?`),
+      getKey: db.prepare<[string], { value: Buffer }>(`SELECT value FROM account_keys WHERE name = ?`),
+      putKey: db.prepare<[string, Buffer]>(`INSERT OR IGNORE INTO account_keys (name, value) VALUES (?, ?)`),
+    };
+  }
+
+  insertAccount(a: AccountRow): void {
+    this.stmts.insert.run({
+      account_id: a.accountId,
+      api_key: a.apiKey,
+      api_secret_hash: a.apiSecretHash,
+      passphrase_hash: a.passphraseHash,
+      is_admin: a.isAdmin ? 1 : 0,
+      enabled: a.enabled ? 1 : 0,
+      label: a.label,
+      tokens_valid_after_s: a.tokensValidAfterS,
+      cancel_on_disconnect_default: a.cancelOnDisconnectDefault ? 1 : 0,
+      created_at_ms: a.createdAtMs,
+    });
+  }
+
+  listAccounts(): AccountRow[] {
+    return this.stmts.all.all().map(toRow);
+  }
+
+  getAccount(accountId: string): AccountRow | undefined {
+    const r = this.stmts.byId.get(accountId);
+    return r === undefined ? undefined : toRow(r);
+  }
+
+  setEnabled(accountId: string, enabled: boolean): void {
+    this.stmts.setEnabled.run(enabled ? 1 : 0, accountId);
+  }
+
+  setTokensValidAfter(accountId: string, seconds: number): void {
+    this.stmts.setValidAfter.run(seconds, accountId);
+  }
+
+  setCancelOnDisconnectDefault(accountId: string, value: boolean): void {
+    this.stmts.setCod.run(value ? 1 : 0, accountId);
+  }
+
+  insertRevokedToken(t: RevokedToken): void {
+    this.stmts.revoke.run(t.jti, t.accountId, t.expiresAtMs);
+  }
+
+  /** Denylist entries whose tokens have not expired by `nowMs`. */
+  liveRevokedTokens(nowMs: number): RevokedToken[] {
+    return this.stmts.liveRevoked
+      .all(nowMs)
+      .map((r) => ({ jti: r.jti, accountId: r.account_id, expiresAtMs: r.expires_at_ms }));
+  }
+
+  /** Deletes denylist entries whose tokens have expired by `nowMs`; returns how many. */
+  pruneRevokedTokens(nowMs: number): number {
+    return this.stmts.prune.run(nowMs).changes;
+  }
+
+  /** The 32-byte token MAC key, created on first use and kept so tokens survive a restart. */
+  tokenKey(): Buffer {
+    const existing = this.stmts.getKey.get(TOKEN_KEY_NAME);
+    if (existing !== undefined) return Buffer.from(existing.value);
+    this.stmts.putKey.run(TOKEN_KEY_NAME, randomBytes(32));
+    const stored = this.stmts.getKey.get(TOKEN_KEY_NAME);
+    if (stored === undefined) throw new Error('token key was not stored');
+    return Buffer.from(stored.value);
+  }
+}
