@@ -1,14 +1,16 @@
 /** `nightjar` command line. Only the commands that exist are offered; the rest say so plainly. */
 import { UsageError } from './args.js';
 import { LEDGER_USAGE, startLedger } from './commands/ledger.js';
+import { START_USAGE, startVenue } from './commands/start.js';
 
 const USAGE = `nightjar <command>
 
 Commands:
+  start     run the venue: the ledger and the engine, with demo markets and a dev admin
   ledger    run the embedded ledger as a JSON-RPC server
-  start     run the venue (ledger + engine): not built yet
   help      show this text
 
+${START_USAGE}
 ${LEDGER_USAGE}`;
 
 /** Keeps a long-running service up until Ctrl-C or SIGTERM, then closes it. */
@@ -44,11 +46,15 @@ async function main(argv: string[]): Promise<number> {
       process.stdout.write(`nightjar ledger ready at ${running.url} (events: ${running.wsUrl})\n`);
       return 0;
     }
-    case 'start':
+    case 'start': {
+      const venue = await startVenue(rest);
+      closeOnSignal(venue.close);
       process.stdout.write(
-        'nightjar start: not yet. The engine is still being built; `nightjar ledger` runs the chain on its own.\n',
+        `nightjar venue ready at ${venue.ready.base_url} (ledger ${venue.ready.ledger_url}); details in ${venue.readyFile}\n` +
+          'note: settlement is not wired yet, so matched orders wait in pending_settlement (see /system/status)\n',
       );
       return 0;
+    }
     default:
       process.stderr.write(`unknown command: ${command}\n\n${USAGE}`);
       return 2;

@@ -1,1 +1,4 @@
-export {};
+export * from './engine.js';
+export * from './tls.js';
+export type { EngineContext } from './context.js';
+export type { SettlementSeam, SettlementBatch } from './settlement/seam.js';

@@ -1,0 +1,88 @@
+/**
+ * Load generator for engine.bench.ts, run in its own worker thread so the client's TLS and JSON
+ * work does not share the engine's event loop. Closed loop (fixed concurrency, as fast as the
+ * venue answers) or open loop (fixed arrival rate, for latency).
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { performance } from 'node:perf_hooks';
+import { HttpsClient } from '../test/https-client.js';
+
+export interface LoadJob {
+  url: string;
+  certPem: string;
+  token: string;
+  /** Pre-signed [place, cancel] pairs, one per note: placing a note's order then cancelling frees the note. */
+  pairs: { place: string; cancelPath: string; cancel: string }[][];
+  mode: 'closed' | 'open';
+  concurrency: number;
+  /** Open loop: places per second. */
+  rate?: number;
+  durationMs: number;
+}
+
+export interface LoadResult {
+  placed: number;
+  rejected: Record<string, number>;
+  elapsedMs: number;
+  latenciesMs: number[];
+}
+
+async function run(job: LoadJob): Promise<LoadResult> {
+  const client = new HttpsClient(job.url, job.certPem);
+  const rejected: Record<string, number> = {};
+  const latencies: number[] = [];
+  let placed = 0;
+  const start = performance.now();
+  const deadline = start + job.durationMs;
+  // Each lane owns a disjoint set of notes and cycles through its pre-signed orders.
+  const lanes = job.pairs.map((orders) => ({ orders, next: 0 }));
+
+  // A lane that has used all its pre-signed orders stops: re-sending one would be an idempotent replay.
+  const cycle = async (lane: (typeof lanes)[number]) => {
+    const pair = lane.orders[lane.next++];
+    if (!pair) return;
+    const t0 = performance.now();
+    const r = await client.send('/orders', { token: job.token, rawBody: pair.place });
+    latencies.push(performance.now() - t0);
+    if (r.status === 202) {
+      placed++;
+      await client.send(pair.cancelPath, { method: 'DELETE', token: job.token, rawBody: pair.cancel });
+    } else {
+      const key = `${r.status}/${(r.body as { code?: number })?.code ?? '?'}`;
+      rejected[key] = (rejected[key] ?? 0) + 1;
+    }
+  };
+
+  if (job.mode === 'closed') {
+    await Promise.all(
+      lanes.slice(0, job.concurrency).map(async (lane) => {
+        while (performance.now() < deadline && lane.next < lane.orders.length) await cycle(lane);
+      }),
+    );
+  } else {
+    const interval = 1000 / (job.rate ?? 100);
+    const inflight = new Set<Promise<void>>();
+    let i = 0;
+    while (performance.now() < deadline) {
+      const due = start + i * interval;
+      const wait = due - performance.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      const lane = lanes[i % lanes.length]!;
+      i++;
+      const p = cycle(lane).finally(() => inflight.delete(p));
+      inflight.add(p);
+    }
+    await Promise.all(inflight);
+  }
+  client.close();
+  return { placed, rejected, elapsedMs: performance.now() - start, latenciesMs: latencies };
+}
+
+if (parentPort) {
+  const job = workerData as LoadJob;
+  run(job).then(
+    (result) => parentPort!.postMessage({ ok: true, result }),
+    (err: unknown) =>
+      parentPort!.postMessage({ ok: false, error: err instanceof Error ? err.message : String(err) }),
+  );
+}

@@ -1,0 +1,48 @@
+/**
+ * What the engine knows of the chain right now: the processed slot (from slot events, so reads of
+ * it cost nothing), and the finalized TEE signer set. Marks the ledger unavailable when calls fail.
+ */
+import type { LedgerClient, LedgerEvent } from '@nightjar/ledger';
+
+export class ChainView {
+  slot = 0;
+  teeKeys: string[] = [];
+  signerSetSha256 = '';
+  numTrees = 0;
+  available = true;
+  private unsubscribe: (() => void) | undefined;
+  private readonly slotListeners = new Set<(slot: number) => void>();
+
+  constructor(private readonly ledger: LedgerClient) {}
+
+  async start(): Promise<void> {
+    this.unsubscribe = this.ledger.subscribe((e: LedgerEvent) => {
+      if (e.type !== 'slot' || e.slot <= this.slot) return;
+      this.slot = e.slot;
+      for (const l of this.slotListeners) l(e.slot);
+    });
+    this.slot = Math.max(this.slot, await this.ledger.getSlot());
+    await this.refreshVault();
+  }
+
+  stop(): void {
+    this.unsubscribe?.();
+  }
+
+  onSlot(listener: (slot: number) => void): () => void {
+    this.slotListeners.add(listener);
+    return () => this.slotListeners.delete(listener);
+  }
+
+  async refreshVault(): Promise<void> {
+    try {
+      const vault = await this.ledger.getVault({ commitment: 'finalized' });
+      this.teeKeys = vault.tee_keys;
+      this.signerSetSha256 = vault.signer_set_sha256;
+      this.numTrees = vault.num_trees;
+      this.available = true;
+    } catch {
+      this.available = false;
+    }
+  }
+}

@@ -1,0 +1,37 @@
+/** The services every route plugin may use, built once per boot by engine.ts. */
+import type { preHandlerAsyncHookHandler } from 'fastify';
+import type { SystemStatusResponse } from '@nightjar/protocol';
+import type { LedgerClient } from '@nightjar/ledger';
+import type { AccountService } from './accounts/account-service.js';
+import type { RateLimiter } from './accounts/rate-limiter.js';
+import type { ChainView } from './chain-view.js';
+import type { MarketRegistry } from './markets.js';
+import type { Intake } from './orders/intake.js';
+import type { OrderRegistry } from './orders/order-registry.js';
+import type { SettlementSeam } from './settlement/seam.js';
+import type { TreeMirror } from './tree-mirror.js';
+
+export interface EngineContext {
+  /** 64 hex characters, fresh each boot; signed into every order. */
+  bootSessionId: string;
+  startedAtPerf: number;
+  /** Wall clock in Unix ms (injectable for tests). */
+  now(): number;
+  ledger: LedgerClient;
+  chain: ChainView;
+  markets: MarketRegistry;
+  trees: TreeMirror;
+  accounts: AccountService;
+  /** Per-account order-operation bucket (DESIGN.md section 9). */
+  rateLimiter: RateLimiter;
+  registry: OrderRegistry;
+  intake: Intake;
+  settlement: SettlementSeam;
+  /** A planned-stop drain: while started, new trading is paused. */
+  drain: { startedAtMs: number | undefined };
+  settlementBufferSlots: bigint;
+  systemStatus(): SystemStatusResponse;
+  /** preHandlers: a valid bearer token (any account) / an admin's token. */
+  requireAccount: preHandlerAsyncHookHandler;
+  requireAdmin: preHandlerAsyncHookHandler;
+}

@@ -1,0 +1,219 @@
+/**
+ * One engine boot: a fresh TLS identity and boot session, the accounts database, the chain view,
+ * tree mirror and market books, and the HTTPS server in front of them.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import type { FastifyServerOptions } from 'fastify';
+import { AdaptiveBatcher, type SnarkjsVerificationKey } from '@nightjar/crypto';
+import { RATE_LIMIT, SETTLEMENT_BUFFER_SLOTS, type SystemStatusResponse } from '@nightjar/protocol';
+import type { LedgerClient } from '@nightjar/ledger';
+import { AccountService } from './accounts/account-service.js';
+import type { CredentialHasherOptions } from './accounts/credential-hasher.js';
+import { RateLimiter } from './accounts/rate-limiter.js';
+import { accountRoutes, requireAccount, requireAdmin } from './accounts/routes.js';
+import { ChainView } from './chain-view.js';
+import type { EngineContext } from './context.js';
+import { instrumentRoutes } from './http/routes/instruments.js';
+import { operationsRoutes } from './http/routes/operations.js';
+import { orderRoutes } from './http/routes/orders.js';
+import { systemRoutes } from './http/routes/system.js';
+import { treeRoutes } from './http/routes/tree.js';
+import { buildHttpServer } from './http/server.js';
+import { MarketRegistry } from './markets.js';
+import { OrderEvents } from './orders/events.js';
+import { Intake } from './orders/intake.js';
+import { MarketEngine } from './orders/market-engine.js';
+import { OrderRegistry } from './orders/order-registry.js';
+import { UnwiredSettlement, type SettlementSeam } from './settlement/seam.js';
+import { generateBootCertificate, type BootCertificate } from './tls.js';
+import { TreeMirror } from './tree-mirror.js';
+
+export interface EngineOptions {
+  ledger: LedgerClient;
+  /** Where `engine.sqlite` lives; in memory when omitted (tests). */
+  dataDir?: string;
+  host?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  tokenTtlSeconds?: number;
+  /** Wall clock in Unix ms (tests inject one to make token expiry exact). */
+  now?: () => number;
+  /** Create a dev admin on first boot and return its credentials. */
+  dev?: boolean;
+  /** VALID_INPUT proof check; by default a worker-pool batcher over `validInputKey`. */
+  verifyInputProof?: (proof: Uint8Array, publicInputs: bigint[]) => Promise<boolean>;
+  validInputKey?: SnarkjsVerificationKey;
+  verifierWorkers?: number;
+  settlement?: SettlementSeam;
+  settlementBufferSlots?: bigint;
+  hasher?: CredentialHasherOptions;
+  loginRateLimit?: { capacity: number; refillPerSecond: number };
+  orderRateLimit?: { capacity: number; refillPerSecond: number };
+  logger?: FastifyServerOptions['logger'];
+}
+
+export interface RunningEngine {
+  url: string;
+  port: number;
+  bootSessionId: string;
+  certificate: BootCertificate;
+  /** Dev admin credentials, only on the boot that created them. */
+  devAdmin?: { api_key: string; api_secret: string; passphrase: string };
+  context: EngineContext;
+  events: OrderEvents;
+  close(): Promise<void>;
+}
+
+export async function startEngine(options: EngineOptions): Promise<RunningEngine> {
+  const now = options.now ?? Date.now;
+  const certificate = await generateBootCertificate();
+  const bootSessionId = randomBytes(32).toString('hex');
+  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+  const db = new Database(options.dataDir ? join(options.dataDir, 'engine.sqlite') : ':memory:');
+  if (options.dataDir) db.pragma('journal_mode = WAL');
+
+  const accounts = new AccountService({
+    db,
+    now,
+    ...(options.tokenTtlSeconds === undefined ? {} : { tokenTtlSeconds: options.tokenTtlSeconds }),
+    ...(options.hasher === undefined ? {} : { hasher: options.hasher }),
+    ...(options.loginRateLimit === undefined ? {} : { loginRateLimit: options.loginRateLimit }),
+  });
+  const devAdmin = options.dev ? await accounts.ensureDevAdmin() : undefined;
+
+  const chain = new ChainView(options.ledger);
+  await chain.start();
+  const markets = await MarketRegistry.load(options.ledger);
+  const trees = new TreeMirror(options.ledger);
+  await trees.start(chain.numTrees);
+
+  let batcher: AdaptiveBatcher | undefined;
+  let verifyInputProof = options.verifyInputProof;
+  if (!verifyInputProof) {
+    if (!options.validInputKey) throw new Error('startEngine needs validInputKey or verifyInputProof');
+    batcher = await AdaptiveBatcher.create({
+      keys: { valid_input: options.validInputKey },
+      ...(options.verifierWorkers === undefined ? {} : { size: options.verifierWorkers }),
+      defaultKeyId: 'valid_input',
+    });
+    const b = batcher;
+    verifyInputProof = (proof, inputs) => b.verify(proof, inputs, 'valid_input');
+  }
+
+  const settlementBufferSlots = options.settlementBufferSlots ?? SETTLEMENT_BUFFER_SLOTS;
+  const settlement = options.settlement ?? new UnwiredSettlement();
+  const registry = new OrderRegistry();
+  const events = new OrderEvents();
+  const drain = { startedAtMs: undefined as number | undefined };
+  let batchId = 0n;
+  const marketEngines = new Map<string, MarketEngine>();
+  for (const instrument of markets.list()) {
+    marketEngines.set(
+      instrument.symbol,
+      new MarketEngine(instrument, {
+        registry,
+        events,
+        settlement,
+        settlementBufferSlots,
+        now,
+        nextBatchId: () => ++batchId,
+      }),
+    );
+  }
+  const rateLimiter = new RateLimiter({
+    ...(options.orderRateLimit ?? {
+      capacity: RATE_LIMIT.capacity,
+      refillPerSecond: RATE_LIMIT.refillPerSecond,
+    }),
+    now,
+  });
+  let matching = true;
+
+  const tradingPausedReason = (): string | undefined => {
+    if (!matching) return 'matching is stopped';
+    if (drain.startedAtMs !== undefined) return 'the venue is draining for a planned stop';
+    if (!chain.available) return 'the ledger is unavailable';
+    return undefined;
+  };
+  const intake = new Intake({
+    bootSessionId,
+    currentSlot: () => BigInt(chain.slot),
+    numTrees: () => trees.numTrees,
+    settlementBufferSlots,
+    markets: marketEngines,
+    registry,
+    isRecentRoot: (t, root) => trees.isRecentRoot(t, root),
+    verifyInputProof,
+    rateLimiter,
+    tradingPausedReason,
+  });
+
+  const offSlot = chain.onSlot((slot) => {
+    for (const m of marketEngines.values()) m.onSlot(BigInt(slot));
+  });
+
+  const systemStatus = (): SystemStatusResponse => ({
+    matching: matching ? 'running' : 'stopped',
+    settlement: settlement.state,
+    ledger: chain.available ? 'connected' : 'unavailable',
+    trading: tradingPausedReason() === undefined ? 'open' : 'paused',
+    draining: drain.startedAtMs !== undefined,
+    slot: BigInt(chain.slot),
+  });
+
+  const context: EngineContext = {
+    bootSessionId,
+    startedAtPerf: performance.now(),
+    now,
+    ledger: options.ledger,
+    chain,
+    markets,
+    trees,
+    accounts,
+    rateLimiter,
+    registry,
+    intake,
+    settlement,
+    drain,
+    settlementBufferSlots,
+    systemStatus,
+    requireAccount: requireAccount(accounts),
+    requireAdmin: requireAdmin(accounts),
+  };
+
+  const app = buildHttpServer({
+    certificate,
+    ...(options.logger === undefined ? {} : { logger: options.logger }),
+  });
+  await app.register(systemRoutes, { ctx: context });
+  await app.register(instrumentRoutes, { ctx: context });
+  await app.register(treeRoutes, { ctx: context });
+  await app.register(orderRoutes, { ctx: context });
+  await app.register(operationsRoutes, { ctx: context });
+  await app.register(accountRoutes, { accounts });
+  await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 8443 });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : (options.port ?? 8443);
+
+  return {
+    url: `https://${options.host ?? '127.0.0.1'}:${port}`,
+    port,
+    bootSessionId,
+    certificate,
+    ...(devAdmin ? { devAdmin } : {}),
+    context,
+    events,
+    async close() {
+      matching = false;
+      offSlot();
+      trees.stop();
+      chain.stop();
+      await app.close();
+      await batcher?.close();
+      db.close();
+    },
+  };
+}

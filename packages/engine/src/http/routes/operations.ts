@@ -1,0 +1,59 @@
+/**
+ * Operator and transparency routes, and the seams later issues fill: settlement status, drain,
+ * settlement metrics, transport attestation. Until those exist they answer plainly.
+ */
+import type { FastifyInstance } from 'fastify';
+import { VenueError, type DrainStatusResponse } from '@nightjar/protocol';
+import type { EngineContext } from '../../context.js';
+
+export async function operationsRoutes(app: FastifyInstance, { ctx }: { ctx: EngineContext }): Promise<void> {
+  const admin = { preHandler: ctx.requireAdmin };
+
+  const drainStatus = (): DrainStatusResponse => ({
+    state:
+      ctx.drain.startedAtMs === undefined ? 'idle' : ctx.registry.liveCount === 0 ? 'drained' : 'draining',
+    ...(ctx.drain.startedAtMs === undefined ? {} : { started_at_ms: BigInt(ctx.drain.startedAtMs) }),
+    open_orders: BigInt(ctx.registry.liveCount),
+    pending_settlements: BigInt(ctx.settlement.pendingBatches()),
+  });
+  app.get('/admin/drain', admin, async () => drainStatus());
+  app.post('/admin/drain', admin, async () => {
+    ctx.drain.startedAtMs ??= ctx.now();
+    return drainStatus();
+  });
+  app.delete('/admin/drain', admin, async () => {
+    ctx.drain.startedAtMs = undefined;
+    return drainStatus();
+  });
+
+  app.get('/admin/metrics/settlement', admin, async () => ({
+    settlement: ctx.settlement.state,
+    pending_batches: ctx.settlement.pendingBatches(),
+    open_orders: ctx.registry.liveCount,
+  }));
+
+  app.get<{ Params: { batch_id: string } }>(
+    '/settlement/status/:batch_id',
+    { preHandler: ctx.requireAccount },
+    async (req) => {
+      if (!/^(0|[1-9][0-9]{0,19})$/.test(req.params.batch_id))
+        throw new VenueError(1001, 'batch_id: must be an unsigned integer');
+      throw new VenueError(1301, 'no such batch (settlement is not wired in this build)');
+    },
+  );
+
+  app.get('/transparency', async () => ({
+    engine: { boot_session_id: ctx.bootSessionId, signer_set_sha256: ctx.chain.signerSetSha256 },
+    markets: ctx.markets.list().map((m) => ({ symbol: m.symbol, market_id: m.market_id })),
+    stats: { open_orders: ctx.registry.liveCount, settlement: ctx.settlement.state },
+  }));
+
+  const notYet = async () => {
+    throw new VenueError(5001, 'transport attestation is not available in this build');
+  };
+  app.get('/transport-attestation', notYet);
+  app.get('/attestation', notYet);
+  app.get('/evidences/*', async () => {
+    throw new VenueError(1301, 'no evidence files in this build');
+  });
+}

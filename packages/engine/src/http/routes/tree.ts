@@ -1,0 +1,85 @@
+/**
+ * The tree mirror's reads. A diverged shard answers 503 5002 on all three, so nobody builds a
+ * proof from a tree that disagrees with the chain.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import {
+  fieldToHex,
+  LEAVES_PAGE_CAP,
+  VenueError,
+  type InclusionResponse,
+  type LeavesResponse,
+  type TreeRootResponse,
+} from '@nightjar/protocol';
+import type { EngineContext } from '../../context.js';
+
+type Query = Record<string, string | undefined>;
+
+function uintParam(q: Query, name: string, fallback?: number, max = 2 ** 32): number {
+  const raw = q[name];
+  if (raw === undefined) {
+    if (fallback === undefined) throw new VenueError(1001, `${name}: is required`);
+    return fallback;
+  }
+  if (!/^(0|[1-9][0-9]{0,9})$/.test(raw) || Number(raw) > max)
+    throw new VenueError(1001, `${name}: must be an unsigned integer`);
+  return Number(raw);
+}
+
+function shardOf(ctx: EngineContext, req: FastifyRequest<{ Querystring: Query }>) {
+  const treeId = uintParam(req.query, 'tree_id', 0);
+  const shard = ctx.trees.shard(treeId);
+  if (!shard) throw new VenueError(1001, `tree_id: must be below ${ctx.trees.numTrees}`);
+  if (ctx.trees.isDiverged(treeId)) throw new VenueError(5002);
+  return { treeId, shard };
+}
+
+export async function treeRoutes(app: FastifyInstance, { ctx }: { ctx: EngineContext }): Promise<void> {
+  app.get<{ Querystring: Query }>('/tree/root', async (req): Promise<TreeRootResponse> => {
+    const { treeId, shard } = shardOf(ctx, req);
+    return {
+      tree_id: treeId,
+      merkle_root: fieldToHex(shard.root),
+      leaf_count: BigInt(shard.size),
+      on_chain_slot: BigInt(ctx.trees.syncedSlot(treeId)),
+    };
+  });
+
+  app.get<{ Querystring: Query }>(
+    '/tree/inclusion',
+    { preHandler: ctx.requireAccount },
+    async (req): Promise<InclusionResponse> => {
+      const raw = req.query.note_commitment;
+      if (raw === undefined || !/^[0-9a-fA-F]{64}$/.test(raw))
+        throw new VenueError(1001, 'note_commitment: must be 64 hex characters');
+      const { shard } = shardOf(ctx, req);
+      const index = shard.indexOf(BigInt('0x' + raw));
+      if (index === undefined) throw new VenueError(1301, 'no such note in this shard');
+      const proof = shard.proof(index);
+      return {
+        note_commitment: raw.toLowerCase(),
+        leaf_index: BigInt(index),
+        merkle_root: fieldToHex(proof.root),
+        siblings: proof.siblings.map(fieldToHex),
+      };
+    },
+  );
+
+  app.get<{ Querystring: Query }>(
+    '/tree/leaves',
+    { preHandler: ctx.requireAccount },
+    async (req): Promise<LeavesResponse> => {
+      const from = uintParam(req.query, 'from');
+      const to = uintParam(req.query, 'to');
+      if (to < from) throw new VenueError(1001, 'to: must not be below from');
+      const { shard } = shardOf(ctx, req);
+      // Half-open [from, to), capped to one page and to what exists.
+      const end = Math.min(to, from + LEAVES_PAGE_CAP, shard.size);
+      const values = from < end ? shard.leaves(from, end) : [];
+      return {
+        merkle_root: fieldToHex(shard.root),
+        leaves: values.map((v, i) => ({ leaf_index: BigInt(from + i), value: fieldToHex(v) })),
+      };
+    },
+  );
+}

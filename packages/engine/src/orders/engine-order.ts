@@ -1,0 +1,40 @@
+/** An order as the engine keeps it: what the book needs plus what lookups, settlement and idempotency need. */
+import type { OrderStatusValue, OrderStatusResponse } from '@nightjar/protocol';
+import type { BookOrder } from '../book/types.js';
+
+export interface EngineOrder extends BookOrder {
+  symbol: string;
+  marketId: string;
+  /** Size as placed; `amount` (the book's field) is what still rests. */
+  originalAmount: bigint;
+  filledQuantity: bigint;
+  noteCommitment: string;
+  noteInnerHash: string;
+  nullifier: string;
+  treeId: number;
+  viewingPubkey: string;
+  merkleRoot: string;
+  validInputProof: string;
+  /** SHA-256 of the canonical body and the signature, hex: a byte-identical re-send is idempotent. */
+  digestHex: string;
+  signatureHex: string;
+  /** Lookup status; `pending`/`pending_settlement` while in the book, terminal otherwise. */
+  lifecycle: OrderStatusValue;
+  /** Stream session that placed it with cancel-on-disconnect, if any. */
+  cancelOnDisconnectSession?: string;
+}
+
+export function orderStatusBody(o: EngineOrder): OrderStatusResponse {
+  return {
+    order_id: o.orderId,
+    symbol: o.symbol,
+    side: o.side,
+    order_type: o.orderType,
+    status: o.lifecycle,
+    amount: o.originalAmount,
+    filled_quantity: o.filledQuantity,
+    price_limit: o.priceLimit,
+    expiry_slot: o.expirySlot,
+    arrival_slot: o.arrivalSlot,
+  };
+}

@@ -1,0 +1,343 @@
+/**
+ * Order intake: place, cancel and modify, each running the spec's checks in the spec's order.
+ * Checks that await (proof verification) run first; everything after them (duplicate id, nonce,
+ * collateral reservation, rate limit, booking) runs synchronously in one go, so two concurrent
+ * requests can never both pass a check that only one of them may pass.
+ */
+import { deriveNote, isContributoryX25519, noteNullifier, VerifierCapacityError } from '@nightjar/crypto';
+import {
+  bytesToHex,
+  fieldToHex,
+  hexToBytes,
+  mintToFields,
+  orderIdCodec,
+  parseAddress,
+  parseCancelBody,
+  parseModifyBody,
+  RATE_LIMIT,
+  validatePlaceOrder,
+  verifyCancelSignature,
+  verifyModifyCancelSignature,
+  VenueError,
+  type CancelResponse,
+  type ModifyResponse,
+  type PlaceOrderResponse,
+  type ValidatedOrder,
+} from '@nightjar/protocol';
+import type { EngineOrder } from './engine-order.js';
+import type { MarketEngine } from './market-engine.js';
+import type { OrderRegistry } from './order-registry.js';
+
+/** Who is asking: the authenticated account (from the bearer token). */
+export interface Caller {
+  accountId: string;
+}
+
+export interface RateLimiter {
+  take(key: string, cost: number): { ok: true } | { ok: false; retryAfterSeconds: number };
+}
+
+export interface IntakeDeps {
+  bootSessionId: string;
+  currentSlot(): bigint;
+  numTrees(): number;
+  settlementBufferSlots: bigint;
+  markets: Map<string, MarketEngine>;
+  registry: OrderRegistry;
+  /** Is `root` in the shard's recent-root window (and the shard healthy)? */
+  isRecentRoot(treeId: number, rootHex: string): boolean;
+  /** VALID_INPUT verification, batched off the main thread. */
+  verifyInputProof(proof: Uint8Array, publicInputs: bigint[]): Promise<boolean>;
+  rateLimiter: RateLimiter;
+  /** Undefined when trading is open; otherwise why new trading is paused (5001). */
+  tradingPausedReason(): string | undefined;
+}
+
+export interface PlaceOptions {
+  /** Stream session that asked for cancel-on-disconnect. */
+  cancelOnDisconnectSession?: string;
+}
+
+function deriveCommitment(input: {
+  ownerCommitment: string;
+  noteInnerHash: string;
+  mint: Uint8Array;
+  amount: bigint;
+}): string {
+  const d = deriveNote({
+    mint: input.mint,
+    amount: input.amount,
+    ownerCommitment: BigInt('0x' + input.ownerCommitment),
+    noteInnerHash: BigInt('0x' + input.noteInnerHash),
+  });
+  return fieldToHex(d.noteCommitment);
+}
+
+function isContributory(key: Uint8Array): boolean {
+  return isContributoryX25519(key);
+}
+
+export class Intake {
+  constructor(private readonly deps: IntakeDeps) {}
+
+  private assertTradingOpen(): void {
+    const reason = this.deps.tradingPausedReason();
+    if (reason !== undefined) throw new VenueError(5001, reason);
+  }
+
+  private charge(caller: Caller, cost: number): void {
+    const r = this.deps.rateLimiter.take(caller.accountId, cost);
+    if (!r.ok)
+      throw new VenueError(1401, `rate limited; retry in about ${Math.ceil(r.retryAfterSeconds)} s`, {
+        retryAfterSeconds: r.retryAfterSeconds,
+      });
+  }
+
+  /** The synchronous checks (1001 … 1012) of a place body, as protocol defines them. */
+  private validate(raw: unknown): ValidatedOrder {
+    const market = (symbol: string) => this.deps.markets.get(symbol)?.instrument;
+    const result = validatePlaceOrder(raw, {
+      instrument: market,
+      currentSlot: this.deps.currentSlot(),
+      numTrees: this.deps.numTrees(),
+      settlementBufferSlots: this.deps.settlementBufferSlots,
+      deriveNoteCommitment: deriveCommitment,
+      isContributoryViewingKey: isContributory,
+    });
+    if (!result.ok) throw new VenueError(result.code, result.message);
+    return result.order;
+  }
+
+  /** 1010 and 1011: the proof's root is recent and the proof verifies for this note and mint. */
+  private async checkProof(o: ValidatedOrder): Promise<string> {
+    if (!this.deps.isRecentRoot(o.tree_id, o.merkle_root)) {
+      throw new VenueError(
+        1010,
+        'merkle_root is not in the shard’s recent-root window; re-prove and resubmit',
+      );
+    }
+    const nullifier = noteNullifier(BigInt('0x' + o.note_commitment), BigInt('0x' + o.note_inner_hash));
+    const { mintHi, mintLo } = mintToFields(parseAddress(o.collateral_mint)!);
+    let ok: boolean;
+    try {
+      ok = await this.deps.verifyInputProof(hexToBytes(o.valid_input_proof), [
+        BigInt('0x' + o.merkle_root),
+        BigInt('0x' + o.note_commitment),
+        nullifier,
+        mintLo,
+        mintHi,
+      ]);
+    } catch (err) {
+      if (err instanceof VerifierCapacityError)
+        throw new VenueError(1401, 'venue at capacity; retry shortly', { retryAfterSeconds: 1 });
+      throw err;
+    }
+    if (!ok) throw new VenueError(1011);
+    return fieldToHex(nullifier);
+  }
+
+  private isResend(
+    existing: EngineOrder | undefined,
+    o: ValidatedOrder,
+    caller: Caller,
+  ): existing is EngineOrder {
+    return (
+      existing !== undefined &&
+      existing.accountId === caller.accountId &&
+      existing.digestHex === bytesToHex(o.digest) &&
+      existing.signatureHex === o.trading_key_signature &&
+      existing.ownerCommitment === o.owner_commitment &&
+      existing.noteInnerHash === o.note_inner_hash &&
+      existing.merkleRoot === o.merkle_root &&
+      existing.validInputProof === o.valid_input_proof &&
+      existing.treeId === o.tree_id &&
+      existing.noteAmount === o.note_amount
+    );
+  }
+
+  private toEngineOrder(
+    o: ValidatedOrder,
+    caller: Caller,
+    market: MarketEngine,
+    nullifier: string,
+    options: PlaceOptions,
+  ): EngineOrder {
+    const slot = this.deps.currentSlot();
+    return {
+      seq: market.nextSeq(),
+      orderId: o.order_id,
+      accountId: caller.accountId,
+      tradingKey: o.trading_key,
+      ownerCommitment: o.owner_commitment,
+      side: o.side,
+      orderType: o.order_type,
+      amount: o.amount,
+      priceLimit: o.price_limit,
+      minFillSize: o.min_fill_size,
+      expirySlot: o.expiry_slot,
+      arrivalSlot: slot,
+      arrivalTick: market.nextTick,
+      noteAmount: o.note_amount,
+      status: 'pending',
+      symbol: o.symbol,
+      marketId: market.instrument.market_id,
+      originalAmount: o.amount,
+      filledQuantity: 0n,
+      noteCommitment: o.note_commitment,
+      noteInnerHash: o.note_inner_hash,
+      nullifier,
+      treeId: o.tree_id,
+      viewingPubkey: o.viewing_pubkey,
+      merkleRoot: o.merkle_root,
+      validInputProof: o.valid_input_proof,
+      digestHex: bytesToHex(o.digest),
+      signatureHex: o.trading_key_signature,
+      lifecycle: 'pending',
+      ...(options.cancelOnDisconnectSession
+        ? { cancelOnDisconnectSession: options.cancelOnDisconnectSession }
+        : {}),
+    };
+  }
+
+  /** `POST /orders` and `order.place`. */
+  async place(caller: Caller, raw: unknown, options: PlaceOptions = {}): Promise<PlaceOrderResponse> {
+    this.assertTradingOpen();
+    const o = this.validate(raw);
+    const before = this.deps.registry.get(o.order_id);
+    if (this.isResend(before, o, caller))
+      return { order_id: before.orderId, status: 'accepted', arrival_slot: before.arrivalSlot };
+    const nullifier = await this.checkProof(o);
+    if (o.session_id !== this.deps.bootSessionId)
+      throw new VenueError(1205, 'order signed for another boot session; read /info and re-sign');
+
+    // From here on: synchronous, so the checks and the booking are one atomic step.
+    this.assertTradingOpen();
+    const existing = this.deps.registry.get(o.order_id);
+    if (this.isResend(existing, o, caller))
+      return { order_id: existing.orderId, status: 'accepted', arrival_slot: existing.arrivalSlot };
+    if (existing) throw new VenueError(1201, 'order_id is used by a different order');
+    this.checkArrivalNonce(o);
+    if (this.deps.registry.reservedBy(o.note_commitment) !== undefined) throw new VenueError(1204);
+    this.charge(caller, RATE_LIMIT.cost.place);
+    const market = this.deps.markets.get(o.symbol)!;
+    const order = this.toEngineOrder(o, caller, market, nullifier, options);
+    this.deps.registry.recordArrivalNonce(o.trading_key, o.arrival_nonce);
+    market.add(order);
+    return { order_id: order.orderId, status: 'accepted', arrival_slot: order.arrivalSlot };
+  }
+
+  private checkArrivalNonce(o: ValidatedOrder): void {
+    const last = this.deps.registry.lastArrivalNonce(o.trading_key);
+    if (last !== undefined && o.arrival_nonce <= last)
+      throw new VenueError(1202, `arrival_nonce must exceed ${last}`);
+  }
+
+  private checkCancelNonce(tradingKey: string, nonce: bigint): void {
+    const last = this.deps.registry.lastCancelNonce(tradingKey);
+    if (last !== undefined && nonce <= last) throw new VenueError(1202, `cancel_nonce must exceed ${last}`);
+  }
+
+  /** The caller's order, or the same 404 whether it is unknown or another account's. */
+  private ownOrder(caller: Caller, orderId: string): EngineOrder {
+    const order = this.deps.registry.get(orderId);
+    if (!order || order.accountId !== caller.accountId) throw new VenueError(1301, 'no such order');
+    return order;
+  }
+
+  private static parseOrderId(raw: string): string {
+    try {
+      return orderIdCodec.parse(raw, 'order_id');
+    } catch {
+      throw new VenueError(1001, 'order_id: must be 32 hex characters, not all zero');
+    }
+  }
+
+  /** `GET /orders/{id}`: the caller's order (foreign orders are indistinguishable from unknown). */
+  lookup(caller: Caller, rawOrderId: string): EngineOrder {
+    return this.ownOrder(caller, Intake.parseOrderId(rawOrderId));
+  }
+
+  /** `DELETE /orders/{id}` and `order.cancel`. */
+  cancel(caller: Caller, rawOrderId: string, raw: unknown): CancelResponse {
+    const orderId = Intake.parseOrderId(rawOrderId);
+    const parsed = parseCancelBody(raw);
+    if (!parsed.ok) throw new VenueError(1001, parsed.message);
+    const body = parsed.value;
+    if (!verifyCancelSignature(orderId, body)) throw new VenueError(1102, 'cancel signature did not verify');
+    const order = this.ownOrder(caller, orderId);
+    if (order.tradingKey !== body.trading_key) throw new VenueError(1103);
+    if (body.session_id !== this.deps.bootSessionId)
+      throw new VenueError(1205, 'cancel signed for another boot session');
+    this.checkCancelNonce(body.trading_key, body.cancel_nonce);
+    if (order.lifecycle !== 'pending') throw new VenueError(1301, 'order is no longer resting');
+    this.charge(caller, RATE_LIMIT.cost.cancel);
+    this.deps.registry.recordCancelNonce(body.trading_key, body.cancel_nonce);
+    this.deps.markets.get(order.symbol)!.cancel(order);
+    return { order_id: orderId, status: 'cancelled' };
+  }
+
+  /** `PUT /orders/{id}` and `order.modify`: atomic cancel-and-replace. */
+  async modify(caller: Caller, rawOrderId: string, raw: unknown): Promise<ModifyResponse> {
+    this.assertTradingOpen();
+    const oldId = Intake.parseOrderId(rawOrderId);
+    const parsed = parseModifyBody(raw);
+    if (!parsed.ok) throw new VenueError(1001, parsed.message);
+    const body = parsed.value;
+    const old = this.ownOrder(caller, oldId);
+    if (!verifyModifyCancelSignature(oldId, body))
+      throw new VenueError(1102, 'cancel signature did not verify');
+    if (old.tradingKey !== body.replacement.trading_key) throw new VenueError(1103);
+    if (body.replacement.symbol !== old.symbol)
+      throw new VenueError(1001, 'replacement.symbol: must equal the old order’s symbol');
+    const sameId = body.replacement.order_id === oldId;
+    if (!sameId && this.deps.registry.getLive(body.replacement.order_id)) throw new VenueError(1203);
+
+    const o = this.validate(body.replacement);
+    const nullifier = await this.checkProof(o);
+    if (o.session_id !== this.deps.bootSessionId)
+      throw new VenueError(1205, 'replacement signed for another boot session');
+
+    // Synchronous from here: preconditions again, then the whole swap or nothing.
+    this.assertTradingOpen();
+    if (old.lifecycle !== 'pending' || this.deps.registry.getLive(oldId) !== old)
+      throw new VenueError(1301, 'order is no longer resting');
+    if (!sameId) {
+      if (this.deps.registry.getLive(o.order_id)) throw new VenueError(1203);
+      if (this.deps.registry.get(o.order_id))
+        throw new VenueError(1201, 'order_id is used by a different order');
+    }
+    this.checkArrivalNonce(o);
+    this.checkCancelNonce(o.trading_key, body.cancel_nonce);
+    const holder = this.deps.registry.reservedBy(o.note_commitment);
+    if (holder !== undefined && holder !== oldId) throw new VenueError(1204);
+    this.charge(caller, RATE_LIMIT.cost.modify);
+
+    const market = this.deps.markets.get(o.symbol)!;
+    const replacement = this.toEngineOrder(o, caller, market, nullifier, {
+      ...(old.cancelOnDisconnectSession ? { cancelOnDisconnectSession: old.cancelOnDisconnectSession } : {}),
+    });
+    this.deps.registry.recordArrivalNonce(o.trading_key, o.arrival_nonce);
+    this.deps.registry.recordCancelNonce(o.trading_key, body.cancel_nonce);
+    if (sameId) market.reclaim(old, replacement);
+    else market.cancel(old);
+    if (!sameId) market.add(replacement);
+    return {
+      order_id: replacement.orderId,
+      status: 'accepted',
+      arrival_slot: replacement.arrivalSlot,
+      replaced_order_id: oldId,
+    };
+  }
+
+  /** Server-initiated cancel (cancel-on-disconnect): no signature, the booked key is the authority. */
+  cancelForSession(sessionId: string): number {
+    let n = 0;
+    for (const order of [...this.deps.registry.liveOrders()]) {
+      if (order.cancelOnDisconnectSession === sessionId && order.lifecycle === 'pending') {
+        this.deps.markets.get(order.symbol)!.cancel(order);
+        n++;
+      }
+    }
+    return n;
+  }
+}

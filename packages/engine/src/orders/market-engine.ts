@@ -1,0 +1,121 @@
+/**
+ * One market's single writer: its book, its auction every tick, expiry by slot. Everything that
+ * changes the book goes through here, synchronously, so there is never a half-applied change.
+ */
+import type { Instrument } from '@nightjar/protocol';
+import { OrderBook } from '../book/order-book.js';
+import { runAuction } from '../book/matcher.js';
+import type { SettlementSeam } from '../settlement/seam.js';
+import type { EngineOrder } from './engine-order.js';
+import type { OrderEvents } from './events.js';
+import type { OrderRegistry } from './order-registry.js';
+
+/** Slots a matched order's note stays locked for settlement (well under the 4,500-slot ceiling). */
+export const SETTLEMENT_LOCK_SLOTS = 150n;
+
+export interface MarketEngineDeps {
+  registry: OrderRegistry;
+  events: OrderEvents;
+  settlement: SettlementSeam;
+  settlementBufferSlots: bigint;
+  now(): number;
+  /** Venue-wide batch and match id sources. */
+  nextBatchId(): bigint;
+}
+
+export class MarketEngine {
+  readonly book = new OrderBook<EngineOrder>();
+  private tick = 0;
+  private nextMatchId = 1n;
+  private seq = 0;
+
+  constructor(
+    readonly instrument: Instrument,
+    private readonly deps: MarketEngineDeps,
+  ) {}
+
+  /** The tick the next auction will run as: ioc/fok orders booked now are judged there. */
+  get nextTick(): number {
+    return this.tick + 1;
+  }
+
+  nextSeq(): number {
+    return ++this.seq;
+  }
+
+  add(order: EngineOrder): void {
+    this.book.add(order);
+    this.deps.registry.addLive(order);
+  }
+
+  /** Takes a resting order off the book (cancel, modify, disconnect) and retires it. */
+  cancel(order: EngineOrder): void {
+    this.book.remove(order.orderId);
+    this.deps.registry.retire(order, 'cancelled');
+    this.emit(order, 'cancelled');
+  }
+
+  /** Modify with the same id: the replacement takes the old order's place, with no cancelled event. */
+  reclaim(old: EngineOrder, replacement: EngineOrder): void {
+    this.book.remove(old.orderId);
+    this.deps.registry.forget(old);
+    this.add(replacement);
+  }
+
+  /** One slot: expire, then auction; matched orders go to settlement. */
+  onSlot(slot: bigint): void {
+    for (const order of this.book.expire(slot)) {
+      this.deps.registry.retire(order, 'expired');
+      this.emit(order, 'expired');
+    }
+    this.tick += 1;
+    const result = runAuction(this.book, {
+      slot,
+      tick: this.tick,
+      priceScale: this.instrument.price_scale,
+      feeBps: this.instrument.fee_bps,
+      settlementBufferSlots: this.deps.settlementBufferSlots,
+      nextMatchId: this.nextMatchId,
+    });
+    if (result.nextMatchId !== undefined) this.nextMatchId = result.nextMatchId;
+    for (const leaving of result.leaving) {
+      if (leaving.match) continue; // partially filled ioc: its remainder leaves after settlement
+      this.deps.registry.retire(leaving.order, 'cancelled');
+      this.emit(leaving.order, 'cancelled');
+    }
+    const lockExpirySlot = slot + SETTLEMENT_LOCK_SLOTS;
+    for (const matches of result.batches) {
+      for (const m of matches) {
+        for (const order of [m.bid, m.ask]) {
+          order.lifecycle = 'pending_settlement';
+          this.emit(order, 'pending_settlement', {
+            match_id: m.matchId.toString(),
+            lock_expiry_slot: lockExpirySlot,
+          });
+        }
+      }
+      this.deps.settlement.submit({
+        batchId: this.deps.nextBatchId(),
+        marketId: this.instrument.market_id,
+        symbol: this.instrument.symbol,
+        matches,
+        lockExpirySlot,
+        createdAtMs: this.deps.now(),
+      });
+    }
+  }
+
+  private emit(
+    order: EngineOrder,
+    kind: 'cancelled' | 'expired' | 'pending_settlement',
+    extra: { match_id?: string; lock_expiry_slot?: bigint } = {},
+  ): void {
+    this.deps.events.emit(order.accountId, {
+      order_id: order.orderId,
+      market_id: this.instrument.market_id,
+      server_time_ms: this.deps.now(),
+      kind,
+      ...extra,
+    });
+  }
+}

@@ -1,0 +1,38 @@
+/**
+ * Where matches leave the matcher. The settlement issue plugs the real pipeline in here; until then
+ * `UnwiredSettlement` holds every batch, its orders stay `pending_settlement`, and
+ * `/system/status` reports `settlement: not_wired`. A test double may implement this interface in
+ * tests only.
+ */
+import type { Match } from '../book/types.js';
+import type { EngineOrder } from '../orders/engine-order.js';
+
+export interface SettlementBatch {
+  /** Local to this boot (`/settlement/status/{batch_id}`). */
+  batchId: bigint;
+  marketId: string;
+  symbol: string;
+  matches: Match<EngineOrder>[];
+  /** Slot until which the inputs will be locked on chain. */
+  lockExpirySlot: bigint;
+  createdAtMs: number;
+}
+
+export interface SettlementSeam {
+  readonly state: 'wired' | 'not_wired' | 'degraded';
+  submit(batch: SettlementBatch): void;
+  /** Batches not yet settled (bounded telemetry; no order details). */
+  pendingBatches(): number;
+}
+
+/** Holds batches and settles nothing: matched orders wait in `pending_settlement`. */
+export class UnwiredSettlement implements SettlementSeam {
+  readonly state = 'not_wired' as const;
+  private readonly batches: SettlementBatch[] = [];
+  submit(batch: SettlementBatch): void {
+    this.batches.push(batch);
+  }
+  pendingBatches(): number {
+    return this.batches.length;
+  }
+}

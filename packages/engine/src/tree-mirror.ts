@@ -1,0 +1,166 @@
+/**
+ * The engine's mirror of the on-chain note trees, one shard per tree_id. It follows the ledger's
+ * leaf events but applies a leaf only once its slot is finalized (31 slots), so what it serves is
+ * the finalized tree (spec: `/tree/root` equals the finalized on-chain root). Each shard keeps the
+ * same window as the chain: its current root and the previous 64, one step per append instruction.
+ * After every slot it compares each shard's root with the chain's; a mismatch at equal size marks
+ * the shard diverged, and every tree read for it answers 503 5002 until a resync agrees.
+ */
+import { TreeShard } from '@nightjar/crypto';
+import { fieldToHex } from '@nightjar/protocol';
+import { COMMITMENT_LAG, type LedgerClient, type LedgerEvent } from '@nightjar/ledger';
+
+type LeafEvent = Extract<LedgerEvent, { type: 'leaf' }>;
+
+/** Pending leaf events beyond this many per shard mean we are hopelessly behind: resync instead. */
+const MAX_PENDING_PER_SHARD = 100_000;
+const PAGE = 10_000;
+
+interface ShardState {
+  tree: TreeShard;
+  /** Leaf events not yet finalized, in arrival order. */
+  pending: LeafEvent[];
+  diverged: boolean;
+  /** Slot at which the shard last agreed with the chain. */
+  syncedSlot: number;
+  resyncing: boolean;
+}
+
+export class TreeMirror {
+  private shards: ShardState[] = [];
+  private unsubscribe: (() => void) | undefined;
+  private checking = false;
+
+  constructor(
+    private readonly ledger: LedgerClient,
+    private readonly log: (msg: string, fields?: object) => void = () => undefined,
+  ) {}
+
+  get numTrees(): number {
+    return this.shards.length;
+  }
+
+  async start(numTrees: number): Promise<void> {
+    this.shards = Array.from({ length: numTrees }, (_, i) => ({
+      tree: new TreeShard(i),
+      pending: [],
+      diverged: false,
+      syncedSlot: 0,
+      resyncing: false,
+    }));
+    // Subscribe first so that nothing appended during the initial sync is missed.
+    this.unsubscribe = this.ledger.subscribe((e) => this.onEvent(e));
+    for (let t = 0; t < numTrees; t++) await this.resync(t);
+  }
+
+  stop(): void {
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
+  }
+
+  isDiverged(treeId: number): boolean {
+    return this.shards[treeId]?.diverged ?? false;
+  }
+
+  shard(treeId: number): TreeShard | undefined {
+    return this.shards[treeId]?.tree;
+  }
+
+  syncedSlot(treeId: number): number {
+    return this.shards[treeId]?.syncedSlot ?? 0;
+  }
+
+  /** Is `root` (hex) the shard's current root or one of its previous 64? */
+  isRecentRoot(treeId: number, rootHex: string): boolean {
+    const s = this.shards[treeId];
+    return !!s && !s.diverged && s.tree.isKnownRoot(BigInt('0x' + rootHex));
+  }
+
+  private onEvent(e: LedgerEvent): void {
+    if (e.type === 'leaf') {
+      const s = this.shards[e.tree_id];
+      if (!s) return;
+      s.pending.push(e);
+      if (s.pending.length > MAX_PENDING_PER_SHARD) {
+        s.pending = [];
+        void this.resync(e.tree_id);
+      }
+      return;
+    }
+    this.applyFinalized(e.slot - COMMITMENT_LAG.finalized);
+    void this.checkAgainstChain();
+  }
+
+  /** Applies every pending leaf group whose slot is finalized, one root-window step per group. */
+  private applyFinalized(finalizedSlot: number): void {
+    this.shards.forEach((s, treeId) => {
+      if (s.resyncing) return;
+      while (s.pending.length > 0 && s.pending[0]!.slot <= finalizedSlot) {
+        const head = s.pending[0]!;
+        const group = s.pending.filter((x) => x.seq === head.seq);
+        if (group.length < head.count) break; // the rest of this instruction's leaves are still on the way
+        s.pending = s.pending.filter((x) => x.seq !== head.seq);
+        group.sort((a, b) => a.leaf_index - b.leaf_index);
+        if (group[0]!.leaf_index < s.tree.size) continue; // already applied by a resync
+        if (group[0]!.leaf_index !== s.tree.size) {
+          this.log('tree mirror gap; resyncing', {
+            tree_id: treeId,
+            expected: s.tree.size,
+            got: group[0]!.leaf_index,
+          });
+          void this.resync(treeId);
+          return;
+        }
+        s.tree.appendBatch(group.map((x) => BigInt('0x' + x.commitment)));
+      }
+    });
+  }
+
+  /** Compares every shard with the chain's finalized root; marks or clears divergence. */
+  async checkAgainstChain(): Promise<void> {
+    if (this.checking) return;
+    this.checking = true;
+    try {
+      for (let t = 0; t < this.shards.length; t++) {
+        const s = this.shards[t]!;
+        if (s.resyncing) continue;
+        const chain = await this.ledger.getTreeRoot({ tree_id: t, commitment: 'finalized' });
+        if (chain.leaf_count !== s.tree.size) continue; // in flight: compare when sizes meet
+        const agrees = chain.merkle_root === fieldToHex(s.tree.root);
+        if (!agrees && !s.diverged)
+          this.log('tree mirror diverges from chain', { tree_id: t, leaf_count: chain.leaf_count });
+        s.diverged = !agrees;
+        if (agrees) s.syncedSlot = chain.slot;
+      }
+    } catch (err) {
+      this.log('tree mirror check failed', { err: err instanceof Error ? err.message : String(err) });
+    } finally {
+      this.checking = false;
+    }
+  }
+
+  /** Rebuilds one shard from the chain's finalized leaves. */
+  async resync(treeId: number): Promise<void> {
+    const s = this.shards[treeId];
+    if (!s || s.resyncing) return;
+    s.resyncing = true;
+    try {
+      const chain = await this.ledger.getTreeRoot({ tree_id: treeId, commitment: 'finalized' });
+      const tree = new TreeShard(treeId);
+      for (let from = 0; from < chain.leaf_count; from += PAGE) {
+        const { leaves } = await this.ledger.getLeaves({
+          tree_id: treeId,
+          from,
+          to: Math.min(chain.leaf_count, from + PAGE),
+        });
+        tree.appendBatch(leaves.map((l) => BigInt('0x' + l.value)));
+      }
+      s.tree = tree;
+      s.pending = s.pending.filter((e) => e.leaf_index >= tree.size);
+      s.diverged = fieldToHex(tree.root) !== chain.merkle_root;
+      s.syncedSlot = chain.slot;
+    } finally {
+      s.resyncing = false;
+    }
+  }
+}

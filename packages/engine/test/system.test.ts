@@ -1,0 +1,91 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openApiDocument } from '@nightjar/protocol';
+import { startTestVenue, type TestVenue } from './harness.js';
+
+describe('system routes over HTTPS', () => {
+  let v: TestVenue;
+  beforeAll(async () => {
+    v = await startTestVenue();
+  });
+  afterAll(async () => {
+    await v.close();
+  });
+
+  it('health, time, info and status answer with x-request-id', async () => {
+    const health = await v.client.send('/health');
+    expect(health.status).toBe(200);
+    expect(health.body).toMatchObject({ status: 'ok' });
+    expect(health.body.uptime_ms).toBeGreaterThanOrEqual(0);
+    expect(health.headers['x-request-id']).toMatch(/^[0-9a-f]{24}$/);
+
+    const time = await v.client.send('/time');
+    expect(time.body.slot).toBe(await v.ledger.getSlot());
+    expect(Number(time.body.unix_ms)).toBeGreaterThan(1.7e12);
+
+    const info = await v.client.send('/info');
+    expect(info.body.boot_session_id).toBe(v.engine.bootSessionId);
+    expect(info.body.boot_session_id).toMatch(/^[0-9a-f]{64}$/);
+    expect(info.body).toMatchObject({ api_version: '4.1.0', order_domain: 'venue-order-v5', num_trees: 4 });
+
+    const status = await v.client.send('/system/status');
+    expect(status.body).toMatchObject({
+      matching: 'running',
+      settlement: 'not_wired',
+      ledger: 'connected',
+      trading: 'open',
+      draining: false,
+    });
+  });
+
+  it('lists instruments and 404s an unknown one', async () => {
+    const list = await v.client.send('/instruments');
+    expect(list.body.instruments.map((i: { symbol: string }) => i.symbol)).toEqual(['SOL-USDC', 'ETH-USDC']);
+    expect(list.body.instruments[0]).toMatchObject({
+      price_scale: 1_000_000_000,
+      tick_size: 1000,
+      fee_bps: 10,
+    });
+    const one = await v.client.send('/instruments/SOL-USDC');
+    expect(one.body.market_id).toBe(list.body.instruments[0].market_id);
+    const missing = await v.client.send('/instruments/DOGE-USDC');
+    expect(missing.status).toBe(404);
+    expect(missing.body).toEqual({ code: 1301, message: 'no such instrument' });
+    expect(missing.headers['x-request-id']).toBeDefined();
+  });
+
+  it('serves the OpenAPI document exactly', async () => {
+    const r = await v.client.send('/openapi.json');
+    expect(r.headers['content-type']).toMatch(/application\/json/);
+    expect(r.text).toContain('"maximum":18446744073709551615');
+    expect(JSON.parse(r.text).info.version).toBe((openApiDocument().info as { version: string }).version);
+  });
+
+  it('answers unknown routes, malformed JSON, wrong content types and oversized bodies with the envelope', async () => {
+    const unknown = await v.client.send('/nope');
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.code).toBe(1301);
+    expect(unknown.headers['x-request-id']).toBeDefined();
+    const method = await v.client.send('/health', { method: 'DELETE' });
+    expect([method.status, method.body.code]).toEqual([404, 1301]);
+    const { token } = await v.newAccount();
+    const bad = await v.client.send('/orders', { token, rawBody: '{"symbol":' });
+    expect([bad.status, bad.body.code]).toEqual([400, 1001]);
+    const type = await v.client.send('/orders', {
+      token,
+      rawBody: 'symbol=x',
+      contentType: 'application/x-www-form-urlencoded',
+    });
+    expect([type.status, type.body.code]).toEqual([400, 1000]);
+    const big = await v.client.send('/orders', {
+      token,
+      rawBody: JSON.stringify({ pad: 'x'.repeat(20_000) }),
+    });
+    expect([big.status, big.body.code]).toEqual([400, 1000]);
+    expect(big.headers['x-request-id']).toBeDefined();
+  });
+
+  it('attestation routes say plainly they are not available yet', async () => {
+    const r = await v.client.send(`/transport-attestation?nonce=${'00'.repeat(32)}`);
+    expect([r.status, r.body.code]).toEqual([503, 5001]);
+  });
+});
