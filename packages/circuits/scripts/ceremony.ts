@@ -34,7 +34,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { CIRCUITS, MANIFEST_FILE, type ArtifactManifest, type CircuitName } from '../src/artifacts.js';
-import { loadSnarkjs } from '../src/snarkjs.js';
+import { loadSnarkjs } from '@nightjar/crypto';
 
 const require = createRequire(import.meta.url);
 

@@ -1,6 +1,6 @@
 /** Messages between the prover (parent thread) and prover-worker.ts. */
 import type { CircuitName } from './artifacts.js';
-import type { SnarkjsProofJson } from './snarkjs.js';
+import type { SnarkjsProofJson } from '@nightjar/crypto';
 
 export interface ProverWorkerData {
   circuits: Partial<Record<CircuitName, { wasm: Uint8Array; zkey: Uint8Array }>>;

@@ -15,7 +15,7 @@
 import threads from 'node:worker_threads';
 
 import type { ProverWorkerData, ProverWorkerReply, ProverWorkerRequest } from './prover-protocol.js';
-import { loadSnarkjs as importSnarkjs, type SnarkjsApi as Snarkjs } from './snarkjs.js';
+import { loadSnarkjs as importSnarkjs, type SnarkjsApi as Snarkjs } from '@nightjar/crypto';
 
 const data = threads.workerData as ProverWorkerData;
 const port = threads.parentPort;

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
 import { CIRCUITS, loadArtifact, type CircuitName } from '../src/artifacts.js';
-import { loadSnarkjs, terminateSnarkjsCurve } from '../src/snarkjs.js';
+import { loadSnarkjs, terminateSnarkjs } from '@nightjar/crypto';
 
 export const snarkjs = await loadSnarkjs();
 
@@ -104,7 +104,7 @@ export function publicWire(circuit: CircuitName, name: string): number {
 }
 
 /** Releases the BN254 curve threads snarkjs keeps alive in this thread. */
-export const terminateCurve = terminateSnarkjsCurve;
+export const terminateCurve = terminateSnarkjs;
 
 const sourceCache = new Map<string, string[]>();
 

@@ -30,7 +30,7 @@ import {
   type SnarkjsProof,
   type SnarkjsVerificationKey,
 } from '../src/groth16/proof-format.js';
-import { loadSnarkjs, terminateSnarkjs, type SnarkjsCurve } from '../src/groth16/snarkjs-loader.js';
+import { loadSnarkjs, terminateSnarkjs, type SnarkjsCurve } from '../src/snarkjs.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const REPORT = join(here, '..', '..', '..', 'docs', 'benchmarks', 'crypto.md');

@@ -20,7 +20,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadSnarkjs, terminateSnarkjs, type SnarkjsApi } from '../src/groth16/snarkjs-loader.js';
+import { loadSnarkjs, terminateSnarkjs, type SnarkjsApi } from '../src/snarkjs.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const outDir = join(here, '..', 'test', 'fixtures', 'groth16');

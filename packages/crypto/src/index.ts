@@ -7,3 +7,4 @@ export * from './x25519.js';
 export * from './memo-layout.js';
 export * from './memo.js';
 export * from './groth16/index.js';
+export * from './snarkjs.js';

@@ -32,7 +32,7 @@ import {
   publicSignalsToBytes,
   snarkjsProofToBytes,
 } from './proof-format.js';
-import { loadSnarkjs, terminateSnarkjs, type SnarkjsApi } from './snarkjs-loader.js';
+import { loadSnarkjs, terminateSnarkjs, type SnarkjsApi } from '../snarkjs.js';
 
 const fixture = loadToy5Fixture();
 const items: ProofItem[] = fixture.proofs.map((p) => ({

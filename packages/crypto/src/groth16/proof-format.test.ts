@@ -21,7 +21,7 @@ import {
   snarkjsProofToBytes,
   verificationKeyToSnarkjs,
 } from './proof-format.js';
-import { loadSnarkjs, terminateSnarkjs } from './snarkjs-loader.js';
+import { loadSnarkjs, terminateSnarkjs } from '../snarkjs.js';
 
 const fixture = loadToy5Fixture();
 

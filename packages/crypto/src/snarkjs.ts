@@ -1,8 +1,10 @@
 /**
- * Typed, lazy access to snarkjs (which ships no type declarations). snarkjs is loaded through a
- * non-literal dynamic import, so no ambient `declare module 'snarkjs'` is needed (another package
- * declaring one would clash); only the functions this package uses are described.
+ * Typed, lazy access to snarkjs (which ships no type declarations), shared by the circuits package
+ * (prover, ceremony), tests and benchmarks. snarkjs is loaded through a non-literal dynamic import,
+ * so no ambient `declare module 'snarkjs'` is needed; only the functions used here are described.
+ * Nothing in the verification path depends on snarkjs.
  */
+import type { SnarkjsProof, SnarkjsVerificationKey } from './groth16/proof-format.js';
 
 /** A file argument: a path, the bytes, or an in-memory fastfile (`data` is filled on write). */
 export type SnarkjsFile = string | Uint8Array | { type: 'mem'; data?: Uint8Array };
@@ -14,13 +16,8 @@ export interface SnarkjsLogger {
   error(msg: string): void;
 }
 
-export interface SnarkjsProofJson {
-  pi_a: string[];
-  pi_b: string[][];
-  pi_c: string[];
-  protocol: string;
-  curve: string;
-}
+/** The proof JSON snarkjs produces. */
+export type SnarkjsProofJson = SnarkjsProof;
 
 export interface SnarkjsCurve {
   terminate(): Promise<void>;
@@ -107,7 +104,7 @@ export interface SnarkjsApi {
       logger?: SnarkjsLogger,
     ): Promise<unknown>;
     verifyFromR1cs(r1cs: string, ptau: string, zkey: string, logger?: SnarkjsLogger): Promise<boolean>;
-    exportVerificationKey(zkey: SnarkjsFile, logger?: SnarkjsLogger): Promise<Record<string, unknown>>;
+    exportVerificationKey(zkey: SnarkjsFile, logger?: SnarkjsLogger): Promise<SnarkjsVerificationKey>;
   };
   curves: {
     getCurveFromName(name: string, options?: { singleThread?: boolean }): Promise<SnarkjsCurve>;
@@ -129,7 +126,7 @@ export function loadSnarkjs(): Promise<SnarkjsApi> {
  * Stops the helper threads of snarkjs' cached BN254 curve (ffjavascript) in this thread, so that
  * a process that used snarkjs can exit. Safe to call when no curve was built.
  */
-export async function terminateSnarkjsCurve(): Promise<void> {
+export async function terminateSnarkjs(): Promise<void> {
   const g = globalThis as { curve_bn128?: SnarkjsCurve | null };
   const curve = g.curve_bn128;
   if (curve) {
