@@ -4,7 +4,13 @@
  * collateral reservation, rate limit, booking) runs synchronously in one go, so two concurrent
  * requests can never both pass a check that only one of them may pass.
  */
-import { deriveNote, isContributoryX25519, noteNullifier, VerifierCapacityError } from '@nightjar/crypto';
+import {
+  isContributoryX25519,
+  noteCommitment,
+  noteNullifier,
+  openingHash,
+  VerifierCapacityError,
+} from '@nightjar/crypto';
 import {
   bytesToHex,
   fieldToHex,
@@ -58,19 +64,16 @@ export interface PlaceOptions {
   cancelOnDisconnectSession?: string;
 }
 
+/** The 1006 hook: only the commitment (the nullifier is computed once, later, if the order gets that far). */
 function deriveCommitment(input: {
   ownerCommitment: string;
   noteInnerHash: string;
   mint: Uint8Array;
   amount: bigint;
 }): string {
-  const d = deriveNote({
-    mint: input.mint,
-    amount: input.amount,
-    ownerCommitment: BigInt('0x' + input.ownerCommitment),
-    noteInnerHash: BigInt('0x' + input.noteInnerHash),
-  });
-  return fieldToHex(d.noteCommitment);
+  const { mintHi, mintLo } = mintToFields(input.mint);
+  const opened = openingHash(BigInt('0x' + input.ownerCommitment), BigInt('0x' + input.noteInnerHash));
+  return fieldToHex(noteCommitment({ mintLo, mintHi, amount: input.amount, openingHash: opened }));
 }
 
 function isContributory(key: Uint8Array): boolean {
