@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openApiDocument } from '@nightjar/protocol';
-import { startTestVenue, type TestVenue } from './harness.js';
+import { login, startTestVenue, type TestVenue } from './harness.js';
 
 describe('system routes over HTTPS', () => {
   let v: TestVenue;
@@ -87,5 +87,21 @@ describe('system routes over HTTPS', () => {
   it('attestation routes say plainly they are not available yet', async () => {
     const r = await v.client.send(`/transport-attestation?nonce=${'00'.repeat(32)}`);
     expect([r.status, r.body.code]).toEqual([503, 5001]);
+  });
+
+  it('transparency is public; settlement metrics are admin-only; unknown batches are 404', async () => {
+    const t = await v.client.send('/transparency');
+    expect(t.status).toBe(200);
+    expect(t.body.engine.boot_session_id).toBe(v.engine.bootSessionId);
+    expect(t.body.markets).toHaveLength(2);
+    const { token } = await v.newAccount();
+    expect((await v.client.send('/admin/metrics/settlement', { token })).body.code).toBe(1150);
+    const adminToken = await login(v.client, v.admin);
+    const metrics = await v.client.send('/admin/metrics/settlement', { token: adminToken });
+    expect(metrics.body).toMatchObject({ settlement: 'not_wired', pending_batches: 0 });
+    expect((await v.client.send('/settlement/status/7', { token })).status).toBe(404);
+    expect((await v.client.send('/settlement/status/7')).status).toBe(401);
+    expect((await v.client.send('/settlement/status/x', { token })).body.code).toBe(1001);
+    expect((await v.client.send('/evidences/anything')).status).toBe(404);
   });
 });
