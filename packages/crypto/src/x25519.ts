@@ -84,13 +84,25 @@ const PROBE_SCALAR = (() => {
 })();
 const PROBE_KEY = x25519PrivateKeyObject(PROBE_SCALAR);
 
+const CONTRIBUTORY_CACHE_LIMIT = 10_000;
+const contributoryCache = new Map<string, boolean>();
+
 /** True when `publicKey` is 32 bytes and X25519(probe, publicKey) is not all zero. */
 export function isContributoryX25519(publicKey: Uint8Array): boolean {
   if (!(publicKey instanceof Uint8Array) || publicKey.length !== X25519_KEY_BYTES) return false;
+  // Clients reuse viewing keys, and the answer never changes: remember recent ones.
+  const id = Buffer.from(publicKey).toString('hex');
+  const known = contributoryCache.get(id);
+  if (known !== undefined) return known;
+  let result: boolean;
   try {
     x25519SharedSecret(PROBE_KEY, publicKey);
-    return true;
+    result = true;
   } catch {
-    return false;
+    result = false;
   }
+  if (contributoryCache.size >= CONTRIBUTORY_CACHE_LIMIT)
+    contributoryCache.delete(contributoryCache.keys().next().value as string);
+  contributoryCache.set(id, result);
+  return result;
 }

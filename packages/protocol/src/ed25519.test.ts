@@ -83,6 +83,16 @@ describe('small-order public keys', () => {
     }
   });
 
+  it('the canonical bound is exact: y = p - 1 is canonical (with either sign bit), y = p is not', () => {
+    const le = (v: bigint) => Buffer.from(v.toString(16).padStart(64, '0'), 'hex').reverse();
+    expect(isCanonicalPointEncoding(le(p - 1n))).toBe(true);
+    const signed = le(p - 1n);
+    signed[31]! |= 0x80;
+    expect(isCanonicalPointEncoding(signed)).toBe(true);
+    expect(isCanonicalPointEncoding(le(p))).toBe(false);
+    expect(isCanonicalPointEncoding(le(p + 5n))).toBe(false);
+  });
+
   it('refuses non-canonical encodings (y >= p) and accepts genuine keys', () => {
     const pEnc = Buffer.from(p.toString(16).padStart(64, '0'), 'hex').reverse();
     expect(isCanonicalPointEncoding(pEnc)).toBe(false);

@@ -25,19 +25,23 @@ const SMALL_ORDER_Y_ENCODINGS = [
 const SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
 const PKCS8_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
 
-function littleEndianToBigInt(bytes: Uint8Array, clearTopBit: boolean): bigint {
-  let n = 0n;
-  for (let i = bytes.length - 1; i >= 0; i--) {
-    let b = bytes[i]!;
-    if (clearTopBit && i === bytes.length - 1) b &= 0x7f;
-    n = (n << 8n) | BigInt(b);
+/** Little-endian byte strings of p = 2^255 - 19 and of L, for constant-width comparisons. */
+const P_LE = Buffer.from(P.toString(16).padStart(64, '0'), 'hex').reverse();
+const L_LE = Buffer.from(L.toString(16).padStart(64, '0'), 'hex').reverse();
+
+/** a < b for 32-byte little-endian integers, `a` with its top bit optionally cleared. */
+function lessThanLE(a: Uint8Array, b: Uint8Array, clearTopBit: boolean): boolean {
+  for (let i = 31; i >= 0; i--) {
+    const x = i === 31 && clearTopBit ? a[i]! & 0x7f : a[i]!;
+    const y = b[i]!;
+    if (x !== y) return x < y;
   }
-  return n;
+  return false;
 }
 
 /** A point encoding is canonical when its y coordinate (sign bit cleared) is below p. */
 export function isCanonicalPointEncoding(point: Uint8Array): boolean {
-  return point.length === 32 && littleEndianToBigInt(point, true) < P;
+  return point.length === 32 && lessThanLE(point, P_LE, true);
 }
 
 /** True for any encoding of one of the eight small-order points. */
@@ -53,8 +57,19 @@ export function isAcceptablePublicKey(publicKey: Uint8Array): boolean {
   return publicKey.length === 32 && isCanonicalPointEncoding(publicKey) && !isSmallOrderPoint(publicKey);
 }
 
+/** Key objects of recently seen public keys: building one costs as much as a verification. */
+const KEY_CACHE_LIMIT = 10_000;
+const keyCache = new Map<string, KeyObject>();
+
 function publicKeyObject(publicKey: Uint8Array): KeyObject {
-  return createPublicKey({ key: Buffer.concat([SPKI_PREFIX, publicKey]), format: 'der', type: 'spki' });
+  const id = Buffer.from(publicKey).toString('hex');
+  let key = keyCache.get(id);
+  if (key === undefined) {
+    key = createPublicKey({ key: Buffer.concat([SPKI_PREFIX, publicKey]), format: 'der', type: 'spki' });
+    if (keyCache.size >= KEY_CACHE_LIMIT) keyCache.delete(keyCache.keys().next().value as string);
+    keyCache.set(id, key);
+  }
+  return key;
 }
 
 function privateKeyObject(seed: Uint8Array): KeyObject {
@@ -84,7 +99,7 @@ export function ed25519VerifyStrict(
 ): boolean {
   if (signature.length !== 64 || !isAcceptablePublicKey(publicKey)) return false;
   if (!isCanonicalPointEncoding(signature.subarray(0, 32))) return false;
-  if (littleEndianToBigInt(signature.subarray(32, 64), false) >= L) return false;
+  if (!lessThanLE(signature.subarray(32, 64), L_LE, false)) return false;
   try {
     return verify(null, message, publicKeyObject(publicKey), signature);
   } catch {
