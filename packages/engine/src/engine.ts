@@ -86,6 +86,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
 
   const chain = new ChainView(options.ledger);
   await chain.start();
+  chain.startPolling();
   const markets = await MarketRegistry.load(options.ledger);
   const trees = new TreeMirror(options.ledger);
   await trees.start(chain.numTrees);

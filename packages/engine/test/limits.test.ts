@@ -48,4 +48,21 @@ describe('order rate limit and trading pauses', () => {
     await v.client.send('/admin/drain', { method: 'DELETE', token: adminToken });
     expect((await v.client.send('/system/status')).body.trading).toBe('open');
   });
+
+  it('an unreachable ledger pauses new trading with 503 5001 and reports it; it resumes when the ledger answers', async () => {
+    await v.ledger.setFaults({ outage: true });
+    await v.engine.context.chain.poll();
+    expect((await v.client.send('/system/status')).body).toMatchObject({
+      ledger: 'unavailable',
+      trading: 'paused',
+    });
+    const refused = await v.client.send('/orders', { token, body: trader.order(notes[4]!) });
+    expect([refused.status, refused.body.code]).toEqual([503, 5001]);
+    await v.ledger.setFaults({ outage: false });
+    await v.engine.context.chain.poll();
+    expect((await v.client.send('/system/status')).body).toMatchObject({
+      ledger: 'connected',
+      trading: 'open',
+    });
+  });
 });
