@@ -290,6 +290,7 @@ export class Intake {
     if (!verifyModifyCancelSignature(oldId, body))
       throw new VenueError(1102, 'cancel signature did not verify');
     if (old.tradingKey !== body.replacement.trading_key) throw new VenueError(1103);
+    if (old.lifecycle !== 'pending') throw new VenueError(1301, 'order is no longer resting');
     if (body.replacement.symbol !== old.symbol)
       throw new VenueError(1001, 'replacement.symbol: must equal the old order’s symbol');
     const sameId = body.replacement.order_id === oldId;
