@@ -2,29 +2,11 @@
  * circomlib's Poseidon over BN254 (the constants the Circom circuits use), for 1..6 inputs.
  * "Arity" in DESIGN.md is the number of inputs; a domain tag, when there is one, is the first input.
  */
-import { poseidon1 } from 'poseidon-lite/poseidon1';
-import { poseidon3 } from 'poseidon-lite/poseidon3';
-import { poseidon4 } from 'poseidon-lite/poseidon4';
-import { poseidon5 } from 'poseidon-lite/poseidon5';
-import { poseidon6 } from 'poseidon-lite/poseidon6';
 import { PoseidonArityError } from './errors.js';
 import { assertFieldElement } from './field.js';
-import { poseidonT3Unchecked } from './poseidon-t3.js';
+import { POSEIDON_UNCHECKED, poseidonT3Unchecked } from './poseidon-fast.js';
 
 export const POSEIDON_MAX_INPUTS = 6;
-
-type LiteHash = (inputs: bigint[]) => bigint;
-
-// Index = number of inputs. Two inputs take the optimised path (see poseidon-t3.ts).
-const BY_ARITY: readonly (LiteHash | undefined)[] = [
-  undefined,
-  poseidon1,
-  (inputs) => poseidonT3Unchecked(inputs[0]!, inputs[1]!),
-  poseidon3,
-  poseidon4,
-  poseidon5,
-  poseidon6,
-];
 
 /**
  * Poseidon of 1..6 field elements. Throws PoseidonArityError for any other count and
@@ -32,12 +14,14 @@ const BY_ARITY: readonly (LiteHash | undefined)[] = [
  * be silently reduced, giving two encodings of one value).
  */
 export function poseidon(inputs: readonly bigint[]): bigint {
-  const hash = BY_ARITY[inputs.length];
+  // Index = number of inputs; every arity takes the optimised path (see poseidon-fast.ts).
+  const hash = inputs.length <= POSEIDON_MAX_INPUTS ? POSEIDON_UNCHECKED[inputs.length] : undefined;
   if (hash === undefined) {
     throw new PoseidonArityError(`poseidon takes 1..${POSEIDON_MAX_INPUTS} inputs, got ${inputs.length}`);
   }
   for (let i = 0; i < inputs.length; i++) assertFieldElement(inputs[i], `poseidon input ${i}`);
-  return hash(inputs.slice());
+  // The hash only reads `inputs` (the poseidon-lite fallback copies them), so no defensive copy.
+  return hash(inputs);
 }
 
 /** Poseidon(left, right): the Merkle node hash, without an array allocation. */
