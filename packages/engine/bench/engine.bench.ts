@@ -179,11 +179,13 @@ async function main(): Promise<void> {
 |---|---:|---|
 ${costs.map((c) => `| ${c.name} | ${fmt(c.us, 1)} | ${c.per} |`).join('\n')}
 
-Besides these, each order's VALID_INPUT verification costs about 1.2 ms of a verifier worker in
-batches (see crypto.md), and the load generator's TLS and JSON run on the same two cores. At
-roughly 4–5 ms of CPU per accepted order (with its cancel) across two cores, this machine tops out
-in the low hundreds per second; the 1,000/s target needs Poseidon off BigInt (a wasm field) and a
-load generator on other cores.
+Besides these, each order's VALID_INPUT verification costs a verifier worker about 1.2 ms in
+large batches and about 4 ms alone (see crypto.md), and the load generator's TLS and JSON run on the
+same two cores as the main thread and both verifier workers. Verification alone bounds this machine
+near 800 proofs per second with both cores and nothing else running; with the HTTPS work of the
+venue and of the client beside it, it tops out in the hundreds. Reaching 1,000/s with p99 under
+10 ms needs more cores for the verifier pool and the load generator on another machine, and then
+Poseidon off BigInt (a wasm field) as the next main-thread cost.
 
 ## Matching
 
