@@ -182,7 +182,7 @@ ${costs.map((c) => `| ${c.name} | ${fmt(c.us, 1)} | ${c.per} |`).join('\n')}
 Besides these, each order's VALID_INPUT verification costs a verifier worker about 1.2 ms in
 large batches and about 4 ms alone (see crypto.md), and the load generator's TLS and JSON run on the
 same two cores as the main thread and both verifier workers. Verification alone bounds this machine
-near 800 proofs per second with both cores and nothing else running; with the HTTPS work of the
+near 1,100 proofs per second (the pool figure in crypto.md) with both cores and nothing else running; with the HTTPS work of the
 venue and of the client beside it, it tops out in the hundreds. Reaching 1,000/s with p99 under
 10 ms needs more cores for the verifier pool and the load generator on another machine, and then
 Poseidon off BigInt (a wasm field) as the next main-thread cost.
