@@ -23,13 +23,15 @@ interface ShardState {
   diverged: boolean;
   /** Slot at which the shard last agreed with the chain. */
   syncedSlot: number;
-  resyncing: boolean;
+  /** Set while the shard is being rebuilt from the chain. */
+  resyncing: Promise<void> | undefined;
 }
 
 export class TreeMirror {
   private shards: ShardState[] = [];
   private unsubscribe: (() => void) | undefined;
-  private checking = false;
+  private checking: Promise<void> | undefined;
+  private recheck = false;
 
   constructor(
     private readonly ledger: LedgerClient,
@@ -46,7 +48,7 @@ export class TreeMirror {
       pending: [],
       diverged: false,
       syncedSlot: 0,
-      resyncing: false,
+      resyncing: undefined,
     }));
     // Subscribe first so that nothing appended during the initial sync is missed.
     this.unsubscribe = this.ledger.subscribe((e) => this.onEvent(e));
@@ -87,6 +89,12 @@ export class TreeMirror {
       }
       return;
     }
+    if (e.type === 'resync') {
+      // The event stream was interrupted: whatever was missed is read back from the chain.
+      this.log('ledger events resumed; resyncing the tree mirror');
+      for (let t = 0; t < this.shards.length; t++) void this.resync(t);
+      return;
+    }
     this.applyFinalized(e.slot - COMMITMENT_LAG.finalized);
     void this.checkAgainstChain();
   }
@@ -116,16 +124,39 @@ export class TreeMirror {
     });
   }
 
-  /** Compares every shard with the chain's finalized root; marks or clears divergence. */
-  async checkAgainstChain(): Promise<void> {
-    if (this.checking) return;
-    this.checking = true;
+  /**
+   * Compares every shard with the chain's finalized root; marks or clears divergence, and resyncs a
+   * shard that is missing finalized leaves. Calls during a running check coalesce into one more run,
+   * which the returned promise includes, so a caller always sees a check that started after it asked.
+   */
+  checkAgainstChain(): Promise<void> {
+    if (this.checking) {
+      this.recheck = true;
+      return this.checking;
+    }
+    this.checking = (async () => {
+      do {
+        this.recheck = false;
+        await this.checkOnce();
+      } while (this.recheck);
+    })().finally(() => {
+      this.checking = undefined;
+    });
+    return this.checking;
+  }
+
+  private async checkOnce(): Promise<void> {
     try {
       for (let t = 0; t < this.shards.length; t++) {
         const s = this.shards[t]!;
         if (s.resyncing) continue;
         const chain = await this.ledger.getTreeRoot({ tree_id: t, commitment: 'finalized' });
-        if (chain.leaf_count !== s.tree.size) continue; // in flight: compare when sizes meet
+        if (chain.leaf_count !== s.tree.size) {
+          // Finalized leaves we neither hold nor have events for were lost on the way: read them back.
+          const coming = s.pending.filter((e) => e.slot <= chain.slot).length;
+          if (chain.leaf_count > s.tree.size + coming) await this.resync(t);
+          continue; // otherwise in flight: compare when sizes meet
+        }
         const agrees = chain.merkle_root === fieldToHex(s.tree.root);
         if (!agrees && !s.diverged)
           this.log('tree mirror diverges from chain', { tree_id: t, leaf_count: chain.leaf_count });
@@ -134,33 +165,41 @@ export class TreeMirror {
       }
     } catch (err) {
       this.log('tree mirror check failed', { err: err instanceof Error ? err.message : String(err) });
-    } finally {
-      this.checking = false;
     }
   }
 
-  /** Rebuilds one shard from the chain's finalized leaves. */
-  async resync(treeId: number): Promise<void> {
+  /** Rebuilds one shard from the chain's finalized leaves; a call during a rebuild waits for it. Never rejects. */
+  resync(treeId: number): Promise<void> {
     const s = this.shards[treeId];
-    if (!s || s.resyncing) return;
-    s.resyncing = true;
-    try {
-      const chain = await this.ledger.getTreeRoot({ tree_id: treeId, commitment: 'finalized' });
-      const tree = new TreeShard(treeId);
-      for (let from = 0; from < chain.leaf_count; from += PAGE) {
-        const { leaves } = await this.ledger.getLeaves({
+    if (!s) return Promise.resolve();
+    s.resyncing ??= this.rebuild(s, treeId)
+      .catch((err: unknown) => {
+        // The shard keeps what it had; the next check or event tries again.
+        this.log('tree mirror resync failed', {
           tree_id: treeId,
-          from,
-          to: Math.min(chain.leaf_count, from + PAGE),
+          err: err instanceof Error ? err.message : String(err),
         });
-        tree.appendBatch(leaves.map((l) => BigInt('0x' + l.value)));
-      }
-      s.tree = tree;
-      s.pending = s.pending.filter((e) => e.leaf_index >= tree.size);
-      s.diverged = fieldToHex(tree.root) !== chain.merkle_root;
-      s.syncedSlot = chain.slot;
-    } finally {
-      s.resyncing = false;
+      })
+      .finally(() => {
+        s.resyncing = undefined;
+      });
+    return s.resyncing;
+  }
+
+  private async rebuild(s: ShardState, treeId: number): Promise<void> {
+    const chain = await this.ledger.getTreeRoot({ tree_id: treeId, commitment: 'finalized' });
+    const tree = new TreeShard(treeId);
+    for (let from = 0; from < chain.leaf_count; from += PAGE) {
+      const { leaves } = await this.ledger.getLeaves({
+        tree_id: treeId,
+        from,
+        to: Math.min(chain.leaf_count, from + PAGE),
+      });
+      tree.appendBatch(leaves.map((l) => BigInt('0x' + l.value)));
     }
+    s.tree = tree;
+    s.pending = s.pending.filter((e) => e.leaf_index >= tree.size);
+    s.diverged = fieldToHex(tree.root) !== chain.merkle_root;
+    s.syncedSlot = chain.slot;
   }
 }

@@ -15,12 +15,18 @@ import type {
   VaultInfo,
 } from './types.js';
 
+const MIN_RECONNECT_MS = 100;
+const MAX_RECONNECT_MS = 5000;
+
 export class RpcLedgerClient implements DevLedgerClient {
   private nextId = 1;
   private socket: WebSocket | undefined;
   private socketReady: Promise<void> | undefined;
   private readonly listeners = new Set<(event: LedgerEvent) => void>();
   private closed = false;
+  private interrupted = false;
+  private reconnectTimer: NodeJS.Timeout | undefined;
+  private reconnectDelayMs = MIN_RECONNECT_MS;
 
   constructor(
     readonly url: string,
@@ -102,12 +108,22 @@ export class RpcLedgerClient implements DevLedgerClient {
     const wsUrl = this.url.replace(/^http/, 'ws').replace(/\/?$/, '/ws');
     const socket = new WebSocket(wsUrl, { maxPayload: 1024 * 1024 });
     this.socket = socket;
-    this.socketReady = new Promise<void>((resolve, reject) => {
-      socket.once('open', () => resolve());
+    const ready = new Promise<void>((resolve, reject) => {
+      socket.once('open', () => {
+        this.reconnectDelayMs = MIN_RECONNECT_MS;
+        // After an interruption, tell subscribers that events may have been missed.
+        if (this.interrupted) {
+          this.interrupted = false;
+          this.deliver({ type: 'resync' });
+        }
+        resolve();
+      });
       socket.once('error', (err) =>
         reject(new RpcError(RPC_ERRORS.nodeUnavailable, `event socket failed: ${err.message}`)),
       );
     });
+    this.socketReady = ready;
+    ready.catch(() => undefined);
     socket.on('message', (data) => {
       let event: LedgerEvent;
       try {
@@ -115,13 +131,35 @@ export class RpcLedgerClient implements DevLedgerClient {
       } catch {
         return;
       }
-      for (const l of this.listeners) l(event);
+      this.deliver(event);
     });
+    socket.on('error', () => undefined);
     socket.on('close', () => {
-      this.socket = undefined;
-      this.socketReady = undefined;
+      if (this.socket === socket) {
+        this.socket = undefined;
+        this.socketReady = undefined;
+      }
+      if (!this.closed && this.listeners.size > 0) this.scheduleReconnect();
     });
-    return this.socketReady;
+    return ready;
+  }
+
+  /** Reconnects the event socket with exponential backoff until it opens or the client closes. */
+  private scheduleReconnect(): void {
+    if (this.reconnectTimer || this.closed) return;
+    this.interrupted = true;
+    const delay = this.reconnectDelayMs;
+    this.reconnectDelayMs = Math.min(MAX_RECONNECT_MS, this.reconnectDelayMs * 2);
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = undefined;
+      if (this.closed) return;
+      void this.connectEvents().catch(() => undefined);
+    }, delay);
+    this.reconnectTimer.unref?.();
+  }
+
+  private deliver(event: LedgerEvent): void {
+    for (const l of this.listeners) l(event);
   }
 
   subscribe(listener: (event: LedgerEvent) => void): () => void {
@@ -133,6 +171,7 @@ export class RpcLedgerClient implements DevLedgerClient {
   async close(): Promise<void> {
     this.closed = true;
     this.listeners.clear();
+    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
     this.socket?.terminate();
   }
 }

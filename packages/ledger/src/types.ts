@@ -81,6 +81,8 @@ export interface TransactionRecord extends SignatureStatus {
 
 export type LedgerEvent =
   | { type: 'slot'; slot: number }
+  /** From a remote client only: the event stream was interrupted and is back; events may be missing. */
+  | { type: 'resync' }
   | {
       type: 'leaf';
       tree_id: number;

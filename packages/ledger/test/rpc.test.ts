@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { RpcLedgerClient, serveLedger, type LedgerServer } from '../src/index.js';
+import { RpcLedgerClient, serveLedger, type LedgerEvent, type LedgerServer } from '../src/index.js';
 import { startHarness } from './harness.js';
-import { ledgerSuite } from './suite.js';
+import { ledgerSuite, waitFor } from './suite.js';
 
 const servers: LedgerServer[] = [];
 
@@ -57,6 +57,27 @@ describe('JSON-RPC transport', () => {
       '[{"jsonrpc":"2.0","id":6,"method":"getSlot"},{"jsonrpc":"2.0","id":7,"method":"getMarkets"}]',
     );
     expect(batch).toHaveLength(2);
+    await h.ledger.close();
+  });
+
+  it('the event socket reconnects after the server goes away and says events may be missing', async () => {
+    const h = await startHarness();
+    let server = await serveLedger(h.ledger);
+    const port = Number(new URL(server.url).port);
+    const client = new RpcLedgerClient(server.url);
+    const events: LedgerEvent[] = [];
+    client.subscribe((e) => events.push(e));
+    await client.connectEvents();
+    await h.ledger.advanceSlots({ slots: 1 });
+    await waitFor(() => events.some((e) => e.type === 'slot'));
+    await server.close();
+    server = await serveLedger(h.ledger, { port });
+    servers.push(server);
+    await waitFor(() => events.some((e) => e.type === 'resync'));
+    const before = events.length;
+    await h.ledger.advanceSlots({ slots: 1 });
+    await waitFor(() => events.slice(before).some((e) => e.type === 'slot'));
+    await client.close();
     await h.ledger.close();
   });
 

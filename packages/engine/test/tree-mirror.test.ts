@@ -1,0 +1,74 @@
+import { randomBytes } from 'node:crypto';
+import { deriveNote, ownerCommitment, randomFieldElement } from '@nightjar/crypto';
+import { addressToBase58, ed25519PublicKey, fieldToHex, parseAddress } from '@nightjar/protocol';
+import {
+  COMMITMENT_LAG,
+  ensureDevGenesis,
+  Ledger,
+  loadOrCreateDevKeys,
+  signTransaction,
+  type LedgerClient,
+  type LedgerEvent,
+} from '@nightjar/ledger';
+import { describe, expect, it } from 'vitest';
+import { TreeMirror } from '../src/tree-mirror.js';
+import { SOL } from './harness.js';
+
+async function until(predicate: () => boolean): Promise<void> {
+  const deadline = Date.now() + 5000;
+  while (!predicate()) {
+    if (Date.now() > deadline) throw new Error('condition not reached');
+    await new Promise((r) => setImmediate(r));
+  }
+}
+
+describe('TreeMirror', () => {
+  it('notices finalized leaves it never heard about and reads them back from the chain', async () => {
+    const ledger = Ledger.open({ clock: { mode: 'manual' }, verifier: { verify: async () => true } });
+    await ensureDevGenesis(ledger, loadOrCreateDevKeys(undefined));
+    let dropping = false;
+    // A client whose event stream silently loses leaf events while `dropping` is set.
+    const lossy: LedgerClient = Object.assign(Object.create(ledger) as LedgerClient, {
+      subscribe: (l: (e: LedgerEvent) => void) =>
+        ledger.subscribe((e) => (dropping && e.type === 'leaf' ? undefined : l(e))),
+    });
+    const mirror = new TreeMirror(lossy);
+    await mirror.start(4);
+    const wallet = Uint8Array.from(randomBytes(32));
+    await ledger.requestAirdrop({
+      owner: addressToBase58(ed25519PublicKey(wallet)),
+      mint: SOL,
+      amount: '100',
+    });
+    dropping = true;
+    for (let i = 1; i <= 3; i++) {
+      const d = deriveNote({
+        mint: parseAddress(SOL)!,
+        amount: BigInt(i),
+        ownerCommitment: ownerCommitment(randomFieldElement()),
+        noteInnerHash: randomFieldElement(),
+      });
+      const tx = signTransaction(wallet, BigInt(i), {
+        name: 'deposit',
+        args: {
+          tree_id: 0,
+          mint: SOL,
+          amount: String(i),
+          note_commitment: fieldToHex(d.noteCommitment),
+          opening_hash: fieldToHex(d.openingHash),
+        },
+      });
+      await ledger.sendTransaction({ transaction: tx });
+    }
+    dropping = false;
+    await ledger.advanceSlots({ slots: COMMITMENT_LAG.finalized + 1 });
+    expect(mirror.shard(0)!.size).toBe(0);
+    await mirror.checkAgainstChain();
+    await until(() => mirror.shard(0)!.size === 3);
+    const chain = await ledger.getTreeRoot({ tree_id: 0, commitment: 'finalized' });
+    expect(fieldToHex(mirror.shard(0)!.root)).toBe(chain.merkle_root);
+    expect(mirror.isDiverged(0)).toBe(false);
+    mirror.stop();
+    await ledger.close();
+  });
+});
