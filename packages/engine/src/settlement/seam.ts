@@ -1,6 +1,6 @@
 /**
  * Where matches leave the matcher. The settlement issue plugs the real pipeline in here; until then
- * `UnwiredSettlement` holds every batch, its orders stay `pending_settlement`, and
+ * `UnwiredSettlement` counts every batch, its orders stay `pending_settlement`, and
  * `/system/status` reports `settlement: not_wired`. A test double may implement this interface in
  * tests only.
  */
@@ -25,14 +25,17 @@ export interface SettlementSeam {
   pendingBatches(): number;
 }
 
-/** Holds batches and settles nothing: matched orders wait in `pending_settlement`. */
+/**
+ * Settles nothing: matched orders wait in `pending_settlement`. It keeps only a count, so an
+ * unwired venue's memory does not grow with the batches it has matched.
+ */
 export class UnwiredSettlement implements SettlementSeam {
   readonly state = 'not_wired' as const;
-  private readonly batches: SettlementBatch[] = [];
-  submit(batch: SettlementBatch): void {
-    this.batches.push(batch);
+  private count = 0;
+  submit(_batch: SettlementBatch): void {
+    this.count += 1;
   }
   pendingBatches(): number {
-    return this.batches.length;
+    return this.count;
   }
 }
