@@ -6,6 +6,7 @@
  */
 import {
   isContributoryX25519,
+  isGroth16Error,
   noteCommitment,
   noteNullifier,
   openingHash,
@@ -133,6 +134,8 @@ export class Intake {
     } catch (err) {
       if (err instanceof VerifierCapacityError)
         throw new VenueError(1401, 'venue at capacity; retry shortly', { retryAfterSeconds: 1 });
+      // A crashed or closed verifier is a subsystem outage, not the caller's fault.
+      if (isGroth16Error(err)) throw new VenueError(5001, 'proof verification is unavailable; retry shortly');
       throw err;
     }
     if (!ok) throw new VenueError(1011);
