@@ -152,6 +152,17 @@ function common(note: ProvableNote, path: InclusionPath) {
 }
 
 /** Inputs and public inputs [merkle_root, note_commitment, nullifier, mint_lo, mint_hi] of VALID_INPUT. */
+/** The public values both circuits derive from a note, for callers that need them as numbers. */
+function derivedOf(c: ReturnType<typeof common>): WitnessInput['derived'] {
+  return {
+    mintLo: c.mintLo,
+    mintHi: c.mintHi,
+    noteCommitment: c.commitment,
+    nullifier: c.nullifier,
+    merkleRoot: c.merkleRoot,
+  };
+}
+
 export function validInputWitness(note: ProvableNote, path: InclusionPath): WitnessInput {
   const c = common(note, path);
   const publicInputs = [c.merkleRoot, c.commitment, c.nullifier, c.mintLo, c.mintHi];
@@ -166,13 +177,7 @@ export function validInputWitness(note: ProvableNote, path: InclusionPath): Witn
       ...c.privateSignals,
     },
     publicInputs,
-    derived: {
-      mintLo: c.mintLo,
-      mintHi: c.mintHi,
-      noteCommitment: c.commitment,
-      nullifier: c.nullifier,
-      merkleRoot: c.merkleRoot,
-    },
+    derived: derivedOf(c),
   };
 }
 
@@ -212,12 +217,6 @@ export function validSpendWitness(
       ...c.privateSignals,
     },
     publicInputs,
-    derived: {
-      mintLo: c.mintLo,
-      mintHi: c.mintHi,
-      noteCommitment: c.commitment,
-      nullifier: c.nullifier,
-      merkleRoot: c.merkleRoot,
-    },
+    derived: derivedOf(c),
   };
 }

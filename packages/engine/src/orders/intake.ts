@@ -89,7 +89,8 @@ export class Intake {
     if (reason !== undefined) throw new VenueError(5001, reason);
   }
 
-  private charge(caller: Caller, cost: number): void {
+  /** Takes `cost` from the caller's order-operation bucket, or refuses with 429 1401 and Retry-After. */
+  charge(caller: Caller, cost: number): void {
     const r = this.deps.rateLimiter.take(caller.accountId, cost);
     if (!r.ok)
       throw new VenueError(1401, `rate limited; retry in about ${Math.ceil(r.retryAfterSeconds)} s`, {

@@ -1,6 +1,6 @@
 /** Order management over REST: the same intake the stream's order ops use. */
 import type { FastifyInstance } from 'fastify';
-import { RATE_LIMIT, VenueError, type OrderStatusResponse } from '@nightjar/protocol';
+import { RATE_LIMIT, type OrderStatusResponse } from '@nightjar/protocol';
 import { principalOf } from '../../accounts/routes.js';
 import type { EngineContext } from '../../context.js';
 import { orderStatusBody } from '../../orders/engine-order.js';
@@ -9,14 +9,6 @@ type IdParams = { Params: { order_id: string } };
 
 export async function orderRoutes(app: FastifyInstance, { ctx }: { ctx: EngineContext }): Promise<void> {
   const auth = { preHandler: ctx.requireAccount };
-  const chargeRead = (accountId: string) => {
-    const r = ctx.rateLimiter.take(accountId, RATE_LIMIT.cost.read);
-    if (!r.ok)
-      throw new VenueError(1401, `rate limited; retry in about ${Math.ceil(r.retryAfterSeconds)} s`, {
-        retryAfterSeconds: r.retryAfterSeconds,
-      });
-  };
-
   app.post('/orders', auth, async (req, reply) => {
     const result = await ctx.intake.place(principalOf(req), req.body);
     return reply.status(202).send(result);
@@ -24,7 +16,7 @@ export async function orderRoutes(app: FastifyInstance, { ctx }: { ctx: EngineCo
 
   app.get<IdParams>('/orders/:order_id', auth, async (req): Promise<OrderStatusResponse> => {
     const caller = principalOf(req);
-    chargeRead(caller.accountId);
+    ctx.intake.charge(caller, RATE_LIMIT.cost.read);
     return orderStatusBody(ctx.intake.lookup(caller, req.params.order_id));
   });
 
@@ -39,7 +31,7 @@ export async function orderRoutes(app: FastifyInstance, { ctx }: { ctx: EngineCo
 
   app.get('/account/orders', auth, async (req): Promise<{ orders: OrderStatusResponse[] }> => {
     const caller = principalOf(req);
-    chargeRead(caller.accountId);
+    ctx.intake.charge(caller, RATE_LIMIT.cost.read);
     const orders: OrderStatusResponse[] = [];
     for (const o of ctx.registry.liveOrders())
       if (o.accountId === caller.accountId) orders.push(orderStatusBody(o));
