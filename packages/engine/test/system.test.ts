@@ -39,14 +39,16 @@ describe('system routes over HTTPS', () => {
 
   it('lists instruments and 404s an unknown one', async () => {
     const list = await v.client.send('/instruments');
-    expect(list.body.instruments.map((i: { symbol: string }) => i.symbol)).toEqual(['SOL-USDC', 'ETH-USDC']);
-    expect(list.body.instruments[0]).toMatchObject({
+    // Lists are returned directly: a bare array, not an object wrapping one.
+    expect(Array.isArray(list.body)).toBe(true);
+    expect(list.body.map((i: { symbol: string }) => i.symbol)).toEqual(['SOL-USDC', 'ETH-USDC']);
+    expect(list.body[0]).toMatchObject({
       price_scale: 1_000_000_000,
       tick_size: 1000,
       fee_bps: 10,
     });
     const one = await v.client.send('/instruments/SOL-USDC');
-    expect(one.body.market_id).toBe(list.body.instruments[0].market_id);
+    expect(one.body.market_id).toBe(list.body[0].market_id);
     const missing = await v.client.send('/instruments/DOGE-USDC');
     expect(missing.status).toBe(404);
     expect(missing.body).toEqual({ code: 1301, message: 'no such instrument' });

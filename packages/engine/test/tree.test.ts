@@ -1,5 +1,5 @@
 import { MerkleTree } from '@nightjar/crypto';
-import { fieldToHex } from '@nightjar/protocol';
+import { FIELD_MODULUS, fieldToHex } from '@nightjar/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestVenue, USDC, type TestVenue } from './harness.js';
 
@@ -54,6 +54,24 @@ describe('tree mirror reads over HTTPS', () => {
       (await v.client.send(`/tree/inclusion?note_commitment=${'01'.repeat(32)}&tree_id=1`, { token })).status,
     ).toBe(404);
     expect((await v.client.send('/tree/inclusion?note_commitment=xyz', { token })).body.code).toBe(1001);
+  });
+
+  it('a note_commitment that is not a field element (>= r) is 400 1001, not a lookup miss', async () => {
+    for (const value of [FIELD_MODULUS, FIELD_MODULUS + 1n, (1n << 256n) - 1n]) {
+      const hex = value.toString(16).padStart(64, '0');
+      const r = await v.client.send(`/tree/inclusion?note_commitment=${hex}&tree_id=1`, { token });
+      expect([r.status, r.body.code]).toEqual([400, 1001]);
+    }
+    const below = (FIELD_MODULUS - 1n).toString(16);
+    const r = await v.client.send(`/tree/inclusion?note_commitment=${below}&tree_id=1`, { token });
+    expect([r.status, r.body.code]).toEqual([404, 1301]);
+  });
+
+  it('integer parameters are canonical decimals on every tree read', async () => {
+    for (const q of ['tree_id=01', 'tree_id=1.0', 'tree_id=%2B1', 'tree_id=', 'tree_id=256'])
+      expect((await v.client.send(`/tree/root?${q}`)).body.code).toBe(1001);
+    for (const q of ['from=01&to=2', 'from=0&to=1e3', 'from=0&to=4294967297', 'from=-0&to=1'])
+      expect((await v.client.send(`/tree/leaves?${q}&tree_id=1`, { token })).body.code).toBe(1001);
   });
 
   it('leaves are half-open [from, to) and capped', async () => {

@@ -4,6 +4,7 @@ import {
   arrayOf,
   boolean,
   decimalU64String,
+  decimalUintString,
   fieldElementHex,
   hexBytes,
   literal,
@@ -107,3 +108,12 @@ export type CreateAccountRequest = InferObject<typeof createAccountCodec.props>;
 export const STREAM_CHANNELS = ['orders', 'fills', 'tree'] as const;
 export type StreamChannel = (typeof STREAM_CHANNELS)[number];
 export const channelsCodec = arrayOf(literal(STREAM_CHANNELS), { minItems: 1, maxItems: 3 });
+
+/** Query and path parameters: strings on the wire, parsed with the same rules as body fields. */
+export const queryParams = {
+  tree_id: decimalUintString(MAX_TREE_SHARDS - 1, 'Tree shard. Default 0.'),
+  note_commitment: fieldElementHex('A note commitment.'),
+  leaf_index: decimalUintString(2 ** 32, 'Leaf index (half-open range bound).'),
+  batch_id: decimalU64String('Settlement batch id, local to the running engine.'),
+  order_id: orderIdCodec,
+} as const;

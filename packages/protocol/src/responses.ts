@@ -122,9 +122,8 @@ export const instrumentCodec = object({
   fee_bps: required(u64()),
   trading_enabled: required(boolean()),
 });
-export const instrumentListCodec = object({
-  instruments: required(arrayOf(instrumentCodec, { maxItems: 1024 })),
-});
+/** `GET /instruments`: a bare array (DESIGN.md section 9: lists are returned directly). */
+export const instrumentListCodec = arrayOf(instrumentCodec, { maxItems: 1024 });
 
 const siblings = arrayOf(fieldElementHex(), {
   minItems: TREE_DEPTH,
@@ -193,9 +192,8 @@ export const settlementStatusCodec = object({
 });
 export type SettlementStatusResponse = InferObject<typeof settlementStatusCodec.props>;
 
-export const accountOrdersCodec = object({
-  orders: required(arrayOf(orderStatusCodec, { maxItems: 100_000 })),
-});
+/** `GET /account/orders`: a bare array of order status bodies. */
+export const accountOrdersCodec = arrayOf(orderStatusCodec, { maxItems: 100_000 });
 
 export const createdAccountCodec = object({
   account_id: required(text({ maxLength: 64 })),

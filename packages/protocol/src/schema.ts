@@ -86,6 +86,26 @@ export function decimalU64String(description?: string): Codec<bigint> {
   );
 }
 
+/** An unsigned integer up to `max` as a canonical decimal string (query and path parameters). */
+export function decimalUintString(max: number, description?: string): Codec<number> {
+  const digits = String(max).length;
+  return codec(
+    {
+      type: 'string',
+      pattern: '^(0|[1-9][0-9]*)$',
+      maxLength: digits,
+      ...(description ? { description } : {}),
+    },
+    (value, path) => {
+      if (typeof value !== 'string' || value.length > digits || !/^(0|[1-9][0-9]*)$/.test(value))
+        fail(path, `must be an unsigned integer from 0 to ${max}`);
+      const n = Number(value);
+      if (n > max) fail(path, `must be an unsigned integer from 0 to ${max}`);
+      return n;
+    },
+  );
+}
+
 /** Fixed-width hex; either case in, lowercase out. */
 export function hexBytes(
   bytes: number,

@@ -1,5 +1,6 @@
 /**
- * Order intake: place, cancel and modify, each running the spec's checks in the spec's order.
+ * Order intake: place, cancel and modify, each running the spec's checks in the spec's order, after
+ * the caller has been admitted by the rate limit (`admit`, the front door: 1401 comes first).
  * Checks that await (proof verification) run first; everything after them (duplicate id, nonce,
  * collateral reservation, rate limit, booking) runs synchronously in one go, so two concurrent
  * requests can never both pass a check that only one of them may pass.
@@ -17,10 +18,11 @@ import {
   fieldToHex,
   hexToBytes,
   mintToFields,
-  orderIdCodec,
   parseAddress,
   parseCancelBody,
   parseModifyBody,
+  parseParam,
+  queryParams,
   RATE_LIMIT,
   validatePlaceOrder,
   verifyCancelSignature,
@@ -60,6 +62,9 @@ export interface IntakeDeps {
   tradingPausedReason(): string | undefined;
 }
 
+/** Order operations and their weights in the per-account bucket (DESIGN.md section 9). */
+export type OrderOperation = keyof typeof RATE_LIMIT.cost;
+
 export interface PlaceOptions {
   /** Stream session that asked for cancel-on-disconnect. */
   cancelOnDisconnectSession?: string;
@@ -89,9 +94,14 @@ export class Intake {
     if (reason !== undefined) throw new VenueError(5001, reason);
   }
 
-  /** Takes `cost` from the caller's order-operation bucket, or refuses with 429 1401 and Retry-After. */
-  charge(caller: Caller, cost: number): void {
-    const r = this.deps.rateLimiter.take(caller.accountId, cost);
+  /**
+   * The front door of every order operation (place, modify, cancel, order reads), on REST and on
+   * the stream: called right after the token check and before anything else is parsed or
+   * verified, so an account over its limit costs the venue no signature or proof work. Takes the
+   * operation's weight from the account's bucket, or refuses with 429 1401 and Retry-After.
+   */
+  admit(caller: Caller, op: OrderOperation): void {
+    const r = this.deps.rateLimiter.take(caller.accountId, RATE_LIMIT.cost[op]);
     if (!r.ok)
       throw new VenueError(1401, `rate limited; retry in about ${Math.ceil(r.retryAfterSeconds)} s`, {
         retryAfterSeconds: r.retryAfterSeconds,
@@ -225,7 +235,6 @@ export class Intake {
     if (existing) throw new VenueError(1201, 'order_id is used by a different order');
     this.checkArrivalNonce(o);
     if (this.deps.registry.reservedBy(o.note_commitment) !== undefined) throw new VenueError(1204);
-    this.charge(caller, RATE_LIMIT.cost.place);
     const market = this.deps.markets.get(o.symbol)!;
     const order = this.toEngineOrder(o, caller, market, nullifier, options);
     this.deps.registry.recordArrivalNonce(o.trading_key, o.arrival_nonce);
@@ -252,11 +261,7 @@ export class Intake {
   }
 
   private static parseOrderId(raw: string): string {
-    try {
-      return orderIdCodec.parse(raw, 'order_id');
-    } catch {
-      throw new VenueError(1001, 'order_id: must be 32 hex characters, not all zero');
-    }
+    return parseParam(queryParams.order_id, raw, 'order_id');
   }
 
   /** `GET /orders/{id}`: the caller's order (foreign orders are indistinguishable from unknown). */
@@ -277,7 +282,6 @@ export class Intake {
       throw new VenueError(1205, 'cancel signed for another boot session');
     this.checkCancelNonce(body.trading_key, body.cancel_nonce);
     if (order.lifecycle !== 'pending') throw new VenueError(1301, 'order is no longer resting');
-    this.charge(caller, RATE_LIMIT.cost.cancel);
     this.deps.registry.recordCancelNonce(body.trading_key, body.cancel_nonce);
     this.deps.markets.get(order.symbol)!.cancel(order);
     return { order_id: orderId, status: 'cancelled' };
@@ -318,7 +322,6 @@ export class Intake {
     this.checkCancelNonce(o.trading_key, body.cancel_nonce);
     const holder = this.deps.registry.reservedBy(o.note_commitment);
     if (holder !== undefined && holder !== oldId) throw new VenueError(1204);
-    this.charge(caller, RATE_LIMIT.cost.modify);
 
     const market = this.deps.markets.get(o.symbol)!;
     const replacement = this.toEngineOrder(o, caller, market, nullifier, {

@@ -3,7 +3,7 @@
  * settlement metrics, transport attestation. Until those exist they answer plainly.
  */
 import type { FastifyInstance } from 'fastify';
-import { VenueError, type DrainStatusResponse } from '@nightjar/protocol';
+import { parseParam, queryParams, VenueError, type DrainStatusResponse } from '@nightjar/protocol';
 import type { EngineContext } from '../../context.js';
 
 export async function operationsRoutes(app: FastifyInstance, { ctx }: { ctx: EngineContext }): Promise<void> {
@@ -36,8 +36,7 @@ export async function operationsRoutes(app: FastifyInstance, { ctx }: { ctx: Eng
     '/settlement/status/:batch_id',
     { preHandler: ctx.requireAccount },
     async (req) => {
-      if (!/^(0|[1-9][0-9]{0,19})$/.test(req.params.batch_id))
-        throw new VenueError(1001, 'batch_id: must be an unsigned integer');
+      parseParam(queryParams.batch_id, req.params.batch_id, 'batch_id');
       throw new VenueError(1301, 'no such batch (settlement is not wired in this build)');
     },
   );

@@ -6,6 +6,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   fieldToHex,
   LEAVES_PAGE_CAP,
+  parseParam,
+  queryParams,
   VenueError,
   type InclusionResponse,
   type LeavesResponse,
@@ -15,19 +17,9 @@ import type { EngineContext } from '../../context.js';
 
 type Query = Record<string, string | undefined>;
 
-function uintParam(q: Query, name: string, fallback?: number, max = 2 ** 32): number {
-  const raw = q[name];
-  if (raw === undefined) {
-    if (fallback === undefined) throw new VenueError(1001, `${name}: is required`);
-    return fallback;
-  }
-  if (!/^(0|[1-9][0-9]{0,9})$/.test(raw) || Number(raw) > max)
-    throw new VenueError(1001, `${name}: must be an unsigned integer`);
-  return Number(raw);
-}
-
 function shardOf(ctx: EngineContext, req: FastifyRequest<{ Querystring: Query }>) {
-  const treeId = uintParam(req.query, 'tree_id', 0);
+  const raw = req.query.tree_id;
+  const treeId = raw === undefined ? 0 : parseParam(queryParams.tree_id, raw, 'tree_id');
   const shard = ctx.trees.shard(treeId);
   if (!shard) throw new VenueError(1001, `tree_id: must be below ${ctx.trees.numTrees}`);
   if (ctx.trees.isDiverged(treeId)) throw new VenueError(5002);
@@ -49,15 +41,13 @@ export async function treeRoutes(app: FastifyInstance, { ctx }: { ctx: EngineCon
     '/tree/inclusion',
     { preHandler: ctx.requireAccount },
     async (req): Promise<InclusionResponse> => {
-      const raw = req.query.note_commitment;
-      if (raw === undefined || !/^[0-9a-fA-F]{64}$/.test(raw))
-        throw new VenueError(1001, 'note_commitment: must be 64 hex characters');
+      const commitment = parseParam(queryParams.note_commitment, req.query.note_commitment, 'note_commitment');
       const { shard } = shardOf(ctx, req);
-      const index = shard.indexOf(BigInt('0x' + raw));
+      const index = shard.indexOf(BigInt('0x' + commitment));
       if (index === undefined) throw new VenueError(1301, 'no such note in this shard');
       const proof = shard.proof(index);
       return {
-        note_commitment: raw.toLowerCase(),
+        note_commitment: commitment,
         leaf_index: BigInt(index),
         merkle_root: fieldToHex(proof.root),
         siblings: proof.siblings.map(fieldToHex),
@@ -69,8 +59,8 @@ export async function treeRoutes(app: FastifyInstance, { ctx }: { ctx: EngineCon
     '/tree/leaves',
     { preHandler: ctx.requireAccount },
     async (req): Promise<LeavesResponse> => {
-      const from = uintParam(req.query, 'from');
-      const to = uintParam(req.query, 'to');
+      const from = parseParam(queryParams.leaf_index, req.query.from, 'from');
+      const to = parseParam(queryParams.leaf_index, req.query.to, 'to');
       if (to < from) throw new VenueError(1001, 'to: must not be below from');
       const { shard } = shardOf(ctx, req);
       // Half-open [from, to), capped to one page and to what exists.
