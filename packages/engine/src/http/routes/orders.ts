@@ -12,10 +12,7 @@ export async function orderRoutes(app: FastifyInstance, { ctx }: { ctx: EngineCo
   // The front door runs in onRequest, before the body is even parsed: the token, then the
   // account's bucket. A request over the limit costs no parsing, signature or proof work.
   const frontDoor = (op: OrderOperation) => ({
-    onRequest: [
-      ctx.requireAccount,
-      async (req: FastifyRequest) => ctx.intake.admit(principalOf(req), op),
-    ],
+    onRequest: [ctx.requireAccount, async (req: FastifyRequest) => ctx.intake.admit(principalOf(req), op)],
   });
   app.post('/orders', frontDoor('place'), async (req, reply) => {
     const result = await ctx.intake.place(principalOf(req), req.body);

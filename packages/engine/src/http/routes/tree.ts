@@ -41,7 +41,11 @@ export async function treeRoutes(app: FastifyInstance, { ctx }: { ctx: EngineCon
     '/tree/inclusion',
     { preHandler: ctx.requireAccount },
     async (req): Promise<InclusionResponse> => {
-      const commitment = parseParam(queryParams.note_commitment, req.query.note_commitment, 'note_commitment');
+      const commitment = parseParam(
+        queryParams.note_commitment,
+        req.query.note_commitment,
+        'note_commitment',
+      );
       const { shard } = shardOf(ctx, req);
       const index = shard.indexOf(BigInt('0x' + commitment));
       if (index === undefined) throw new VenueError(1301, 'no such note in this shard');
