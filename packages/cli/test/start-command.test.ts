@@ -48,9 +48,7 @@ describe('nightjar start', () => {
     expect(Object.keys(ready.admin).sort()).toEqual(['api_key', 'api_secret', 'passphrase']);
     const ca = readFileSync(join(dir, 'engine', 'tls-cert.pem'), 'utf8');
     const instruments = await getJson(`${ready.base_url}/instruments`, ca);
-    expect(
-      (instruments.body as { symbol: string }[]).map((i) => i.symbol),
-    ).toEqual(['SOL-USDC', 'ETH-USDC']);
+    expect((instruments.body as { symbol: string }[]).map((i) => i.symbol)).toEqual(['SOL-USDC', 'ETH-USDC']);
     const info = await getJson(`${ready.base_url}/info`, ca);
     expect((info.body as { boot_session_id: string }).boot_session_id).toBe(ready.boot_session_id);
     child.kill('SIGINT');

@@ -24,7 +24,8 @@ import { treeRoutes } from './http/routes/tree.js';
 import { buildHttpServer } from './http/server.js';
 import { MarketRegistry } from './markets.js';
 import { OrderEvents } from './orders/events.js';
-import { Intake } from './orders/intake.js';
+import { inlineOrderChecker, type VerifyInputProof } from './orders/inline-order-check.js';
+import { Intake, type IntakeDeps } from './orders/intake.js';
 import { MarketEngine } from './orders/market-engine.js';
 import { OrderRegistry } from './orders/order-registry.js';
 import { UnwiredSettlement, type SettlementSeam } from './settlement/seam.js';
@@ -43,8 +44,11 @@ export interface EngineOptions {
   now?: () => number;
   /** Create a dev admin on first boot and return its credentials. */
   dev?: boolean;
-  /** VALID_INPUT proof check; by default a worker-pool batcher over `validInputKey`. */
-  verifyInputProof?: (proof: Uint8Array, publicInputs: bigint[]) => Promise<boolean>;
+  /**
+   * VALID_INPUT proof check run on the main thread (tests); by default every per-order check runs
+   * in a worker-pool batcher over `validInputKey`.
+   */
+  verifyInputProof?: VerifyInputProof;
   validInputKey?: SnarkjsVerificationKey;
   verifierWorkers?: number;
   settlement?: SettlementSeam;
@@ -92,8 +96,10 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
   await trees.start(chain.numTrees);
 
   let batcher: AdaptiveBatcher | undefined;
-  let verifyInputProof = options.verifyInputProof;
-  if (!verifyInputProof) {
+  let checkOrder: IntakeDeps['checkOrder'];
+  if (options.verifyInputProof) {
+    checkOrder = inlineOrderChecker(options.verifyInputProof);
+  } else {
     if (!options.validInputKey) throw new Error('startEngine needs validInputKey or verifyInputProof');
     batcher = await AdaptiveBatcher.create({
       keys: { valid_input: options.validInputKey },
@@ -101,7 +107,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       defaultKeyId: 'valid_input',
     });
     const b = batcher;
-    verifyInputProof = (proof, inputs) => b.verify(proof, inputs, 'valid_input');
+    checkOrder = (check) => b.checkOrder(check, 'valid_input');
   }
 
   const settlementBufferSlots = options.settlementBufferSlots ?? SETTLEMENT_BUFFER_SLOTS;
@@ -147,7 +153,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     markets: marketEngines,
     registry,
     isRecentRoot: (t, root) => trees.isRecentRoot(t, root),
-    verifyInputProof,
+    checkOrder,
     rateLimiter,
     tradingPausedReason,
   });

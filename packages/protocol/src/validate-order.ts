@@ -75,7 +75,40 @@ export interface OrderValidationContext {
 export type OrderValidationResult =
   { ok: true; order: ValidatedOrder } | { ok: false; code: ErrorCode; message: string };
 
-function reject(code: ErrorCode, message: string): OrderValidationResult {
+/** A failed intake step, named so its place in {@link INTAKE_CHECKS} decides what is reported. */
+export interface StepFailure {
+  step: IntakeStep;
+  code: ErrorCode;
+  message: string;
+}
+
+/**
+ * A body that passed every step that comes before the first cryptographic one, with the cheap
+ * steps after it already run: `failure` is the first of those that failed (1003, 1009, 1008,
+ * 1007, 1012), if any. The cryptographic steps (`opening` 1006, `signature` 1102, and the
+ * engine's `proof` 1011) are left to the caller, who runs only those that come before `failure`.
+ */
+export interface ScreenedOrder {
+  ok: true;
+  order: ValidatedOrder;
+  failure: StepFailure | undefined;
+  /** The collateral mint as bytes (the opening is derived with it). */
+  mint: Uint8Array;
+}
+
+export type ScreenContext = Omit<OrderValidationContext, 'deriveNoteCommitment'>;
+
+export const OPENING_MISMATCH = 'note opening does not re-derive note_commitment';
+export const SIGNATURE_INVALID = 'trading-key signature did not verify';
+
+const STEP_INDEX = new Map<IntakeStep, number>(INTAKE_CHECKS.map((c, i) => [c.step, i]));
+
+/** True when `step` comes before `failure` in the spec's order (always, when nothing failed). */
+export function runsBefore(step: IntakeStep, failure: StepFailure | undefined): boolean {
+  return failure === undefined || STEP_INDEX.get(step)! < STEP_INDEX.get(failure.step)!;
+}
+
+function reject(code: ErrorCode, message: string): { ok: false; code: ErrorCode; message: string } {
   return { ok: false, code, message };
 }
 
@@ -94,10 +127,14 @@ export function parsePlaceOrderBody(raw: unknown): ParseResult<PlaceOrderBody> {
 }
 
 /**
- * Runs the synchronous intake steps, from `well_formed` to `expiry_buffer`, and reports the first
- * failure with its spec code. Never throws on any input.
+ * Runs every intake step that needs no cryptography, in the spec's order, and never throws on any
+ * input. Steps before `opening` end the screen at once; the cheap steps after it are recorded
+ * (the first failure only) so that the caller can run the cryptographic steps that precede it.
  */
-export function validatePlaceOrder(raw: unknown, ctx: OrderValidationContext): OrderValidationResult {
+export function screenPlaceOrder(
+  raw: unknown,
+  ctx: ScreenContext,
+): ScreenedOrder | { ok: false; code: ErrorCode; message: string } {
   const parsed = parsePlaceOrderBody(raw);
   if (!parsed.ok) return parsed;
   const body = parsed.value;
@@ -119,40 +156,13 @@ export function validatePlaceOrder(raw: unknown, ctx: OrderValidationContext): O
   // No note can hold more than u64: the collateral cannot cover this order whatever the opening.
   if (noteAmount > U64_MAX)
     return reject(1003, `collateral below nominal cost plus fee (required ${required})`);
-  const derived = ctx.deriveNoteCommitment({
-    ownerCommitment: body.owner_commitment,
-    noteInnerHash: body.note_inner_hash,
-    mint,
-    amount: noteAmount,
-  });
-  if (derived !== fields.note_commitment)
-    return reject(1006, 'note opening does not re-derive note_commitment');
-  if (noteAmount < required) {
-    return reject(1003, `collateral below nominal cost plus fee (required ${required})`);
-  }
-  if (fields.price_limit !== 0n && fields.price_limit % market.tick_size !== 0n) {
-    return reject(1009, `price_limit is not a multiple of tick_size ${market.tick_size}`);
-  }
 
+  const failure = firstCheapFailure(fields, noteAmount, required, market, body.viewing_pubkey, ctx);
   const canonical = encodeOrderBody(fields);
-  const digest = signingDigest(canonical);
-  if (!ed25519VerifyStrict(hexToBytes(body.trading_key), digest, hexToBytes(body.trading_key_signature))) {
-    return reject(1102, 'trading-key signature did not verify');
-  }
-  if (!ctx.isContributoryViewingKey(hexToBytes(body.viewing_pubkey))) {
-    return reject(1008, 'viewing key is low-order or non-contributory');
-  }
-  const maxLifetime = ctx.maxLifetimeSlots ?? MAX_ORDER_LIFETIME_SLOTS;
-  if (fields.expiry_slot > ctx.currentSlot + maxLifetime) {
-    return reject(1007, `expiry_slot exceeds the maximum lifetime of ${maxLifetime} slots`);
-  }
-  const buffer = ctx.settlementBufferSlots ?? SETTLEMENT_BUFFER_SLOTS;
-  if (fields.expiry_slot <= ctx.currentSlot + buffer) {
-    return reject(1012, `expiry_slot must be beyond slot ${ctx.currentSlot + buffer}`);
-  }
-
   return {
     ok: true,
+    mint,
+    failure,
     order: {
       ...fields,
       collateral_amount: body.collateral_amount,
@@ -167,7 +177,80 @@ export function validatePlaceOrder(raw: unknown, ctx: OrderValidationContext): O
       note_amount: noteAmount,
       required_collateral: required,
       canonical_body: canonical,
-      digest,
+      digest: signingDigest(canonical),
     },
   };
+}
+
+/** The cheap steps between `opening` and `proof_root`, in order: the first that fails. */
+function firstCheapFailure(
+  fields: OrderSigningFields,
+  noteAmount: bigint,
+  required: bigint,
+  market: Instrument,
+  viewingPubkey: string,
+  ctx: ScreenContext,
+): StepFailure | undefined {
+  if (noteAmount < required) {
+    return {
+      step: 'collateral',
+      code: 1003,
+      message: `collateral below nominal cost plus fee (required ${required})`,
+    };
+  }
+  if (fields.price_limit !== 0n && fields.price_limit % market.tick_size !== 0n) {
+    return {
+      step: 'tick',
+      code: 1009,
+      message: `price_limit is not a multiple of tick_size ${market.tick_size}`,
+    };
+  }
+  // (`signature` sits here in the spec's order; the caller runs it.)
+  if (!ctx.isContributoryViewingKey(hexToBytes(viewingPubkey))) {
+    return { step: 'viewing_key', code: 1008, message: 'viewing key is low-order or non-contributory' };
+  }
+  const maxLifetime = ctx.maxLifetimeSlots ?? MAX_ORDER_LIFETIME_SLOTS;
+  if (fields.expiry_slot > ctx.currentSlot + maxLifetime) {
+    return {
+      step: 'expiry_lifetime',
+      code: 1007,
+      message: `expiry_slot exceeds the maximum lifetime of ${maxLifetime} slots`,
+    };
+  }
+  const buffer = ctx.settlementBufferSlots ?? SETTLEMENT_BUFFER_SLOTS;
+  if (fields.expiry_slot <= ctx.currentSlot + buffer) {
+    return {
+      step: 'expiry_buffer',
+      code: 1012,
+      message: `expiry_slot must be beyond slot ${ctx.currentSlot + buffer}`,
+    };
+  }
+  return undefined;
+}
+
+/**
+ * Every synchronous intake step, from `well_formed` to `expiry_buffer`, in one call: the screen,
+ * then the opening and signature checks inline. Reports the first failure with its spec code and
+ * never throws on any input. (The engine runs the same steps with the cryptographic ones in its
+ * verifier workers.)
+ */
+export function validatePlaceOrder(raw: unknown, ctx: OrderValidationContext): OrderValidationResult {
+  const screened = screenPlaceOrder(raw, ctx);
+  if (!screened.ok) return screened;
+  const { order, failure } = screened;
+  const derived = ctx.deriveNoteCommitment({
+    ownerCommitment: order.owner_commitment,
+    noteInnerHash: order.note_inner_hash,
+    mint: screened.mint,
+    amount: order.note_amount,
+  });
+  if (derived !== order.note_commitment) return reject(1006, OPENING_MISMATCH);
+  if (
+    runsBefore('signature', failure) &&
+    !ed25519VerifyStrict(hexToBytes(order.trading_key), order.digest, hexToBytes(order.trading_key_signature))
+  ) {
+    return reject(1102, SIGNATURE_INVALID);
+  }
+  if (failure !== undefined) return reject(failure.code, failure.message);
+  return { ok: true, order };
 }

@@ -24,6 +24,13 @@ import {
   assertProofLength,
   assertPublicInputLength,
 } from './proof-format.js';
+import {
+  decodeOrderResults,
+  encodeOrderCheck,
+  ORDER_RECORD_BYTES,
+  type OrderCheckItem,
+  type OrderCheckOutcome,
+} from './order-check.js';
 import { VerifierPool, type RawProofItem, type VerifierPoolOptions } from './verifier-pool.js';
 
 export interface AdaptiveBatcherOptions {
@@ -53,12 +60,20 @@ export interface BatcherStats {
   inFlight: number;
 }
 
-interface Request {
-  seq: number;
-  item: RawProofItem;
-  resolve(ok: boolean): void;
-  reject(err: Error): void;
-}
+/** A waiting proof, or a waiting order check (its encoded record). */
+type Request =
+  | { seq: number; kind: 'proof'; item: RawProofItem; resolve(ok: boolean): void; reject(err: Error): void }
+  | {
+      seq: number;
+      kind: 'order';
+      record: Uint8Array;
+      resolve(outcome: OrderCheckOutcome): void;
+      reject(err: Error): void;
+    };
+type RequestKind = Request['kind'];
+
+/** Queues are per kind and key id: a job sent to a worker holds one kind for one key. */
+const queueId = (kind: RequestKind, keyId: string) => `${kind}:${keyId}`;
 
 class Fifo<T> {
   private items: T[] = [];
@@ -120,7 +135,10 @@ export class AdaptiveBatcher {
       throw new VerificationKeyError('GROTH16_UNKNOWN_KEY', `unknown default key id ${String(defaultKeyId)}`);
     }
     this.defaultKeyId = defaultKeyId;
-    for (const id of keyIds) this.queues.set(id, new Fifo<Request>());
+    for (const id of keyIds) {
+      this.queues.set(queueId('proof', id), new Fifo<Request>());
+      if (pool.nPublic(id) === 5) this.queues.set(queueId('order', id), new Fifo<Request>());
+    }
     this.unsubscribe = pool.onIdle(() => this.schedule());
   }
 
@@ -148,7 +166,7 @@ export class AdaptiveBatcher {
     keyId: string = this.defaultKeyId,
   ): Promise<boolean> {
     if (this.closed) return Promise.reject(new VerifierClosedError());
-    const queue = this.queues.get(keyId);
+    const queue = this.queues.get(queueId('proof', keyId));
     if (queue === undefined) {
       return Promise.reject(
         new VerificationKeyError('GROTH16_UNKNOWN_KEY', `unknown verification key id ${keyId}`),
@@ -164,18 +182,51 @@ export class AdaptiveBatcher {
     } catch (err) {
       return Promise.reject(err as Groth16Error);
     }
-    if (this.queued >= this.maxQueue) {
-      this.counters.refused++;
+    const full = this.refuseWhenFull();
+    if (full) return full;
+    return new Promise<boolean>((resolve, reject) => {
+      this.enqueue(queue, { seq: this.seq++, kind: 'proof', item, resolve, reject });
+    });
+  }
+
+  /**
+   * Runs one order's cryptographic intake steps (opening, signature, VALID_INPUT proof; see
+   * order-check.ts) on a worker, batched with other orders' checks. `keyId` must name a
+   * VALID_INPUT key. Rejects with the same typed errors as `verify` (queue full, closed, worker
+   * failure) and with RangeError for malformed fields.
+   */
+  checkOrder(check: OrderCheckItem, keyId: string = this.defaultKeyId): Promise<OrderCheckOutcome> {
+    if (this.closed) return Promise.reject(new VerifierClosedError());
+    const queue = this.queues.get(queueId('order', keyId));
+    if (queue === undefined) {
       return Promise.reject(
-        new VerifierCapacityError(`verification queue is full (${this.maxQueue} waiting)`),
+        new VerificationKeyError('GROTH16_UNKNOWN_KEY', `no VALID_INPUT key with id ${keyId}`),
       );
     }
-    this.counters.submitted++;
-    return new Promise<boolean>((resolve, reject) => {
-      queue.push({ seq: this.seq++, item, resolve, reject });
-      this.queued++;
-      this.schedule();
+    const record = new Uint8Array(ORDER_RECORD_BYTES);
+    try {
+      encodeOrderCheck(check, record, 0);
+    } catch (err) {
+      return Promise.reject(err as Error);
+    }
+    const full = this.refuseWhenFull();
+    if (full) return full;
+    return new Promise<OrderCheckOutcome>((resolve, reject) => {
+      this.enqueue(queue, { seq: this.seq++, kind: 'order', record, resolve, reject });
     });
+  }
+
+  private refuseWhenFull(): Promise<never> | undefined {
+    if (this.queued < this.maxQueue) return undefined;
+    this.counters.refused++;
+    return Promise.reject(new VerifierCapacityError(`verification queue is full (${this.maxQueue} waiting)`));
+  }
+
+  private enqueue(queue: Fifo<Request>, request: Request): void {
+    this.counters.submitted++;
+    queue.push(request);
+    this.queued++;
+    this.schedule();
   }
 
   stats(): BatcherStats {
@@ -217,22 +268,22 @@ export class AdaptiveBatcher {
           this.failQueued(new VerifierWorkerError('no live verification worker'));
         return;
       }
-      // The key whose oldest request has waited longest.
-      let keyId: string | undefined;
+      // The queue whose oldest request has waited longest.
+      let id: string | undefined;
       let oldest = Infinity;
-      for (const [id, q] of this.queues) {
+      for (const [qid, q] of this.queues) {
         const head = q.peek();
         if (head !== undefined && head.seq < oldest) {
           oldest = head.seq;
-          keyId = id;
+          id = qid;
         }
       }
-      if (keyId === undefined) return;
-      const queue = this.queues.get(keyId) as Fifo<Request>;
+      if (id === undefined) return;
+      const queue = this.queues.get(id) as Fifo<Request>;
       const n = Math.min(this.maxBatchSize, Math.ceil(queue.length / idle));
       const batch = queue.take(n);
       this.queued -= batch.length;
-      this.send(keyId, batch);
+      this.send(id.slice(id.indexOf(':') + 1), batch);
     }
   }
 
@@ -241,25 +292,39 @@ export class AdaptiveBatcher {
     if (batch.length === 1) this.counters.singles++;
     this.counters.largestBatch = Math.max(this.counters.largestBatch, batch.length);
     this.inFlight += batch.length;
-    const job = this.pool
-      .run(
-        keyId,
-        batch.map((r) => r.item),
-      )
+    const tracked = this.runBatch(keyId, batch)
       .then(
-        (results) => {
-          batch.forEach((r, i) => r.resolve(results[i] === true));
+        (settle) => {
+          // Counters move before the callers resume, so a caller sees its own request done.
+          this.inFlight -= batch.length;
           this.counters.completed += batch.length;
+          settle();
         },
         (err: Error) => {
+          this.inFlight -= batch.length;
           for (const r of batch) r.reject(err);
         },
-      );
-    const tracked = job.finally(() => {
-      this.inFlight -= batch.length;
-      this.inFlightJobs.delete(tracked);
-    });
+      )
+      .finally(() => this.inFlightJobs.delete(tracked));
     this.inFlightJobs.add(tracked);
+  }
+
+  /** Sends one batch (all of one kind) to the pool; returns how to settle each request. */
+  private async runBatch(keyId: string, batch: Request[]): Promise<() => void> {
+    const orders = batch.filter((r) => r.kind === 'order');
+    if (orders.length > 0) {
+      const records = new Uint8Array(orders.length * ORDER_RECORD_BYTES);
+      orders.forEach((r, i) => records.set(r.record, i * ORDER_RECORD_BYTES));
+      const results = await this.pool.runOrders(keyId, records, orders.length);
+      const outcomes = decodeOrderResults(results, orders.length);
+      return () => orders.forEach((r, i) => r.resolve(outcomes[i]!));
+    }
+    const proofs = batch.filter((r) => r.kind === 'proof');
+    const results = await this.pool.run(
+      keyId,
+      proofs.map((r) => r.item),
+    );
+    return () => proofs.forEach((r, i) => r.resolve(results[i] === true));
   }
 }
 

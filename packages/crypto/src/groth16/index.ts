@@ -51,3 +51,17 @@ export {
   type RawProofItem,
 } from './verifier-pool.js';
 export { AdaptiveBatcher, type AdaptiveBatcherOptions, type BatcherStats } from './adaptive-batcher.js';
+export {
+  encodeOrderCheck,
+  decodeOrderResults,
+  runOrderChecks,
+  prepareOrderChecks,
+  finishOrderChecks,
+  ORDER_RECORD_BYTES,
+  ORDER_RESULT_BYTES,
+  type OrderCheckItem,
+  type OrderCheckOutcome,
+  type OrderCheckStep,
+  type OrderNote,
+  type PreparedOrderChecks,
+} from './order-check.js';

@@ -29,6 +29,7 @@ import {
   type SnarkjsVerificationKey,
   type VerificationKey,
 } from './proof-format.js';
+import { ORDER_RECORD_BYTES } from './order-check.js';
 import type { FromWorker, VerifyJob, WorkerInit } from './worker-protocol.js';
 
 export type VerificationKeyInput = VerificationKey | SnarkjsVerificationKey;
@@ -49,7 +50,7 @@ export interface RawProofItem {
 }
 
 interface PendingJob {
-  resolve(results: boolean[]): void;
+  resolve(results: ArrayBuffer): void;
   reject(err: Error): void;
 }
 
@@ -205,13 +206,43 @@ export class VerifierPool {
       return Promise.reject(err as Error);
     }
     if (items.length === 0) return Promise.resolve([]);
+    return this.post('verify', keyId, items.length, buffer).then((results) =>
+      Array.from(new Uint8Array(results), (b) => b === 1),
+    );
+  }
+
+  /**
+   * Runs order checks (opening, signature, proof; see order-check.ts) for `count` encoded records
+   * under a VALID_INPUT key id. Resolves to the encoded outcomes (`decodeOrderResults`).
+   */
+  runOrders(keyId: string, records: Uint8Array, count: number): Promise<Uint8Array> {
+    if (this.closed) return Promise.reject(new VerifierClosedError());
+    try {
+      if (this.nPublic(keyId) !== 5)
+        throw new VerificationKeyError('GROTH16_UNKNOWN_KEY', `key ${keyId} is not a VALID_INPUT key`);
+      if (records.length !== count * ORDER_RECORD_BYTES)
+        throw new RangeError('order records have the wrong size');
+    } catch (err) {
+      return Promise.reject(err as Error);
+    }
+    if (count === 0) return Promise.resolve(new Uint8Array(0));
+    const buffer = records.slice().buffer;
+    return this.post('orders', keyId, count, buffer).then((results) => new Uint8Array(results));
+  }
+
+  private post(
+    type: VerifyJob['type'],
+    keyId: string,
+    count: number,
+    buffer: ArrayBuffer,
+  ): Promise<ArrayBuffer> {
     const slot = this.pickSlot();
     if (slot === undefined) return Promise.reject(new VerifierWorkerError('no live verification worker'));
     const jobId = this.nextJobId++;
-    return new Promise<boolean[]>((resolve, reject) => {
+    return new Promise<ArrayBuffer>((resolve, reject) => {
       slot.jobs.set(jobId, { resolve, reject });
       if (slot.busy++ === 0) slot.worker.ref();
-      const job: VerifyJob = { type: 'verify', jobId, keyId, count: items.length, buffer };
+      const job: VerifyJob = { type, jobId, keyId, count, buffer };
       slot.worker.postMessage(job, [buffer]);
     });
   }
@@ -286,7 +317,7 @@ export class VerifierPool {
           slot.jobs.delete(msg.jobId);
           if (--slot.busy === 0) slot.worker.unref();
           if (msg.type === 'result') {
-            job.resolve(Array.from(new Uint8Array(msg.results), (b) => b === 1));
+            job.resolve(msg.results);
           } else {
             job.reject(workerError(msg.code, `verification worker: ${msg.message}`));
           }

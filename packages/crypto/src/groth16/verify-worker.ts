@@ -6,6 +6,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { Groth16Error } from './errors.js';
 import { Groth16Verifier, type ProofItem } from './mcl-verifier.js';
+import { runOrderChecks } from './order-check.js';
 import { FIELD_ELEMENT_BYTES, PROOF_BYTES } from './proof-format.js';
 import type { FromWorker, ToWorker, WorkerInit } from './worker-protocol.js';
 
@@ -35,11 +36,18 @@ async function start(): Promise<void> {
   }
 
   port?.on('message', (msg: ToWorker) => {
-    if (msg.type !== 'verify') return;
+    if (msg.type !== 'verify' && msg.type !== 'orders') return;
     try {
       const verifier = verifiers.get(msg.keyId);
       if (verifier === undefined) throw new Error(`unknown key id ${msg.keyId}`);
       const bytes = new Uint8Array(msg.buffer);
+      if (msg.type === 'orders') {
+        const results = runOrderChecks(verifier, bytes, msg.count);
+        post({ type: 'result', jobId: msg.jobId, results: results.buffer as ArrayBuffer }, [
+          results.buffer as ArrayBuffer,
+        ]);
+        return;
+      }
       const inputBytes = verifier.nPublic * FIELD_ELEMENT_BYTES;
       const inputsAt = msg.count * PROOF_BYTES;
       if (bytes.length !== msg.count * (PROOF_BYTES + inputBytes))

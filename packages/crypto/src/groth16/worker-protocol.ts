@@ -2,6 +2,8 @@
  * Messages between the verifier pool and its worker threads. Proofs and public inputs travel as one
  * transferred ArrayBuffer per job (no JSON): `count` proofs of 256 bytes, then `count` public-input
  * blocks of `nPublic * 32` bytes. Results come back as one transferred byte per proof (1 valid).
+ * An `orders` job carries `count` order-check records instead (see order-check.ts) and its result
+ * is their encoded outcomes.
  */
 import type { Groth16ErrorCode } from './errors.js';
 import type { VerificationKey } from './proof-format.js';
@@ -12,7 +14,7 @@ export interface WorkerInit {
 }
 
 export interface VerifyJob {
-  type: 'verify';
+  type: 'verify' | 'orders';
   jobId: number;
   keyId: string;
   count: number;

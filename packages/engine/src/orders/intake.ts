@@ -8,29 +8,35 @@
 import {
   isContributoryX25519,
   isGroth16Error,
-  noteCommitment,
-  noteNullifier,
-  openingHash,
   VerifierCapacityError,
+  type OrderCheckItem,
+  type OrderCheckOutcome,
+  type OrderCheckStep,
 } from '@nightjar/crypto';
 import {
   bytesToHex,
+  cancelSigningFields,
+  encodeCancelBody,
   fieldToHex,
   hexToBytes,
-  mintToFields,
-  parseAddress,
+  modifyCancelFields,
+  OPENING_MISMATCH,
   parseCancelBody,
   parseModifyBody,
   parseParam,
   queryParams,
   RATE_LIMIT,
-  validatePlaceOrder,
-  verifyCancelSignature,
-  verifyModifyCancelSignature,
+  runsBefore,
+  screenPlaceOrder,
+  SIGNATURE_INVALID,
+  signingDigest,
   VenueError,
   type CancelResponse,
+  type CancelSigningFields,
   type ModifyResponse,
   type PlaceOrderResponse,
+  type ScreenedOrder,
+  type StepFailure,
   type ValidatedOrder,
 } from '@nightjar/protocol';
 import type { EngineOrder } from './engine-order.js';
@@ -55,8 +61,11 @@ export interface IntakeDeps {
   registry: OrderRegistry;
   /** Is `root` in the shard's recent-root window (and the shard healthy)? */
   isRecentRoot(treeId: number, rootHex: string): boolean;
-  /** VALID_INPUT verification, batched off the main thread. */
-  verifyInputProof(proof: Uint8Array, publicInputs: bigint[]): Promise<boolean>;
+  /**
+   * The cryptographic intake steps of one order (opening 1006, Ed25519 1102, VALID_INPUT 1011),
+   * run off the main thread in the verifier workers and batched there.
+   */
+  checkOrder(check: OrderCheckItem): Promise<OrderCheckOutcome>;
   rateLimiter: RateLimiter;
   /** Undefined when trading is open; otherwise why new trading is paused (5001). */
   tradingPausedReason(): string | undefined;
@@ -70,21 +79,13 @@ export interface PlaceOptions {
   cancelOnDisconnectSession?: string;
 }
 
-/** The 1006 hook: only the commitment (the nullifier is computed once, later, if the order gets that far). */
-function deriveCommitment(input: {
-  ownerCommitment: string;
-  noteInnerHash: string;
-  mint: Uint8Array;
-  amount: bigint;
-}): string {
-  const { mintHi, mintLo } = mintToFields(input.mint);
-  const opened = openingHash(BigInt('0x' + input.ownerCommitment), BigInt('0x' + input.noteInnerHash));
-  return fieldToHex(noteCommitment({ mintLo, mintHi, amount: input.amount, openingHash: opened }));
-}
+const STEP_ERRORS: Record<OrderCheckStep, () => VenueError> = {
+  opening: () => new VenueError(1006, OPENING_MISMATCH),
+  signature: () => new VenueError(1102, SIGNATURE_INVALID),
+  proof: () => new VenueError(1011),
+};
 
-function isContributory(key: Uint8Array): boolean {
-  return isContributoryX25519(key);
-}
+const field = (hex: string) => BigInt('0x' + hex);
 
 export class Intake {
   constructor(private readonly deps: IntakeDeps) {}
@@ -108,40 +109,24 @@ export class Intake {
       });
   }
 
-  /** The synchronous checks (1001 … 1012) of a place body, as protocol defines them. */
-  private validate(raw: unknown): ValidatedOrder {
+  /** The cheap checks of a place body (1001 … 1012 but 1006 and 1102), as protocol defines them. */
+  private screen(raw: unknown): ScreenedOrder {
     const market = (symbol: string) => this.deps.markets.get(symbol)?.instrument;
-    const result = validatePlaceOrder(raw, {
+    const result = screenPlaceOrder(raw, {
       instrument: market,
       currentSlot: this.deps.currentSlot(),
       numTrees: this.deps.numTrees(),
       settlementBufferSlots: this.deps.settlementBufferSlots,
-      deriveNoteCommitment: deriveCommitment,
-      isContributoryViewingKey: isContributory,
+      isContributoryViewingKey: isContributoryX25519,
     });
     if (!result.ok) throw new VenueError(result.code, result.message);
-    return result.order;
+    return result;
   }
 
-  /** 1010 and 1011: the proof's root is recent and the proof verifies for this note and mint. */
-  private async checkProof(o: ValidatedOrder): Promise<string> {
-    if (!this.deps.isRecentRoot(o.tree_id, o.merkle_root)) {
-      throw new VenueError(
-        1010,
-        'merkle_root is not in the shard’s recent-root window; re-prove and resubmit',
-      );
-    }
-    const nullifier = noteNullifier(BigInt('0x' + o.note_commitment), BigInt('0x' + o.note_inner_hash));
-    const { mintHi, mintLo } = mintToFields(parseAddress(o.collateral_mint)!);
-    let ok: boolean;
+  /** Runs one check in the verifier workers, mapping their failures to the venue's codes. */
+  private async runCheck(check: OrderCheckItem): Promise<OrderCheckOutcome> {
     try {
-      ok = await this.deps.verifyInputProof(hexToBytes(o.valid_input_proof), [
-        BigInt('0x' + o.merkle_root),
-        BigInt('0x' + o.note_commitment),
-        nullifier,
-        mintLo,
-        mintHi,
-      ]);
+      return await this.deps.checkOrder(check);
     } catch (err) {
       if (err instanceof VerifierCapacityError)
         throw new VenueError(1401, 'venue at capacity; retry shortly', { retryAfterSeconds: 1 });
@@ -149,8 +134,61 @@ export class Intake {
       if (isGroth16Error(err)) throw new VenueError(5001, 'proof verification is unavailable; retry shortly');
       throw err;
     }
-    if (!ok) throw new VenueError(1011);
-    return fieldToHex(nullifier);
+  }
+
+  /**
+   * The cryptographic steps of a screened order, as one worker job: the opening (1006) always,
+   * the signature (1102) when it comes before the first cheap failure, the root window (1010,
+   * cheap, here) and the proof (1011) when nothing failed. Reports the first failure in the
+   * spec's order; on success returns the note's nullifier.
+   */
+  private async verifyOrder(screened: ScreenedOrder): Promise<string> {
+    const { order: o, mint } = screened;
+    let failure: StepFailure | undefined = screened.failure;
+    if (failure === undefined && !this.deps.isRecentRoot(o.tree_id, o.merkle_root)) {
+      failure = {
+        step: 'proof_root',
+        code: 1010,
+        message: 'merkle_root is not in the shard’s recent-root window; re-prove and resubmit',
+      };
+    }
+    const outcome = await this.runCheck({
+      note: {
+        ownerCommitment: field(o.owner_commitment),
+        innerHash: field(o.note_inner_hash),
+        mint,
+        amount: o.note_amount,
+        commitment: field(o.note_commitment),
+      },
+      opening: true,
+      ...(runsBefore('signature', failure)
+        ? {
+            signature: {
+              publicKey: hexToBytes(o.trading_key),
+              digest: o.digest,
+              signature: hexToBytes(o.trading_key_signature),
+            },
+          }
+        : {}),
+      ...(failure === undefined
+        ? { proof: { proof: hexToBytes(o.valid_input_proof), merkleRoot: field(o.merkle_root) } }
+        : {}),
+    });
+    if (!outcome.ok) throw STEP_ERRORS[outcome.failed]();
+    if (failure !== undefined) throw new VenueError(failure.code, failure.message);
+    return fieldToHex(outcome.nullifier!);
+  }
+
+  /** 1102 for a cancel body (a cancel or a modify's), verified in the workers. */
+  private async verifyCancel(fields: CancelSigningFields, signatureHex: string): Promise<void> {
+    const outcome = await this.runCheck({
+      signature: {
+        publicKey: hexToBytes(fields.trading_key),
+        digest: signingDigest(encodeCancelBody(fields)),
+        signature: hexToBytes(signatureHex),
+      },
+    });
+    if (!outcome.ok) throw new VenueError(1102, 'cancel signature did not verify');
   }
 
   private isResend(
@@ -216,14 +254,16 @@ export class Intake {
     };
   }
 
-  /** `POST /orders` and `order.place`. */
+  /** `POST /orders` and `order.place` (the caller was admitted by `admit`). */
   async place(caller: Caller, raw: unknown, options: PlaceOptions = {}): Promise<PlaceOrderResponse> {
     this.assertTradingOpen();
-    const o = this.validate(raw);
+    const screened = this.screen(raw);
+    const o = screened.order;
+    // A byte-identical re-send passed every cryptographic check already, with these very bytes.
     const before = this.deps.registry.get(o.order_id);
-    if (this.isResend(before, o, caller))
+    if (screened.failure === undefined && this.isResend(before, o, caller))
       return { order_id: before.orderId, status: 'accepted', arrival_slot: before.arrivalSlot };
-    const nullifier = await this.checkProof(o);
+    const nullifier = await this.verifyOrder(screened);
     if (o.session_id !== this.deps.bootSessionId)
       throw new VenueError(1205, 'order signed for another boot session; read /info and re-sign');
 
@@ -270,12 +310,13 @@ export class Intake {
   }
 
   /** `DELETE /orders/{id}` and `order.cancel`. */
-  cancel(caller: Caller, rawOrderId: string, raw: unknown): CancelResponse {
+  async cancel(caller: Caller, rawOrderId: string, raw: unknown): Promise<CancelResponse> {
     const orderId = Intake.parseOrderId(rawOrderId);
     const parsed = parseCancelBody(raw);
     if (!parsed.ok) throw new VenueError(1001, parsed.message);
     const body = parsed.value;
-    if (!verifyCancelSignature(orderId, body)) throw new VenueError(1102, 'cancel signature did not verify');
+    await this.verifyCancel(cancelSigningFields(orderId, body), body.trading_key_signature);
+    // Synchronous from here: the order's state is read after the only await.
     const order = this.ownOrder(caller, orderId);
     if (order.tradingKey !== body.trading_key) throw new VenueError(1103);
     if (body.session_id !== this.deps.bootSessionId)
@@ -294,9 +335,12 @@ export class Intake {
     const parsed = parseModifyBody(raw);
     if (!parsed.ok) throw new VenueError(1001, parsed.message);
     const body = parsed.value;
+    this.ownOrder(caller, oldId);
+    await this.verifyCancel(
+      modifyCancelFields(oldId, body.cancel_nonce, body.replacement),
+      body.cancel_signature,
+    );
     const old = this.ownOrder(caller, oldId);
-    if (!verifyModifyCancelSignature(oldId, body))
-      throw new VenueError(1102, 'cancel signature did not verify');
     if (old.tradingKey !== body.replacement.trading_key) throw new VenueError(1103);
     if (old.lifecycle !== 'pending') throw new VenueError(1301, 'order is no longer resting');
     if (body.replacement.symbol !== old.symbol)
@@ -304,8 +348,9 @@ export class Intake {
     const sameId = body.replacement.order_id === oldId;
     if (!sameId && this.deps.registry.getLive(body.replacement.order_id)) throw new VenueError(1203);
 
-    const o = this.validate(body.replacement);
-    const nullifier = await this.checkProof(o);
+    const screened = this.screen(body.replacement);
+    const o = screened.order;
+    const nullifier = await this.verifyOrder(screened);
     if (o.session_id !== this.deps.bootSessionId)
       throw new VenueError(1205, 'replacement signed for another boot session');
 

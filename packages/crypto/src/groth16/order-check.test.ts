@@ -1,0 +1,149 @@
+import { randomBytes } from 'node:crypto';
+import { ed25519PublicKey, ed25519Sign, mintToFields } from '@nightjar/protocol';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadToy5Fixture, loadToy7Fixture } from '../../test/fixtures/groth16/index.js';
+import { noteCommitment, noteNullifier, openingHash } from '../notes.js';
+import { AdaptiveBatcher } from './adaptive-batcher.js';
+import {
+  decodeOrderResults,
+  encodeOrderCheck,
+  finishOrderChecks,
+  ORDER_RECORD_BYTES,
+  prepareOrderChecks,
+  type OrderCheckItem,
+  type OrderNote,
+} from './order-check.js';
+import { publicSignalsToBigInts, snarkjsProofToBytes } from './proof-format.js';
+
+const mint = Uint8Array.from(randomBytes(32));
+const { mintHi, mintLo } = mintToFields(mint);
+const seed = Uint8Array.from(randomBytes(32));
+const digest = Uint8Array.from(randomBytes(32));
+const signature = { publicKey: ed25519PublicKey(seed), digest, signature: ed25519Sign(seed, digest) };
+
+function note(amount = 1000n): OrderNote {
+  const ownerCommitment = 11n;
+  const innerHash = 22n;
+  const commitment = noteCommitment({
+    mintLo,
+    mintHi,
+    amount,
+    openingHash: openingHash(ownerCommitment, innerHash),
+  });
+  return { ownerCommitment, innerHash, mint, amount, commitment };
+}
+
+function prepare(checks: OrderCheckItem[]) {
+  const records = new Uint8Array(checks.length * ORDER_RECORD_BYTES);
+  checks.forEach((c, i) => encodeOrderCheck(c, records, i * ORDER_RECORD_BYTES));
+  return prepareOrderChecks(records, checks.length);
+}
+
+describe('order checks: opening, signature, then proof, first failure reported', () => {
+  const proof = { proof: new Uint8Array(256).fill(3), merkleRoot: 99n };
+
+  it('passes a good opening and signature and hands the proof on with the derived nullifier', () => {
+    const n = note();
+    const prepared = prepare([{ note: n, opening: true, signature, proof }]);
+    expect(prepared.owners).toEqual([0]);
+    const inputs = publicInputsOf(prepared.proofs[0]!.publicInputs as Uint8Array);
+    expect(inputs).toEqual([99n, n.commitment, noteNullifier(n.commitment, n.innerHash), mintLo, mintHi]);
+    const outcome = decodeOrderResults(finishOrderChecks(prepared, [true]), 1)[0];
+    expect(outcome).toEqual({ ok: true, nullifier: noteNullifier(n.commitment, n.innerHash) });
+    expect(
+      decodeOrderResults(finishOrderChecks(prepare([{ note: n, opening: true, proof }]), [false]), 1),
+    ).toEqual([{ ok: false, failed: 'proof' }]);
+  });
+
+  it('stops at the first failing step, in the spec order, and skips steps that were not asked for', () => {
+    const wrongAmount = { ...note(), amount: 1001n };
+    const badSignature = { ...signature, signature: new Uint8Array(64).fill(1) };
+    const prepared = prepare([
+      { note: wrongAmount, opening: true, signature: badSignature, proof },
+      { note: note(), opening: true, signature: badSignature, proof },
+      { note: wrongAmount, opening: false, signature },
+      { signature },
+      { signature: badSignature },
+    ]);
+    expect(prepared.proofs).toHaveLength(0);
+    expect(decodeOrderResults(finishOrderChecks(prepared, []), 5)).toEqual([
+      { ok: false, failed: 'opening' },
+      { ok: false, failed: 'signature' },
+      { ok: true, nullifier: undefined },
+      { ok: true, nullifier: undefined },
+      { ok: false, failed: 'signature' },
+    ]);
+  });
+
+  it('refuses malformed checks when encoding', () => {
+    const out = new Uint8Array(ORDER_RECORD_BYTES);
+    expect(() => encodeOrderCheck({ opening: true }, out, 0)).toThrow(RangeError);
+    expect(() => encodeOrderCheck({ note: { ...note(), commitment: -1n }, opening: true }, out, 0)).toThrow(
+      RangeError,
+    );
+    expect(() =>
+      encodeOrderCheck({ signature: { ...signature, digest: new Uint8Array(31) } }, out, 0),
+    ).toThrow(RangeError);
+  });
+});
+
+describe('order checks through the worker-pool batcher', () => {
+  let batcher: AdaptiveBatcher;
+  const toy5 = loadToy5Fixture();
+  beforeAll(async () => {
+    batcher = await AdaptiveBatcher.create({
+      keys: { VALID_INPUT: toy5.vk, VALID_SPEND: loadToy7Fixture().vk },
+      size: 1,
+      defaultKeyId: 'VALID_INPUT',
+    });
+  });
+  afterAll(async () => {
+    await batcher.close();
+  });
+
+  it('runs many orders as batched worker jobs, each with its own outcome', async () => {
+    const fixtureProof = snarkjsProofToBytes(toy5.proofs[0]!.proof);
+    const checks: OrderCheckItem[] = [];
+    for (let i = 0; i < 40; i++) {
+      const kind = i % 4;
+      checks.push(
+        kind === 0
+          ? { note: note(), opening: true, signature }
+          : kind === 1
+            ? { note: { ...note(), amount: 5n }, opening: true, signature }
+            : kind === 2
+              ? { signature: { ...signature, publicKey: new Uint8Array(32) } }
+              : // A genuine proof, but for other public inputs than this note's: the proof step fails.
+                { note: note(), opening: true, signature, proof: { proof: fixtureProof, merkleRoot: 5n } },
+      );
+    }
+    const outcomes = await Promise.all(checks.map((c) => batcher.checkOrder(c)));
+    outcomes.forEach((o, i) => {
+      const expected = [
+        { ok: true, nullifier: undefined },
+        { ok: false, failed: 'opening' },
+        { ok: false, failed: 'signature' },
+        { ok: false, failed: 'proof' },
+      ][i % 4];
+      expect(o).toEqual(expected);
+    });
+    expect(batcher.stats().largestBatch).toBeGreaterThan(1);
+    // The fixture proof itself is fine: the failure above was the binding to the order's note.
+    expect(await batcher.verify(fixtureProof, publicSignalsToBigInts(toy5.proofs[0]!.publicSignals))).toBe(
+      true,
+    );
+  });
+
+  it('refuses order checks under a key that is not VALID_INPUT-shaped', async () => {
+    await expect(batcher.checkOrder({ signature }, 'VALID_SPEND')).rejects.toMatchObject({
+      code: 'GROTH16_UNKNOWN_KEY',
+    });
+  });
+});
+
+function publicInputsOf(bytes: Uint8Array): bigint[] {
+  const out: bigint[] = [];
+  for (let i = 0; i < bytes.length; i += 32)
+    out.push(BigInt('0x' + Buffer.from(bytes.subarray(i, i + 32)).toString('hex')));
+  return out;
+}
