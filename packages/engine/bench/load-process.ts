@@ -1,9 +1,10 @@
 /**
- * Load generator for engine.bench.ts, run in its own worker thread so the client's TLS and JSON
- * work does not share the engine's event loop. Closed loop (fixed concurrency, as fast as the
- * venue answers) or open loop (fixed arrival rate, for latency).
+ * Load generator for engine.bench.ts, run as its own OS process (forked, IPC for the job and the
+ * result) so the client's TLS and JSON work is not counted in the engine process's CPU time.
+ * Closed loop (fixed concurrency, as fast as the venue answers) or open loop (fixed arrival rate,
+ * for latency). The pre-signed orders come in a JSON file, read before the clock starts.
  */
-import { parentPort, workerData } from 'node:worker_threads';
+import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { HttpsClient } from '../test/https-client.js';
 
@@ -11,8 +12,8 @@ export interface LoadJob {
   url: string;
   certPem: string;
   token: string;
-  /** Pre-signed [place, cancel] pairs, one per note: placing a note's order then cancelling frees the note. */
-  pairs: { place: string; cancelPath: string; cancel: string }[][];
+  /** File holding pre-signed [place, cancel] pairs per lane (one note per lane): placing a note's order then cancelling frees the note. */
+  pairsFile: string;
   mode: 'closed' | 'open';
   concurrency: number;
   /** Open loop: places per second. */
@@ -28,6 +29,11 @@ export interface LoadResult {
 }
 
 async function run(job: LoadJob): Promise<LoadResult> {
+  const pairs = JSON.parse(readFileSync(job.pairsFile, 'utf8')) as {
+    place: string;
+    cancelPath: string;
+    cancel: string;
+  }[][];
   const client = new HttpsClient(job.url, job.certPem);
   const rejected: Record<string, number> = {};
   const latencies: number[] = [];
@@ -35,7 +41,7 @@ async function run(job: LoadJob): Promise<LoadResult> {
   const start = performance.now();
   const deadline = start + job.durationMs;
   // Each lane owns a disjoint set of notes and cycles through its pre-signed orders.
-  const lanes = job.pairs.map((orders) => ({ orders, next: 0 }));
+  const lanes = pairs.map((orders) => ({ orders, next: 0 }));
 
   // A lane that has used all its pre-signed orders stops: re-sending one would be an idempotent replay.
   const cycle = async (lane: (typeof lanes)[number]) => {
@@ -78,11 +84,14 @@ async function run(job: LoadJob): Promise<LoadResult> {
   return { placed, rejected, elapsedMs: performance.now() - start, latenciesMs: latencies };
 }
 
-if (parentPort) {
-  const job = workerData as LoadJob;
-  run(job).then(
-    (result) => parentPort!.postMessage({ ok: true, result }),
-    (err: unknown) =>
-      parentPort!.postMessage({ ok: false, error: err instanceof Error ? err.message : String(err) }),
-  );
+if (process.send) {
+  process.once('message', (job: LoadJob) => {
+    run(job).then(
+      (result) => process.send!({ ok: true, result }, () => process.exit(0)),
+      (err: unknown) =>
+        process.send!({ ok: false, error: err instanceof Error ? err.message : String(err) }, () =>
+          process.exit(1),
+        ),
+    );
+  });
 }
