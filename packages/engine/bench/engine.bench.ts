@@ -11,6 +11,7 @@
  * this 2-core machine with the verifier workers.
  */
 import { fork } from 'node:child_process';
+import { Session } from 'node:inspector';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -65,6 +66,30 @@ function mainThreadCpuSeconds(): number {
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   const ticksPerSecond = 100;
   return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond;
+}
+
+/**
+ * Runs `run` under the V8 CPU profiler of the main thread when ENGINE_BENCH_PROFILE names a file
+ * (a .cpuprofile for Chrome DevTools or speedscope): where the main thread's time goes.
+ */
+async function profiled<T>(run: () => Promise<T>): Promise<T> {
+  const target = process.env.ENGINE_BENCH_PROFILE;
+  if (!target) return run();
+  const session = new Session();
+  session.connect();
+  const post = (method: string) =>
+    new Promise<unknown>((resolve, reject) =>
+      session.post(method, (err, result) => (err ? reject(err) : resolve(result))),
+    );
+  await post('Profiler.enable');
+  await post('Profiler.start');
+  try {
+    return await run();
+  } finally {
+    const { profile } = (await post('Profiler.stop')) as { profile: unknown };
+    writeFileSync(target, JSON.stringify(profile));
+    session.disconnect();
+  }
 }
 
 /** Engine-process CPU (every thread) and main-thread CPU spent while `run` runs. */
@@ -192,7 +217,7 @@ async function main(): Promise<void> {
   const closedFile = half(0);
   const openFile = half(1);
   const closedRun = await measureCpu(() =>
-    runLoad({ ...common, pairsFile: closedFile, mode: 'closed', concurrency: 32 }),
+    profiled(() => runLoad({ ...common, pairsFile: closedFile, mode: 'closed', concurrency: 32 })),
   );
   const closed = closedRun.result;
   if (closed.placed === 0) throw new Error(`no order was accepted: ${JSON.stringify(closed.rejected)}`);

@@ -63,5 +63,6 @@ export {
   type OrderCheckOutcome,
   type OrderCheckStep,
   type OrderNote,
+  type FieldInput,
   type PreparedOrderChecks,
 } from './order-check.js';

@@ -1,5 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { ed25519PublicKey, ed25519Sign, mintToFields } from '@nightjar/protocol';
+import {
+  bigIntToBytes,
+  ed25519PublicKey,
+  ed25519Sign,
+  FIELD_MODULUS,
+  mintToFields,
+} from '@nightjar/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadToy5Fixture, loadToy7Fixture } from '../../test/fixtures/groth16/index.js';
 import { noteCommitment, noteNullifier, openingHash } from '../notes.js';
@@ -21,7 +27,7 @@ const seed = Uint8Array.from(randomBytes(32));
 const digest = Uint8Array.from(randomBytes(32));
 const signature = { publicKey: ed25519PublicKey(seed), digest, signature: ed25519Sign(seed, digest) };
 
-function note(amount = 1000n): OrderNote {
+function note(amount = 1000n): OrderNote & { commitment: bigint; innerHash: bigint } {
   const ownerCommitment = 11n;
   const innerHash = 22n;
   const commitment = noteCommitment({
@@ -73,6 +79,25 @@ describe('order checks: opening, signature, then proof, first failure reported',
       { ok: true, nullifier: undefined },
       { ok: false, failed: 'signature' },
     ]);
+  });
+
+  it('takes field elements as bytes too, and a record word >= r fails its order, not the job', () => {
+    const n = note();
+    const asBytes = { ...n, commitment: bigIntToBytes(n.commitment), innerHash: bigIntToBytes(n.innerHash) };
+    const records = new Uint8Array(2 * ORDER_RECORD_BYTES);
+    encodeOrderCheck({ note: asBytes, opening: true }, records, 0);
+    encodeOrderCheck({ note: n, opening: true }, records, ORDER_RECORD_BYTES);
+    // Corrupt the second record's inner hash to 0xff…ff (>= r), as no encoder would write it.
+    records.fill(0xff, ORDER_RECORD_BYTES + 33, ORDER_RECORD_BYTES + 65);
+    const prepared = prepareOrderChecks(records, 2);
+    expect(decodeOrderResults(finishOrderChecks(prepared, []), 2)).toEqual([
+      { ok: true, nullifier: undefined },
+      { ok: false, failed: 'opening' },
+    ]);
+    const r = bigIntToBytes(FIELD_MODULUS);
+    expect(() => encodeOrderCheck({ note: { ...n, commitment: r }, opening: true }, records, 0)).toThrow(
+      RangeError,
+    );
   });
 
   it('refuses malformed checks when encoding', () => {

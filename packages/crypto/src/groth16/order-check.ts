@@ -16,15 +16,18 @@ import { noteCommitment, noteNullifier, openingHash } from '../notes.js';
 import type { Groth16Verifier, ProofItem } from './mcl-verifier.js';
 import { FIELD_ELEMENT_BYTES, PROOF_BYTES, SCALAR_FIELD_MODULUS } from './proof-format.js';
 
-/** A field element as the order carries it (already checked < r by the caller's parser). */
+/** A field element: a bigint, or its 32 big-endian bytes (cheaper when it arrived as hex). */
+export type FieldInput = bigint | Uint8Array;
+
+/** The collateral note of an order. */
 export interface OrderNote {
-  ownerCommitment: bigint;
-  innerHash: bigint;
+  ownerCommitment: FieldInput;
+  innerHash: FieldInput;
   /** The collateral mint, 32 bytes (split into hi/lo as DESIGN.md section 1 says). */
   mint: Uint8Array;
   /** The note's value: `collateral_amount`, else the required collateral. */
   amount: bigint;
-  commitment: bigint;
+  commitment: FieldInput;
 }
 
 export interface OrderCheckItem {
@@ -35,7 +38,7 @@ export interface OrderCheckItem {
   /** Run the 1102 step: strict Ed25519 over the canonical body's digest. */
   signature?: { publicKey: Uint8Array; digest: Uint8Array; signature: Uint8Array };
   /** Run the 1011 step: VALID_INPUT for [merkleRoot, commitment, nullifier, mint_lo, mint_hi]. */
-  proof?: { proof: Uint8Array; merkleRoot: bigint };
+  proof?: { proof: Uint8Array; merkleRoot: FieldInput };
 }
 
 export type OrderCheckStep = 'opening' | 'signature' | 'proof';
@@ -68,7 +71,15 @@ const FAILED: Record<OrderCheckStep, number> = { opening: 1, signature: 2, proof
 const PASSED_WITH_NULLIFIER = 4;
 const STATUS_STEPS: readonly (OrderCheckStep | undefined)[] = [undefined, 'opening', 'signature', 'proof'];
 
-function writeField(out: Uint8Array, at: number, value: bigint): void {
+const MODULUS_BYTES = Buffer.from(SCALAR_FIELD_MODULUS.toString(16).padStart(64, '0'), 'hex');
+
+function writeField(out: Uint8Array, at: number, value: FieldInput): void {
+  if (value instanceof Uint8Array) {
+    if (value.length !== 32 || Buffer.compare(value, MODULUS_BYTES) >= 0)
+      throw new RangeError('not a field element');
+    out.set(value, at);
+    return;
+  }
   if (value < 0n || value >= SCALAR_FIELD_MODULUS) throw new RangeError('not a field element');
   let v = value;
   for (let k = 31; k >= 0; k--) {
@@ -84,6 +95,12 @@ function readWord(bytes: Uint8Array, at: number, length: number): bigint {
 function exact(bytes: Uint8Array, length: number, what: string): Uint8Array {
   if (bytes.length !== length) throw new RangeError(`${what} must be ${length} bytes`);
   return bytes;
+}
+
+function wordsAreFields(rec: Uint8Array): boolean {
+  for (const at of [AT_OWNER, AT_INNER, AT_COMMITMENT, AT_ROOT])
+    if (Buffer.compare(rec.subarray(at, at + 32), MODULUS_BYTES) >= 0) return false;
+  return true;
 }
 
 /** Encodes one order check into `out` at `at` (a record of {@link ORDER_RECORD_BYTES}). */
@@ -149,6 +166,11 @@ export function prepareOrderChecks(records: Uint8Array, count: number): Prepared
     const rec = records.subarray(i * ORDER_RECORD_BYTES, (i + 1) * ORDER_RECORD_BYTES);
     const at = i * ORDER_RESULT_BYTES;
     const flags = rec[0]!;
+    // A word >= r cannot come from encodeOrderCheck; refuse it here rather than fail the whole job.
+    if (!wordsAreFields(rec)) {
+      results[at] = FAILED.opening;
+      continue;
+    }
     const inner = readWord(rec, AT_INNER, 32);
     const mintHi = readWord(rec, AT_MINT, 16);
     const mintLo = readWord(rec, AT_MINT + 16, 16);

@@ -85,8 +85,6 @@ const STEP_ERRORS: Record<OrderCheckStep, () => VenueError> = {
   proof: () => new VenueError(1011),
 };
 
-const field = (hex: string) => BigInt('0x' + hex);
-
 export class Intake {
   constructor(private readonly deps: IntakeDeps) {}
 
@@ -154,11 +152,11 @@ export class Intake {
     }
     const outcome = await this.runCheck({
       note: {
-        ownerCommitment: field(o.owner_commitment),
-        innerHash: field(o.note_inner_hash),
+        ownerCommitment: hexToBytes(o.owner_commitment),
+        innerHash: hexToBytes(o.note_inner_hash),
         mint,
         amount: o.note_amount,
-        commitment: field(o.note_commitment),
+        commitment: hexToBytes(o.note_commitment),
       },
       opening: true,
       ...(runsBefore('signature', failure)
@@ -171,7 +169,7 @@ export class Intake {
           }
         : {}),
       ...(failure === undefined
-        ? { proof: { proof: hexToBytes(o.valid_input_proof), merkleRoot: field(o.merkle_root) } }
+        ? { proof: { proof: hexToBytes(o.valid_input_proof), merkleRoot: hexToBytes(o.merkle_root) } }
         : {}),
     });
     if (!outcome.ok) throw STEP_ERRORS[outcome.failed]();
