@@ -1,14 +1,14 @@
 /**
  * The HTTPS front: one Fastify instance with the venue's conventions applied everywhere:
  * `x-request-id` on every response, the `{code, message}` envelope for every error (malformed
- * JSON, wrong content type, oversized bodies, unknown routes, bad URLs, overlong path parameters),
- * exact u64 JSON both ways.
+ * JSON, wrong content type, oversized bodies, unknown routes, bad URLs, overlong path parameters,
+ * bytes that are not HTTP), exact u64 JSON both ways.
  */
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { JsonSyntaxError, parseJsonExact, stringifyJson, VenueError } from '@nightjar/protocol';
 import type { BootCertificate } from '../tls.js';
 import { MAX_BODY_BYTES, MAX_PARAM_LENGTH, replyWithEnvelope } from './envelope.js';
-import { requestIdOf, wireRawServer } from './front-door.js';
+import { answerClientError, framingError, requestIdOf, wireRawServer } from './front-door.js';
 
 export { MAX_BODY_BYTES } from './envelope.js';
 
@@ -20,7 +20,12 @@ export interface HttpServerOptions {
 
 export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
   const app = Fastify({
-    https: { key: options.certificate.keyPem, cert: options.certificate.certPem },
+    https: {
+      key: options.certificate.keyPem,
+      cert: options.certificate.certPem,
+      // Else Node answers a missing Host with a bare 400 before Fastify; `framingError` refuses it.
+      requireHostHeader: false,
+    },
     bodyLimit: MAX_BODY_BYTES,
     genReqId: requestIdOf,
     logger: options.logger ?? false,
@@ -28,9 +33,21 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: MAX_PARAM_LENGTH },
     // Routing failures (bad percent-encoding, overlong parameters) run no hooks and no error handler.
     frameworkErrors: replyWithEnvelope,
-    return503OnClosing: true,
+    clientErrorHandler: answerClientError,
+    // Fastify's own 503 while closing has its body, not ours; `closing` below answers instead.
+    return503OnClosing: false,
   });
   wireRawServer(app.server);
+
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onRequest', async (req) => {
+    if (closing) throw new VenueError(5001, 'the venue is shutting down');
+    const framing = framingError(req.raw);
+    if (framing) throw framing;
+  });
 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
