@@ -1,15 +1,16 @@
 /**
  * The HTTPS front: one Fastify instance with the venue's conventions applied everywhere:
  * `x-request-id` on every response, the `{code, message}` envelope for every error (malformed
- * JSON, wrong content type, oversized bodies, unknown routes included), exact u64 JSON both ways.
+ * JSON, wrong content type, oversized bodies, unknown routes, bad URLs, overlong path parameters,
+ * bytes that are not HTTP), exact u64 JSON both ways.
  */
-import { randomBytes } from 'node:crypto';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { JsonSyntaxError, parseJsonExact, stringifyJson, VenueError } from '@nightjar/protocol';
 import type { BootCertificate } from '../tls.js';
+import { MAX_BODY_BYTES, MAX_PARAM_LENGTH, replyWithEnvelope } from './envelope.js';
+import { answerClientError, framingError, requestIdOf, wireRawServer } from './front-door.js';
 
-/** Largest request body: a modify (two orders' worth of hex) is about 3 KiB. */
-export const MAX_BODY_BYTES = 16 * 1024;
+export { MAX_BODY_BYTES } from './envelope.js';
 
 export interface HttpServerOptions {
   certificate: BootCertificate;
@@ -19,17 +20,33 @@ export interface HttpServerOptions {
 
 export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
   const app = Fastify({
-    https: { key: options.certificate.keyPem, cert: options.certificate.certPem },
+    https: {
+      key: options.certificate.keyPem,
+      cert: options.certificate.certPem,
+      // Else Node answers a missing Host with a bare 400 before Fastify; `framingError` refuses it.
+      requireHostHeader: false,
+    },
     bodyLimit: MAX_BODY_BYTES,
-    genReqId: () => randomBytes(12).toString('hex'),
+    genReqId: requestIdOf,
     logger: options.logger ?? false,
     // Paths are matched exactly; `/orders/` is not `/orders`.
-    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 128 },
-    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: MAX_PARAM_LENGTH },
+    // Routing failures (bad percent-encoding, overlong parameters) run no hooks and no error handler.
+    frameworkErrors: replyWithEnvelope,
+    clientErrorHandler: answerClientError,
+    // Fastify's own 503 while closing has its body, not ours; `closing` below answers instead.
+    return503OnClosing: false,
   });
+  wireRawServer(app.server);
 
-  app.addHook('onRequest', async (req, reply) => {
-    reply.header('x-request-id', req.id);
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onRequest', async (req) => {
+    if (closing) throw new VenueError(5001, 'the venue is shutting down');
+    const framing = framingError(req.raw);
+    if (framing) throw framing;
   });
 
   app.removeAllContentTypeParsers();
@@ -46,38 +63,10 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
   });
   app.setReplySerializer((payload) => stringifyJson(payload));
 
-  app.setErrorHandler((err: FastifyError | VenueError, req, reply) => {
-    if (err instanceof VenueError) {
-      if (err.retryAfterSeconds !== undefined)
-        reply.header('retry-after', String(Math.max(1, Math.ceil(err.retryAfterSeconds))));
-      return reply.status(err.status).send(err.toEnvelope());
-    }
-    const mapped = mapFrameworkError(err);
-    if (mapped) return reply.status(mapped.status).send(mapped.toEnvelope());
-    req.log.error({ err: { message: err.message, stack: err.stack } }, 'unhandled error');
-    const internal = new VenueError(5000);
-    return reply.status(internal.status).send(internal.toEnvelope());
-  });
+  app.setErrorHandler(replyWithEnvelope);
   app.setNotFoundHandler((_req, reply) => {
     const e = new VenueError(1301, 'no such route');
     void reply.status(e.status).send(e.toEnvelope());
   });
   return app;
-}
-
-/** Fastify's own errors (parsing, limits, content type) in the venue's vocabulary. */
-function mapFrameworkError(err: FastifyError): VenueError | undefined {
-  switch (err.code) {
-    case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new VenueError(1000, `body larger than ${MAX_BODY_BYTES} bytes`);
-    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new VenueError(1000, 'Content-Type must be application/json');
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return new VenueError(1000, 'invalid body');
-    default:
-      if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500)
-        return new VenueError(1000, 'bad request');
-      return undefined;
-  }
 }
