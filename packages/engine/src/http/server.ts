@@ -14,6 +14,12 @@ export { MAX_BODY_BYTES } from './envelope.js';
 
 export interface HttpServerOptions {
   certificate: BootCertificate;
+  /**
+   * A socket that sends nothing for this many ms is closed (default 30 s), so a client that
+   * promises a longer body than it sends cannot hold a socket forever (Node's request timeout
+   * stops counting once the headers are in). Upgraded WebSockets clear it and keep their own.
+   */
+  idleTimeoutMs?: number;
   /** Fastify's request log records method, URL and status only: never bodies or headers. */
   logger?: FastifyServerOptions['logger'];
 }
@@ -26,6 +32,7 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
       // Else Node answers a missing Host with a bare 400 before Fastify; `framingError` refuses it.
       requireHostHeader: false,
     },
+    connectionTimeout: options.idleTimeoutMs ?? 30_000,
     bodyLimit: MAX_BODY_BYTES,
     genReqId: requestIdOf,
     logger: options.logger ?? false,
