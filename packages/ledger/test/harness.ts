@@ -13,6 +13,7 @@ import {
   mintAddress,
   signTransaction,
   type DevKeys,
+  type Circuit,
   type DevLedgerClient,
   type Instruction,
   type LedgerProofVerifier,
@@ -22,13 +23,15 @@ import {
 /** Accepts every proof except those whose first byte is 0xee, and records what it was asked. */
 export class TestVerifier implements LedgerProofVerifier {
   readonly calls: { circuit: string; inputs: bigint[] }[] = [];
-  async verify(
-    circuit: 'valid_input' | 'valid_spend',
-    proof: Uint8Array,
-    inputs: bigint[],
-  ): Promise<boolean> {
+  /** Sizes of the batches it was asked to verify at once. */
+  readonly batches: number[] = [];
+  async verify(circuit: Circuit, proof: Uint8Array, inputs: bigint[]): Promise<boolean> {
     this.calls.push({ circuit, inputs });
     return proof[0] !== 0xee;
+  }
+  async verifyBatch(circuit: Circuit, items: { proof: Uint8Array; publicInputs: bigint[] }[]) {
+    this.batches.push(items.length);
+    return Promise.all(items.map((i) => this.verify(circuit, i.proof, i.publicInputs)));
   }
 }
 export const GOOD_PROOF = '11'.repeat(256);

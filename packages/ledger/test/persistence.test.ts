@@ -74,9 +74,9 @@ describe('persistence', () => {
     expect(strip(after)).toEqual(strip(before));
     expect(after.slot).toBe(before.slot + 31);
     expect((await h.lock(a)).err?.code).toBe('NoteLocked');
-    expect(await h.client.getMemos({ signature: settle.signature })).toEqual([
-      { match_idx: 0, party: 0, memo: 'abcd' },
-    ]);
+    const memo = { index: 0, signature: settle.signature, match_idx: 0, party: 0, memo: 'abcd' };
+    expect(await h.client.getMemosBySignature({ signature: settle.signature })).toEqual({ memos: [memo] });
+    expect(await h.client.getMemos({ from: 0, to: 10 })).toEqual({ memos: [memo] });
     // The admin's nonce survived: its next transaction is accepted.
     expect((await h.admin.send(h.client, 'create_mint', { label: 'NEW', decimals: 3 })).err).toBeNull();
     await h.ledger.close();

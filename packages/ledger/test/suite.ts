@@ -386,10 +386,12 @@ export function ledgerSuite(
             ],
           },
         ]);
-        expect(await c.getMemos({ signature: rec.signature })).toEqual([
-          { match_idx: 0, party: 0, memo: 'aa' },
-          { match_idx: 0, party: 1, memo: 'bb' },
-        ]);
+        expect(await c.getMemosBySignature({ signature: rec.signature })).toEqual({
+          memos: [
+            { index: 0, signature: rec.signature, match_idx: 0, party: 0, memo: 'aa' },
+            { index: 1, signature: rec.signature, match_idx: 0, party: 1, memo: 'bb' },
+          ],
+        });
         expect((await c.getTreeRoot({ tree_id: 0 })).leaf_count).toBe(4);
         // Consumed: cannot be locked or settled again.
         expect((await h.lock(bid)).err?.code).toBe('NoteSpent');
