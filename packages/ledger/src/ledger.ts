@@ -44,6 +44,8 @@ export interface LedgerOptions {
   snapshotEveryLeaves?: number;
   /** Source of randomness for fault injection (tests make it deterministic). */
   random?: () => number;
+  /** Page cap of getMemos; 10,000 unless a test wants to reach it cheaply. */
+  memosPerRead?: number;
 }
 
 export const MAX_LEAVES_PER_READ = 10_000;
@@ -84,7 +86,7 @@ export class Ledger implements DevLedgerClient {
     this.state = new ChainState(db);
     const startSlot = Number(getMeta(db, 'slot') ?? '0');
     this.state.load(startSlot);
-    this.queries = new LedgerQueries(db, this.state);
+    this.queries = new LedgerQueries(db, this.state, options.memosPerRead);
     this.clock = new SlotClock({
       mode: options.clock?.mode ?? 'auto',
       slotMs: options.clock?.slotMs,

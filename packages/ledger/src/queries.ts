@@ -49,6 +49,7 @@ export class LedgerQueries {
   constructor(
     db: Db,
     private readonly state: ChainState,
+    private readonly memosPerRead = MAX_MEMOS_PER_READ,
   ) {
     const memoColumns = 'idx AS "index", signature, match_idx, party, memo';
     this.stmts = {
@@ -65,10 +66,10 @@ export class LedgerQueries {
     return { state: 'free' };
   }
 
-  /** Half-open [from, to), cut to the first MAX_MEMOS_PER_READ. */
+  /** Half-open [from, to), cut to its first `memosPerRead` indices (like getLeaves). */
   memos(from: number, to: number): MemoRecord[] {
     if (to < from) throw new RpcError(RPC_ERRORS.invalidParams, 'from must not exceed to');
-    return this.stmts.memoRange.all(from, Math.min(to, from + MAX_MEMOS_PER_READ)) as MemoRecord[];
+    return this.stmts.memoRange.all(from, Math.min(to, from + this.memosPerRead)) as MemoRecord[];
   }
 
   memosOf(signature: string): MemoRecord[] {

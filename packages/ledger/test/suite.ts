@@ -15,6 +15,7 @@ import {
   type Harness,
   type TestNote,
 } from './harness.js';
+import { settlementTests, SUITE_MEMOS_PER_READ } from './suite-settlement.js';
 
 export function ledgerSuite(
   name: string,
@@ -26,7 +27,7 @@ export function ledgerSuite(
     let alice: Actor;
 
     beforeEach(async () => {
-      h = await startHarness({ wrap });
+      h = await startHarness({ wrap, memosPerRead: SUITE_MEMOS_PER_READ });
       c = h.client;
       alice = new Actor();
     });
@@ -551,6 +552,8 @@ export function ledgerSuite(
         await expect(c.setFaults({ latencySlots: -1 })).rejects.toMatchObject({ code: -32602 });
       });
     });
+
+    settlementTests(() => ({ h, c, alice }));
 
     it('slot events reach subscribers', async () => {
       const slots: number[] = [];
