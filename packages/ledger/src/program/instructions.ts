@@ -22,9 +22,6 @@ import {
 import { lockProvedNote } from './locks.js';
 import { settleBatch } from './settle.js';
 
-export type { ExecContext, InstructionResult } from './context.js';
-export { LOCK_TTL_CEILING_SLOTS } from './locks.js';
-
 type Handler<N extends InstructionName> = (ctx: ExecContext, args: Args<N>) => InstructionResult;
 
 export const handlers: { [N in InstructionName]: Handler<N> } = {
