@@ -265,9 +265,14 @@ export class ChainState {
    * (token transfers vs note records) so that a bug in either shows up here.
    */
   assertSolvent(mint: string): void {
+    if (this.balance(VAULT_ADDRESS, mint) !== this.unspentValue(mint))
+      throw new InstructionError('SolvencyViolation');
+  }
+
+  /** Value of the notes of `mint` created and not yet consumed or withdrawn (the note-side ledger). */
+  unspentValue(mint: string): bigint {
     const row = this.stmts.supply.get(mint) as { created: string; spent: string } | undefined;
-    const unspent = BigInt(row?.created ?? '0') - BigInt(row?.spent ?? '0');
-    if (this.balance(VAULT_ADDRESS, mint) !== unspent) throw new InstructionError('SolvencyViolation');
+    return BigInt(row?.created ?? '0') - BigInt(row?.spent ?? '0');
   }
 
   /* ---- trees ---- */

@@ -4,13 +4,16 @@
  */
 import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import { mintToFields, parseAddress, parseBody, U64_MAX, type Codec } from '@nightjar/protocol';
+import { parseAddress, parseBody, U64_MAX, type Codec } from '@nightjar/protocol';
 import { VAULT_ADDRESS, signerSetSha256 } from './addresses.js';
 import { ChainState } from './chain-state.js';
 import { SlotClock, type ClockMode } from './clock.js';
 import { InstructionError, RPC_ERRORS, RpcError } from './errors.js';
-import { argCodecs, isInstructionName, type Args } from './program/args.js';
-import { handlers, type ExecContext, type InstructionResult } from './program/instructions.js';
+import { argCodecs, isInstructionName } from './program/args.js';
+import type { ExecContext, InstructionResult } from './program/context.js';
+import { handlers } from './program/instructions.js';
+import { checkProofs, type LedgerProofVerifier } from './proof-checks.js';
+import { LedgerQueries, parseParams, queryParams } from './queries.js';
 import { getMeta, openDatabase, type Db } from './store.js';
 import { verifyTransactionSignature } from './transaction.js';
 import {
@@ -21,17 +24,15 @@ import {
   type DevLedgerClient,
   type LedgerEvent,
   type MarketRecord,
+  type MemoRecord,
+  type MintSolvency,
+  type NoteStatus,
   type SignatureStatus,
   type Transaction,
   type TransactionRecord,
   type TreeRootRecord,
   type VaultInfo,
 } from './types.js';
-
-/** Checks Groth16 proofs for the vault program (VALID_INPUT for locks, VALID_SPEND for withdrawals). */
-export interface LedgerProofVerifier {
-  verify(circuit: 'valid_input' | 'valid_spend', proof: Uint8Array, publicInputs: bigint[]): Promise<boolean>;
-}
 
 export interface LedgerOptions {
   /** Directory for `ledger.sqlite`; in memory when omitted. */
@@ -44,6 +45,8 @@ export interface LedgerOptions {
   snapshotEveryLeaves?: number;
   /** Source of randomness for fault injection (tests make it deterministic). */
   random?: () => number;
+  /** Page cap of getMemos; 10,000 unless a test wants to reach it cheaply. */
+  memosPerRead?: number;
 }
 
 export const MAX_LEAVES_PER_READ = 10_000;
@@ -61,6 +64,7 @@ export class Ledger implements DevLedgerClient {
   readonly dev: boolean;
   private readonly db: Db;
   private readonly state: ChainState;
+  private readonly queries: LedgerQueries;
   private readonly events = new EventEmitter();
   private readonly verifier: LedgerProofVerifier;
   private readonly random: () => number;
@@ -83,6 +87,7 @@ export class Ledger implements DevLedgerClient {
     this.state = new ChainState(db);
     const startSlot = Number(getMeta(db, 'slot') ?? '0');
     this.state.load(startSlot);
+    this.queries = new LedgerQueries(db, this.state, options.memosPerRead);
     this.clock = new SlotClock({
       mode: options.clock?.mode ?? 'auto',
       slotMs: options.clock?.slotMs,
@@ -100,7 +105,10 @@ export class Ledger implements DevLedgerClient {
       tx: db.prepare(
         'SELECT signature, slot, instruction, err, result FROM transactions WHERE signature = ?',
       ),
-      insertMemo: db.prepare('INSERT INTO memos (signature, match_idx, party, memo) VALUES (?, ?, ?, ?)'),
+      // The global memo index is the next free one: memos are numbered in the order they are stored.
+      insertMemo: db.prepare(
+        'INSERT INTO memos (signature, match_idx, party, memo, idx) VALUES (?, ?, ?, ?, (SELECT COALESCE(MAX(idx), -1) + 1 FROM memos))',
+      ),
       saveSlot: db.prepare(
         "INSERT INTO meta (key, value) VALUES ('slot', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
       ),
@@ -230,18 +238,39 @@ export class Ledger implements DevLedgerClient {
     return this.readTx(params.signature);
   }
 
-  /** Encrypted memos stored with a settlement, for clients recovering after a restart. */
-  async getMemos(params: {
-    signature: string;
-  }): Promise<{ match_idx: number; party: number; memo: string }[]> {
+  async getNoteStatus(params: { nullifier: string }): Promise<NoteStatus> {
     this.guard();
-    return this.db
-      .prepare('SELECT match_idx, party, memo FROM memos WHERE signature = ? ORDER BY match_idx, party')
-      .all(params.signature) as {
-      match_idx: number;
-      party: number;
-      memo: string;
-    }[];
+    const { nullifier } = parseParams(queryParams.noteStatus, params);
+    return this.queries.noteStatus(nullifier, this.clock.current);
+  }
+
+  async getNoteStatuses(params: { nullifiers: string[] }): Promise<NoteStatus[]> {
+    this.guard();
+    const { nullifiers } = parseParams(queryParams.noteStatuses, params);
+    const slot = this.clock.current;
+    return nullifiers.map((n) => this.queries.noteStatus(n, slot));
+  }
+
+  /** Fill memos by global index, for clients recovering their notes from the ledger alone. */
+  async getMemos(params: { from: number; to: number }): Promise<{ memos: MemoRecord[] }> {
+    this.guard();
+    if (params && typeof params === 'object' && 'signature' in params)
+      throw new RpcError(RPC_ERRORS.invalidParams, 'getMemos takes {from, to}; use getMemosBySignature');
+    const { from, to } = parseParams(queryParams.memos, params);
+    return { memos: this.queries.memos(from, to) };
+  }
+
+  /** The memos stored with one settlement transaction. */
+  async getMemosBySignature(params: { signature: string }): Promise<{ memos: MemoRecord[] }> {
+    this.guard();
+    const { signature } = parseParams(queryParams.memosBySignature, params);
+    return { memos: this.queries.memosOf(signature) };
+  }
+
+  async getSolvency(params: Record<string, never> = {}): Promise<{ slot: number; mints: MintSolvency[] }> {
+    this.guard();
+    parseParams(queryParams.solvency, params);
+    return { slot: this.clock.current, mints: this.queries.solvency() };
   }
 
   private readTx(signature: unknown): TransactionRecord | null {
@@ -363,7 +392,7 @@ export class Ledger implements DevLedgerClient {
       if (r.ok) parsed = r.value;
       else failure = new InstructionError('InvalidArgs', r.message);
     }
-    const proofOk = failure || !isInstructionName(name) ? undefined : await this.checkProof(name, parsed);
+    const proofs = failure ? [] : await checkProofs(this.verifier, name, parsed);
     const slot = this.clock.current;
     const ctx: ExecContext = {
       state: this.state,
@@ -373,7 +402,7 @@ export class Ledger implements DevLedgerClient {
       appends: new Map(),
       touchedMints: new Set(),
       memos: [],
-      proofOk,
+      proofs,
     };
     let result: InstructionResult = null;
     const record = (err: InstructionError | undefined) => {
@@ -438,37 +467,6 @@ export class Ledger implements DevLedgerClient {
       this.state.saveTreeSnapshot();
       this.leavesSinceSnapshot = 0;
     }
-  }
-
-  private async checkProof(name: string, args: unknown): Promise<boolean | undefined> {
-    if (name === 'lock_note') {
-      const a = args as Args<'lock_note'>;
-      const { mintHi, mintLo } = mintToFields(parseAddress(a.mint)!);
-      const inputs = [
-        BigInt('0x' + a.merkle_root),
-        BigInt('0x' + a.note_commitment),
-        BigInt('0x' + a.nullifier),
-        mintLo,
-        mintHi,
-      ];
-      return this.verifier.verify('valid_input', Buffer.from(a.proof, 'hex'), inputs);
-    }
-    if (name === 'withdraw') {
-      const a = args as Args<'withdraw'>;
-      const { mintHi, mintLo } = mintToFields(parseAddress(a.mint)!);
-      const recipient = mintToFields(parseAddress(a.recipient)!);
-      const inputs = [
-        BigInt('0x' + a.merkle_root),
-        BigInt('0x' + a.nullifier),
-        mintLo,
-        mintHi,
-        BigInt(a.amount),
-        recipient.mintHi,
-        recipient.mintLo,
-      ];
-      return this.verifier.verify('valid_spend', Buffer.from(a.proof, 'hex'), inputs);
-    }
-    return undefined;
   }
 
   /* ---------------- slots, events, faults ---------------- */

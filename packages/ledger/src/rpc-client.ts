@@ -8,6 +8,9 @@ import type {
   LeafRecord,
   LedgerEvent,
   MarketRecord,
+  MemoRecord,
+  MintSolvency,
+  NoteStatus,
   SignatureStatus,
   Transaction,
   TransactionRecord,
@@ -92,8 +95,20 @@ export class RpcLedgerClient implements DevLedgerClient {
   getTransaction(params: { signature: string }) {
     return this.call<TransactionRecord | null>('getTransaction', params);
   }
-  getMemos(params: { signature: string }) {
-    return this.call<{ match_idx: number; party: number; memo: string }[]>('getMemos', params);
+  getNoteStatus(params: { nullifier: string }) {
+    return this.call<NoteStatus>('getNoteStatus', params);
+  }
+  getNoteStatuses(params: { nullifiers: string[] }) {
+    return this.call<NoteStatus[]>('getNoteStatuses', params);
+  }
+  getMemos(params: { from: number; to: number }) {
+    return this.call<{ memos: MemoRecord[] }>('getMemos', params);
+  }
+  getMemosBySignature(params: { signature: string }) {
+    return this.call<{ memos: MemoRecord[] }>('getMemosBySignature', params);
+  }
+  getSolvency(params: Record<string, never> = {}) {
+    return this.call<{ slot: number; mints: MintSolvency[] }>('getSolvency', params);
   }
   advanceSlots(params: { slots: number }) {
     return this.call<number>('dev_advanceSlots', params);

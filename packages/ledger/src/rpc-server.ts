@@ -30,7 +30,11 @@ const METHODS: Record<string, Method> = {
   sendTransaction: (l, params) => l.sendTransaction(p(params)),
   getSignatureStatuses: (l, params) => l.getSignatureStatuses(p(params)),
   getTransaction: (l, params) => l.getTransaction(p(params)),
+  getNoteStatus: (l, params) => l.getNoteStatus(p(params)),
+  getNoteStatuses: (l, params) => l.getNoteStatuses(p(params)),
   getMemos: (l, params) => l.getMemos(p(params)),
+  getMemosBySignature: (l, params) => l.getMemosBySignature(p(params)),
+  getSolvency: (l, params) => l.getSolvency(p(params)),
   dev_advanceSlots: (l, params) => l.advanceSlots(p(params)),
   dev_setFaults: (l, params) => l.setFaults(p(params)),
 };

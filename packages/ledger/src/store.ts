@@ -24,7 +24,7 @@ CREATE TABLE IF NOT EXISTS supply (mint TEXT PRIMARY KEY, created TEXT NOT NULL,
 CREATE TABLE IF NOT EXISTS transactions (
   signature TEXT PRIMARY KEY, seq INTEGER NOT NULL UNIQUE, slot INTEGER NOT NULL, signer TEXT NOT NULL,
   instruction TEXT NOT NULL, err TEXT, result TEXT);
-CREATE TABLE IF NOT EXISTS memos (signature TEXT NOT NULL, match_idx INTEGER NOT NULL, party INTEGER NOT NULL, memo TEXT NOT NULL, PRIMARY KEY (signature, match_idx, party));
+CREATE TABLE IF NOT EXISTS memos (signature TEXT NOT NULL, match_idx INTEGER NOT NULL, party INTEGER NOT NULL, memo TEXT NOT NULL, idx INTEGER, PRIMARY KEY (signature, match_idx, party));
 CREATE TABLE IF NOT EXISTS tree_snapshot (id INTEGER PRIMARY KEY CHECK (id = 0), tx_seq INTEGER NOT NULL, image BLOB NOT NULL);
 `;
 
@@ -42,7 +42,32 @@ export function openDatabase(dataDir: string | undefined): Db {
     db.pragma('synchronous = FULL');
   }
   db.exec(SCHEMA);
+  migrateMemoIndex(db);
   return db;
+}
+
+/**
+ * Memos carry a global index (`idx`, from 0, in the order they were stored) that clients page by.
+ * Databases written before it existed get the column and are numbered in storage order: by
+ * transaction, then insertion order within it.
+ */
+function migrateMemoIndex(db: Db): void {
+  const columns = db.prepare('PRAGMA table_info(memos)').all() as { name: string }[];
+  db.transaction(() => {
+    if (!columns.some((c) => c.name === 'idx')) db.exec('ALTER TABLE memos ADD COLUMN idx INTEGER');
+    const unnumbered = db
+      .prepare(
+        'SELECT m.rowid AS id FROM memos m JOIN transactions t ON t.signature = m.signature WHERE m.idx IS NULL ORDER BY t.seq, m.rowid',
+      )
+      .pluck()
+      .all() as number[];
+    if (unnumbered.length > 0) {
+      let next = (db.prepare('SELECT COALESCE(MAX(idx), -1) + 1 FROM memos').pluck().get() as number) ?? 0;
+      const set = db.prepare('UPDATE memos SET idx = ? WHERE rowid = ?');
+      for (const id of unnumbered) set.run(next++, id);
+    }
+    db.exec('CREATE UNIQUE INDEX IF NOT EXISTS memos_idx ON memos (idx)');
+  })();
 }
 
 export function getMeta(db: Db, key: string): string | undefined {

@@ -73,10 +73,44 @@ export interface MatchOutcome {
   output_leaves?: { tree_id: number; leaf_index: number }[];
 }
 
+/** Per-lock result of a `lock_notes`: each lock lands or fails on its own. */
+export interface LockOutcome {
+  nullifier: string;
+  ok: boolean;
+  err?: TransactionError;
+}
+
 export interface TransactionRecord extends SignatureStatus {
   signature: string;
   instruction: string;
-  result: { matches?: MatchOutcome[]; leaf?: { tree_id: number; leaf_index: number } } | null;
+  result: {
+    matches?: MatchOutcome[];
+    locks?: LockOutcome[];
+    leaf?: { tree_id: number; leaf_index: number };
+  } | null;
+}
+
+/** A note's state by nullifier. A lock whose `until_slot` has passed reads as free. */
+export interface NoteStatus {
+  state: 'free' | 'locked' | 'spent';
+  /** Only when locked: the first slot at which the lock no longer holds. */
+  locked_until_slot?: number;
+}
+
+/** An encrypted fill memo as stored with its settlement; `index` is global, in storage order. */
+export interface MemoRecord {
+  index: number;
+  signature: string;
+  match_idx: number;
+  party: number;
+  memo: string;
+}
+
+/** Per mint: the vault's token balance and the value of unspent notes (equal by the invariant). */
+export interface MintSolvency {
+  mint: string;
+  vault_balance: string;
+  outstanding_note_value: string;
 }
 
 export type LedgerEvent =
@@ -130,6 +164,13 @@ export interface LedgerClient {
   getSignatureStatuses(params: { signatures: string[] }): Promise<(SignatureStatus | null)[]>;
   getTransaction(params: { signature: string }): Promise<TransactionRecord | null>;
   getNonce(params: { signer: string }): Promise<string | null>;
+  getNoteStatus(params: { nullifier: string }): Promise<NoteStatus>;
+  /** Many notes at once (at most 256), in the order asked. */
+  getNoteStatuses(params: { nullifiers: string[] }): Promise<NoteStatus[]>;
+  /** Memos by global index, half-open [from, to), at most 10,000 from `from` (longer ranges are cut). */
+  getMemos(params: { from: number; to: number }): Promise<{ memos: MemoRecord[] }>;
+  /** Every mint, sorted by address; `slot` is the slot the read was served at. */
+  getSolvency(params?: Record<string, never>): Promise<{ slot: number; mints: MintSolvency[] }>;
   subscribe(listener: (event: LedgerEvent) => void): () => void;
   close(): Promise<void>;
 }
@@ -139,7 +180,8 @@ export interface LedgerDevControls {
   /** Manual clock only: moves the clock forward and lands what became due. */
   advanceSlots(params: { slots: number }): Promise<number>;
   setFaults(params: Partial<FaultConfig>): Promise<FaultConfig>;
-  getMemos(params: { signature: string }): Promise<{ match_idx: number; party: number; memo: string }[]>;
+  /** The memos stored with one settlement, in storage order. */
+  getMemosBySignature(params: { signature: string }): Promise<{ memos: MemoRecord[] }>;
 }
 
 export type DevLedgerClient = LedgerClient & LedgerDevControls;

@@ -13,6 +13,7 @@ import {
   mintAddress,
   signTransaction,
   type DevKeys,
+  type Circuit,
   type DevLedgerClient,
   type Instruction,
   type LedgerProofVerifier,
@@ -22,13 +23,15 @@ import {
 /** Accepts every proof except those whose first byte is 0xee, and records what it was asked. */
 export class TestVerifier implements LedgerProofVerifier {
   readonly calls: { circuit: string; inputs: bigint[] }[] = [];
-  async verify(
-    circuit: 'valid_input' | 'valid_spend',
-    proof: Uint8Array,
-    inputs: bigint[],
-  ): Promise<boolean> {
+  /** Sizes of the batches it was asked to verify at once. */
+  readonly batches: number[] = [];
+  async verify(circuit: Circuit, proof: Uint8Array, inputs: bigint[]): Promise<boolean> {
     this.calls.push({ circuit, inputs });
     return proof[0] !== 0xee;
+  }
+  async verifyBatch(circuit: Circuit, items: { proof: Uint8Array; publicInputs: bigint[] }[]) {
+    this.batches.push(items.length);
+    return Promise.all(items.map((i) => this.verify(circuit, i.proof, i.publicInputs)));
   }
 }
 export const GOOD_PROOF = '11'.repeat(256);
@@ -102,6 +105,28 @@ export function makeNote(mint: string, amount: bigint, treeId = 0): TestNote {
   };
 }
 
+/** A settlement output creating `note`, optionally re-locked to an order. */
+export function outputOf(
+  note: TestNote,
+  relock?: { order_id: string; until_slot: number; nullifier?: string },
+): Record<string, unknown> {
+  return {
+    tree_id: note.treeId,
+    mint: note.mint,
+    amount: note.amount.toString(),
+    opening_hash: note.openingHash,
+    ...(relock
+      ? {
+          relock: {
+            order_id: relock.order_id,
+            until_slot: String(relock.until_slot),
+            nullifier: relock.nullifier ?? note.nullifier,
+          },
+        }
+      : {}),
+  };
+}
+
 export interface Harness {
   ledger: Ledger;
   client: DevLedgerClient;
@@ -112,6 +137,11 @@ export interface Harness {
   /** Airdrops and deposits a fresh note for `owner`. */
   deposit(owner: Actor, mint: string, amount: bigint, treeId?: number): Promise<TestNote>;
   lock(note: TestNote, untilOffset?: number, orderId?: string): Promise<TransactionRecord>;
+  /** `lock_note` arguments for `note` at the current root (also one entry of `lock_notes`). */
+  lockArgs(
+    note: TestNote,
+    options?: { untilOffset?: number; orderId?: string; proof?: string },
+  ): Promise<Record<string, unknown>>;
   currentRoot(treeId?: number): Promise<string>;
 }
 
@@ -120,10 +150,20 @@ export interface Harness {
  * `client` is what tests talk to: the ledger itself, or a JSON-RPC client in front of it.
  */
 export async function startHarness(
-  options: { dataDir?: string; wrap?: (ledger: Ledger) => Promise<DevLedgerClient> } = {},
+  options: {
+    dataDir?: string;
+    wrap?: (ledger: Ledger) => Promise<DevLedgerClient>;
+    memosPerRead?: number;
+  } = {},
 ): Promise<Harness> {
   const verifier = new TestVerifier();
-  const ledger = Ledger.open({ dataDir: options.dataDir, clock: { mode: 'manual' }, dev: true, verifier });
+  const ledger = Ledger.open({
+    dataDir: options.dataDir,
+    clock: { mode: 'manual' },
+    dev: true,
+    verifier,
+    memosPerRead: options.memosPerRead,
+  });
   const keys = loadOrCreateDevKeys(options.dataDir);
   await ensureDevGenesis(ledger, keys);
   const client = options.wrap ? await options.wrap(ledger) : ledger;
@@ -155,17 +195,20 @@ export async function startHarness(
       return note;
     },
     async lock(note, untilOffset = 100, orderId = 'ab'.repeat(16)) {
+      return tee.send(client, 'lock_note', await h.lockArgs(note, { untilOffset, orderId }));
+    },
+    async lockArgs(note, { untilOffset = 100, orderId = 'ab'.repeat(16), proof = GOOD_PROOF } = {}) {
       const slot = await client.getSlot();
-      return tee.send(client, 'lock_note', {
+      return {
         tree_id: note.treeId,
         merkle_root: await h.currentRoot(note.treeId),
         note_commitment: note.commitment,
         nullifier: note.nullifier,
         mint: note.mint,
-        proof: GOOD_PROOF,
+        proof,
         order_id: orderId,
         until_slot: String(slot + untilOffset),
-      });
+      };
     },
     async currentRoot(treeId = 0) {
       return (await client.getTreeRoot({ tree_id: treeId })).merkle_root;

@@ -1,8 +1,16 @@
-import { randomFieldElement } from '@nightjar/crypto';
-import { fieldToHex } from '@nightjar/protocol';
 import { describe, expect, it } from 'vitest';
 import { VAULT_ADDRESS } from '../src/index.js';
-import { Actor, BAD_PROOF, GOOD_PROOF, SOL, startHarness, USDC, type TestNote } from './harness.js';
+import {
+  Actor,
+  BAD_PROOF,
+  GOOD_PROOF,
+  makeNote,
+  outputOf,
+  SOL,
+  startHarness,
+  USDC,
+  type TestNote,
+} from './harness.js';
 
 /** Small seeded PRNG so a failure replays exactly. */
 function prng(seed: number): () => number {
@@ -18,6 +26,13 @@ function prng(seed: number): () => number {
 
 type ModelNote = TestNote & { state: 'unspent' | 'locked' | 'spent'; until: number };
 
+/** What the ledger must answer to a lock of `n` at `slot` (lock_note's rules, proof checked last). */
+function expectedLock(n: ModelNote, slot: number, badProof: boolean): string {
+  if (n.state === 'spent') return 'NoteSpent';
+  if (n.state === 'locked' && n.until > slot) return 'NoteLocked';
+  return badProof ? 'InvalidProof' : 'ok';
+}
+
 describe('solvency invariant', () => {
   it('holds over a random sequence of 10,000 operations, honest and hostile', async () => {
     const OPS = 10_000;
@@ -30,15 +45,15 @@ describe('solvency invariant', () => {
     const notes: ModelNote[] = [];
     const mints = [SOL, USDC];
     const counts: Record<string, number> = {};
-    const settledOut = new Map<string, bigint>();
+    const count = (what: string) => (counts[what] = (counts[what] ?? 0) + 1);
     const live = (state: ModelNote['state']) => notes.filter((n) => n.state === state);
-    const opening = () => fieldToHex(randomFieldElement());
+    const lockOf = (n: ModelNote, until: number) => Object.assign(n, { state: 'locked', until });
 
     for (let i = 0; i < OPS; i++) {
       const r = rand();
       const slot = c.clock.current;
       let op: string;
-      if (r < 0.3 || notes.length < 4) {
+      if (r < 0.25 || notes.length < 4) {
         op = 'deposit';
         const note = await h.deposit(
           pick(users)!,
@@ -47,15 +62,33 @@ describe('solvency invariant', () => {
           Math.floor(rand() * 4),
         );
         notes.push({ ...note, state: 'unspent', until: 0 });
-      } else if (r < 0.5) {
+      } else if (r < 0.4) {
         op = 'lock';
         const n = pick(live('unspent'));
         if (n) {
           const ttl = 5 + Math.floor(rand() * 40);
           const rec = await h.lock(n, ttl);
           expect(rec.err).toBeNull();
-          Object.assign(n, { state: 'locked', until: slot + ttl });
+          lockOf(n, slot + ttl);
         }
+      } else if (r < 0.48) {
+        op = 'lock_notes';
+        // Any notes, in any state, some with bad proofs, possibly the same note twice.
+        const batch = Array.from({ length: 1 + Math.floor(rand() * 6) }, () => ({
+          n: pick(notes)!,
+          bad: rand() < 0.15,
+          ttl: 5 + Math.floor(rand() * 40),
+        }));
+        const locks = [];
+        for (const b of batch)
+          locks.push(await h.lockArgs(b.n, { untilOffset: b.ttl, proof: b.bad ? BAD_PROOF : GOOD_PROOF }));
+        const rec = await h.tee.send(c, 'lock_notes', { locks });
+        expect(rec.err).toBeNull();
+        batch.forEach((b, k) => {
+          const expected = expectedLock(b.n, slot, b.bad);
+          expect(rec.result?.locks?.[k]?.err?.code ?? 'ok').toBe(expected);
+          if (expected === 'ok') lockOf(b.n, slot + b.ttl);
+        });
       } else if (r < 0.65) {
         op = 'settle';
         const locked = live('locked').filter((n) => n.until > slot);
@@ -63,30 +96,43 @@ describe('solvency invariant', () => {
         if (a) {
           const cheat = rand() < 0.1;
           const split = BigInt(Math.floor(rand() * Number(a.amount)));
-          const outs = [split, a.amount - split + (cheat ? 1n : 0n)].filter((v) => v > 0n);
+          const outs = [split, a.amount - split + (cheat ? 1n : 0n)]
+            .filter((v) => v > 0n)
+            .map((v) => ({ ...makeNote(a.mint, v, a.treeId), state: 'unspent', until: 0 }) as ModelNote);
+          // The last output plays the partial fill's change note: sometimes re-locked to the order.
+          const change = outs.at(-1)!;
+          const relock = !cheat && rand() < 0.4;
+          const hostile = relock && rand() < 0.25 ? hostileRelock(a, slot) : undefined;
+          const ttl = 5 + Math.floor(rand() * 40);
           const rec = await h.tee.send(c, 'settle_batch', {
             batch_id: String(i),
             matches: [
               {
                 match_idx: 0,
                 inputs: [a.nullifier],
-                outputs: outs.map((v) => ({
-                  tree_id: a.treeId,
-                  mint: a.mint,
-                  amount: String(v),
-                  opening_hash: opening(),
-                })),
+                outputs: outs.map((o) =>
+                  o === change && relock
+                    ? outputOf(o, {
+                        order_id: '01'.repeat(16),
+                        until_slot: hostile?.until ?? slot + ttl,
+                        nullifier: hostile?.nullifier ?? o.nullifier,
+                      })
+                    : outputOf(o),
+                ),
                 memos: [],
               },
             ],
           });
-          const ok = rec.result?.matches?.[0]?.ok === true;
-          expect(ok).toBe(!cheat);
-          if (ok) {
+          const outcome = rec.result?.matches?.[0];
+          expect(outcome?.err?.code ?? 'ok').toBe(cheat ? 'ValueNotConserved' : (hostile?.code ?? 'ok'));
+          if (outcome?.ok) {
             a.state = 'spent';
-            // Outputs belong to keys the model does not hold: they stay in the vault, unspendable here.
-            for (const v of outs) settledOut.set(a.mint, (settledOut.get(a.mint) ?? 0n) + v);
-          }
+            notes.push(...outs);
+            if (relock) {
+              lockOf(change, slot + ttl);
+              count('relock');
+            }
+          } else if (hostile) count('hostile relock');
         }
       } else if (r < 0.75) {
         op = 'withdraw';
@@ -128,27 +174,51 @@ describe('solvency invariant', () => {
           } else expect(rec.err?.code).toMatch(/NoteLocked|NoteSpent/);
         }
       }
-      counts[op] = (counts[op] ?? 0) + 1;
-      // Independent check: the vault holds exactly the value of the notes the model says are unspent.
+      count(op);
+      // Independent checks: the vault holds exactly the value of the notes the model says are
+      // unspent, the note side agrees, and a note's status is the model's.
       if (i % 10 === 0 || i === OPS - 1) {
+        const solvency = (await c.getSolvency()).mints;
         for (const mint of mints) {
           const held = notes
             .filter((n) => n.mint === mint && n.state !== 'spent')
             .reduce((s, n) => s + n.amount, 0n);
-          const expected = held + (settledOut.get(mint) ?? 0n);
-          expect(await c.getBalance({ owner: VAULT_ADDRESS, mint })).toBe(expected.toString());
+          expect(await c.getBalance({ owner: VAULT_ADDRESS, mint })).toBe(held.toString());
+          expect(solvency.find((m) => m.mint === mint)).toEqual({
+            mint,
+            vault_balance: held.toString(),
+            outstanding_note_value: held.toString(),
+          });
         }
+        const n = pick(notes)!;
+        const now = c.clock.current;
+        const state =
+          n.state === 'spent' ? 'spent' : n.state === 'locked' && n.until > now ? 'locked' : 'free';
+        expect((await c.getNoteStatus({ nullifier: n.nullifier })).state).toBe(state);
       }
     }
     expect(Object.keys(counts).sort()).toEqual([
       'advance',
       'deposit',
       'hostile',
+      'hostile relock',
       'lock',
+      'lock_notes',
       'release',
+      'relock',
       'settle',
       'withdraw',
     ]);
     await h.ledger.close();
+
+    /** A relock the ledger must refuse: a live lock's nullifier, a spent one, or a bad expiry. */
+    function hostileRelock(input: ModelNote, slot: number) {
+      const kind = rand();
+      const locked = pick(live('locked').filter((n) => n !== input && n.until > slot));
+      if (kind < 0.33 && locked) return { nullifier: locked.nullifier, until: slot + 10, code: 'NoteLocked' };
+      const spent = pick(live('spent'));
+      if (kind < 0.66 && spent) return { nullifier: spent.nullifier, until: slot + 10, code: 'NoteSpent' };
+      return { nullifier: undefined, until: kind < 0.83 ? slot : slot + 4501, code: 'BadLockExpiry' };
+    }
   }, 120_000);
 });

@@ -3,7 +3,17 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Ledger, VAULT_ADDRESS } from '../src/index.js';
-import { Actor, makeNote, SOL, startHarness, tempDir, TestVerifier, USDC, type Harness } from './harness.js';
+import {
+  Actor,
+  makeNote,
+  outputOf,
+  SOL,
+  startHarness,
+  tempDir,
+  TestVerifier,
+  USDC,
+  type Harness,
+} from './harness.js';
 
 describe('persistence', () => {
   const dirs: string[] = [];
@@ -74,9 +84,9 @@ describe('persistence', () => {
     expect(strip(after)).toEqual(strip(before));
     expect(after.slot).toBe(before.slot + 31);
     expect((await h.lock(a)).err?.code).toBe('NoteLocked');
-    expect(await h.client.getMemos({ signature: settle.signature })).toEqual([
-      { match_idx: 0, party: 0, memo: 'abcd' },
-    ]);
+    const memo = { index: 0, signature: settle.signature, match_idx: 0, party: 0, memo: 'abcd' };
+    expect(await h.client.getMemosBySignature({ signature: settle.signature })).toEqual({ memos: [memo] });
+    expect(await h.client.getMemos({ from: 0, to: 10 })).toEqual({ memos: [memo] });
     // The admin's nonce survived: its next transaction is accepted.
     expect((await h.admin.send(h.client, 'create_mint', { label: 'NEW', decimals: 3 })).err).toBeNull();
     await h.ledger.close();
@@ -105,6 +115,43 @@ describe('persistence', () => {
     db2.close();
     h = await startHarness({ dataDir: dir });
     expect((await h.client.getTreeRoot({ tree_id: 0 })).merkle_root).toBe(roots[0]!.merkle_root);
+    await h.ledger.close();
+  });
+
+  it('numbers the memos of a database written before the memo index, in storage order', async () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    let h = await startHarness({ dataDir: dir });
+    const alice = new Actor();
+    const settleWith = async (memos: string[]) => {
+      const n = await h.deposit(alice, SOL, 3n);
+      await h.lock(n);
+      return h.tee.send(h.client, 'settle_batch', {
+        batch_id: '1',
+        matches: [{ match_idx: 0, inputs: [n.nullifier], outputs: [outputOf(makeNote(SOL, 3n))], memos }],
+      });
+    };
+    await settleWith(['a0', 'a1']);
+    await settleWith(['b0']);
+    const before = await h.client.getMemos({ from: 0, to: 10 });
+    await h.ledger.close();
+
+    // Back to the old schema: no idx column, no index.
+    const db = new Database(join(dir, 'ledger.sqlite'));
+    db.exec(`DROP INDEX memos_idx;
+      CREATE TABLE old AS SELECT signature, match_idx, party, memo FROM memos ORDER BY idx;
+      DROP TABLE memos;
+      CREATE TABLE memos (signature TEXT NOT NULL, match_idx INTEGER NOT NULL, party INTEGER NOT NULL, memo TEXT NOT NULL, PRIMARY KEY (signature, match_idx, party));
+      INSERT INTO memos SELECT * FROM old;
+      DROP TABLE old;`);
+    db.close();
+
+    h = await startHarness({ dataDir: dir });
+    expect(await h.client.getMemos({ from: 0, to: 10 })).toEqual(before);
+    const next = await settleWith(['c0']);
+    expect((await h.client.getMemos({ from: 3, to: 10 })).memos).toEqual([
+      { index: 3, signature: next.signature, match_idx: 0, party: 0, memo: 'c0' },
+    ]);
     await h.ledger.close();
   });
 

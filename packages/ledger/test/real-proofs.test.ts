@@ -80,7 +80,27 @@ describe('vault program with real Groth16 proofs', () => {
     expect((await tee.send(ledger, 'lock_note', { ...lockArgs, nullifier: note.commitment })).err?.code).toBe(
       'InvalidProof',
     );
-    expect((await tee.send(ledger, 'lock_note', lockArgs)).err).toBeNull();
+    // lock_notes: one batch check (random linear combination), bisected to the forged proofs.
+    const batch = await tee.send(ledger, 'lock_notes', {
+      locks: [
+        { ...lockArgs, proof: bytesToHex(forged) },
+        { ...lockArgs, nullifier: note.commitment },
+        lockArgs,
+        lockArgs,
+      ],
+    });
+    expect(batch.result?.locks?.map((l) => l.err?.code ?? 'ok')).toEqual([
+      'InvalidProof',
+      'InvalidProof',
+      'ok',
+      'NoteLocked',
+    ]);
+    await ledger.advanceSlots({ slots: 5 });
+    expect((await tee.send(ledger, 'release_lock', { nullifier: note.nullifier })).err).toBeNull();
+    expect(
+      (await tee.send(ledger, 'lock_note', { ...lockArgs, until_slot: String((await ledger.getSlot()) + 5) }))
+        .err,
+    ).toBeNull();
     await ledger.advanceSlots({ slots: 5 });
     expect((await tee.send(ledger, 'release_lock', { nullifier: note.nullifier })).err).toBeNull();
 

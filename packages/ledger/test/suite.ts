@@ -15,6 +15,7 @@ import {
   type Harness,
   type TestNote,
 } from './harness.js';
+import { settlementTests, SUITE_MEMOS_PER_READ } from './suite-settlement.js';
 
 export function ledgerSuite(
   name: string,
@@ -26,7 +27,7 @@ export function ledgerSuite(
     let alice: Actor;
 
     beforeEach(async () => {
-      h = await startHarness({ wrap });
+      h = await startHarness({ wrap, memosPerRead: SUITE_MEMOS_PER_READ });
       c = h.client;
       alice = new Actor();
     });
@@ -386,10 +387,12 @@ export function ledgerSuite(
             ],
           },
         ]);
-        expect(await c.getMemos({ signature: rec.signature })).toEqual([
-          { match_idx: 0, party: 0, memo: 'aa' },
-          { match_idx: 0, party: 1, memo: 'bb' },
-        ]);
+        expect(await c.getMemosBySignature({ signature: rec.signature })).toEqual({
+          memos: [
+            { index: 0, signature: rec.signature, match_idx: 0, party: 0, memo: 'aa' },
+            { index: 1, signature: rec.signature, match_idx: 0, party: 1, memo: 'bb' },
+          ],
+        });
         expect((await c.getTreeRoot({ tree_id: 0 })).leaf_count).toBe(4);
         // Consumed: cannot be locked or settled again.
         expect((await h.lock(bid)).err?.code).toBe('NoteSpent');
@@ -549,6 +552,8 @@ export function ledgerSuite(
         await expect(c.setFaults({ latencySlots: -1 })).rejects.toMatchObject({ code: -32602 });
       });
     });
+
+    settlementTests(() => ({ h, c, alice }));
 
     it('slot events reach subscribers', async () => {
       const slots: number[] = [];

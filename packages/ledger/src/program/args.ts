@@ -19,6 +19,26 @@ const u64 = decimalU64String;
 const treeId = smallUint(255, 'Tree shard.');
 const commitment = fieldElementHex;
 
+export const MAX_LOCKS_PER_TX = 32;
+
+const lockArgs = object({
+  tree_id: required(treeId),
+  merkle_root: required(commitment()),
+  note_commitment: required(commitment()),
+  nullifier: required(commitment()),
+  mint: required(base58Address()),
+  proof: required(hexBytes(256)),
+  order_id: required(hexBytes(16)),
+  until_slot: required(u64()),
+});
+
+/** A settlement output locked to an order at once (a partial fill's change note, DESIGN.md section 6). */
+const relockArgs = object({
+  order_id: required(hexBytes(16)),
+  until_slot: required(u64()),
+  nullifier: required(commitment('Nullifier of the new note, computed by the TEE (not checked here).')),
+});
+
 export const argCodecs = {
   initialize: object({
     fee_owner_commitment: required(commitment('Owner commitment of the protocol fee notes.')),
@@ -46,16 +66,8 @@ export const argCodecs = {
     note_commitment: required(commitment()),
     opening_hash: required(commitment()),
   }),
-  lock_note: object({
-    tree_id: required(treeId),
-    merkle_root: required(commitment()),
-    note_commitment: required(commitment()),
-    nullifier: required(commitment()),
-    mint: required(base58Address()),
-    proof: required(hexBytes(256)),
-    order_id: required(hexBytes(16)),
-    until_slot: required(u64()),
-  }),
+  lock_note: lockArgs,
+  lock_notes: object({ locks: required(arrayOf(lockArgs, { minItems: 1, maxItems: MAX_LOCKS_PER_TX })) }),
   settle_batch: object({
     batch_id: required(u64()),
     matches: required(
@@ -70,6 +82,7 @@ export const argCodecs = {
                 mint: required(base58Address()),
                 amount: required(u64()),
                 opening_hash: required(commitment()),
+                relock: optional(relockArgs),
               }),
               { minItems: 1, maxItems: 8 },
             ),

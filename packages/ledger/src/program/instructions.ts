@@ -1,110 +1,26 @@
 /**
- * The vault program. Each handler validates before it writes; it runs inside the transaction's
- * SQLite transaction, so a throw anywhere undoes everything it wrote. Tree appends are collected
- * and applied by the ledger after the SQLite transaction commits.
+ * The vault program: one handler per instruction. Each validates before it writes and runs inside
+ * the transaction's SQLite transaction (see context.ts), so a throw anywhere undoes everything.
  */
-import { noteCommitment } from '@nightjar/crypto';
-import { mintToFields, parseAddress, U64_MAX } from '@nightjar/protocol';
+import { U64_MAX } from '@nightjar/protocol';
 import { marketAddress, mintAddress, VAULT_ADDRESS } from '../addresses.js';
-import type { ChainState, VaultState } from '../chain-state.js';
+import type { VaultState } from '../chain-state.js';
 import { InstructionError } from '../errors.js';
-import { COMMITMENT_LAG, type MarketRecord, type MatchOutcome } from '../types.js';
+import type { LockOutcome, MarketRecord } from '../types.js';
 import type { Args, InstructionName } from './args.js';
-
-export const LOCK_TTL_CEILING_SLOTS = 4500;
-export const MAX_TREE_LEAVES = 1 << 20;
-
-/** What an instruction may touch, besides the state itself. */
-export interface ExecContext {
-  state: ChainState;
-  signer: string;
-  slot: number;
-  txSeq: number;
-  /** Leaves to append per shard once the SQLite transaction commits. */
-  appends: Map<number, bigint[]>;
-  /** Mints whose solvency must be re-checked before commit. */
-  touchedMints: Set<string>;
-  /** Memos to store with the transaction. */
-  memos: { match_idx: number; party: number; memo: string }[];
-  /** Verdicts of proofs checked before the transaction ran (keyed by instruction). */
-  proofOk: boolean | undefined;
-}
-
-export type InstructionResult = {
-  matches?: MatchOutcome[];
-  leaf?: { tree_id: number; leaf_index: number };
-} | null;
-
-function requireVault(ctx: ExecContext): VaultState {
-  if (!ctx.state.vault) throw new InstructionError('NotInitialized');
-  return ctx.state.vault;
-}
-
-function requireAdmin(ctx: ExecContext): VaultState {
-  const vault = requireVault(ctx);
-  if (ctx.signer !== vault.admin)
-    throw new InstructionError('Unauthorized', 'only the vault admin may do this');
-  return vault;
-}
-
-/** The signer must belong to the signer set finalized at this slot. */
-function requireTeeSigner(ctx: ExecContext): void {
-  requireVault(ctx);
-  const keys = ctx.state.teeKeysAt(ctx.slot - COMMITMENT_LAG.finalized);
-  if (!keys.includes(ctx.signer))
-    throw new InstructionError('Unauthorized', 'signer is not in the finalized TEE signer set');
-}
-
-function requireMint(ctx: ExecContext, mint: string): { decimals: number } {
-  const info = ctx.state.mints.get(mint);
-  if (!info) throw new InstructionError('UnknownMint');
-  return info;
-}
-
-function requireShard(ctx: ExecContext, treeId: number): void {
-  if (treeId >= requireVault(ctx).num_trees) throw new InstructionError('BadTreeId');
-}
-
-/** Reserves the next leaf index of a shard within this transaction. */
-function reserveLeaf(ctx: ExecContext, treeId: number, commitment: bigint): number {
-  const pending = ctx.appends.get(treeId) ?? [];
-  const index = ctx.state.requireTrees().size(treeId) + pending.length;
-  if (index >= MAX_TREE_LEAVES) throw new InstructionError('TreeFull');
-  pending.push(commitment);
-  ctx.appends.set(treeId, pending);
-  return index;
-}
-
-/** Creates a note from its public parts; the ledger recomputes the commitment itself. */
-function createNote(
-  ctx: ExecContext,
-  treeId: number,
-  mint: string,
-  amount: bigint,
-  openingHash: string,
-): { commitment: string; leafIndex: number } {
-  requireShard(ctx, treeId);
-  requireMint(ctx, mint);
-  if (amount === 0n) throw new InstructionError('InvalidArgs', 'note amount must be positive');
-  const { mintHi, mintLo } = mintToFields(parseAddress(mint)!);
-  const value = noteCommitment({ mintLo, mintHi, amount, openingHash: BigInt('0x' + openingHash) });
-  const commitment = value.toString(16).padStart(64, '0');
-  if (ctx.state.note(commitment)) throw new InstructionError('DuplicateCommitment');
-  const leafIndex = reserveLeaf(ctx, treeId, value);
-  ctx.state.insertNote(
-    { commitment, tree_id: treeId, leaf_index: leafIndex, mint, amount: amount.toString() },
-    ctx.slot,
-    ctx.txSeq,
-  );
-  ctx.touchedMints.add(mint);
-  return { commitment, leafIndex };
-}
-
-function knownRoot(ctx: ExecContext, treeId: number, root: string): void {
-  requireShard(ctx, treeId);
-  if (!ctx.state.requireTrees().isKnownRoot(treeId, BigInt('0x' + root)))
-    throw new InstructionError('UnknownRoot');
-}
+import {
+  createNote,
+  inSavepoint,
+  knownRoot,
+  requireAdmin,
+  requireMint,
+  requireTeeSigner,
+  requireVault,
+  type ExecContext,
+  type InstructionResult,
+} from './context.js';
+import { lockProvedNote } from './locks.js';
+import { settleBatch } from './settle.js';
 
 type Handler<N extends InstructionName> = (ctx: ExecContext, args: Args<N>) => InstructionResult;
 
@@ -187,55 +103,23 @@ export const handlers: { [N in InstructionName]: Handler<N> } = {
 
   lock_note(ctx, args) {
     requireTeeSigner(ctx);
-    knownRoot(ctx, args.tree_id, args.merkle_root);
-    const note = ctx.state.note(args.note_commitment);
-    if (!note || note.tree_id !== args.tree_id) throw new InstructionError('UnknownNote');
-    if (note.mint !== args.mint) throw new InstructionError('MintMismatch');
-    if (ctx.state.nullifierKind(args.nullifier) !== undefined) throw new InstructionError('NoteSpent');
-    const existing = ctx.state.lock(args.nullifier);
-    if (existing && existing.until_slot > ctx.slot) throw new InstructionError('NoteLocked');
-    const until = BigInt(args.until_slot);
-    if (until <= BigInt(ctx.slot) || until > BigInt(ctx.slot + LOCK_TTL_CEILING_SLOTS))
-      throw new InstructionError('BadLockExpiry');
-    if (ctx.proofOk !== true) throw new InstructionError('InvalidProof');
-    if (existing) ctx.state.deleteLock(args.nullifier);
-    ctx.state.insertLock(
-      {
-        nullifier: args.nullifier,
-        note_commitment: args.note_commitment,
-        order_id: args.order_id,
-        until_slot: Number(until),
-        locker: ctx.signer,
-      },
-      ctx.slot,
-    );
+    lockProvedNote(ctx, args, ctx.proofs[0]);
     return null;
   },
 
-  settle_batch(ctx, args) {
+  lock_notes(ctx, args) {
     requireTeeSigner(ctx);
-    const seen = new Set<number>();
-    const matches: MatchOutcome[] = [];
-    for (const m of args.matches) {
-      if (seen.has(m.match_idx)) throw new InstructionError('InvalidArgs', 'duplicate match_idx');
-      seen.add(m.match_idx);
-    }
-    for (const m of args.matches) {
-      const appendsBefore = new Map([...ctx.appends].map(([k, v]) => [k, v.length]));
-      const memosBefore = ctx.memos.length;
-      try {
-        // A savepoint per match: one bad match does not sink the others.
-        const outputs = ctx.state.db.transaction(() => settleMatch(ctx, m))();
-        matches.push({ match_idx: m.match_idx, ok: true, output_leaves: outputs });
-      } catch (err) {
-        if (!(err instanceof InstructionError)) throw err;
-        for (const [treeId, list] of ctx.appends) list.length = appendsBefore.get(treeId) ?? 0;
-        ctx.memos.length = memosBefore;
-        matches.push({ match_idx: m.match_idx, ok: false, err: err.toJSON() });
-      }
-    }
-    return { matches };
+    // Each lock stands alone (like a settlement's matches): one bad proof does not sink the rest.
+    const locks: LockOutcome[] = args.locks.map((lock, i) => {
+      const r = inSavepoint(ctx, () => lockProvedNote(ctx, lock, ctx.proofs[i]));
+      return r.ok
+        ? { nullifier: lock.nullifier, ok: true }
+        : { nullifier: lock.nullifier, ok: false, err: r.err.toJSON() };
+    });
+    return { locks };
   },
+
+  settle_batch: settleBatch,
 
   release_lock(ctx, args) {
     requireVault(ctx);
@@ -256,7 +140,7 @@ export const handlers: { [N in InstructionName]: Handler<N> } = {
     if (ctx.state.nullifierKind(args.nullifier) !== undefined) throw new InstructionError('NoteSpent');
     const lock = ctx.state.lock(args.nullifier);
     if (lock && lock.until_slot > ctx.slot) throw new InstructionError('NoteLocked');
-    if (ctx.proofOk !== true) throw new InstructionError('InvalidProof');
+    if (ctx.proofs[0] !== true) throw new InstructionError('InvalidProof');
     if (lock) ctx.state.deleteLock(args.nullifier);
     ctx.state.spendNullifier(args.nullifier, args.mint, amount, 'withdrawn', ctx.slot);
     ctx.state.transfer(VAULT_ADDRESS, args.recipient, args.mint, amount);
@@ -264,34 +148,3 @@ export const handlers: { [N in InstructionName]: Handler<N> } = {
     return null;
   },
 };
-
-type MatchArgs = Args<'settle_batch'>['matches'][number];
-
-function settleMatch(ctx: ExecContext, m: MatchArgs): { tree_id: number; leaf_index: number }[] {
-  const balance = new Map<string, bigint>();
-  const add = (mint: string, v: bigint) => balance.set(mint, (balance.get(mint) ?? 0n) + v);
-  if (new Set(m.inputs).size !== m.inputs.length)
-    throw new InstructionError('InvalidArgs', 'duplicate input');
-  for (const nullifier of m.inputs) {
-    if (ctx.state.nullifierKind(nullifier) !== undefined) throw new InstructionError('NoteSpent');
-    const lock = ctx.state.lock(nullifier);
-    if (!lock) throw new InstructionError('NotLocked');
-    if (lock.until_slot <= ctx.slot) throw new InstructionError('LockExpired');
-    const note = ctx.state.note(lock.note_commitment);
-    if (!note) throw new InstructionError('UnknownNote');
-    ctx.state.deleteLock(nullifier);
-    ctx.state.spendNullifier(nullifier, note.mint, BigInt(note.amount), 'consumed', ctx.slot);
-    ctx.touchedMints.add(note.mint);
-    add(note.mint, BigInt(note.amount));
-  }
-  const leaves: { tree_id: number; leaf_index: number }[] = [];
-  for (const out of m.outputs) {
-    const amount = BigInt(out.amount);
-    const { leafIndex } = createNote(ctx, out.tree_id, out.mint, amount, out.opening_hash);
-    add(out.mint, -amount);
-    leaves.push({ tree_id: out.tree_id, leaf_index: leafIndex });
-  }
-  for (const v of balance.values()) if (v !== 0n) throw new InstructionError('ValueNotConserved');
-  m.memos.forEach((memo, party) => ctx.memos.push({ match_idx: m.match_idx, party, memo }));
-  return leaves;
-}

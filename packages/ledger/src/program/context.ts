@@ -1,0 +1,125 @@
+/**
+ * What every instruction handler runs with, and the checks and writes they share. Handlers validate
+ * before they write and run inside the transaction's SQLite transaction, so a throw anywhere undoes
+ * everything; tree appends are collected here and applied by the ledger once SQLite has committed.
+ */
+import { noteCommitment } from '@nightjar/crypto';
+import { mintToFields, parseAddress } from '@nightjar/protocol';
+import type { ChainState, VaultState } from '../chain-state.js';
+import { InstructionError } from '../errors.js';
+import { COMMITMENT_LAG, type LockOutcome, type MatchOutcome } from '../types.js';
+
+export const MAX_TREE_LEAVES = 1 << 20;
+
+/** What an instruction may touch, besides the state itself. */
+export interface ExecContext {
+  state: ChainState;
+  signer: string;
+  slot: number;
+  txSeq: number;
+  /** Leaves to append per shard once the SQLite transaction commits. */
+  appends: Map<number, bigint[]>;
+  /** Mints whose solvency must be re-checked before commit. */
+  touchedMints: Set<string>;
+  /** Memos to store with the transaction, in order. */
+  memos: { match_idx: number; party: number; memo: string }[];
+  /** Verdicts of the instruction's proofs, checked before it ran, in argument order. */
+  proofs: readonly boolean[];
+}
+
+export type InstructionResult = {
+  matches?: MatchOutcome[];
+  locks?: LockOutcome[];
+  leaf?: { tree_id: number; leaf_index: number };
+} | null;
+
+export function requireVault(ctx: ExecContext): VaultState {
+  if (!ctx.state.vault) throw new InstructionError('NotInitialized');
+  return ctx.state.vault;
+}
+
+export function requireAdmin(ctx: ExecContext): VaultState {
+  const vault = requireVault(ctx);
+  if (ctx.signer !== vault.admin)
+    throw new InstructionError('Unauthorized', 'only the vault admin may do this');
+  return vault;
+}
+
+/** The signer must belong to the signer set finalized at this slot. */
+export function requireTeeSigner(ctx: ExecContext): void {
+  requireVault(ctx);
+  const keys = ctx.state.teeKeysAt(ctx.slot - COMMITMENT_LAG.finalized);
+  if (!keys.includes(ctx.signer))
+    throw new InstructionError('Unauthorized', 'signer is not in the finalized TEE signer set');
+}
+
+export function requireMint(ctx: ExecContext, mint: string): { decimals: number } {
+  const info = ctx.state.mints.get(mint);
+  if (!info) throw new InstructionError('UnknownMint');
+  return info;
+}
+
+export function requireShard(ctx: ExecContext, treeId: number): void {
+  if (treeId >= requireVault(ctx).num_trees) throw new InstructionError('BadTreeId');
+}
+
+export function knownRoot(ctx: ExecContext, treeId: number, root: string): void {
+  requireShard(ctx, treeId);
+  if (!ctx.state.requireTrees().isKnownRoot(treeId, BigInt('0x' + root)))
+    throw new InstructionError('UnknownRoot');
+}
+
+/** Reserves the next leaf index of a shard within this transaction. */
+function reserveLeaf(ctx: ExecContext, treeId: number, commitment: bigint): number {
+  const pending = ctx.appends.get(treeId) ?? [];
+  const index = ctx.state.requireTrees().size(treeId) + pending.length;
+  if (index >= MAX_TREE_LEAVES) throw new InstructionError('TreeFull');
+  pending.push(commitment);
+  ctx.appends.set(treeId, pending);
+  return index;
+}
+
+/** Creates a note from its public parts; the ledger recomputes the commitment itself. */
+export function createNote(
+  ctx: ExecContext,
+  treeId: number,
+  mint: string,
+  amount: bigint,
+  openingHash: string,
+): { commitment: string; leafIndex: number } {
+  requireShard(ctx, treeId);
+  requireMint(ctx, mint);
+  if (amount === 0n) throw new InstructionError('InvalidArgs', 'note amount must be positive');
+  const { mintHi, mintLo } = mintToFields(parseAddress(mint)!);
+  const value = noteCommitment({ mintLo, mintHi, amount, openingHash: BigInt('0x' + openingHash) });
+  const commitment = value.toString(16).padStart(64, '0');
+  if (ctx.state.note(commitment)) throw new InstructionError('DuplicateCommitment');
+  const leafIndex = reserveLeaf(ctx, treeId, value);
+  ctx.state.insertNote(
+    { commitment, tree_id: treeId, leaf_index: leafIndex, mint, amount: amount.toString() },
+    ctx.slot,
+    ctx.txSeq,
+  );
+  ctx.touchedMints.add(mint);
+  return { commitment, leafIndex };
+}
+
+/**
+ * Runs `fn` in a savepoint so that one failing item of a batch (a match, a lock) rolls back only
+ * its own writes and pending appends and memos; other errors still sink the whole transaction.
+ */
+export function inSavepoint<T>(
+  ctx: ExecContext,
+  fn: () => T,
+): { ok: true; value: T } | { ok: false; err: InstructionError } {
+  const appendsBefore = new Map([...ctx.appends].map(([k, v]) => [k, v.length]));
+  const memosBefore = ctx.memos.length;
+  try {
+    return { ok: true, value: ctx.state.db.transaction(fn)() };
+  } catch (err) {
+    if (!(err instanceof InstructionError)) throw err;
+    for (const [treeId, list] of ctx.appends) list.length = appendsBefore.get(treeId) ?? 0;
+    ctx.memos.length = memosBefore;
+    return { ok: false, err };
+  }
+}

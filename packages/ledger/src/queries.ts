@@ -1,0 +1,87 @@
+/**
+ * Reads a client makes about notes and settlements: note state by nullifier, fill memos by global
+ * index, and per-mint solvency. Parameters go through the protocol's codecs, so a bad one is
+ * JSON-RPC invalid params (-32602), never a lookup miss.
+ */
+import {
+  arrayOf,
+  fieldElementHex,
+  object,
+  parseBody,
+  required,
+  smallUint,
+  text,
+  type Codec,
+} from '@nightjar/protocol';
+import { VAULT_ADDRESS } from './addresses.js';
+import type { ChainState } from './chain-state.js';
+import { RPC_ERRORS, RpcError } from './errors.js';
+import type { Db } from './store.js';
+import type { MemoRecord, MintSolvency, NoteStatus } from './types.js';
+
+export const MAX_MEMOS_PER_READ = 10_000;
+export const MAX_NULLIFIERS_PER_READ = 256;
+
+const index = smallUint(Number.MAX_SAFE_INTEGER);
+
+export const queryParams = {
+  noteStatus: object({ nullifier: required(fieldElementHex()) }),
+  noteStatuses: object({
+    nullifiers: required(arrayOf(fieldElementHex(), { maxItems: MAX_NULLIFIERS_PER_READ })),
+  }),
+  memos: object({ from: required(index), to: required(index) }),
+  memosBySignature: object({
+    signature: required(text({ minLength: 128, maxLength: 128, pattern: '^[0-9a-f]{128}$' })),
+  }),
+  solvency: object({}),
+};
+
+/** Parses read params, or throws JSON-RPC invalid params naming the field. */
+export function parseParams<T>(codec: Codec<T>, params: unknown): T {
+  const r = parseBody(codec, params ?? {});
+  if (!r.ok) throw new RpcError(RPC_ERRORS.invalidParams, r.message);
+  return r.value;
+}
+
+export class LedgerQueries {
+  private readonly stmts;
+
+  constructor(
+    db: Db,
+    private readonly state: ChainState,
+    private readonly memosPerRead = MAX_MEMOS_PER_READ,
+  ) {
+    const memoColumns = 'idx AS "index", signature, match_idx, party, memo';
+    this.stmts = {
+      memoRange: db.prepare(`SELECT ${memoColumns} FROM memos WHERE idx >= ? AND idx < ? ORDER BY idx`),
+      memosOf: db.prepare(`SELECT ${memoColumns} FROM memos WHERE signature = ? ORDER BY idx`),
+    };
+  }
+
+  /** Spent wins over locked; a lock at or past its `until_slot` no longer holds (reads free). */
+  noteStatus(nullifier: string, slot: number): NoteStatus {
+    if (this.state.nullifierKind(nullifier) !== undefined) return { state: 'spent' };
+    const lock = this.state.lock(nullifier);
+    if (lock && lock.until_slot > slot) return { state: 'locked', locked_until_slot: lock.until_slot };
+    return { state: 'free' };
+  }
+
+  /** Half-open [from, to), cut to its first `memosPerRead` indices (like getLeaves). */
+  memos(from: number, to: number): MemoRecord[] {
+    if (to < from) throw new RpcError(RPC_ERRORS.invalidParams, 'from must not exceed to');
+    return this.stmts.memoRange.all(from, Math.min(to, from + this.memosPerRead)) as MemoRecord[];
+  }
+
+  memosOf(signature: string): MemoRecord[] {
+    return this.stmts.memosOf.all(signature) as MemoRecord[];
+  }
+
+  /** Every mint, sorted by address: the token side and the note side of the invariant. */
+  solvency(): MintSolvency[] {
+    return [...this.state.mints.keys()].sort().map((mint) => ({
+      mint,
+      vault_balance: this.state.balance(VAULT_ADDRESS, mint).toString(),
+      outstanding_note_value: this.state.unspentValue(mint).toString(),
+    }));
+  }
+}
