@@ -9,6 +9,7 @@ import type { MarketRegistry } from './markets.js';
 import type { Intake } from './orders/intake.js';
 import type { OrderRegistry } from './orders/order-registry.js';
 import type { SettlementSeam } from './settlement/seam.js';
+import type { StreamHub } from './stream/hub.js';
 import type { TreeMirror } from './tree-mirror.js';
 
 export interface EngineContext {
@@ -34,4 +35,6 @@ export interface EngineContext {
   /** preHandlers: a valid bearer token (any account) / an admin's token. */
   requireAccount: preHandlerAsyncHookHandler;
   requireAdmin: preHandlerAsyncHookHandler;
+  /** `/v1/stream` sessions; settlement publishes fill memos through `streamHub.publishFill`. */
+  streamHub: StreamHub;
 }

@@ -29,6 +29,8 @@ import { Intake, type IntakeDeps } from './orders/intake.js';
 import { MarketEngine } from './orders/market-engine.js';
 import { OrderRegistry } from './orders/order-registry.js';
 import { UnwiredSettlement, type SettlementSeam } from './settlement/seam.js';
+import type { StreamOptions } from './stream/options.js';
+import { StreamService } from './stream/stream-service.js';
 import { generateBootCertificate, type BootCertificate } from './tls.js';
 import { TreeMirror } from './tree-mirror.js';
 
@@ -57,6 +59,8 @@ export interface EngineOptions {
   loginRateLimit?: { capacity: number; refillPerSecond: number };
   orderRateLimit?: { capacity: number; refillPerSecond: number };
   logger?: FastifyServerOptions['logger'];
+  /** `/v1/stream` caps and deadlines clock (the spec's values by default; tests shrink them). */
+  stream?: StreamOptions;
 }
 
 export interface RunningEngine {
@@ -110,10 +114,17 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     checkOrder = (check) => b.checkOrder(check, 'valid_input');
   }
 
+  const app = buildHttpServer({
+    certificate,
+    ...(options.logger === undefined ? {} : { logger: options.logger }),
+  });
+
   const settlementBufferSlots = options.settlementBufferSlots ?? SETTLEMENT_BUFFER_SLOTS;
   const settlement = options.settlement ?? new UnwiredSettlement();
   const registry = new OrderRegistry();
-  const events = new OrderEvents();
+  const events = new OrderEvents((err) =>
+    app.log.error({ err: err instanceof Error ? err.message : String(err) }, 'event bus listener failed'),
+  );
   const drain = { startedAtMs: undefined as number | undefined };
   let batchId = 0n;
   const marketEngines = new Map<string, MarketEngine>();
@@ -158,6 +169,31 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     tradingPausedReason,
   });
 
+  const stream = new StreamService({
+    accounts,
+    intake,
+    events,
+    now,
+    log: app.log,
+    ...(options.stream === undefined ? {} : { options: options.stream }),
+  });
+  // Every finalized leaf the mirror applies goes to the `tree` channel, one push per leaf, in order.
+  const offLeaves = trees.onLeaves((applied) => {
+    applied.values.forEach((value, i) =>
+      events.publish({
+        channel: 'tree',
+        body: {
+          tree_id: applied.treeId,
+          leaf_index: BigInt(applied.firstLeafIndex + i),
+          value,
+          merkle_root: applied.merkleRoot,
+          slot: BigInt(applied.slot),
+        },
+      }),
+    );
+  });
+  const offReset = trees.onReset((treeId) => events.publish({ channel: 'tree-reset', treeId }));
+
   const offSlot = chain.onSlot((slot) => {
     for (const m of marketEngines.values()) m.onSlot(BigInt(slot));
   });
@@ -189,18 +225,16 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     systemStatus,
     requireAccount: requireAccount(accounts),
     requireAdmin: requireAdmin(accounts),
+    streamHub: stream.hub,
   };
 
-  const app = buildHttpServer({
-    certificate,
-    ...(options.logger === undefined ? {} : { logger: options.logger }),
-  });
   await app.register(systemRoutes, { ctx: context });
   await app.register(instrumentRoutes, { ctx: context });
   await app.register(treeRoutes, { ctx: context });
   await app.register(orderRoutes, { ctx: context });
   await app.register(operationsRoutes, { ctx: context });
   await app.register(accountRoutes, { accounts });
+  stream.listen(app.server);
   await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 8443 });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : (options.port ?? 8443);
@@ -214,6 +248,10 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     context,
     events,
     async close() {
+      // Sessions first: their cancel-on-disconnect still finds the books running.
+      await stream.close();
+      offLeaves();
+      offReset();
       matching = false;
       offSlot();
       trees.stop();

@@ -16,6 +16,18 @@ type LeafEvent = Extract<LedgerEvent, { type: 'leaf' }>;
 const MAX_PENDING_PER_SHARD = 100_000;
 const PAGE = 10_000;
 
+/** The leaves of one append instruction, as the mirror applied them. */
+export interface AppliedLeaves {
+  treeId: number;
+  firstLeafIndex: number;
+  /** Note commitments, hex, in leaf order. */
+  values: string[];
+  /** The shard's root after the instruction. */
+  merkleRoot: string;
+  /** Slot the instruction landed in. */
+  slot: number;
+}
+
 interface ShardState {
   tree: TreeShard;
   /** Leaf events not yet finalized, in arrival order. */
@@ -32,6 +44,9 @@ export class TreeMirror {
   private unsubscribe: (() => void) | undefined;
   private checking: Promise<void> | undefined;
   private recheck = false;
+  private started = false;
+  private readonly leafListeners = new Set<(leaves: AppliedLeaves) => void>();
+  private readonly resetListeners = new Set<(treeId: number) => void>();
 
   constructor(
     private readonly ledger: LedgerClient,
@@ -53,6 +68,19 @@ export class TreeMirror {
     // Subscribe first so that nothing appended during the initial sync is missed.
     this.unsubscribe = this.ledger.subscribe((e) => this.onEvent(e));
     for (let t = 0; t < numTrees; t++) await this.resync(t);
+    this.started = true;
+  }
+
+  /** Every finalized leaf group the mirror applies, in order. Listeners must not throw (errors are logged). */
+  onLeaves(listener: (leaves: AppliedLeaves) => void): () => void {
+    this.leafListeners.add(listener);
+    return () => this.leafListeners.delete(listener);
+  }
+
+  /** A shard rebuilt from the chain (after start) whose size or root changed. */
+  onReset(listener: (treeId: number) => void): () => void {
+    this.resetListeners.add(listener);
+    return () => this.resetListeners.delete(listener);
   }
 
   stop(): void {
@@ -119,7 +147,16 @@ export class TreeMirror {
           void this.resync(treeId);
           return;
         }
-        s.tree.appendBatch(group.map((x) => BigInt('0x' + x.commitment)));
+        const values = group.map((x) => BigInt('0x' + x.commitment));
+        s.tree.appendBatch(values);
+        if (this.leafListeners.size > 0)
+          this.announce(this.leafListeners, {
+            treeId,
+            firstLeafIndex: group[0]!.leaf_index,
+            values: values.map(fieldToHex),
+            merkleRoot: fieldToHex(s.tree.root),
+            slot: head.slot,
+          });
       }
     });
   }
@@ -197,9 +234,21 @@ export class TreeMirror {
       });
       tree.appendBatch(leaves.map((l) => BigInt('0x' + l.value)));
     }
+    const changed = s.tree.size !== tree.size || s.tree.root !== tree.root;
     s.tree = tree;
     s.pending = s.pending.filter((e) => e.leaf_index >= tree.size);
+    if (changed && this.started) this.announce(this.resetListeners, treeId);
     s.diverged = fieldToHex(tree.root) !== chain.merkle_root;
     s.syncedSlot = chain.slot;
+  }
+
+  private announce<T>(listeners: Set<(value: T) => void>, value: T): void {
+    for (const listener of listeners) {
+      try {
+        listener(value);
+      } catch (err) {
+        this.log('tree mirror listener failed', { err: err instanceof Error ? err.message : String(err) });
+      }
+    }
   }
 }

@@ -38,13 +38,19 @@ export const FAST_ARGON2 = { memoryCost: 1024, timeCost: 1, parallelism: 1 };
 export const stubVerifyInputProof = async (proof: Uint8Array) => proof[0] !== 0xee;
 const acceptAllLedgerProofs: LedgerProofVerifier = { verify: async () => true };
 
+export interface Credentials {
+  api_key: string;
+  api_secret: string;
+  passphrase: string;
+}
+
 export interface TestVenue {
   ledger: Ledger;
   engine: RunningEngine;
   client: HttpsClient;
   admin: { api_key: string; api_secret: string; passphrase: string };
-  /** A fresh account's bearer token. */
-  newAccount(): Promise<{ token: string; accountId: string }>;
+  /** A fresh account's bearer token (and its credentials, to log in again). */
+  newAccount(): Promise<{ token: string; accountId: string; credentials: Credentials }>;
   trader(): Trader;
   /** Advances the chain and lets the engine see every slot. */
   advance(slots: number): Promise<void>;
@@ -75,7 +81,8 @@ export async function startTestVenue(options: Partial<EngineOptions> = {}): Prom
       const created = await client.send('/admin/accounts', { method: 'POST', token: adminToken, body: {} });
       if (created.status !== 201) throw new Error(`create account: ${created.status} ${created.text}`);
       const token = await login(client, created.body);
-      return { token, accountId: created.body.account_id };
+      const { api_key, api_secret, passphrase } = created.body;
+      return { token, accountId: created.body.account_id, credentials: { api_key, api_secret, passphrase } };
     },
     trader: () => new Trader(venue),
     async advance(slots) {

@@ -6,7 +6,7 @@ import { Agent, request } from 'node:https';
 import { parseJsonExact, stringifyJson } from '@nightjar/protocol';
 
 /** Exact parse, then integers that fit a double become numbers: tests read `code: 1301`, u64 maxima stay bigint. */
-function numbersWhereSafe(value: unknown): unknown {
+export function numbersWhereSafe(value: unknown): unknown {
   if (typeof value === 'bigint')
     return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER)
       ? Number(value)

@@ -34,6 +34,10 @@ describe('TreeMirror', () => {
     });
     const mirror = new TreeMirror(lossy);
     await mirror.start(4);
+    const announced: number[] = [];
+    const resets: number[] = [];
+    mirror.onLeaves((applied) => announced.push(applied.firstLeafIndex));
+    mirror.onReset((treeId) => resets.push(treeId));
     const wallet = Uint8Array.from(randomBytes(32));
     await ledger.requestAirdrop({
       owner: addressToBase58(ed25519PublicKey(wallet)),
@@ -68,6 +72,9 @@ describe('TreeMirror', () => {
     const chain = await ledger.getTreeRoot({ tree_id: 0, commitment: 'finalized' });
     expect(fieldToHex(mirror.shard(0)!.root)).toBe(chain.merkle_root);
     expect(mirror.isDiverged(0)).toBe(false);
+    // Leaves read back from the chain had no events of their own: the rebuild is announced instead.
+    expect(announced).toEqual([]);
+    expect(resets).toEqual([0]);
     mirror.stop();
     await ledger.close();
   });

@@ -20,6 +20,12 @@ import {
 
 /** Largest client frame the venue reads; a place frame is about 2 KiB. */
 export const MAX_CLIENT_FRAME_BYTES = 16 * 1024;
+/**
+ * Frames up to this size are read and refused with an `error` frame (1001) when over
+ * {@link MAX_CLIENT_FRAME_BYTES}, keeping the socket; beyond it the socket closes with 1009 before
+ * the frame is buffered.
+ */
+export const STREAM_HARD_PAYLOAD_BYTES = 32 * 1024;
 
 const requestId = anyOf<string | bigint>(
   [text({ minLength: 1, maxLength: 128 }), u64()],
@@ -129,6 +135,40 @@ export interface AuthExpiredFrame {
   /** Unix ms at which the session's token expires. */
   expires_at: number;
 }
+/** `login`'s reply result (DESIGN.md section 9). */
+export interface LoginResult {
+  account_id: string;
+  /** Unix ms at which the session's token expires. */
+  expires_at: number;
+}
+/** `subscribe` and `unsubscribe` reply result: the session's channels after the change. */
+export interface SubscriptionResult {
+  channels: StreamChannel[];
+}
+
+/**
+ * Close codes of `/v1/stream` (the spec fixes 1011; the rest are the venue's, see
+ * docs/api-guide.md). An auth close is always preceded by an `error` frame with the REST code.
+ */
+export const STREAM_CLOSE_CODES = {
+  /** `logout`. */
+  normal: 1000,
+  /** The engine is stopping. */
+  goingAway: 1001,
+  /** A text frame that is not UTF-8 (RFC 6455 requires failing the connection). */
+  invalidUtf8: 1007,
+  /** A frame beyond the hard payload cap (the 16 KiB limit answers 1001 in an `error` frame up to it). */
+  tooBig: 1009,
+  /** Events may have been missed: a slow consumer, a fan-out loss, a tree shard rebuilt. */
+  eventsMissed: 1011,
+  /** The token expired, was revoked or was invalidated by an operator (after `error` 1101). */
+  tokenInvalid: 4401,
+  /** The account was suspended (after `error` 1150); do not reconnect. */
+  suspended: 4403,
+  /** No `login` within 10 s of opening, or silent for more than 60 s. */
+  timeout: 4408,
+} as const;
+
 export interface ErrorFrame {
   op: 'error';
   seq: number;
@@ -159,6 +199,8 @@ export interface OrderEvent {
   order_id: string;
   market_id: string;
   match_id?: string;
+  /** Events of a match carry its settlement batch (DESIGN.md section 9). */
+  batch_id?: bigint;
   server_time_ms: number;
   kind: OrderEventKind;
   filled_quantity?: bigint;
@@ -175,6 +217,7 @@ export interface FillEvent {
   order_id: string;
   market_id: string;
   match_id: string;
+  batch_id: bigint;
   outcome: Extract<SettlementOutcome, 'confirmed'>;
   tree_id: number;
   /** eph_pub ‖ ciphertext ‖ tag, hex. */

@@ -1,0 +1,197 @@
+/**
+ * Every open `/v1/stream` socket and who it belongs to: the venue's socket count (the upgrade
+ * refuses past it), authenticated sessions by account (the 4290 cap, routing of `orders` and
+ * `fills`), the `tree` subscribers. It also acts on account changes at once (revocation,
+ * invalidation, suspension), runs cancel-on-disconnect when a session ends, and closes every live
+ * session with 1011 when the fan-out reports a loss.
+ */
+import type { Duplex } from 'node:stream';
+import type { WebSocket } from 'ws';
+import { STREAM_CLOSE_CODES, VenueError, type StreamChannel } from '@nightjar/protocol';
+import type { AccountEvent, AccountService, Principal } from '../accounts/account-service.js';
+import type { FillEventBody, OrderEvents } from '../orders/events.js';
+import type { Intake } from '../orders/intake.js';
+import type { StreamClock } from './clock.js';
+import type { StreamLimits } from './options.js';
+import { StreamSession } from './session.js';
+
+export interface StreamHubDeps {
+  accounts: AccountService;
+  intake: Pick<Intake, 'cancelForSession'>;
+  events: OrderEvents;
+  limits: StreamLimits;
+  clock: StreamClock;
+  log: { warn(fields: object, message: string): void; error(fields: object, message: string): void };
+  onFrameSent?: (latencyMs: number) => void;
+}
+
+export interface StreamStats {
+  sockets: number;
+  authenticated: number;
+  treeSubscribers: number;
+  /** Sessions closed because their backlog overflowed. */
+  slowConsumerCloses: number;
+  /** Times a fan-out loss closed every live session. */
+  fanoutLosses: number;
+  /** Upgrades refused because the venue was full. */
+  refusedUpgrades: number;
+}
+
+export class StreamHub {
+  private readonly sockets = new Set<StreamSession>();
+  private readonly byAccount = new Map<string, Set<StreamSession>>();
+  readonly treeSubscribers = new Set<StreamSession>();
+  private readonly offAccounts: () => void;
+  private readonly onSocketsGone = new Set<() => void>();
+  private stopping = false;
+  private slowConsumerCloses = 0;
+  private fanoutLosses = 0;
+  refusedUpgrades = 0;
+
+  constructor(private readonly deps: StreamHubDeps) {
+    this.offAccounts = deps.accounts.onChange((event) => this.onAccountEvent(event));
+  }
+
+  get limits(): StreamLimits {
+    return this.deps.limits;
+  }
+
+  /** Settlement's hook: one `fills` push per party per confirmed match (DESIGN.md section 9 shape). */
+  publishFill(accountId: string, body: FillEventBody): void {
+    this.deps.events.publish({ channel: 'fills', accountId, body });
+  }
+
+  /** Can another socket be opened? */
+  get acceptingSockets(): boolean {
+    return !this.stopping && this.sockets.size < this.deps.limits.maxSockets;
+  }
+
+  get isStopping(): boolean {
+    return this.stopping;
+  }
+
+  /** A freshly upgraded socket. */
+  open(ws: WebSocket, socket: Duplex): StreamSession {
+    const session = new StreamSession(ws, socket, {
+      clock: this.deps.clock,
+      limits: this.deps.limits,
+      ...(this.deps.onFrameSent ? { onFrameSent: this.deps.onFrameSent } : {}),
+      hooks: {
+        ended: (s) => this.ended(s),
+        socketGone: (s) => {
+          this.sockets.delete(s);
+          if (this.sockets.size === 0) for (const resolve of this.onSocketsGone) resolve();
+        },
+      },
+    });
+    this.sockets.add(session);
+    return session;
+  }
+
+  accountSocketCount(accountId: string): number {
+    return this.byAccount.get(accountId)?.size ?? 0;
+  }
+
+  sessionsOf(accountId: string): ReadonlySet<StreamSession> | undefined {
+    return this.byAccount.get(accountId);
+  }
+
+  /** A session's first successful `login`. */
+  bind(session: StreamSession, principal: Principal, cancelOnDisconnect: boolean): void {
+    session.authenticate(principal, cancelOnDisconnect);
+    let set = this.byAccount.get(principal.accountId);
+    if (!set) this.byAccount.set(principal.accountId, (set = new Set()));
+    set.add(session);
+  }
+
+  subscribe(session: StreamSession, channels: readonly StreamChannel[]): void {
+    for (const c of channels) session.channels.add(c);
+    if (session.channels.has('tree')) this.treeSubscribers.add(session);
+  }
+
+  unsubscribe(session: StreamSession, channels: readonly StreamChannel[]): void {
+    for (const c of channels) session.channels.delete(c);
+    if (!session.channels.has('tree')) this.treeSubscribers.delete(session);
+  }
+
+  /** Events were lost between the bus and the sockets: every live session closes with 1011. */
+  failAll(reason: string): void {
+    this.fanoutLosses++;
+    this.deps.log.warn({ sessions: this.sockets.size }, `stream fan-out loss: ${reason}`);
+    for (const session of [...this.sockets]) session.close(STREAM_CLOSE_CODES.eventsMissed, 'events missed');
+  }
+
+  /** Every `tree` subscriber closes with 1011 (a shard was rebuilt without per-leaf events). */
+  failTreeSubscribers(reason: string): void {
+    for (const session of [...this.treeSubscribers]) session.close(STREAM_CLOSE_CODES.eventsMissed, reason);
+  }
+
+  stats(): StreamStats {
+    let authenticated = 0;
+    for (const set of this.byAccount.values()) authenticated += set.size;
+    return {
+      sockets: this.sockets.size,
+      authenticated,
+      treeSubscribers: this.treeSubscribers.size,
+      slowConsumerCloses: this.slowConsumerCloses,
+      fanoutLosses: this.fanoutLosses,
+      refusedUpgrades: this.refusedUpgrades,
+    };
+  }
+
+  /** Engine shutdown: refuses new sockets, closes every session with 1001, waits briefly for the handshakes. */
+  async close(waitMs = 1_000): Promise<void> {
+    this.stopping = true;
+    this.offAccounts();
+    const sessions = [...this.sockets];
+    for (const session of sessions) session.close(STREAM_CLOSE_CODES.goingAway, 'engine stopping');
+    if (this.sockets.size > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      let done: (() => void) | undefined;
+      await new Promise<void>((resolve) => {
+        done = resolve;
+        this.onSocketsGone.add(resolve);
+        timer = setTimeout(resolve, waitMs);
+      });
+      clearTimeout(timer);
+      if (done) this.onSocketsGone.delete(done);
+    }
+    for (const session of this.sockets) session.terminate();
+  }
+
+  private ended(session: StreamSession): void {
+    if (session.backlogOverflowed) this.slowConsumerCloses++;
+    this.treeSubscribers.delete(session);
+    const accountId = session.principal?.accountId;
+    if (accountId !== undefined) {
+      const set = this.byAccount.get(accountId);
+      set?.delete(session);
+      if (set?.size === 0) this.byAccount.delete(accountId);
+    }
+    // After detaching, so the `cancelled` events reach the account's other sessions only.
+    if (session.hasTaggedOrders) {
+      try {
+        this.deps.intake.cancelForSession(session.id);
+      } catch (err) {
+        this.deps.log.error(
+          { err: err instanceof Error ? err.message : String(err) },
+          'cancel-on-disconnect failed',
+        );
+      }
+    }
+  }
+
+  private onAccountEvent(event: AccountEvent): void {
+    if (event.type === 'enabled') return;
+    const sessions = this.byAccount.get(event.accountId);
+    if (!sessions) return;
+    for (const session of [...sessions]) {
+      try {
+        session.principal = this.deps.accounts.revalidate(session.principal!);
+      } catch (err) {
+        if (err instanceof VenueError) session.endAuthentication(err);
+        else session.close(STREAM_CLOSE_CODES.tokenInvalid, 'token no longer valid');
+      }
+    }
+  }
+}

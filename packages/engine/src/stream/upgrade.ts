@@ -1,0 +1,70 @@
+/**
+ * The HTTP upgrade to `/v1/stream` on the engine's HTTPS server. The upgrade is unauthenticated and
+ * carries no token: a query string is refused (400 1001) so that no credential can end up in a
+ * URL or a log. A full venue answers 503 with `Retry-After` (code 5001) before any WebSocket
+ * work; other paths answer 404. Refusals carry the venue's envelope and `x-request-id`.
+ */
+import { randomBytes } from 'node:crypto';
+import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { stringifyJson, VenueError } from '@nightjar/protocol';
+import type { StreamHub } from './hub.js';
+
+export const STREAM_PATH = '/v1/stream';
+/** Seconds a refused client should wait before trying again. */
+export const FULL_VENUE_RETRY_AFTER_S = 2;
+
+function refuse(socket: Duplex, error: VenueError, retryAfterSeconds?: number): void {
+  const body = stringifyJson(error.toEnvelope());
+  const head = [
+    `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? ''}`,
+    'Content-Type: application/json; charset=utf-8',
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    `x-request-id: ${randomBytes(12).toString('hex')}`,
+    ...(retryAfterSeconds === undefined ? [] : [`Retry-After: ${retryAfterSeconds}`]),
+    'Connection: close',
+  ];
+  socket.once('finish', () => socket.destroy());
+  socket.end(head.join('\r\n') + '\r\n\r\n' + body);
+}
+
+/** Listens for upgrades on `server`; returns a function that stops listening and closes the ws server. */
+export function attachStreamUpgrade(
+  server: Server,
+  hub: StreamHub,
+  onSocket: (ws: WebSocket, socket: Duplex) => void,
+): () => void {
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: hub.limits.hardPayloadBytes,
+    perMessageDeflate: false,
+    clientTracking: false,
+  });
+  const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
+    // A reset during the handshake must never become an uncaught error.
+    socket.on('error', () => socket.destroy());
+    const url = req.url ?? '';
+    const queryAt = url.indexOf('?');
+    const path = queryAt < 0 ? url : url.slice(0, queryAt);
+    if (path !== STREAM_PATH) return refuse(socket, new VenueError(1301, 'no such route'));
+    if (queryAt >= 0)
+      return refuse(socket, new VenueError(1001, 'no query string on /v1/stream: log in with op login'));
+    if (hub.isStopping) return refuse(socket, new VenueError(5001, 'the engine is stopping'));
+    if (!hub.acceptingSockets) {
+      hub.refusedUpgrades++;
+      return refuse(
+        socket,
+        new VenueError(5001, `stream at capacity (${hub.limits.maxSockets} sockets); retry shortly`),
+        FULL_VENUE_RETRY_AFTER_S,
+      );
+    }
+    // Synchronous without verifyClient, so the capacity check above cannot be raced.
+    wss.handleUpgrade(req, socket, head, (ws) => onSocket(ws, socket));
+  };
+  server.on('upgrade', onUpgrade);
+  return () => {
+    server.off('upgrade', onUpgrade);
+    wss.close();
+  };
+}
