@@ -13,15 +13,20 @@ import {
   type SubscriptionResult,
 } from '@nightjar/protocol';
 import type { AccountService } from '../accounts/account-service.js';
-import type { Intake } from '../orders/intake.js';
+import type { Intake, OrderOperation } from '../orders/intake.js';
 import type { RequestId } from './frames.js';
 import type { StreamHub } from './hub.js';
 import type { StreamLimits } from './options.js';
 import type { StreamSession } from './session.js';
 
+const ORDER_OPERATION = {
+  'order.place': 'place',
+  'order.cancel': 'cancel',
+  'order.modify': 'modify',
+} as const satisfies Record<string, OrderOperation>;
 export interface DispatchDeps {
   accounts: AccountService;
-  intake: Pick<Intake, 'place' | 'cancel' | 'modify' | 'cancelForSession'>;
+  intake: Pick<Intake, 'admit' | 'place' | 'cancel' | 'modify' | 'cancelForSession'>;
   hub: StreamHub;
   limits: StreamLimits;
   log: { error(fields: object, message: string): void };
@@ -115,13 +120,15 @@ export class FrameDispatcher {
     session: StreamSession,
     request: Op<'order.place' | 'order.cancel' | 'order.modify'>,
   ): Promise<void> {
+    const caller = { accountId: session.principal!.accountId };
+    // The rate limit is the front door, as on REST: charged before any parsing or verification.
+    this.deps.intake.admit(caller, ORDER_OPERATION[request.op]);
     if (session.inFlight >= this.deps.limits.maxInFlightPerSession)
       return session.error(
         request.request_id,
         1401,
         `too many order operations in flight on this socket (${this.deps.limits.maxInFlightPerSession}); await replies`,
       );
-    const caller = { accountId: session.principal!.accountId };
     const tagged = session.cancelOnDisconnect;
     session.inFlight++;
     try {
@@ -134,7 +141,7 @@ export class FrameDispatcher {
           tagged ? { cancelOnDisconnectSession: session.id } : {},
         );
       } else if (request.op === 'order.cancel') {
-        result = this.deps.intake.cancel(caller, request.order_id, request.params);
+        result = await this.deps.intake.cancel(caller, request.order_id, request.params);
       } else {
         result = await this.deps.intake.modify(caller, request.order_id, request.params);
       }

@@ -19,7 +19,7 @@ import { attachStreamUpgrade } from './upgrade.js';
 
 export interface StreamServiceDeps {
   accounts: AccountService;
-  intake: Pick<Intake, 'place' | 'cancel' | 'modify' | 'cancelForSession'>;
+  intake: Pick<Intake, 'admit' | 'place' | 'cancel' | 'modify' | 'cancelForSession'>;
   events: OrderEvents;
   /** The engine's wall clock (token expiry); deadlines use `options.clock` or real timers against it. */
   now: () => number;

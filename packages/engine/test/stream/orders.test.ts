@@ -257,6 +257,44 @@ describe('the order rate limit is shared with REST', () => {
       message: expect.stringMatching(/retry in about/),
     });
     expect((await v.client.send('/orders', { token, body: trader.order(notes[3]!) })).status).toBe(429);
+    // Over the limit, a cancel or modify frame is refused at the door too, whatever it carries.
+    for (const op of ['order.cancel', 'order.modify'] as const) {
+      const r = await c.request({ op, order_id: '0'.repeat(31) + '1', params: { not: 'checked' } });
+      expect(r).toMatchObject({ op: 'error', code: 1401 });
+    }
+    await c.close();
+  });
+});
+
+describe('a stream caller over its limit costs no verification', () => {
+  let v: TestVenue;
+  let proofChecks = 0;
+
+  beforeAll(async () => {
+    v = await startTestVenue({
+      now: () => 1_700_000_000_000,
+      orderRateLimit: { capacity: 3, refillPerSecond: 1 },
+      verifyInputProof: async () => {
+        proofChecks++;
+        return false;
+      },
+    });
+  });
+  afterAll(async () => {
+    await v.close();
+  });
+
+  it('only the admitted places reach the proof verifier', async () => {
+    const { token } = await v.newAccount();
+    const trader = v.trader();
+    const note = await trader.deposit(USDC, 1_000_000_000n);
+    const c = await StreamClient.login(v, token);
+    const replies = await Promise.all(
+      Array.from({ length: 10 }, () => c.request({ op: 'order.place', params: trader.order(note) })),
+    );
+    expect(replies.filter((r) => r.code === 1011)).toHaveLength(3);
+    expect(replies.filter((r) => r.code === 1401)).toHaveLength(7);
+    expect(proofChecks).toBe(3);
     await c.close();
   });
 });
