@@ -316,3 +316,36 @@ describe('WebSocket over a verified socket (a stand-in engine with a stream endp
     }
   });
 });
+
+describe('an engine on the dstack platform (fake guest agent)', () => {
+  it('verifies with collateral the client fetches itself (on a real CVM: from a PCCS, under Intel’s root)', async () => {
+    const { DstackPlatform } = await import('../../engine/src/index.js');
+    const { startFakeDstackAgent } = await import('../../engine/test/attestation/fake-dstack.js');
+    const dir = mkdtempSync(join(tmpdir(), 'nightjar-sdk-dstack-'));
+    const td = await SimulatedPlatform.open({ dir: undefined, composeHash: 'ef'.repeat(32) });
+    const agent = await startFakeDstackAgent(join(dir, 'dstack.sock'), td);
+    const v = await startTestVenue({
+      attestation: { platform: await DstackPlatform.open({ endpoint: join(dir, 'dstack.sock') }) },
+    });
+    const fetched: Uint8Array[] = [];
+    const t = createTransport({
+      url: v.engine.url,
+      rootCaDer: td.rootCa.der,
+      composeHash: 'ef'.repeat(32),
+      ledger: v.ledger,
+      fetchCollateral: async (quote) => {
+        fetched.push(quote);
+        return td.currentCollateral();
+      },
+    });
+    try {
+      expect((await t.verify()).composeHash).toBe('ef'.repeat(32));
+      expect(fetched).toHaveLength(1);
+    } finally {
+      t.close();
+      await v.close();
+      await agent.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -5,7 +5,6 @@
  * here).
  */
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { QuoteVerifier } from '@phala/dcap-qvl';
@@ -18,6 +17,7 @@ import {
   releaseFiles,
   SimulatedPlatform,
 } from '../../src/index.js';
+import { startFakeDstackAgent } from './fake-dstack.js';
 
 const dirs: string[] = [];
 function tempDir(): string {
@@ -115,47 +115,8 @@ describe('dstack platform (against a fake guest-agent socket; no real CVM here)'
     const socket = join(dir, 'dstack.sock');
     // The fake agent answers with quotes from a simulated TD, so the bytes are a real quote.
     const td = await SimulatedPlatform.open({ dir: undefined, composeHash: COMPOSE });
-    const calls: string[] = [];
-    const server: Server = createServer((req, res) => {
-      let body = '';
-      req.on('data', (c: Buffer) => (body += c.toString()));
-      req.on('end', () => {
-        calls.push(req.url ?? '');
-        const send = (o: unknown) => {
-          const text = JSON.stringify(o);
-          res.writeHead(200, {
-            'content-type': 'application/json',
-            'content-length': Buffer.byteLength(text),
-          });
-          res.end(text);
-        };
-        if (req.url === '/Info')
-          send({
-            app_id: td.appId,
-            instance_id: td.instanceId,
-            compose_hash: COMPOSE,
-            app_cert: '',
-            tcb_info: JSON.stringify({ event_log: [] }),
-            app_name: 'nightjar',
-            device_id: '00',
-            key_provider_info: '',
-          });
-        else if (req.url === '/GetQuote') {
-          const { report_data } = JSON.parse(body) as { report_data: string };
-          void td
-            .quote(Buffer.from(report_data, 'hex'))
-            .then((q) =>
-              send({ quote: Buffer.from(q.quote).toString('hex'), event_log: JSON.stringify(q.eventLog) }),
-            );
-        } else if (req.url === '/GetKey') {
-          const { path } = JSON.parse(body) as { path: string };
-          send({ key: Buffer.from(path.padEnd(32, '.')).toString('hex'), signature_chain: [] });
-        } else {
-          res.writeHead(404).end();
-        }
-      });
-    });
-    await new Promise<void>((r) => server.listen(socket, r));
+    const agent = await startFakeDstackAgent(socket, td);
+    const calls = agent.calls;
     try {
       const p = await DstackPlatform.open({ endpoint: socket });
       expect([p.kind, p.appId, p.instanceId, p.composeHash]).toEqual([
@@ -173,7 +134,31 @@ describe('dstack platform (against a fake guest-agent socket; no real CVM here)'
       expect(await p.deriveKeySeed('settlement')).toEqual(seed);
       expect(calls).toEqual(['/Info', '/GetQuote', '/GetKey', '/GetKey']);
     } finally {
-      await new Promise((r) => server.close(r));
+      await agent.close();
+    }
+  });
+});
+
+describe('an engine on the dstack platform (fake guest agent)', () => {
+  it('serves transport attestation from the agent: no collateral, a client fetches it from a PCCS', async () => {
+    const { startTestVenue } = await import('../harness.js');
+    const dir = tempDir();
+    const td = await SimulatedPlatform.open({ dir: undefined, composeHash: COMPOSE });
+    const agent = await startFakeDstackAgent(join(dir, 'dstack.sock'), td);
+    const platform = await DstackPlatform.open({ endpoint: join(dir, 'dstack.sock') });
+    const v = await startTestVenue({ attestation: { platform } });
+    try {
+      const r = await v.client.send(`/transport-attestation?nonce=${'42'.repeat(32)}`);
+      expect(r.status).toBe(200);
+      expect(r.body.collateral).toBeUndefined();
+      // Here the "PCCS" is the simulated TD's own collateral.
+      expect(verify(td, Buffer.from(r.body.quote, 'hex')).status).toBe('UpToDate');
+      const info = await v.client.send('/info');
+      expect(info.body.attestation).toMatchObject({ platform: 'dstack', compose_hash: COMPOSE });
+      expect(v.engine.attestation.rootCa).toBeUndefined();
+    } finally {
+      await v.close();
+      await agent.close();
     }
   });
 });
