@@ -8,13 +8,7 @@ import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync, chmodSync } from 'node:fs';
 import { join } from 'node:path';
 import { COMPOSE_HASH_EVENT, replayRtmr, RUNTIME_EVENT_TYPE, runtimeEventDigest } from '@nightjar/protocol';
-import {
-  buildCollateral,
-  QE_ATTRIBUTES,
-  QE_ISV_PROD_ID,
-  SIMULATED_QE_MRSIGNER,
-  type TcbStatus,
-} from './collateral.js';
+import { buildCollateral, QE_ATTRIBUTES, QE_ISV_PROD_ID, SIMULATED_QE_MRSIGNER } from './collateral.js';
 import type { AttestationPlatform, EventLogEntry, PlatformQuote } from './platform.js';
 import {
   loadOrCreateSimulatedPki,
@@ -43,8 +37,6 @@ export interface SimulatedPlatformOptions {
   /** `<data dir>/attestation`; in memory only when omitted. */
   dir: string | undefined;
   composeHash: string;
-  /** Only for tests that need collateral of another status. */
-  tcbStatus?: TcbStatus;
 }
 
 function firmwareEntry(imr: number, label: string): EventLogEntry {
@@ -96,7 +88,6 @@ export class SimulatedPlatform implements AttestationPlatform {
     readonly pki: SimulatedPki,
     identity: Identity,
     readonly composeHash: string,
-    private readonly tcbStatus: TcbStatus,
   ) {
     this.appId = identity.app_id;
     this.instanceId = identity.instance_id;
@@ -121,12 +112,7 @@ export class SimulatedPlatform implements AttestationPlatform {
     if (!/^[0-9a-f]{64}$/.test(options.composeHash)) throw new Error('composeHash must be 32 bytes of hex');
     if (options.dir) mkdirSync(options.dir, { recursive: true, mode: 0o700 });
     const pki = await loadOrCreateSimulatedPki(options.dir ? join(options.dir, 'pki') : undefined);
-    return new SimulatedPlatform(
-      pki,
-      loadOrCreateIdentity(options.dir),
-      options.composeHash,
-      options.tcbStatus ?? 'UpToDate',
-    );
+    return new SimulatedPlatform(pki, loadOrCreateIdentity(options.dir), options.composeHash);
   }
 
   async quote(reportData: Uint8Array): Promise<PlatformQuote> {
@@ -172,7 +158,7 @@ export class SimulatedPlatform implements AttestationPlatform {
   currentCollateral(): ReturnType<typeof buildCollateral> {
     const now = Date.now();
     if (!this.collateral || now - this.collateral.issuedAt > COLLATERAL_REFRESH_MS)
-      this.collateral = { issuedAt: now, body: buildCollateral(this.pki, { tcbStatus: this.tcbStatus }) };
+      this.collateral = { issuedAt: now, body: buildCollateral(this.pki) };
     return this.collateral.body;
   }
 
