@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { request } from 'node:https';
 import { afterEach, describe, expect, it } from 'vitest';
+import { RpcLedgerClient } from '@nightjar/ledger';
+import { createTransport } from '@nightjar/sdk';
 
 const BIN = fileURLToPath(new URL('../bin/nightjar.mjs', import.meta.url));
 
@@ -51,6 +53,26 @@ describe('nightjar start', () => {
     expect((instruments.body as { symbol: string }[]).map((i) => i.symbol)).toEqual(['SOL-USDC', 'ETH-USDC']);
     const info = await getJson(`${ready.base_url}/info`, ca);
     expect((info.body as { boot_session_id: string }).boot_session_id).toBe(ready.boot_session_id);
+
+    // A client that pins the root named in ready.json and the release's compose hash verifies the
+    // transport (dcap-qvl accepts the quote) before it sends anything.
+    expect(ready.compose_hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(ready.platform_root).toBe(join(dir, 'engine', 'attestation', 'pki', 'root-ca.der'));
+    const ledger = new RpcLedgerClient(ready.ledger_url);
+    const transport = createTransport({
+      url: ready.base_url,
+      rootCaDer: readFileSync(ready.platform_root),
+      composeHash: ready.compose_hash,
+      ledger,
+    });
+    try {
+      const verified = await transport.verify();
+      expect(verified).toMatchObject({ bootSessionId: ready.boot_session_id, tcbStatus: 'UpToDate' });
+      expect((await transport.request('/time')).status).toBe(200);
+    } finally {
+      transport.close();
+      await ledger.close();
+    }
     child.kill('SIGINT');
     expect(await exited).toBe(0);
     expect(existsSync(join(dir, 'ready.json'))).toBe(false);

@@ -4,6 +4,7 @@ import type { SystemStatusResponse } from '@nightjar/protocol';
 import type { LedgerClient } from '@nightjar/ledger';
 import type { AccountService } from './accounts/account-service.js';
 import type { RateLimiter } from './accounts/rate-limiter.js';
+import type { AttestationIdentity } from './attestation/service.js';
 import type { ChainView } from './chain-view.js';
 import type { MarketRegistry } from './markets.js';
 import type { Intake } from './orders/intake.js';
@@ -15,6 +16,8 @@ import type { TreeMirror } from './tree-mirror.js';
 export interface EngineContext {
   /** 64 hex characters, fresh each boot; signed into every order. */
   bootSessionId: string;
+  /** The attested identity of this engine (platform, app and instance hashes, compose hash). */
+  attestation: AttestationIdentity;
   startedAtPerf: number;
   /** Wall clock in Unix ms (injectable for tests). */
   now(): number;

@@ -14,6 +14,12 @@ import { AccountService } from './accounts/account-service.js';
 import type { CredentialHasherOptions } from './accounts/credential-hasher.js';
 import { RateLimiter } from './accounts/rate-limiter.js';
 import { accountRoutes, requireAccount, requireAdmin } from './accounts/routes.js';
+import { computeComposeHash } from './attestation/compose-hash.js';
+import { EvidenceFiles } from './attestation/evidence.js';
+import type { AttestationPlatform } from './attestation/platform.js';
+import { attestationRoutes } from './attestation/routes.js';
+import { AttestationService, type AttestationIdentity } from './attestation/service.js';
+import { SimulatedPlatform } from './attestation/simulated-platform.js';
 import { ChainView } from './chain-view.js';
 import type { EngineContext } from './context.js';
 import { instrumentRoutes } from './http/routes/instruments.js';
@@ -58,6 +64,12 @@ export interface EngineOptions {
   hasher?: CredentialHasherOptions;
   loginRateLimit?: { capacity: number; refillPerSecond: number };
   orderRateLimit?: { capacity: number; refillPerSecond: number };
+  attestation?: {
+    /** The TEE platform; by default the simulated one, its PKI in `<dataDir>/attestation`. */
+    platform?: AttestationPlatform;
+    /** Per-IP bucket of the quote routes (default capacity 20, refill 5/s). */
+    rateLimit?: { capacity: number; refillPerSecond: number };
+  };
   logger?: FastifyServerOptions['logger'];
   /** `/v1/stream` caps and deadlines clock (the spec's values by default; tests shrink them). */
   stream?: StreamOptions;
@@ -72,6 +84,12 @@ export interface RunningEngine {
   devAdmin?: { api_key: string; api_secret: string; passphrase: string };
   context: EngineContext;
   events: OrderEvents;
+  attestation: {
+    platform: AttestationPlatform;
+    identity: AttestationIdentity;
+    /** Simulated platform only: the root CA certificate clients pin (DER, and its file). */
+    rootCa?: { path: string | undefined; der: Uint8Array };
+  };
   close(): Promise<void>;
 }
 
@@ -80,6 +98,10 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
   const certificate = await generateBootCertificate();
   const bootSessionId = randomBytes(32).toString('hex');
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+  const attestationDir = options.dataDir ? join(options.dataDir, 'attestation') : undefined;
+  const platform =
+    options.attestation?.platform ??
+    (await SimulatedPlatform.open({ dir: attestationDir, composeHash: computeComposeHash() }));
   const db = new Database(options.dataDir ? join(options.dataDir, 'engine.sqlite') : ':memory:');
   if (options.dataDir) db.pragma('journal_mode = WAL');
 
@@ -207,8 +229,16 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     slot: BigInt(chain.slot),
   });
 
+  const attestation = new AttestationService({
+    platform,
+    bootSessionId,
+    tlsSpkiSha256: certificate.spkiSha256,
+    signerSetSha256: () => chain.signerSetSha256,
+  });
+
   const context: EngineContext = {
     bootSessionId,
+    attestation: attestation.identity,
     startedAtPerf: performance.now(),
     now,
     ledger: options.ledger,
@@ -234,6 +264,14 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
   await app.register(orderRoutes, { ctx: context });
   await app.register(operationsRoutes, { ctx: context });
   await app.register(accountRoutes, { accounts });
+  await app.register(attestationRoutes, {
+    service: attestation,
+    evidence: new EvidenceFiles(attestationDir ? join(attestationDir, 'evidences') : undefined),
+    limiter: new RateLimiter({
+      ...(options.attestation?.rateLimit ?? { capacity: 20, refillPerSecond: 5 }),
+      now,
+    }),
+  });
   stream.listen(app.server);
   await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 8443 });
   const address = app.server.address();
@@ -247,6 +285,11 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     ...(devAdmin ? { devAdmin } : {}),
     context,
     events,
+    attestation: {
+      platform,
+      identity: attestation.identity,
+      ...(platform.rootCa ? { rootCa: platform.rootCa } : {}),
+    },
     async close() {
       // Sessions first: their cancel-on-disconnect still finds the books running.
       await stream.close();

@@ -1,4 +1,5 @@
 export * from './engine.js';
 export * from './tls.js';
+export * from './attestation/index.js';
 export type { EngineContext } from './context.js';
 export type { SettlementSeam, SettlementBatch } from './settlement/seam.js';

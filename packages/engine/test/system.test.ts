@@ -86,11 +86,6 @@ describe('system routes over HTTPS', () => {
     expect(big.headers['x-request-id']).toBeDefined();
   });
 
-  it('attestation routes say plainly they are not available yet', async () => {
-    const r = await v.client.send(`/transport-attestation?nonce=${'00'.repeat(32)}`);
-    expect([r.status, r.body.code]).toEqual([503, 5001]);
-  });
-
   it('transparency is public; settlement metrics are admin-only; unknown batches are 404', async () => {
     const t = await v.client.send('/transparency');
     expect(t.status).toBe(200);

@@ -190,7 +190,7 @@ const PATHS: Record<string, Partial<Record<'get' | 'post' | 'put' | 'delete', Op
       auth: 'public',
       params: [{ name: 'nonce', in: 'query', required: true, schema: hex(32) }],
       ok: { status: 200, schema: 'TransportAttestation' },
-      errors: [1001, 5001],
+      errors: [1001, 1401, 5001],
     },
   },
   '/attestation': {
@@ -207,7 +207,7 @@ const PATHS: Record<string, Partial<Record<'get' | 'post' | 'put' | 'delete', Op
         },
       ],
       ok: { status: 200, schema: 'Attestation' },
-      errors: [1001, 5001],
+      errors: [1001, 1401, 5001],
     },
   },
   '/evidences/{file}': {

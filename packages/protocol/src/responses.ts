@@ -106,6 +106,17 @@ export const infoResponseCodec = object({
   settlement_buffer_slots: required(u64()),
   max_order_lifetime_slots: required(u64()),
   leaves_page_cap: required(smallUint(LEAVES_PAGE_CAP)),
+  attestation: required(
+    object(
+      {
+        platform: required(literal(['simulated', 'dstack'] as const)),
+        app_id_sha256: required(hexBytes(32)),
+        instance_id_sha256: required(hexBytes(32)),
+        compose_hash: required(hexBytes(32)),
+      },
+      'The engine identity its transport attestation binds (GET /transport-attestation).',
+    ),
+  ),
 });
 export type InfoResponse = InferObject<typeof infoResponseCodec.props>;
 
@@ -249,13 +260,32 @@ export const eventLogEntryCodec = object({
   event: required(text({ maxLength: 256 })),
   event_payload: required(text({ maxLength: 65536, pattern: '^[0-9a-f]*$' })),
 });
+const lowerHex = (maxLength: number, description?: string) =>
+  text({ maxLength, pattern: '^[0-9a-f]*$', ...(description ? { description } : {}) });
+const pemChain = text({ maxLength: 16384, description: 'PEM certificates, leaf first.' });
+/** DCAP collateral in `@phala/dcap-qvl`'s `Collateral` shape; byte fields as hex (DESIGN.md section 9). */
+export const collateralCodec = object({
+  pck_crl_issuer_chain: required(pemChain),
+  root_ca_crl: required(lowerHex(16384, 'DER CRL of the root CA.')),
+  pck_crl: required(lowerHex(16384, 'DER CRL of the PCK platform CA.')),
+  tcb_info_issuer_chain: required(pemChain),
+  tcb_info: required(text({ maxLength: 65536, description: 'TCB info JSON, exactly as signed.' })),
+  tcb_info_signature: required(hexBytes(64)),
+  qe_identity_issuer_chain: required(pemChain),
+  qe_identity: required(text({ maxLength: 65536, description: 'QE identity JSON, exactly as signed.' })),
+  qe_identity_signature: required(hexBytes(64)),
+});
+export type CollateralBody = InferObject<typeof collateralCodec.props>;
 export const transportAttestationCodec = object({
   manifest: required(transportManifestCodec),
   manifest_bytes: required(hexBytes(164)),
-  quote: required(text({ maxLength: 65536, pattern: '^[0-9a-f]*$' })),
+  quote: required(lowerHex(65536, 'DCAP quote (TDX v4).')),
   event_log: required(arrayOf(eventLogEntryCodec, { maxItems: 4096 })),
   report_data: required(hexBytes(64)),
+  collateral: optional(collateralCodec),
 });
+export type TransportAttestationResponse = InferObject<typeof transportAttestationCodec.props>;
+export type EventLogEntryBody = InferObject<typeof eventLogEntryCodec.props>;
 export const attestationCodec = described<Record<string, unknown>>({
   type: 'object',
   description: 'Hardware attestation quote (hex) plus verification data (event log, report data).',

@@ -1,1 +1,1 @@
-export {};
+export * from './transport/index.js';

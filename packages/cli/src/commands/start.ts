@@ -7,7 +7,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { loadVerificationKey } from '@nightjar/circuits';
-import { startEngine } from '@nightjar/engine';
+import { DstackPlatform, startEngine } from '@nightjar/engine';
 import {
   createGroth16Verifier,
   ensureDevGenesis,
@@ -19,12 +19,15 @@ import {
 import { parseOptions, portOption, positiveIntOption, UsageError } from '../args.js';
 
 export const START_USAGE = `nightjar start [--data-dir D] [--port P] [--ledger URL] [--token-ttl SECONDS] [--slot-ms N]
+               [--platform simulated|dstack]
 
   --data-dir D         state of the ledger and the engine (default ./.nightjar)
   --port P             HTTPS port of the engine (default 8443; 0 picks a free one)
   --ledger URL         use a running ledger instead of starting one
   --token-ttl SECONDS  bearer token lifetime, 1..3600 (default 3600)
   --slot-ms N          slot length of the started ledger (default 400)
+  --platform KIND      attestation platform: simulated (default; its PKI under D/engine/attestation)
+                       or dstack (a real CVM's guest agent at /var/run/dstack.sock)
 `;
 
 interface Credentials {
@@ -35,7 +38,15 @@ interface Credentials {
 
 export interface RunningVenue {
   readyFile: string;
-  ready: { base_url: string; ledger_url: string; boot_session_id: string; admin: Credentials };
+  ready: {
+    base_url: string;
+    ledger_url: string;
+    boot_session_id: string;
+    compose_hash: string;
+    /** Path of the simulated platform's root CA certificate (DER); absent on dstack. */
+    platform_root?: string;
+    admin: Credentials;
+  };
   close(): Promise<void>;
 }
 
@@ -46,7 +57,11 @@ export async function startVenue(argv: string[]): Promise<RunningVenue> {
     ledger: { type: 'string' },
     'token-ttl': { type: 'string' },
     'slot-ms': { type: 'string' },
+    platform: { type: 'string' },
   });
+  const platformKind = opts.platform ?? 'simulated';
+  if (platformKind !== 'simulated' && platformKind !== 'dstack')
+    throw new UsageError('--platform must be simulated or dstack');
   const dataDir = resolve(opts['data-dir'] ?? '.nightjar');
   const tokenTtlSeconds = positiveIntOption('token-ttl', opts['token-ttl'], 3600);
   if (tokenTtlSeconds > 3600) throw new UsageError('--token-ttl must be at most 3600');
@@ -92,6 +107,7 @@ export async function startVenue(argv: string[]): Promise<RunningVenue> {
       tokenTtlSeconds,
       validInputKey: await loadVerificationKey('valid_input'),
       logger: { level: 'warn' },
+      ...(platformKind === 'dstack' ? { attestation: { platform: await DstackPlatform.open() } } : {}),
     });
     closers.push(() => engine.close());
     // The certificate is public and new each boot; local tools pin it from here.
@@ -102,6 +118,8 @@ export async function startVenue(argv: string[]): Promise<RunningVenue> {
       base_url: engine.url,
       ledger_url: ledgerUrl,
       boot_session_id: engine.bootSessionId,
+      compose_hash: engine.attestation.identity.compose_hash,
+      ...(engine.attestation.rootCa?.path ? { platform_root: engine.attestation.rootCa.path } : {}),
       admin,
     };
     writeFileSync(readyFile, JSON.stringify(ready, null, 2) + '\n', { mode: 0o600 });

@@ -1,6 +1,6 @@
 /**
  * Operator and transparency routes, and the seams later issues fill: settlement status, drain,
- * settlement metrics, transport attestation. Until those exist they answer plainly.
+ * settlement metrics. Until those exist they answer plainly.
  */
 import type { FastifyInstance } from 'fastify';
 import { parseParam, queryParams, VenueError, type DrainStatusResponse } from '@nightjar/protocol';
@@ -42,17 +42,14 @@ export async function operationsRoutes(app: FastifyInstance, { ctx }: { ctx: Eng
   );
 
   app.get('/transparency', async () => ({
-    engine: { boot_session_id: ctx.bootSessionId, signer_set_sha256: ctx.chain.signerSetSha256 },
+    engine: {
+      boot_session_id: ctx.bootSessionId,
+      tee_keys: ctx.chain.teeKeys,
+      signer_set_sha256: ctx.chain.signerSetSha256,
+      compose_hash: ctx.attestation.compose_hash,
+    },
     markets: ctx.markets.list().map((m) => ({ symbol: m.symbol, market_id: m.market_id })),
     stats: { open_orders: ctx.registry.liveCount, settlement: ctx.settlement.state },
   }));
-
-  const notYet = async () => {
-    throw new VenueError(5001, 'transport attestation is not available in this build');
-  };
-  app.get('/transport-attestation', notYet);
-  app.get('/attestation', notYet);
-  app.get('/evidences/*', async () => {
-    throw new VenueError(1301, 'no evidence files in this build');
-  });
+  // Transport attestation, /attestation and /evidences/* live in attestation/routes.ts.
 }

@@ -40,6 +40,7 @@ export async function systemRoutes(app: FastifyInstance, { ctx }: { ctx: EngineC
     settlement_buffer_slots: ctx.settlementBufferSlots,
     max_order_lifetime_slots: MAX_ORDER_LIFETIME_SLOTS,
     leaves_page_cap: LEAVES_PAGE_CAP,
+    attestation: ctx.attestation,
   }));
 
   app.get('/openapi.json', async (_req, reply) => reply.type('application/json').send(openapi));

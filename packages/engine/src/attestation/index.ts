@@ -1,0 +1,10 @@
+export * from './platform.js';
+export * from './compose-hash.js';
+export * from './simulated-pki.js';
+export * from './collateral.js';
+export * from './tdx-quote.js';
+export * from './simulated-platform.js';
+export * from './dstack-platform.js';
+export * from './service.js';
+export * from './evidence.js';
+export { attestationRoutes } from './routes.js';

@@ -1,0 +1,53 @@
+/**
+ * Public attestation routes: `GET /transport-attestation?nonce=`, `GET /attestation?reportData=`
+ * and `GET /evidences/*`. Quotes cost signatures, so both quote routes share a small per-IP token
+ * bucket (429 1401 with Retry-After), charged before anything is parsed.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { hexBytes, parseParam, text, VenueError } from '@nightjar/protocol';
+import type { RateLimiter } from '../accounts/rate-limiter.js';
+import { EVIDENCE_HEADER, EVIDENCE_HEADER_VALUE, type EvidenceFiles } from './evidence.js';
+import type { AttestationService } from './service.js';
+
+export interface AttestationRoutesOptions {
+  service: AttestationService;
+  evidence: EvidenceFiles;
+  limiter: RateLimiter;
+}
+
+const nonceCodec = hexBytes(32, { description: 'A fresh caller nonce.' });
+const reportDataCodec = text({ maxLength: 128, pattern: '^([0-9a-fA-F]{2})*$' });
+
+export async function attestationRoutes(
+  app: FastifyInstance,
+  { service, evidence, limiter }: AttestationRoutesOptions,
+): Promise<void> {
+  const charge = (req: FastifyRequest) => {
+    const r = limiter.take(req.ip, 1);
+    if (!r.ok)
+      throw new VenueError(1401, 'attestation rate limited; retry later', {
+        retryAfterSeconds: r.retryAfterSeconds,
+      });
+  };
+
+  app.get<{ Querystring: { nonce?: unknown } }>('/transport-attestation', async (req) => {
+    charge(req);
+    const nonce = parseParam(nonceCodec, req.query.nonce, 'nonce');
+    return service.transportAttestation(Buffer.from(nonce, 'hex'));
+  });
+
+  app.get<{ Querystring: { reportData?: unknown } }>('/attestation', async (req) => {
+    charge(req);
+    const raw =
+      req.query.reportData === undefined
+        ? ''
+        : parseParam(reportDataCodec, req.query.reportData, 'reportData');
+    return service.attestation(Buffer.from(raw, 'hex'));
+  });
+
+  app.get<{ Params: { '*': string } }>('/evidences/*', async (req, reply) => {
+    const file = evidence.get(req.params['*']);
+    if (!file) throw new VenueError(1301, 'no such evidence file');
+    return reply.header(EVIDENCE_HEADER, EVIDENCE_HEADER_VALUE).type(file.type).send(file.body);
+  });
+}

@@ -1,0 +1,130 @@
+/**
+ * `createTransport`: the connection a client sends credentials and orders over. Every socket it
+ * uses is verified (`verifyTransport`) before its first request: requests made meanwhile wait for
+ * that verification, and fail with it. When the socket closes (a reconnect, an engine restart and
+ * so a new boot session), the next request opens a new socket and verifies it again; nothing is
+ * ever sent on an unverified socket. A WebSocket gets its own socket, verified over HTTP first and
+ * then upgraded in place, so the upgrade request is the first thing after verification on it.
+ */
+import { once } from 'node:events';
+import type { createConnection } from 'node:net';
+import WebSocket, { type ClientOptions } from 'ws';
+import type { HttpResponse, RequestOptions } from './pinned-socket.js';
+import { openPinnedSocket, type PinnedSocket } from './pinned-socket.js';
+import {
+  verifyTransport,
+  type VerifyTransportParameters,
+  type VerifyTransportReturnType,
+} from './verify-transport.js';
+
+export interface CreateTransportParameters extends Omit<VerifyTransportParameters, 'socket'> {
+  /** The engine's origin, `https://host:port`. */
+  url: string | URL;
+  /** Called after each socket passes verification (a new boot shows as a new `bootSessionId`). */
+  onVerified?: (report: VerifyTransportReturnType) => void;
+  handshakeTimeoutMs?: number;
+}
+
+export interface VerifiedWebSocket {
+  ws: WebSocket;
+  verification: VerifyTransportReturnType;
+}
+
+export interface Transport {
+  /** Sends a request on the current verified socket (verifying a new one first when needed). */
+  request<T = unknown>(path: string, options?: RequestOptions): Promise<HttpResponse<T>>;
+  /** Makes sure a verified socket is open and returns its verification. */
+  verify(): Promise<VerifyTransportReturnType>;
+  /** Opens a WebSocket on a socket of its own, verified before the upgrade is sent. */
+  openWebSocket(path?: string, options?: Omit<ClientOptions, 'createConnection'>): Promise<VerifiedWebSocket>;
+  close(): void;
+}
+
+export type CreateTransportReturnType = Transport;
+
+interface Connection {
+  ready: Promise<{ socket: PinnedSocket; report: VerifyTransportReturnType }>;
+}
+
+export function createTransport(params: CreateTransportParameters): CreateTransportReturnType {
+  const url = new URL(params.url);
+  let current: Connection | undefined;
+  let closed = false;
+  const sockets = new Set<PinnedSocket>();
+
+  const openVerified = async () => {
+    const socket = await openPinnedSocket({
+      url,
+      ...(params.handshakeTimeoutMs === undefined ? {} : { timeoutMs: params.handshakeTimeoutMs }),
+      ...(params.now ? { now: params.now } : {}),
+    });
+    sockets.add(socket);
+    socket.onClose(() => sockets.delete(socket));
+    try {
+      const report = await verifyTransport({ ...params, socket });
+      if (closed) throw new Error('transport closed');
+      params.onVerified?.(report);
+      return { socket, report };
+    } catch (err) {
+      socket.close();
+      throw err;
+    }
+  };
+
+  const connection = (): Connection => {
+    if (closed) throw new Error('transport closed');
+    if (current) return current;
+    const conn: Connection = { ready: openVerified() };
+    current = conn;
+    const forget = () => {
+      if (current === conn) current = undefined;
+    };
+    // A failed verification or a closed socket is never reused: the next request starts afresh.
+    conn.ready.then(({ socket }) => socket.onClose(forget), forget);
+    return conn;
+  };
+
+  return {
+    async request<T>(path: string, options: RequestOptions = {}) {
+      const { socket } = await connection().ready;
+      return socket.request<T>(path, options);
+    },
+
+    async verify() {
+      return (await connection().ready).report;
+    },
+
+    async openWebSocket(path = '/v1/stream', options = {}) {
+      if (closed) throw new Error('transport closed');
+      const { socket, report } = await openVerified();
+      const raw = socket.detach();
+      const wsUrl = new URL(path, url);
+      wsUrl.protocol = 'wss:';
+      const ws = new WebSocket(wsUrl, {
+        ...options,
+        createConnection: (() => raw) as unknown as typeof createConnection,
+      });
+      try {
+        await Promise.race([
+          once(ws, 'open'),
+          once(ws, 'unexpected-response').then((args) => {
+            const res = args[1] as { statusCode?: number } | undefined;
+            throw new Error(`the WebSocket upgrade was refused with ${res?.statusCode}`);
+          }),
+        ]);
+      } catch (err) {
+        ws.terminate();
+        raw.destroy();
+        throw err;
+      }
+      return { ws, verification: report };
+    },
+
+    close() {
+      closed = true;
+      current = undefined;
+      for (const s of sockets) s.close();
+      sockets.clear();
+    },
+  };
+}

@@ -1,0 +1,75 @@
+/**
+ * `verifyTransport`: proves that a pinned socket talks to the genuine engine. It sends a fresh
+ * nonce over that socket, checks the evidence in the spec's order (a) to (d), and only then marks
+ * the socket verified, which is what lets it carry a token or an order. There is no way to skip a
+ * check: every parameter is a pinned value or a source of truth, none is a switch.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Collateral } from '@phala/dcap-qvl';
+import type { TransportManifest } from '@nightjar/protocol';
+import { checkTransportEvidence } from './check-evidence.js';
+import { checkIdentity, type SignerSetSource } from './check-identity.js';
+import { EvidenceUnavailableError } from './errors.js';
+import { fetchTransportEvidence } from './fetch-evidence.js';
+import { markVerified, type PinnedSocket } from './pinned-socket.js';
+
+export interface VerifyTransportParameters {
+  socket: PinnedSocket;
+  /** The pinned platform root CA certificate (DER). */
+  rootCaDer: Uint8Array;
+  /** The pinned release compose hash (64 hex). */
+  composeHash: string;
+  /** Where the finalized on-chain signer set is read (a ledger client). */
+  ledger: SignerSetSource;
+  /** Collateral for a quote the engine serves without it (a real CVM): e.g. dcap-qvl's `getCollateral`. */
+  fetchCollateral?: (quote: Uint8Array) => Promise<Collateral>;
+  now?: () => number;
+}
+
+export interface VerifyTransportReturnType {
+  manifest: TransportManifest;
+  bootSessionId: string;
+  tlsSpkiSha256: string;
+  composeHash: string;
+  tcbStatus: 'UpToDate';
+  teeKeys: string[];
+  signerSetSha256: string;
+}
+
+export async function verifyTransport(params: VerifyTransportParameters): Promise<VerifyTransportReturnType> {
+  const { socket } = params;
+  const nonce = randomBytes(32);
+  const evidence = await fetchTransportEvidence({ socket, nonce });
+  const collateral =
+    evidence.collateral === undefined && params.fetchCollateral
+      ? await params.fetchCollateral(Buffer.from(evidence.quote, 'hex'))
+      : undefined;
+  const checked = checkTransportEvidence({
+    evidence,
+    nonce,
+    socketSpkiSha256: socket.spkiSha256,
+    rootCaDer: params.rootCaDer,
+    composeHash: params.composeHash,
+    ...(collateral ? { collateral } : {}),
+    nowMs: (params.now ?? Date.now)(),
+  });
+  const info = await socket.publicGet<{ boot_session_id?: unknown }>('/info');
+  const bootSessionId = info.status === 200 ? info.body?.boot_session_id : undefined;
+  if (typeof bootSessionId !== 'string') throw new EvidenceUnavailableError(`/info answered ${info.status}`);
+  // (d)
+  const identity = await checkIdentity({
+    manifest: checked.manifest,
+    infoBootSessionId: bootSessionId,
+    ledger: params.ledger,
+  });
+  markVerified(socket);
+  return {
+    manifest: checked.manifest,
+    bootSessionId: identity.bootSessionId,
+    tlsSpkiSha256: socket.spkiSha256,
+    composeHash: checked.composeHash,
+    tcbStatus: checked.tcbStatus,
+    teeKeys: identity.teeKeys,
+    signerSetSha256: identity.signerSetSha256,
+  };
+}

@@ -1,0 +1,45 @@
+/**
+ * The SDK's tests run against a real engine (the engine's own test harness: HTTPS, in-process
+ * ledger, simulated platform), pinning what a client would pin from ready.json.
+ */
+import type { TestVenue } from '../../engine/test/harness.js';
+
+export { startTestVenue, FAST_ARGON2, stubVerifyInputProof } from '../../engine/test/harness.js';
+export type { TestVenue } from '../../engine/test/harness.js';
+
+/** The pinned values for a venue: its simulated root, its release, its ledger. */
+export function pins(v: TestVenue) {
+  return {
+    rootCaDer: v.engine.attestation.rootCa!.der,
+    composeHash: v.engine.attestation.identity.compose_hash,
+    ledger: v.ledger,
+  };
+}
+
+export interface LoggedRequest {
+  url: string;
+  port: number;
+  timeMs: number;
+}
+
+/** A Fastify logger stream that records each incoming request with its client port and time. */
+export function requestLog(): { logger: never; requests: LoggedRequest[] } {
+  const requests: LoggedRequest[] = [];
+  const stream = {
+    write(line: string) {
+      const o = JSON.parse(line) as { msg?: string; time: number; req?: { url: string; remotePort: number } };
+      if (o.msg === 'incoming request' && o.req)
+        requests.push({ url: o.req.url, port: o.req.remotePort, timeMs: o.time });
+    },
+  };
+  return { logger: { level: 'info', stream } as never, requests };
+}
+
+export async function expectRejection(p: Promise<unknown>): Promise<Error> {
+  try {
+    await p;
+  } catch (err) {
+    return err as Error;
+  }
+  throw new Error('expected a rejection');
+}
