@@ -135,12 +135,18 @@ describe('verified transport against a genuine engine', () => {
     const t = createTransport({ url: v.engine.url, ...pins(v) });
     try {
       const before = log.requests.length;
-      // This build has no /v1/stream route, so the upgrade is answered 404 once it is sent.
-      const err = await expectRejection(t.openWebSocket('/v1/stream'));
-      expect(err.message).toMatch(/refused with 404/);
+      const { ws, verification } = await t.openWebSocket('/v1/stream');
+      // The evidence was fetched over the socket that then carried the upgrade: the stream answers on it.
       const seen = log.requests.slice(before);
-      expect(seen.map((r) => r.url.split('?')[0])).toEqual(['/transport-attestation', '/info', '/v1/stream']);
+      expect(seen.map((r) => r.url.split('?')[0])).toEqual(['/transport-attestation', '/info']);
       expect(new Set(seen.map((r) => r.port)).size).toBe(1);
+      expect(verification.bootSessionId).toBe(v.engine.bootSessionId);
+      const reply = new Promise<Record<string, unknown>>((resolve) =>
+        ws.once('message', (data) => resolve(JSON.parse(String(data)) as Record<string, unknown>)),
+      );
+      ws.send(JSON.stringify({ op: 'ping', request_id: 'p1' }));
+      expect(await reply).toMatchObject({ op: 'pong', seq: 1, request_id: 'p1' });
+      ws.close();
     } finally {
       t.close();
     }
