@@ -9,27 +9,20 @@
  *  - Poseidon and Merkle tree appends: `benchPoseidon()` / `benchTreeAppends()` from
  *    bench/primitives.ts.
  *  - Proving: the time to make those VALID_INPUT proofs with the Node prover.
+ *
+ * One Groth16 section alone (printed, docs not written):
+ *   npm run bench -w packages/crypto -- --only=groth16-verification
  */
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { MerkleTree } from '../src/merkle/index.js';
-import { randomFieldElement } from '../src/field.js';
-import { deriveNote, ownerCommitment } from '../src/notes.js';
 import { benchPoseidon, benchTreeAppends } from './primitives.js';
+import { validInputSet, type VerificationBenchSet } from './valid-input-proofs.js';
 import { AdaptiveBatcher } from '../src/groth16/adaptive-batcher.js';
 import { Groth16Verifier, type ProofItem } from '../src/groth16/mcl-verifier.js';
-import {
-  bigIntsToPublicSignals,
-  bytesToSnarkjsProof,
-  publicSignalsToBytes,
-  snarkjsProofToBytes,
-  type SnarkjsProof,
-  type SnarkjsVerificationKey,
-} from '../src/groth16/proof-format.js';
+import { publicSignalsToBytes, snarkjsProofToBytes } from '../src/groth16/proof-format.js';
 import { loadSnarkjs, terminateSnarkjs, type SnarkjsCurve } from '../src/snarkjs.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -37,13 +30,6 @@ const REPORT = join(here, '..', '..', '..', 'docs', 'benchmarks', 'crypto.md');
 
 // ---------------------------------------------------------------------------------------------
 // Groth16 verification
-
-/** A verification key with valid proofs to benchmark (the toy fixture now, VALID_INPUT later). */
-export interface VerificationBenchSet {
-  label: string;
-  vk: SnarkjsVerificationKey;
-  proofs: ReadonlyArray<{ proof: SnarkjsProof; publicSignals: string[] }>;
-}
 
 export interface VerificationBenchOptions {
   /** Repetitions per configuration, interleaved; the median is reported (default 7). */
@@ -294,63 +280,7 @@ async function primitivesSections(): Promise<string> {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Real VALID_INPUT proofs, and the time to prove them
-
-interface CircuitsModule {
-  loadVerificationKey(c: 'valid_input'): Promise<SnarkjsVerificationKey>;
-  NoteProver: new (o?: { workers?: number }) => {
-    start(): Promise<void>;
-    proveValidInput(r: {
-      note: object;
-      path: object;
-    }): Promise<{ proof: Uint8Array; publicInputs: bigint[] }>;
-    close(): Promise<void>;
-  };
-}
-
-/**
- * Proves `count` VALID_INPUT proofs over notes in a real depth-20 tree with the committed dev
- * artifacts, timing each. @nightjar/circuits is loaded at run time: circuits depends on crypto, so
- * the crypto package itself must not depend on it.
- */
-async function validInputSet(count: number): Promise<{ set: VerificationBenchSet; provingMs: number[] }> {
-  const specifier: string = '@nightjar/circuits';
-  const circuits = (await import(specifier)) as CircuitsModule;
-  const vk = await circuits.loadVerificationKey('valid_input');
-  const mint = randomBytes(32);
-  const tree = new MerkleTree();
-  const notes = Array.from({ length: count }, (_, i) => {
-    const note = {
-      mint,
-      amount: BigInt(1000 + i),
-      spendingKey: randomFieldElement(),
-      noteInnerHash: randomFieldElement(),
-    };
-    const { noteCommitment } = deriveNote({
-      mint,
-      amount: note.amount,
-      ownerCommitment: ownerCommitment(note.spendingKey),
-      noteInnerHash: note.noteInnerHash,
-    });
-    tree.append(noteCommitment);
-    return note;
-  });
-  const prover = new circuits.NoteProver({ workers: 1 });
-  await prover.start();
-  const proofs: VerificationBenchSet['proofs'][number][] = [];
-  const provingMs: number[] = [];
-  for (let i = 0; i < count; i++) {
-    const t0 = performance.now();
-    const r = await prover.proveValidInput({ note: notes[i]!, path: tree.proof(i) });
-    provingMs.push(performance.now() - t0);
-    proofs.push({
-      proof: bytesToSnarkjsProof(r.proof),
-      publicSignals: bigIntsToPublicSignals(r.publicInputs),
-    });
-  }
-  await prover.close();
-  return { set: { label: 'VALID_INPUT (committed dev artifacts, 5 public inputs)', vk, proofs }, provingMs };
-}
+// Proving time of the VALID_INPUT proofs (made by bench/valid-input-proofs.ts)
 
 function provingSection(samples: number[]): string {
   const sorted = [...samples].sort((a, b) => a - b);
@@ -368,8 +298,47 @@ function provingSection(samples: number[]): string {
 
 // ---------------------------------------------------------------------------------------------
 
-async function main(): Promise<void> {
+/** Machine, Node, date and load lines of a report. */
+function runHeader(started: Date, loadBefore: number[], loadAfter: number[], command: string): string[] {
   const cpuList = cpus();
+  return [
+    `- Machine: ${cpuList[0]?.model ?? 'unknown CPU'} × ${cpuList.length} (available parallelism ${availableParallelism()})`,
+    `- Node ${process.version}, ${process.platform}/${process.arch}`,
+    `- Date: ${started.toISOString()}`,
+    `- Load average (1 min) before/after: ${loadBefore[0]?.toFixed(2)} / ${loadAfter[0]?.toFixed(2)} (the machine is shared; other load lowers every figure)`,
+    `- Command: \`${command}\``,
+  ];
+}
+
+/**
+ * Sections that run on their own (`-- --only=<name>`): printed, not written into the report (a
+ * partial run must not replace the other sections).
+ */
+const SECTIONS: Record<string, (set: VerificationBenchSet) => Promise<string>> = {
+  'groth16-verification': async (set) =>
+    `## Groth16 verification\n\n${verificationMarkdown(await benchVerification(set))}`,
+};
+
+async function runSection(name: string): Promise<void> {
+  const section = SECTIONS[name];
+  if (section === undefined)
+    throw new Error(`unknown section ${name}; one of ${Object.keys(SECTIONS).join(', ')}`);
+  const loadBefore = loadavg();
+  const started = new Date();
+  const real = await validInputSet(12);
+  const body = await section(real.set);
+  const header = runHeader(
+    started,
+    loadBefore,
+    loadavg(),
+    `npm run bench -w packages/crypto -- --only=${name}`,
+  );
+  console.log([...header, '', body, ''].join('\n'));
+}
+
+async function main(): Promise<void> {
+  const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
+  if (only !== undefined) return runSection(only);
   const loadBefore = loadavg();
   const started = new Date();
   const real = await validInputSet(12);
@@ -381,11 +350,7 @@ async function main(): Promise<void> {
   const md = [
     '# Crypto benchmarks',
     '',
-    `- Machine: ${cpuList[0]?.model ?? 'unknown CPU'} × ${cpuList.length} (available parallelism ${availableParallelism()})`,
-    `- Node ${process.version}, ${process.platform}/${process.arch}`,
-    `- Date: ${started.toISOString()}`,
-    `- Load average (1 min) before/after: ${loadBefore[0]?.toFixed(2)} / ${loadAfter[0]?.toFixed(2)} (the machine is shared; other load lowers every figure)`,
-    '- Command: `npm run bench -w packages/crypto`',
+    ...runHeader(started, loadBefore, loadAfter, 'npm run bench -w packages/crypto'),
     '',
     '## Groth16 verification',
     '',
