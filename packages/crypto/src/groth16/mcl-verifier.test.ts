@@ -231,6 +231,15 @@ describe('G2 subgroup check', () => {
       expect(isInG2Subgroup(q)).toBe(false);
     }
   });
+
+  it('gives the same answer for Jacobian (Z != 1) points and for infinity', () => {
+    const inside = mcl.dbl(mcl.hashAndMapToG2('g2-jacobian'));
+    const outside = mcl.dbl(nonSubgroupG2());
+    expect(inside.getZ().isOne()).toBe(false);
+    expect(isInG2Subgroup(inside)).toBe(true);
+    expect(isInG2Subgroup(outside)).toBe(false);
+    expect(isInG2Subgroup(new mcl.G2())).toBe(true); // the identity is in every subgroup
+  });
 });
 
 describe('batch verification', () => {
