@@ -6,7 +6,8 @@
  * of Miller loops, ML(-A, B) · ML(vk_x, gamma) · ML(C, delta) · ML(alpha, beta), where the last
  * factor is precomputed per key, followed by ONE final exponentiation and a comparison with 1.
  *
- * Batch of n proofs (random linear combination, fresh 128-bit coefficients rho_i from the OS CSPRNG):
+ * Batch of n proofs (random linear combination, fresh coefficients rho_i from the OS CSPRNG, 128
+ * random bits each, see batch-coefficients.ts):
  *   ∏ e(rho_i·A_i, B_i) == e(alpha, beta)^{Σ rho_i} · e(Σ rho_i·vk_x_i, gamma) · e(Σ rho_i·C_i, delta)
  * computed as one multi-Miller loop over n + 2 pairs and ONE final exponentiation; e(alpha, beta)
  * is precomputed in GT, and Σ rho_i·vk_x_i is one MSM over the key's IC points:
@@ -25,6 +26,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import mcl from 'mcl-wasm';
+import {
+  COEFFICIENT_BYTES,
+  coefficientsFromBytes,
+  combine,
+  scaleEach,
+  setUpGlv,
+} from './batch-coefficients.js';
 import { setUpG2SubgroupCheck } from './g2-subgroup.js';
 import { assertWasmExports, millerLoopProduct } from './mcl-wasm.js';
 import {
@@ -57,6 +65,7 @@ export function initMcl(): Promise<void> {
       // setStr / deserialize / isValid on G2 also check the order-r subgroup.
       mcl.verifyOrderG2(true);
       setUpG2SubgroupCheck();
+      setUpGlv();
     })();
     initPromise.catch(() => {
       initPromise = undefined;
@@ -151,30 +160,16 @@ export class Groth16Verifier {
       return results;
     }
 
-    const rand = (options.randomBytes ?? randomBytes)(16 * n);
-    if (rand.length < 16 * n) throw new RangeError('randomBytes returned too few bytes');
-    const rho: bigint[] = [];
-    const rhoFr: mcl.Fr[] = [];
-    for (let i = 0; i < n; i++) {
-      let r = BigInt('0x' + Buffer.from(rand.buffer, rand.byteOffset + i * 16, 16).toString('hex'));
-      if (r === 0n) r = 1n; // probability 2^-128; keeps every coefficient non-zero
-      rho.push(r);
-      const f = new mcl.Fr();
-      f.setStr(r.toString(16), 16);
-      rhoFr.push(f);
-    }
-    const rA = points.map((p, i) => mcl.mul(p.a, rhoFr[i] as mcl.Fr));
-    // The multi-Miller loop wants affine G1 points; normalising them all at once (one inversion)
-    // is much cheaper than letting it normalise each point.
-    mcl.normalizeVec(rA);
+    const k = coefficientsFromBytes((options.randomBytes ?? randomBytes)(COEFFICIENT_BYTES * n), n);
+    const rA = scaleEach(
+      points.map((p) => p.a),
+      k,
+    );
+    const cs = points.map((p) => p.c);
     const key = this.prepared;
     const check = (subset: number[]): boolean => {
-      const { term, sumRho } = combinedPublicInputTerm(key, inputs, rho, subset);
-      const cSum = mcl.mulVec(
-        subset.map((i) => (points[i] as ProofPoints).c),
-        subset.map((i) => rhoFr[i] as mcl.Fr),
-      );
-      const extra = [mcl.neg(term), mcl.neg(cSum)];
+      const { term, sumRho } = combinedPublicInputTerm(key, inputs, k.rho, subset);
+      const extra = [mcl.neg(term), mcl.neg(combine(cs, k, subset))];
       mcl.normalizeVec(extra);
       const ps = [...subset.map((i) => rA[i] as mcl.G1), ...extra];
       const qs = [...subset.map((i) => (points[i] as ProofPoints).b), key.gamma, key.delta];

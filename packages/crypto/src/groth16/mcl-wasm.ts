@@ -23,8 +23,16 @@ export interface MclWasm {
   _malloc(bytes: number): number;
   _free(ptr: number): void;
   _mclBnFp_setBigEndianMod(x: number, buf: number, bytes: number): number;
+  _mclBnFp_mul(z: number, x: number, y: number): void;
   _mclBnFp_neg(y: number, x: number): void;
   _mclBnFp2_mul(z: number, x: number, y: number): void;
+  _mclBnFr_setLittleEndian(x: number, buf: number, bytes: number): number;
+  _mclBnG1_clear(x: number): void;
+  _mclBnG1_dbl(y: number, x: number): void;
+  _mclBnG1_add(z: number, x: number, y: number): void;
+  _mclBnG1_sub(z: number, x: number, y: number): void;
+  _mclBnG1_mulVec(z: number, x: number, y: number, n: number): void;
+  _mclBnG1_normalizeVec(y: number, x: number, n: number): void;
   _mclBnG2_isZero(x: number): number;
   _mclBnG2_isEqual(x: number, y: number): number;
   _mclBnG2_dbl(y: number, x: number): void;
@@ -43,8 +51,16 @@ const REQUIRED: readonly (keyof MclWasm)[] = [
   '_malloc',
   '_free',
   '_mclBnFp_setBigEndianMod',
+  '_mclBnFp_mul',
   '_mclBnFp_neg',
   '_mclBnFp2_mul',
+  '_mclBnFr_setLittleEndian',
+  '_mclBnG1_clear',
+  '_mclBnG1_dbl',
+  '_mclBnG1_add',
+  '_mclBnG1_sub',
+  '_mclBnG1_mulVec',
+  '_mclBnG1_normalizeVec',
   '_mclBnG2_isZero',
   '_mclBnG2_isEqual',
   '_mclBnG2_dbl',
