@@ -6,12 +6,14 @@
  *  - Groth16 verification: snarkjs `groth16.verify` against ours (single, batched at 1/4/16/64 on
  *    one thread, and the worker pool on all cores), side by side on the same proofs in one run.
  *    The proofs are real VALID_INPUT proofs made with the committed dev artifacts.
+ *  - Groth16 batch breakdown: µs per proof per step of a batch of 64, the verifier before the batch
+ *    speed-ups (a frozen copy in bench/groth16-before) against the current one (bench/groth16-breakdown.ts).
  *  - Poseidon and Merkle tree appends: `benchPoseidon()` / `benchTreeAppends()` from
  *    bench/primitives.ts.
  *  - Proving: the time to make those VALID_INPUT proofs with the Node prover.
  *
  * One Groth16 section alone (printed, docs not written):
- *   npm run bench -w packages/crypto -- --only=groth16-verification
+ *   npm run bench -w packages/crypto -- --only=groth16-breakdown   (or --only=groth16-verification)
  */
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg } from 'node:os';
@@ -19,6 +21,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { benchPoseidon, benchTreeAppends } from './primitives.js';
+import { benchGroth16Breakdown, breakdownMarkdown } from './groth16-breakdown.js';
 import { validInputSet, type VerificationBenchSet } from './valid-input-proofs.js';
 import { AdaptiveBatcher } from '../src/groth16/adaptive-batcher.js';
 import { Groth16Verifier, type ProofItem } from '../src/groth16/mcl-verifier.js';
@@ -317,6 +320,8 @@ function runHeader(started: Date, loadBefore: number[], loadAfter: number[], com
 const SECTIONS: Record<string, (set: VerificationBenchSet) => Promise<string>> = {
   'groth16-verification': async (set) =>
     `## Groth16 verification\n\n${verificationMarkdown(await benchVerification(set))}`,
+  'groth16-breakdown': async (set) =>
+    `## Groth16 batch breakdown\n\n${breakdownMarkdown(await benchGroth16Breakdown(set))}`,
 };
 
 async function runSection(name: string): Promise<void> {
@@ -343,6 +348,7 @@ async function main(): Promise<void> {
   const started = new Date();
   const real = await validInputSet(12);
   const verification = await benchVerification(real.set);
+  const breakdown = await benchGroth16Breakdown(real.set);
   const primitives = await primitivesSections();
   const proving = provingSection(real.provingMs);
   const loadAfter = loadavg();
@@ -355,6 +361,10 @@ async function main(): Promise<void> {
     '## Groth16 verification',
     '',
     verificationMarkdown(verification),
+    '',
+    '## Groth16 batch breakdown',
+    '',
+    breakdownMarkdown(breakdown),
     '',
     primitives,
     '',
