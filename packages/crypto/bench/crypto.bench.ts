@@ -4,7 +4,8 @@
  *
  * Sections:
  *  - Groth16 verification: snarkjs `groth16.verify` against ours (single, batched at 1/4/16/64 on
- *    one thread, and the worker pool on all cores), side by side on the same proofs in one run.
+ *    one thread, batched at 64 by the verifier before the batch speed-ups, and the worker pool on
+ *    all cores), side by side on the same proofs in one run.
  *    The proofs are real VALID_INPUT proofs made with the committed dev artifacts.
  *  - Groth16 batch breakdown: µs per proof per step of a batch of 64, the verifier before the batch
  *    speed-ups (a frozen copy in bench/groth16-before) against the current one (bench/groth16-breakdown.ts).
@@ -22,6 +23,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { benchPoseidon, benchTreeAppends } from './primitives.js';
 import { benchGroth16Breakdown, breakdownMarkdown } from './groth16-breakdown.js';
+import { Groth16Verifier as BeforeVerifier } from './groth16-before/mcl-verifier.js';
 import { validInputSet, type VerificationBenchSet } from './valid-input-proofs.js';
 import { AdaptiveBatcher } from '../src/groth16/adaptive-batcher.js';
 import { Groth16Verifier, type ProofItem } from '../src/groth16/mcl-verifier.js';
@@ -161,22 +163,28 @@ export async function benchVerification(
     samples: [],
     cpuSamples: [],
   });
-  for (const n of batchSizes) {
+  const batchRunner = (name: string, n: number, v: Pick<Groth16Verifier, 'verifyBatch'>): Runner => {
     const batches = Math.max(1, Math.round(perRep / n));
-    runners.push({
-      name: `ours, batch of ${n}`,
+    return {
+      name,
       threads: '1',
       proofs: batches * n,
       run: () => {
         for (let b = 0; b < batches; b++) {
           const batch = Array.from({ length: n }, (_, i) => itemAt(b * n + i));
-          expectAllValid(verifier.verifyBatch(batch), `batch of ${n}`);
+          expectAllValid(v.verifyBatch(batch), name);
         }
       },
       samples: [],
       cpuSamples: [],
-    });
-  }
+    };
+  };
+  for (const n of batchSizes) runners.push(batchRunner(`ours, batch of ${n}`, n, verifier));
+  // The batch path before the speed-ups of the Groth16 breakdown section (a frozen copy), same run.
+  const before = await BeforeVerifier.create(set.vk);
+  runners.push(
+    batchRunner('ours before the batch speed-ups (bench/groth16-before), batch of 64', 64, before),
+  );
 
   // Ours through the worker pool and the adaptive batcher, all cores.
   const batcher = await AdaptiveBatcher.create({ keys: { bench: set.vk }, size: poolSize, maxBatchSize: 64 });
