@@ -9,8 +9,9 @@
  * Distinct (r0, r1) give distinct rho, and rho is never 0: a collision or a zero would be a
  * non-zero vector (d0, d1), |d0|, |d1| < 2^64, with d0 + lambda·d1 = 0 mod r, but the shortest
  * non-zero vector of that lattice has length about 2^127 (checked in batch-coefficients.test.ts).
- * So rho is uniform over 2^128 - 1 distinct non-zero values, the same soundness as a uniform
- * non-zero 128-bit coefficient. (r0, r1) = (0, 0) is replaced by (1, 0).
+ * So rho takes 2^128 - 1 distinct non-zero values, each with probability 2^-128 except rho = 1
+ * with 2^-127 ((r0, r1) = (0, 0) is replaced by (1, 0)): the same soundness as the uniform
+ * non-zero 128-bit coefficients before.
  */
 import mcl from 'mcl-wasm';
 import { BASE_FIELD_MODULUS, SCALAR_FIELD_MODULUS } from './proof-format.js';
