@@ -74,10 +74,11 @@ function writeHalves(frs: number, bytesAt: number, k: BatchCoefficients, subset:
   const mod = wasm();
   const heap = heapBytes();
   const m = subset.length;
-  subset.forEach((i, j) => heap.set(k.bytes.subarray(i * 16, i * 16 + 16), bytesAt + j * 16));
+  const size = COEFFICIENT_BYTES;
+  subset.forEach((i, j) => heap.set(k.bytes.subarray(i * size, (i + 1) * size), bytesAt + j * size));
   for (let j = 0; j < m; j++) {
-    mod._mclBnFr_setLittleEndian(frs + j * FR_SIZE, bytesAt + j * 16, 8);
-    mod._mclBnFr_setLittleEndian(frs + (m + j) * FR_SIZE, bytesAt + j * 16 + 8, 8);
+    mod._mclBnFr_setLittleEndian(frs + j * FR_SIZE, bytesAt + j * size, 8);
+    mod._mclBnFr_setLittleEndian(frs + (m + j) * FR_SIZE, bytesAt + j * size + 8, 8);
   }
 }
 
@@ -139,7 +140,7 @@ export function scaleEach(points: readonly mcl.G1[], k: BatchCoefficients): mcl.
 /** Σ rho_i·P_i over `subset` (indices into `points` and `k`), as one MSM over P_i and phi(P_i). */
 export function combine(points: readonly mcl.G1[], k: BatchCoefficients, subset: number[]): mcl.G1 {
   const m = subset.length;
-  const base = block.at(WORK + G1_SIZE + m * (2 * G1_SIZE + 2 * FR_SIZE + 16));
+  const base = block.at(WORK + G1_SIZE + m * (2 * G1_SIZE + 2 * FR_SIZE + COEFFICIENT_BYTES));
   const out = base + WORK;
   const pts = out + G1_SIZE;
   const frs = pts + 2 * m * G1_SIZE;

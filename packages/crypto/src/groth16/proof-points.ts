@@ -64,7 +64,7 @@ export function decodeProofPoints(
   if (allZero(proof, 64, 128)) return 'b-infinity';
   if (allZero(proof, 192, 64)) return 'c-infinity';
   const base = block.at(BLOCK_BYTES);
-  heapBytes().set(proof, base + BYTES);
+  heapBytes().set(proof.subarray(0, PROOF_BYTES), base + BYTES);
   const src = (k: number): number => base + BYTES + 32 * k;
   setFp(base + A, src(0));
   setFp(base + A + FP_SIZE, src(1));
