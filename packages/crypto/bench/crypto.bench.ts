@@ -4,32 +4,30 @@
  *
  * Sections:
  *  - Groth16 verification: snarkjs `groth16.verify` against ours (single, batched at 1/4/16/64 on
- *    one thread, and the worker pool on all cores), side by side on the same proofs in one run.
+ *    one thread, batched at 64 by the verifier before the batch speed-ups, and the worker pool on
+ *    all cores), side by side on the same proofs in one run.
  *    The proofs are real VALID_INPUT proofs made with the committed dev artifacts.
+ *  - Groth16 batch breakdown: µs per proof per step of a batch of 64, the verifier before the batch
+ *    speed-ups (a frozen copy in bench/groth16-before) against the current one (bench/groth16-breakdown.ts).
  *  - Poseidon and Merkle tree appends: `benchPoseidon()` / `benchTreeAppends()` from
  *    bench/primitives.ts.
  *  - Proving: the time to make those VALID_INPUT proofs with the Node prover.
+ *
+ * One Groth16 section alone (printed, docs not written):
+ *   npm run bench -w packages/crypto -- --only=groth16-breakdown   (or --only=groth16-verification)
  */
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { MerkleTree } from '../src/merkle/index.js';
-import { randomFieldElement } from '../src/field.js';
-import { deriveNote, ownerCommitment } from '../src/notes.js';
 import { benchPoseidon, benchTreeAppends } from './primitives.js';
+import { benchGroth16Breakdown, breakdownMarkdown } from './groth16-breakdown.js';
+import { Groth16Verifier as BeforeVerifier } from './groth16-before/mcl-verifier.js';
+import { validInputSet, type VerificationBenchSet } from './valid-input-proofs.js';
 import { AdaptiveBatcher } from '../src/groth16/adaptive-batcher.js';
 import { Groth16Verifier, type ProofItem } from '../src/groth16/mcl-verifier.js';
-import {
-  bigIntsToPublicSignals,
-  bytesToSnarkjsProof,
-  publicSignalsToBytes,
-  snarkjsProofToBytes,
-  type SnarkjsProof,
-  type SnarkjsVerificationKey,
-} from '../src/groth16/proof-format.js';
+import { publicSignalsToBytes, snarkjsProofToBytes } from '../src/groth16/proof-format.js';
 import { loadSnarkjs, terminateSnarkjs, type SnarkjsCurve } from '../src/snarkjs.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -37,13 +35,6 @@ const REPORT = join(here, '..', '..', '..', 'docs', 'benchmarks', 'crypto.md');
 
 // ---------------------------------------------------------------------------------------------
 // Groth16 verification
-
-/** A verification key with valid proofs to benchmark (the toy fixture now, VALID_INPUT later). */
-export interface VerificationBenchSet {
-  label: string;
-  vk: SnarkjsVerificationKey;
-  proofs: ReadonlyArray<{ proof: SnarkjsProof; publicSignals: string[] }>;
-}
 
 export interface VerificationBenchOptions {
   /** Repetitions per configuration, interleaved; the median is reported (default 7). */
@@ -172,22 +163,28 @@ export async function benchVerification(
     samples: [],
     cpuSamples: [],
   });
-  for (const n of batchSizes) {
+  const batchRunner = (name: string, n: number, v: Pick<Groth16Verifier, 'verifyBatch'>): Runner => {
     const batches = Math.max(1, Math.round(perRep / n));
-    runners.push({
-      name: `ours, batch of ${n}`,
+    return {
+      name,
       threads: '1',
       proofs: batches * n,
       run: () => {
         for (let b = 0; b < batches; b++) {
           const batch = Array.from({ length: n }, (_, i) => itemAt(b * n + i));
-          expectAllValid(verifier.verifyBatch(batch), `batch of ${n}`);
+          expectAllValid(v.verifyBatch(batch), name);
         }
       },
       samples: [],
       cpuSamples: [],
-    });
-  }
+    };
+  };
+  for (const n of batchSizes) runners.push(batchRunner(`ours, batch of ${n}`, n, verifier));
+  // The batch path before the speed-ups of the Groth16 breakdown section (a frozen copy), same run.
+  const before = await BeforeVerifier.create(set.vk);
+  runners.push(
+    batchRunner('ours before the batch speed-ups (bench/groth16-before), batch of 64', 64, before),
+  );
 
   // Ours through the worker pool and the adaptive batcher, all cores.
   const batcher = await AdaptiveBatcher.create({ keys: { bench: set.vk }, size: poolSize, maxBatchSize: 64 });
@@ -294,63 +291,7 @@ async function primitivesSections(): Promise<string> {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Real VALID_INPUT proofs, and the time to prove them
-
-interface CircuitsModule {
-  loadVerificationKey(c: 'valid_input'): Promise<SnarkjsVerificationKey>;
-  NoteProver: new (o?: { workers?: number }) => {
-    start(): Promise<void>;
-    proveValidInput(r: {
-      note: object;
-      path: object;
-    }): Promise<{ proof: Uint8Array; publicInputs: bigint[] }>;
-    close(): Promise<void>;
-  };
-}
-
-/**
- * Proves `count` VALID_INPUT proofs over notes in a real depth-20 tree with the committed dev
- * artifacts, timing each. @nightjar/circuits is loaded at run time: circuits depends on crypto, so
- * the crypto package itself must not depend on it.
- */
-async function validInputSet(count: number): Promise<{ set: VerificationBenchSet; provingMs: number[] }> {
-  const specifier: string = '@nightjar/circuits';
-  const circuits = (await import(specifier)) as CircuitsModule;
-  const vk = await circuits.loadVerificationKey('valid_input');
-  const mint = randomBytes(32);
-  const tree = new MerkleTree();
-  const notes = Array.from({ length: count }, (_, i) => {
-    const note = {
-      mint,
-      amount: BigInt(1000 + i),
-      spendingKey: randomFieldElement(),
-      noteInnerHash: randomFieldElement(),
-    };
-    const { noteCommitment } = deriveNote({
-      mint,
-      amount: note.amount,
-      ownerCommitment: ownerCommitment(note.spendingKey),
-      noteInnerHash: note.noteInnerHash,
-    });
-    tree.append(noteCommitment);
-    return note;
-  });
-  const prover = new circuits.NoteProver({ workers: 1 });
-  await prover.start();
-  const proofs: VerificationBenchSet['proofs'][number][] = [];
-  const provingMs: number[] = [];
-  for (let i = 0; i < count; i++) {
-    const t0 = performance.now();
-    const r = await prover.proveValidInput({ note: notes[i]!, path: tree.proof(i) });
-    provingMs.push(performance.now() - t0);
-    proofs.push({
-      proof: bytesToSnarkjsProof(r.proof),
-      publicSignals: bigIntsToPublicSignals(r.publicInputs),
-    });
-  }
-  await prover.close();
-  return { set: { label: 'VALID_INPUT (committed dev artifacts, 5 public inputs)', vk, proofs }, provingMs };
-}
+// Proving time of the VALID_INPUT proofs (made by bench/valid-input-proofs.ts)
 
 function provingSection(samples: number[]): string {
   const sorted = [...samples].sort((a, b) => a - b);
@@ -368,12 +309,54 @@ function provingSection(samples: number[]): string {
 
 // ---------------------------------------------------------------------------------------------
 
-async function main(): Promise<void> {
+/** Machine, Node, date and load lines of a report. */
+function runHeader(started: Date, loadBefore: number[], loadAfter: number[], command: string): string[] {
   const cpuList = cpus();
+  return [
+    `- Machine: ${cpuList[0]?.model ?? 'unknown CPU'} × ${cpuList.length} (available parallelism ${availableParallelism()})`,
+    `- Node ${process.version}, ${process.platform}/${process.arch}`,
+    `- Date: ${started.toISOString()}`,
+    `- Load average (1 min) before/after: ${loadBefore[0]?.toFixed(2)} / ${loadAfter[0]?.toFixed(2)} (the machine is shared; other load lowers every figure)`,
+    `- Command: \`${command}\``,
+  ];
+}
+
+/**
+ * Sections that run on their own (`-- --only=<name>`): printed, not written into the report (a
+ * partial run must not replace the other sections).
+ */
+const SECTIONS: Record<string, (set: VerificationBenchSet) => Promise<string>> = {
+  'groth16-verification': async (set) =>
+    `## Groth16 verification\n\n${verificationMarkdown(await benchVerification(set))}`,
+  'groth16-breakdown': async (set) =>
+    `## Groth16 batch breakdown\n\n${breakdownMarkdown(await benchGroth16Breakdown(set))}`,
+};
+
+async function runSection(name: string): Promise<void> {
+  const section = SECTIONS[name];
+  if (section === undefined)
+    throw new Error(`unknown section ${name}; one of ${Object.keys(SECTIONS).join(', ')}`);
+  const loadBefore = loadavg();
+  const started = new Date();
+  const real = await validInputSet(12);
+  const body = await section(real.set);
+  const header = runHeader(
+    started,
+    loadBefore,
+    loadavg(),
+    `npm run bench -w packages/crypto -- --only=${name}`,
+  );
+  console.log([...header, '', body, ''].join('\n'));
+}
+
+async function main(): Promise<void> {
+  const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
+  if (only !== undefined) return runSection(only);
   const loadBefore = loadavg();
   const started = new Date();
   const real = await validInputSet(12);
   const verification = await benchVerification(real.set);
+  const breakdown = await benchGroth16Breakdown(real.set);
   const primitives = await primitivesSections();
   const proving = provingSection(real.provingMs);
   const loadAfter = loadavg();
@@ -381,15 +364,15 @@ async function main(): Promise<void> {
   const md = [
     '# Crypto benchmarks',
     '',
-    `- Machine: ${cpuList[0]?.model ?? 'unknown CPU'} × ${cpuList.length} (available parallelism ${availableParallelism()})`,
-    `- Node ${process.version}, ${process.platform}/${process.arch}`,
-    `- Date: ${started.toISOString()}`,
-    `- Load average (1 min) before/after: ${loadBefore[0]?.toFixed(2)} / ${loadAfter[0]?.toFixed(2)} (the machine is shared; other load lowers every figure)`,
-    '- Command: `npm run bench -w packages/crypto`',
+    ...runHeader(started, loadBefore, loadAfter, 'npm run bench -w packages/crypto'),
     '',
     '## Groth16 verification',
     '',
     verificationMarkdown(verification),
+    '',
+    '## Groth16 batch breakdown',
+    '',
+    breakdownMarkdown(breakdown),
     '',
     primitives,
     '',

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { bigIntToBytes, FIELD_MODULUS } from '@nightjar/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import mcl from 'mcl-wasm';
@@ -231,6 +232,15 @@ describe('G2 subgroup check', () => {
       expect(isInG2Subgroup(q)).toBe(false);
     }
   });
+
+  it('gives the same answer for Jacobian (Z != 1) points and for infinity', () => {
+    const inside = mcl.dbl(mcl.hashAndMapToG2('g2-jacobian'));
+    const outside = mcl.dbl(nonSubgroupG2());
+    expect(inside.getZ().isOne()).toBe(false);
+    expect(isInG2Subgroup(inside)).toBe(true);
+    expect(isInG2Subgroup(outside)).toBe(false);
+    expect(isInG2Subgroup(new mcl.G2())).toBe(true); // the identity is in every subgroup
+  });
 });
 
 describe('batch verification', () => {
@@ -283,6 +293,31 @@ describe('batch verification', () => {
     const allOnes = { randomBytes: (n: number) => new Uint8Array(n) }; // every coefficient becomes 1
     expect(verifier.verifyBatch(batch.slice(0, 3), allOnes)).toEqual([true, true, true]);
     expect(verifier.verifyBatch(batch)).toEqual([false, false, false, true, true, true]);
+  });
+
+  it('catches them too when every coefficient is lambda·r1 (r0 = 0) or r0 alone (r1 = 0)', () => {
+    const batch = validBatch(8);
+    batch[1] = { ...item(0), proof: scaleA(item(0).proof, 2) };
+    batch[4] = { ...item(0), proof: scaleA(item(0).proof, 3) };
+    batch[6] = { ...item(0), proof: scaleA(item(0).proof, -2) };
+    const expected = batch.map((_, i) => ![1, 4, 6].includes(i));
+    // Each coefficient is r0 ‖ r1, 8 little-endian bytes each.
+    const zeroHalf = (half: 'r0' | 'r1') => (n: number) => {
+      const bytes = randomBytes(n);
+      const from = half === 'r0' ? 0 : 8;
+      for (let i = 0; i < n; i += 16) bytes.fill(0, i + from, i + from + 8);
+      return bytes;
+    };
+    expect(verifier.verifyBatch(batch, { randomBytes: zeroHalf('r0') })).toEqual(expected);
+    expect(verifier.verifyBatch(batch, { randomBytes: zeroHalf('r1') })).toEqual(expected);
+    // Extreme halves: all ones except one byte, so that coefficients differ.
+    const extreme = (n: number) => {
+      const bytes = new Uint8Array(n).fill(0xff);
+      for (let i = 0; i < n; i += 16) bytes[i] = i / 16;
+      return bytes;
+    };
+    expect(verifier.verifyBatch(batch, { randomBytes: extreme })).toEqual(expected);
+    expect(verifier.verifyBatch(validBatch(8), { randomBytes: extreme })).toEqual(new Array(8).fill(true));
   });
 
   it('uses the coefficient source it is given', () => {
