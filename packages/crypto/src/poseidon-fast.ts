@@ -1,7 +1,8 @@
 /**
  * circomlib's Poseidon over BN254 for 1..6 inputs (state width t = 2..7) in BigInt arithmetic,
  * faster than poseidon-lite (about 1.2x for one input up to 2x for five and six) while producing
- * the very same permutation.
+ * the very same permutation. It is the fallback behind the WebAssembly permutation
+ * (poseidon-unchecked.ts picks), and poseidon-lite is the fallback behind it.
  *
  * It runs the optimised form derived in poseidon-constants.ts (constant pushing and sparse partial
  * rounds). With the sparse matrices, state[1..] are only ever accumulated (`s_j += v_j · x`) during
@@ -146,26 +147,13 @@ const SELECTED: readonly (Selected | undefined)[] = [
 ];
 
 /**
- * Poseidon of 1..6 inputs without checks, indexed by the number of inputs (index 0 is unused):
- * `inputs.length` must equal the index and every input must be a field element in [0, r).
- * Callers outside this package use `poseidon`, which checks.
+ * The BigInt Poseidon of 1..6 inputs without checks (or poseidon-lite where it fell back), indexed
+ * by the number of inputs (index 0 is unused). The venue hashes through poseidon-unchecked.ts,
+ * which prefers the WebAssembly permutation and falls back to these.
  */
-export const POSEIDON_UNCHECKED: readonly (PoseidonUnchecked | undefined)[] = SELECTED.map((s) => s?.hash);
+export const BIGINT_POSEIDON: readonly (PoseidonUnchecked | undefined)[] = SELECTED.map((s) => s?.hash);
 
-/** Whether the optimised permutation is in use for `inputs` inputs (false: poseidon-lite fallback). */
+/** Whether the optimised BigInt permutation is in use for `inputs` inputs (false: poseidon-lite). */
 export function poseidonFastActive(inputs: number): boolean {
   return SELECTED[inputs]?.optimized ?? false;
-}
-
-const node = SELECTED[2]!.hash;
-const pair: bigint[] = [0n, 0n];
-
-/**
- * Poseidon(left, right), the Merkle node hash, without input checks or an array allocation: both
- * must already be field elements in [0, r). Callers outside this package use `poseidon2`.
- */
-export function poseidonT3Unchecked(left: bigint, right: bigint): bigint {
-  pair[0] = left;
-  pair[1] = right;
-  return node(pair);
 }
