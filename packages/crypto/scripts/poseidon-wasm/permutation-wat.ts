@@ -24,6 +24,7 @@ import {
   WORK_OFFSET,
   hashExport,
 } from '../../src/poseidon-wasm/layout.js';
+import { partialRounds } from './partial-rounds-wat.js';
 import {
   ELEMENT_BYTES,
   MONTGOMERY_R as R,
@@ -39,6 +40,8 @@ import {
 } from './field-wat.js';
 
 const MAX_WIDTH = 7;
+/** The state plus the two S-box outputs of a pair of partial rounds (partial-rounds-wat.ts). */
+const A_SLOTS = MAX_WIDTH + 2;
 const COLUMN_BUFFER_BYTES = 8 * 17;
 const PAGE = 65536;
 
@@ -127,7 +130,6 @@ function hashFunction(k: OptimizedConstants, area: ConstantArea, at: Addresses):
   const after = [4, 5, 6, 7].map(fullAt); // after[0] directly follows the partial constants
   if (after[0] !== e(partial, rounds)) throw new Error('permutation-wat: layout');
   const lastRow = area.push(k.mds.slice(0, t), true);
-  const sparse = area.push(k.sparse);
 
   const bounds = new Bounds();
   const lines: string[] = [];
@@ -163,27 +165,21 @@ function hashFunction(k: OptimizedConstants, area: ConstantArea, at: Addresses):
   // Last full round before the partial rounds: row 0 (plus k_0) to T, the rest stays in A.
   fullRound(pre, (i) => (i === 0 ? partial : at.zero), t, intoA, inT);
 
-  // Partial rounds: a loop, with $sp at this round's sparse matrix and $kp at k_(i+1).
-  let u0 = a[0]!;
-  let s = a.slice(1);
-  const stride = (2 * t - 1) * ELEMENT_BYTES;
-  const sp = (offset: number): string => `(i32.add (local.get $sp) (i32.const ${offset}))`;
-  emit(`(local.set $sp (i32.const ${sparse}))`);
-  emit(`(local.set $kp (i32.const ${e(partial, 1)}))`);
-  emit(`(local.set $i (i32.const ${rounds}))`);
-  emit('(loop $partial');
-  emit(call('sbox', e(at.a, 0), e(at.t, 0)));
-  emit(call(`dot${t}`, e(at.t, 0), '(local.get $sp)', at.a, '(local.get $kp)'));
-  for (let j = 1; j <= n; j++)
-    emit(call('dot1', e(at.a, j), sp((t + j - 1) * ELEMENT_BYTES), e(at.a, 0), e(at.a, j)));
-  emit(`(local.set $sp (i32.add (local.get $sp) (i32.const ${stride})))`);
-  emit(`(local.set $kp (i32.add (local.get $kp) (i32.const ${ELEMENT_BYTES})))`);
-  emit('(br_if $partial (local.tee $i (i32.sub (local.get $i) (i32.const 1)))))');
-  for (let i = 0; i < rounds; i++) {
-    const y = bounds.sbox(u0, 'partial S-box');
-    u0 = bounds.dot([y, ...s], P, 'partial row 0');
-    s = s.map((v) => bounds.dot([y], v, 'partial lane'));
-  }
+  // Partial rounds (partial-rounds-wat.ts), from u0 in T and s_1..s_n in A_1..A_n.
+  const [u0, s] = partialRounds(
+    {
+      constants: k,
+      push: (values) => area.push(values),
+      emit,
+      a: (i) => e(at.a, i),
+      t: e(at.t, 0),
+      firstK: e(partial, 1),
+      sbox: (x) => bounds.sbox(x, 'partial S-box'),
+      dot: (x, z) => bounds.dot(x, z, 'partial round'),
+    },
+    a[0]!,
+    a.slice(1),
+  );
 
   // The rest of the first constants after the partial rounds, then the last four full rounds.
   for (let j = 1; j <= n; j++) emit(call('add', e(at.a, j), e(at.a, j), e(after[0]!, j)));
@@ -209,8 +205,8 @@ function hashFunction(k: OptimizedConstants, area: ConstantArea, at: Addresses):
 export function permutationWat(widths: readonly OptimizedConstants[]): string {
   const at: Addresses = {
     a: WORK_OFFSET,
-    b: WORK_OFFSET + MAX_WIDTH * ELEMENT_BYTES,
-    t: WORK_OFFSET + 2 * MAX_WIDTH * ELEMENT_BYTES,
+    b: WORK_OFFSET + A_SLOTS * ELEMENT_BYTES,
+    t: WORK_OFFSET + (A_SLOTS + MAX_WIDTH) * ELEMENT_BYTES,
     zero: 0,
     rSquared: 0,
   };
@@ -218,7 +214,8 @@ export function permutationWat(widths: readonly OptimizedConstants[]): string {
   const area = new ConstantArea(columns + COLUMN_BUFFER_BYTES);
   at.zero = area.push([0n], true);
   at.rSquared = area.push([(R * R) % P], true);
-  const dots = [...new Set([1, ...widths.map((k) => k.width)])].sort((x, y) => x - y);
+  // Full rounds use dot<t>, paired partial rounds dot2 and dot<t+1>, single ones dot1.
+  const dots = Array.from({ length: MAX_WIDTH }, (_, i) => i + 1);
   const hashes = widths.map((k) => hashFunction(k, area, at));
   const pages = Math.ceil(area.end / PAGE);
   const data = [...area.bytes()].map((b) => `\\${b.toString(16).padStart(2, '0')}`).join('');
