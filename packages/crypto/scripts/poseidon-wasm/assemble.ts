@@ -18,7 +18,7 @@ export function poseidonWat(): string {
 }
 
 export async function buildPoseidonWasm(): Promise<Uint8Array> {
-  const module = (await wabt()).parseWat('poseidon.wat', poseidonWat());
+  const module = (await wabt()).parseWat('poseidon.wat', poseidonWat(), { simd: true });
   try {
     module.validate();
     return module.toBinary({ log: false, write_debug_names: false, canonicalize_lebs: true }).buffer;

@@ -14,10 +14,8 @@
  */
 import { FIELD_MODULUS as P } from '@nightjar/protocol';
 import type { OptimizedConstants } from '../../src/poseidon-constants.js';
-import { ELEMENT_BYTES } from './field-wat.js';
-
-/** Widest dot product the field functions take (field-wat.ts: the column buffer's bound). */
-const MAX_DOT_TERMS = 7;
+import { MAX_DOT_TERMS } from './field-wat.js';
+import { ELEMENT_BYTES } from './limbs.js';
 
 export interface PartialRoundsContext {
   constants: OptimizedConstants;
@@ -38,6 +36,35 @@ const call = (name: string, ...args: (number | string)[]): string =>
   `(call $${name} ${args.map((a) => (typeof a === 'number' ? `(i32.const ${a})` : a)).join(' ')})`;
 const ptr = (local: string, offset: number): string =>
   offset === 0 ? `(local.get $${local})` : `(i32.add (local.get $${local}) (i32.const ${offset}))`;
+
+/**
+ * The lane updates s_j += Σ c_j,m y_m (k terms, constants at `constants(j)`, y's from A_t on),
+ * two lanes at a time in the two-lane function.
+ */
+function laneUpdates(
+  ctx: PartialRoundsContext,
+  n: number,
+  k: number,
+  constants: (j: number) => string,
+  t: number,
+): void {
+  for (let j = 1; j <= n; j += 2) {
+    if (j + 1 <= n) {
+      ctx.emit(
+        call(
+          `dotx2_${k}`,
+          ctx.a(j),
+          ctx.a(j + 1),
+          constants(j),
+          constants(j + 1),
+          ctx.a(t),
+          ctx.a(j),
+          ctx.a(j + 1),
+        ),
+      );
+    } else ctx.emit(call(`dot${k}`, ctx.a(j), constants(j), ctx.a(t), ctx.a(j)));
+  }
+}
 
 /** Emits a loop running `body` `count` times, then advancing $sp and $kp. */
 function loop(
@@ -112,9 +139,7 @@ export function partialRounds(
       ctx.emit(call(`dot${t}`, ctx.t, ptr('sp', 0), ctx.a(1), ptr('kp', 0)));
       ctx.emit(call('sbox', ctx.a(t + 1), ctx.t));
       ctx.emit(call(`dot${t + 1}`, ctx.t, ptr('sp', t * E), ctx.a(1), ptr('kp', E)));
-      for (let j = 1; j <= n; j++) {
-        ctx.emit(call('dot2', ctx.a(j), ptr('sp', (2 * t + 1 + 2 * (j - 1)) * E), ctx.a(t), ctx.a(j)));
-      }
+      laneUpdates(ctx, n, 2, (j) => ptr('sp', (2 * t + 1 + 2 * (j - 1)) * E), t);
     },
     (2 * t + 1 + 2 * n) * E,
     2 * E,

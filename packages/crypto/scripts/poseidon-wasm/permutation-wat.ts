@@ -25,24 +25,12 @@ import {
   hashExport,
 } from '../../src/poseidon-wasm/layout.js';
 import { partialRounds } from './partial-rounds-wat.js';
-import {
-  ELEMENT_BYTES,
-  MONTGOMERY_R as R,
-  addFunction,
-  dotFunction,
-  elementBytes,
-  montgomeryBound,
-  packFunction,
-  productFunctions,
-  reduceFunction,
-  sboxFunction,
-  unpackFunction,
-} from './field-wat.js';
+import { COLUMN_BUFFER_BYTES, PAIR_COLUMN_BUFFER_BYTES, fieldFunctions } from './field-wat.js';
+import { ELEMENT_BYTES, MONTGOMERY_R as R, elementBytes, montgomeryBound } from './limbs.js';
 
 const MAX_WIDTH = 7;
 /** The state plus the two S-box outputs of a pair of partial rounds (partial-rounds-wat.ts). */
 const A_SLOTS = MAX_WIDTH + 2;
-const COLUMN_BUFFER_BYTES = 8 * 17;
 const PAGE = 65536;
 
 /** Constants in linear memory, appended in order; `at` gives an element's address. */
@@ -148,14 +136,19 @@ function hashFunction(k: OptimizedConstants, area: ConstantArea, at: Addresses):
 
   type Lane = (i: number) => number;
   const fullRound = (matrix: number, z: Lane, rows: number, source: Lane, out: Lane, zBound = P): void => {
-    const x = a.map((v, j) => {
-      emit(call('sbox', e(at.b, j), source(j)));
-      return bounds.sbox(v, 'full S-box');
-    });
-    a = Array.from({ length: rows }, (_, i) => {
-      emit(call(`dot${t}`, out(i), e(matrix, i * t), at.b, z(i)));
-      return bounds.dot(x, zBound, 'full round');
-    });
+    // Two S-boxes, and two rows, at a time in the two-lane functions; an odd one is scalar.
+    for (let j = 0; j < t; j += 2) {
+      if (j + 1 < t) emit(call('sbox2', e(at.b, j), e(at.b, j + 1), source(j), source(j + 1)));
+      else emit(call('sbox', e(at.b, j), source(j)));
+    }
+    const x = a.map((v) => bounds.sbox(v, 'full S-box'));
+    for (let i = 0; i < rows; i += 2) {
+      if (i + 1 < rows) {
+        const [c0, c1] = [e(matrix, i * t), e(matrix, (i + 1) * t)];
+        emit(call(`dotx2_${t}`, out(i), out(i + 1), c0, c1, at.b, z(i), z(i + 1)));
+      } else emit(call(`dot${t}`, out(i), e(matrix, i * t), at.b, z(i)));
+    }
+    a = Array.from({ length: rows }, () => bounds.dot(x, zBound, 'full round'));
   };
   const intoA: Lane = (i) => e(at.a, i);
 
@@ -210,25 +203,19 @@ export function permutationWat(widths: readonly OptimizedConstants[]): string {
     zero: 0,
     rSquared: 0,
   };
-  const columns = at.t + ELEMENT_BYTES; // the column buffer of wide dot products (17 × i64)
-  const area = new ConstantArea(columns + COLUMN_BUFFER_BYTES);
+  // Column buffers of wide dot products: 17 × i64, and 17 × i64x2 (16-byte aligned).
+  const scalarColumns = at.t + ELEMENT_BYTES;
+  const pairColumns = Math.ceil((scalarColumns + COLUMN_BUFFER_BYTES) / 16) * 16;
+  const area = new ConstantArea(pairColumns + PAIR_COLUMN_BUFFER_BYTES);
   at.zero = area.push([0n], true);
   at.rSquared = area.push([(R * R) % P], true);
-  // Full rounds use dot<t>, paired partial rounds dot2 and dot<t+1>, single ones dot1.
-  const dots = Array.from({ length: MAX_WIDTH }, (_, i) => i + 1);
   const hashes = widths.map((k) => hashFunction(k, area, at));
   const pages = Math.ceil(area.end / PAGE);
   const data = [...area.bytes()].map((b) => `\\${b.toString(16).padStart(2, '0')}`).join('');
   return [
     '(module',
     `(memory (export "memory") ${pages})`,
-    ...dots.map(dotFunction),
-    ...productFunctions(columns),
-    reduceFunction(columns),
-    sboxFunction(),
-    addFunction(),
-    unpackFunction(),
-    packFunction(),
+    ...fieldFunctions({ scalar: scalarColumns, pair: pairColumns }),
     ...hashes,
     `(data (i32.const ${area.base}) "${data}")`,
     ')',
