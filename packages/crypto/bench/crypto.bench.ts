@@ -6,11 +6,13 @@
  *  - Groth16 verification: snarkjs `groth16.verify` against ours (single, batched at 1/4/16/64 on
  *    one thread, and the worker pool on all cores), side by side on the same proofs in one run.
  *    The proofs are real VALID_INPUT proofs made with the committed dev artifacts.
- *  - Poseidon and Merkle tree appends: `benchPoseidon()` / `benchTreeAppends()` from
- *    bench/primitives.ts.
+ *  - Poseidon: ours (BigInt before, WebAssembly now) against circomlibjs and the Rust wasm one,
+ *    from bench/poseidon.ts. `npm run bench -w packages/crypto -- poseidon` runs only this section
+ *    and replaces only it in the report.
+ *  - Merkle tree appends: `benchTreeAppends()` from bench/primitives.ts.
  *  - Proving: the time to make those VALID_INPUT proofs with the Node prover.
  */
-import { writeFileSync, mkdirSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -19,7 +21,8 @@ import { performance } from 'node:perf_hooks';
 import { MerkleTree } from '../src/merkle/index.js';
 import { randomFieldElement } from '../src/field.js';
 import { deriveNote, ownerCommitment } from '../src/notes.js';
-import { benchPoseidon, benchTreeAppends } from './primitives.js';
+import { benchTreeAppends } from './primitives.js';
+import { benchPoseidonComparison, poseidonMarkdown } from './poseidon.js';
 import { AdaptiveBatcher } from '../src/groth16/adaptive-batcher.js';
 import { Groth16Verifier, type ProofItem } from '../src/groth16/mcl-verifier.js';
 import {
@@ -288,9 +291,31 @@ function resultMarkdown(value: object): string {
 
 async function primitivesSections(): Promise<string> {
   return [
-    `## Poseidon (two inputs, the Merkle node hash)\n\n${resultMarkdown(await benchPoseidon())}`,
+    poseidonMarkdown(await benchPoseidonComparison()),
     `## Merkle tree appends (depth 20, 100,000 leaves)\n\n${resultMarkdown(await benchTreeAppends())}`,
   ].join('\n\n');
+}
+
+/**
+ * Runs only the Poseidon section and swaps it into the existing report (from its heading to the
+ * next `## `), leaving every other section as it was.
+ */
+async function poseidonOnly(): Promise<void> {
+  const loadBefore = loadavg();
+  const section = poseidonMarkdown(await benchPoseidonComparison());
+  const note = `\n\nRun alone on ${new Date().toISOString()}, Node ${process.version}, load average (1 min) ${loadBefore[0]?.toFixed(2)} / ${loadavg()[0]?.toFixed(2)} before/after.`;
+  const previous = existsSync(REPORT) ? readFileSync(REPORT, 'utf8') : '# Crypto benchmarks\n';
+  const start = previous.search(/^## Poseidon/m);
+  let next: string;
+  if (start < 0) next = `${previous.trimEnd()}\n\n${section}${note}\n`;
+  else {
+    const after = previous.slice(start + 1).search(/^## /m);
+    const end = after < 0 ? previous.length : start + 1 + after;
+    next = `${previous.slice(0, start)}${section}${note}\n${after < 0 ? '' : '\n'}${previous.slice(end)}`;
+  }
+  writeFileSync(REPORT, next);
+  console.log(section + note);
+  console.log(`Poseidon section written to ${REPORT}`);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -404,5 +429,6 @@ async function main(): Promise<void> {
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  await main();
+  if (process.argv[2] === 'poseidon') await poseidonOnly();
+  else await main();
 }
