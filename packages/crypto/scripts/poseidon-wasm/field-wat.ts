@@ -28,9 +28,8 @@ import {
 const FUSED_DOT = 2;
 /** The column buffers hold sums of at most this many terms' products (each column below 2^64). */
 export const MAX_DOT_TERMS = 7;
-/** Bytes of the scalar and of the two-lane column buffer. */
-export const COLUMN_BUFFER_BYTES = 8 * COLUMNS;
-export const PAIR_COLUMN_BUFFER_BYTES = 16 * COLUMNS;
+/** Bytes of the (two-lane) column buffer. */
+export const COLUMN_BUFFER_BYTES = 16 * COLUMNS;
 
 const i64 = (value: bigint): string => `(i64.const ${value})`;
 const at = (ptr: string, offset: number): string =>
@@ -75,14 +74,14 @@ const params = (L: Lanes, ...names: string[]): string[] =>
   L.width === 1 ? names : names.flatMap((n) => (n === 'x' ? [n] : [`${n}1`, `${n}2`]));
 
 /** The operands c_m (per lane) and x_m (shared) of a dot product. */
-function dotOperands(body: Body, k: number): Pairs {
+function dotOperands(body: Body, k: number, split = false): Pairs {
   const L = body.lanes;
   return Array.from({ length: k }, (_, m) => {
     const offset = m * ELEMENT_BYTES;
     if (L.width === 1) return [load(body, `c${m}_`, 'c', offset), load(body, `x${m}_`, 'x', offset)] as const;
     return [
       loadPair(body, `c${m}_`, 'c1', 'c2', offset),
-      loadPair(body, `x${m}_`, 'x', undefined, offset),
+      split ? loadPair(body, `x${m}_`, 'x1', 'x2', offset) : loadPair(body, `x${m}_`, 'x', undefined, offset),
     ] as const;
   });
 }
@@ -96,7 +95,7 @@ const outs = (L: Lanes): string[] => (L.width === 1 ? ['out'] : ['out1', 'out2']
  * runs out of registers for all the limbs (measured: about 1.6x slower per product), so the
  * products go through the column buffer two terms at a time and $reduce finishes.
  */
-export function dotFunction(L: Lanes, k: number): string {
+export function dotFunction(L: Lanes, k: number, zero: number): string {
   const name = dotName(L, k);
   if (k <= FUSED_DOT) {
     const body = new Body(L);
@@ -106,50 +105,90 @@ export function dotFunction(L: Lanes, k: number): string {
     return func(name, params(L, 'out', 'c', 'x', 'z'), body);
   }
   if (k > MAX_DOT_TERMS) throw new Error('field-wat: dot product too wide for the column buffer');
-  const suffix = L.width === 1 ? '' : 'x2_';
-  const calls: string[] = [];
-  for (let m = 0; m < k; m += FUSED_DOT) {
-    const terms = Math.min(FUSED_DOT, k - m);
-    const cs = params(L, 'c').map((c) => at(c, m * ELEMENT_BYTES));
-    calls.push(
-      `(call $${m === 0 ? 'prod' : 'prodacc'}${suffix}${terms} ${cs.join(' ')} ${at('x', m * ELEMENT_BYTES)})`,
-    );
-  }
+  const calls = L.width === 1 ? splitCalls(k, zero) : pairCalls(k);
   const finish = [...params(L, 'out'), ...params(L, 'z')].map((p) => `(local.get $${p})`).join(' ');
-  calls.push(`(call $reduce${L.width === 1 ? '' : 'x2'} ${finish})`);
+  calls.push(`(call $${L.width === 1 ? 'reduceh' : 'reducex2'} ${finish})`);
   const signature = params(L, 'out', 'c', 'x', 'z')
     .map((p) => `(param $${p} i32)`)
     .join(' ');
   return `(func $${name} ${signature}\n  ${calls.join('\n  ')})`;
 }
 
-/** $prod…(c, x) and $prodacc…(c, x): the column sums of Σ c_m x_m stored in / added to the buffer. */
-export function productFunctions(L: Lanes, buffer: number): string[] {
-  const stride = L.width === 1 ? 8 : 16;
-  const column = (i: number): string => `offset=${buffer + stride * i} (i32.const 0)`;
-  const [loadOp, storeOp] = L.width === 1 ? ['i64.load', 'i64.store'] : ['v128.load', 'v128.store'];
-  const out: string[] = [];
-  for (let k = 1; k <= FUSED_DOT; k++) {
-    for (const accumulate of [false, true]) {
-      const body = new Body(L);
-      const terms = karatsubaColumns(body, dotOperands(body, k), 'k');
-      for (let i = 0; i < COLUMNS; i++) {
-        const sum = terms(i).reduce((s, t) => (s === '' ? t.expr : L.add(s, t.expr)), '');
-        const value = accumulate ? L.add(`(${loadOp} ${column(i)})`, sum) : sum;
-        body.lines.push(`(${storeOp} ${column(i)} ${value})`);
-      }
-      const name = `${accumulate ? 'prodacc' : 'prod'}${L.width === 1 ? '' : 'x2_'}${k}`;
-      out.push(func(name, params(L, 'c', 'x'), body));
+/** Two dot products over the same x: two terms at a time into the two-lane column buffer. */
+function pairCalls(k: number): string[] {
+  const calls: string[] = [];
+  for (let m = 0; m < k; m += FUSED_DOT) {
+    const terms = Math.min(FUSED_DOT, k - m);
+    const o = m * ELEMENT_BYTES;
+    calls.push(
+      `(call $${m === 0 ? 'prod' : 'prodacc'}x2_${terms} ${at('c1', o)} ${at('c2', o)} ${at('x', o)})`,
+    );
+  }
+  return calls;
+}
+
+/**
+ * One wide dot product split across the two SIMD lanes: the first half of the terms in lane 0,
+ * the rest in lane 1 (a missing term is zero · zero), summed across lanes by $reduceh.
+ */
+function splitCalls(k: number, zero: number): string[] {
+  const half = Math.ceil(k / 2);
+  const calls: string[] = [];
+  const term = (m: number | undefined): string =>
+    m === undefined
+      ? `(i32.const ${zero}) (i32.const ${zero})`
+      : `${at('c', m * ELEMENT_BYTES)} ${at('x', m * ELEMENT_BYTES)}`;
+  const emit = (terms: number, a: number, b: number | undefined): void => {
+    calls.push(`(call $${calls.length === 0 ? 'prod' : 'prodacc'}split_${terms} ${term(a)} ${term(b)})`);
+  };
+  for (let i = 0; i < half; i += FUSED_DOT) {
+    if (i + 1 < half && half + i + 1 < k) emit(2, i, half + i);
+    else {
+      for (let j = i; j < Math.min(i + FUSED_DOT, half); j++) emit(1, j, half + j < k ? half + j : undefined);
     }
   }
-  const body = new Body(L);
-  const z = loadZ(body);
-  const columns = (i: number): Term[] => {
-    const products = BigInt(MAX_DOT_TERMS * Math.min(i + 1, COLUMNS - i));
-    return [{ expr: `(${loadOp} ${column(i)})`, bound: products * MASK * MASK }];
-  };
-  store(body, outs(L), montgomery(body, columns, z, 'r'));
-  out.push(func(L.width === 1 ? 'reduce' : 'reducex2', params(L, 'out', 'z'), body));
+  return calls;
+}
+
+/**
+ * The two-lane column buffer's functions: $prodx2_k / $prodaccx2_k (c1, c2, x) store / add the
+ * columns of two dot products over the same x; $prodsplit_k / $prodaccsplit_k (c1, x1, c2, x2)
+ * those of two unrelated ones; $reducex2 finishes the former, $reduceh sums the lanes and
+ * finishes one scalar dot product.
+ */
+export function productFunctions(buffer: number): string[] {
+  const L = PAIR;
+  const column = (i: number, half = 0): string => `offset=${buffer + 16 * i + 8 * half} (i32.const 0)`;
+  const out: string[] = [];
+  for (const split of [false, true]) {
+    for (let k = 1; k <= FUSED_DOT; k++) {
+      for (const accumulate of [false, true]) {
+        const body = new Body(L);
+        const terms = karatsubaColumns(body, dotOperands(body, k, split), 'k');
+        for (let i = 0; i < COLUMNS; i++) {
+          const sum = terms(i).reduce((s, t) => (s === '' ? t.expr : L.add(s, t.expr)), '');
+          const value = accumulate ? L.add(`(v128.load ${column(i)})`, sum) : sum;
+          body.lines.push(`(v128.store ${column(i)} ${value})`);
+        }
+        const name = `${accumulate ? 'prodacc' : 'prod'}${split ? 'split_' : 'x2_'}${k}`;
+        out.push(func(name, split ? ['c1', 'x1', 'c2', 'x2'] : ['c1', 'c2', 'x'], body));
+      }
+    }
+  }
+  const bound = (i: number): bigint => BigInt(MAX_DOT_TERMS * Math.min(i + 1, COLUMNS - i)) * MASK * MASK;
+  const pair = new Body(L);
+  const z = loadZ(pair);
+  const pairColumns = (i: number): Term[] => [{ expr: `(v128.load ${column(i)})`, bound: bound(i) }];
+  store(pair, outs(L), montgomery(pair, pairColumns, z, 'r'));
+  out.push(func('reducex2', params(L, 'out', 'z'), pair));
+
+  const one = new Body(SCALAR);
+  const zOne = loadZ(one);
+  const sums = (i: number): Term[] => [
+    { expr: `(i64.add (i64.load ${column(i)}) (i64.load ${column(i, 1)}))`, bound: bound(i) },
+  ];
+  store(one, outs(SCALAR), montgomery(one, sums, zOne, 'r'));
+  out.push(func('reduceh', params(SCALAR, 'out', 'z'), one));
   return out;
 }
 
@@ -166,16 +205,13 @@ export function sboxFunction(L: Lanes): string {
 }
 
 /** Every field function the permutation calls, scalar and two-lane. */
-export function fieldFunctions(buffers: { scalar: number; pair: number }): string[] {
+export function fieldFunctions(at: { buffer: number; zero: number }): string[] {
   const out: string[] = [];
-  for (const [L, buffer] of [
-    [SCALAR, buffers.scalar],
-    [PAIR, buffers.pair],
-  ] as const) {
-    for (let k = 1; k <= MAX_DOT_TERMS; k++) out.push(dotFunction(L, k));
-    out.push(...productFunctions(L, buffer), sboxFunction(L));
+  for (const L of [SCALAR, PAIR]) {
+    for (let k = 1; k <= MAX_DOT_TERMS; k++) out.push(dotFunction(L, k, at.zero));
+    out.push(sboxFunction(L));
   }
-  return [...out, addFunction(), unpackFunction(), packFunction()];
+  return [...out, ...productFunctions(at.buffer), addFunction(), unpackFunction(), packFunction()];
 }
 
 /** $add(out, a, b): out = a + b, limbs carried (the caller keeps the sum below 2^261). */

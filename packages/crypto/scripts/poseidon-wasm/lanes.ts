@@ -10,6 +10,15 @@
  */
 import { MASK, P_LIMBS, PINV, W } from './limbs.js';
 
+/**
+ * BN254's r is 1 + 2^28 mod 2^29 (its 2-adicity is 28), so p_0 = 2^28 + 1 and -p^-1 mod 2^29 is
+ * 2^28 - 1: both multiplications on the serial q path become a shift and an add or subtract.
+ */
+const SHIFT = 28n;
+if (P_LIMBS[0] !== (1n << SHIFT) + 1n || PINV !== (1n << SHIFT) - 1n) {
+  throw new Error('lanes: p_0 is not 2^28 + 1; the q shortcuts below do not apply');
+}
+
 export interface Lanes {
   /** Local type of both limb and accumulator values. */
   readonly type: 'i64' | 'v128';
@@ -26,8 +35,10 @@ export interface Lanes {
   mask(a: string): string;
   /** p's limb k as a limb value. */
   pLimb(k: number): string;
-  /** q = acc · PINV mod 2^29, as a limb value. */
+  /** q = acc · PINV mod 2^29, as an accumulator value. */
   q(acc: string): string;
+  /** q · p_0 for an accumulator-typed q (below 2^29). */
+  timesP0(q: string): string;
   /** An accumulator below 2^29 per lane as a limb value. */
   toLimb(acc: string): string;
   /** A limb value as an accumulator. */
@@ -47,7 +58,8 @@ export const SCALAR: Lanes = {
   shl1: (a) => `(i64.shl ${a} ${i64(1n)})`,
   mask: (a) => `(i64.and ${a} ${i64(MASK)})`,
   pLimb: (k) => i64(P_LIMBS[k]!),
-  q: (acc) => `(i64.and (i64.mul ${acc} ${i64(PINV)}) ${i64(MASK)})`,
+  q: (acc) => `(i64.and (i64.sub (i64.shl ${acc} ${i64(SHIFT)}) ${acc}) ${i64(MASK)})`,
+  timesP0: (q) => `(i64.add (i64.shl ${q} ${i64(SHIFT)}) ${q})`,
   toLimb: (acc) => acc,
   toAcc: (limb) => limb,
 };
@@ -67,9 +79,8 @@ export const PAIR: Lanes = {
   shl1: (a) => `(i64x2.shl ${a} (i32.const 1))`,
   mask: (a) => `(v128.and ${a} ${mask64})`,
   pLimb: (k) => `(v128.const i32x4 ${P_LIMBS[k]} ${P_LIMBS[k]} 0 0)`,
-  // The low 32 bits of acc · PINV per lane are the low 32 bits of (acc mod 2^32) · PINV.
-  q: (acc) =>
-    gather(`(v128.and (i32x4.mul ${acc} (v128.const i32x4 ${PINV} ${PINV} ${PINV} ${PINV})) ${mask64})`),
+  q: (acc) => `(v128.and (i64x2.sub (i64x2.shl ${acc} (i32.const ${SHIFT})) ${acc}) ${mask64})`,
+  timesP0: (q) => `(i64x2.add (i64x2.shl ${q} (i32.const ${SHIFT})) ${q})`,
   toLimb: (acc) => gather(acc),
   toAcc: (limb) => `(i64x2.extend_low_i32x4_u ${limb})`,
 };

@@ -115,8 +115,9 @@ export function montgomery(
     add(early);
     add(late);
     if (column < LIMBS) {
-      q.push(body.let(`q${column}`, L.q(get('acc'))));
-      add([{ expr: L.mul(q[column]!, L.pLimb(0)), bound: MASK * P_LIMBS[0]! }]);
+      const qAcc = body.let(`qa${column}`, L.q(get('acc')));
+      q.push(L.width === 1 ? qAcc : body.let(`q${column}`, L.toLimb(qAcc)));
+      add([{ expr: L.timesP0(qAcc), bound: MASK * P_LIMBS[0]! }]);
     } else {
       result.push(body.let(`${out}${column - LIMBS}`, L.mask(get('acc'))));
     }

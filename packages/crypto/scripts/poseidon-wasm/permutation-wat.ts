@@ -25,7 +25,7 @@ import {
   hashExport,
 } from '../../src/poseidon-wasm/layout.js';
 import { partialRounds } from './partial-rounds-wat.js';
-import { COLUMN_BUFFER_BYTES, PAIR_COLUMN_BUFFER_BYTES, fieldFunctions } from './field-wat.js';
+import { COLUMN_BUFFER_BYTES, fieldFunctions } from './field-wat.js';
 import { ELEMENT_BYTES, MONTGOMERY_R as R, elementBytes, montgomeryBound } from './limbs.js';
 
 const MAX_WIDTH = 7;
@@ -203,10 +203,9 @@ export function permutationWat(widths: readonly OptimizedConstants[]): string {
     zero: 0,
     rSquared: 0,
   };
-  // Column buffers of wide dot products: 17 × i64, and 17 × i64x2 (16-byte aligned).
-  const scalarColumns = at.t + ELEMENT_BYTES;
-  const pairColumns = Math.ceil((scalarColumns + COLUMN_BUFFER_BYTES) / 16) * 16;
-  const area = new ConstantArea(pairColumns + PAIR_COLUMN_BUFFER_BYTES);
+  // The column buffer of wide dot products: 17 × i64x2, 16-byte aligned.
+  const columns = Math.ceil((at.t + ELEMENT_BYTES) / 16) * 16;
+  const area = new ConstantArea(columns + COLUMN_BUFFER_BYTES);
   at.zero = area.push([0n], true);
   at.rSquared = area.push([(R * R) % P], true);
   const hashes = widths.map((k) => hashFunction(k, area, at));
@@ -215,7 +214,7 @@ export function permutationWat(widths: readonly OptimizedConstants[]): string {
   return [
     '(module',
     `(memory (export "memory") ${pages})`,
-    ...fieldFunctions({ scalar: scalarColumns, pair: pairColumns }),
+    ...fieldFunctions({ buffer: columns, zero: at.zero }),
     ...hashes,
     `(data (i32.const ${area.base}) "${data}")`,
     ')',
