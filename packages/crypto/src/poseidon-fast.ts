@@ -140,20 +140,27 @@ export function selectImplementation(
   return { hash: fallback, optimized: false };
 }
 
-/** Index = number of inputs (1..6); index 0 is unused. */
-const SELECTED: readonly (Selected | undefined)[] = [
-  undefined,
-  ...Array.from({ length: MAX_INPUTS - MIN_INPUTS + 1 }, (_, i) => selectImplementation(i + MIN_INPUTS)),
-];
+/**
+ * Built on first use per width: with the WebAssembly permutation in front, this is only a
+ * fallback, and deriving it costs well over 100 ms at every process and worker start.
+ */
+const selected: (Selected | undefined)[] = [];
+const inRange = (inputs: number): boolean =>
+  Number.isInteger(inputs) && inputs >= MIN_INPUTS && inputs <= MAX_INPUTS;
+const selectedFor = (inputs: number): Selected => (selected[inputs] ??= selectImplementation(inputs));
 
 /**
  * The BigInt Poseidon of 1..6 inputs without checks (or poseidon-lite where it fell back), indexed
  * by the number of inputs (index 0 is unused). The venue hashes through poseidon-unchecked.ts,
  * which prefers the WebAssembly permutation and falls back to these.
  */
-export const BIGINT_POSEIDON: readonly (PoseidonUnchecked | undefined)[] = SELECTED.map((s) => s?.hash);
+export const BIGINT_POSEIDON: readonly (PoseidonUnchecked | undefined)[] = Array.from(
+  { length: MAX_INPUTS + 1 },
+  (_, inputs) =>
+    inRange(inputs) ? (values: readonly bigint[]) => selectedFor(inputs).hash(values) : undefined,
+);
 
 /** Whether the optimised BigInt permutation is in use for `inputs` inputs (false: poseidon-lite). */
 export function poseidonFastActive(inputs: number): boolean {
-  return SELECTED[inputs]?.optimized ?? false;
+  return inRange(inputs) && selectedFor(inputs).optimized;
 }
