@@ -68,7 +68,7 @@ export async function benchPoseidonComparison(
   options: { hashes?: number; runs?: number } = {},
 ): Promise<PoseidonBenchResult> {
   const hashes = options.hashes ?? 400;
-  const runs = options.runs ?? 7;
+  const runs = options.runs ?? 11;
   for (const arity of POSEIDON_BENCH_ARITIES) {
     if (poseidonImplementation(arity) !== 'wasm')
       throw new Error(`the wasm permutation is not in use for ${arity}`);
