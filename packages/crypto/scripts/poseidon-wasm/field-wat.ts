@@ -93,7 +93,8 @@ const outs = (L: Lanes): string[] => (L.width === 1 ? ['out'] : ['out1', 'out2']
 /**
  * The dot product function for `k` terms. Up to FUSED_DOT terms it is one function; wider, V8
  * runs out of registers for all the limbs (measured: about 1.6x slower per product), so the
- * products go through the column buffer two terms at a time and $reduce finishes.
+ * products go through the two-lane column buffer two terms at a time ($reducex2, or for one dot
+ * product split across the lanes $reduceh, finishes).
  */
 export function dotFunction(L: Lanes, k: number, zero: number): string {
   const name = dotName(L, k);
