@@ -9,19 +9,22 @@
  *    The proofs are real VALID_INPUT proofs made with the committed dev artifacts.
  *  - Groth16 batch breakdown: µs per proof per step of a batch of 64, the verifier before the batch
  *    speed-ups (a frozen copy in bench/groth16-before) against the current one (bench/groth16-breakdown.ts).
- *  - Poseidon and Merkle tree appends: `benchPoseidon()` / `benchTreeAppends()` from
- *    bench/primitives.ts.
+ *  - Poseidon: ours (BigInt before, WebAssembly now) against circomlibjs and the Rust wasm one,
+ *    from bench/poseidon.ts. `npm run bench -w packages/crypto -- poseidon` runs only this section
+ *    and replaces only it in the report.
+ *  - Merkle tree appends: `benchTreeAppends()` from bench/primitives.ts.
  *  - Proving: the time to make those VALID_INPUT proofs with the Node prover.
  *
  * One Groth16 section alone (printed, docs not written):
  *   npm run bench -w packages/crypto -- --only=groth16-breakdown   (or --only=groth16-verification)
  */
-import { writeFileSync, mkdirSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
-import { benchPoseidon, benchTreeAppends } from './primitives.js';
+import { benchTreeAppends } from './primitives.js';
+import { benchPoseidonComparison, poseidonMarkdown } from './poseidon.js';
 import { benchGroth16Breakdown, breakdownMarkdown } from './groth16-breakdown.js';
 import { Groth16Verifier as BeforeVerifier } from './groth16-before/mcl-verifier.js';
 import { validInputSet, type VerificationBenchSet } from './valid-input-proofs.js';
@@ -285,9 +288,31 @@ function resultMarkdown(value: object): string {
 
 async function primitivesSections(): Promise<string> {
   return [
-    `## Poseidon (two inputs, the Merkle node hash)\n\n${resultMarkdown(await benchPoseidon())}`,
+    poseidonMarkdown(await benchPoseidonComparison()),
     `## Merkle tree appends (depth 20, 100,000 leaves)\n\n${resultMarkdown(await benchTreeAppends())}`,
   ].join('\n\n');
+}
+
+/**
+ * Runs only the Poseidon section and swaps it into the existing report (from its heading to the
+ * next `## `), leaving every other section as it was.
+ */
+async function poseidonOnly(): Promise<void> {
+  const loadBefore = loadavg();
+  const section = poseidonMarkdown(await benchPoseidonComparison());
+  const note = `\n\nRun alone on ${new Date().toISOString()}, Node ${process.version}, load average (1 min) ${loadBefore[0]?.toFixed(2)} / ${loadavg()[0]?.toFixed(2)} before/after.`;
+  const previous = existsSync(REPORT) ? readFileSync(REPORT, 'utf8') : '# Crypto benchmarks\n';
+  const start = previous.search(/^## Poseidon/m);
+  let next: string;
+  if (start < 0) next = `${previous.trimEnd()}\n\n${section}${note}\n`;
+  else {
+    const after = previous.slice(start + 1).search(/^## /m);
+    const end = after < 0 ? previous.length : start + 1 + after;
+    next = `${previous.slice(0, start)}${section}${note}\n${after < 0 ? '' : '\n'}${previous.slice(end)}`;
+  }
+  writeFileSync(REPORT, next);
+  console.log(section + note);
+  console.log(`Poseidon section written to ${REPORT}`);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -387,5 +412,6 @@ async function main(): Promise<void> {
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  await main();
+  if (process.argv[2] === 'poseidon') await poseidonOnly();
+  else await main();
 }

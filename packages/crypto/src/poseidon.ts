@@ -4,7 +4,7 @@
  */
 import { PoseidonArityError } from './errors.js';
 import { assertFieldElement } from './field.js';
-import { POSEIDON_UNCHECKED, poseidonT3Unchecked } from './poseidon-fast.js';
+import { POSEIDON_UNCHECKED, poseidonT3Unchecked } from './poseidon-unchecked.js';
 
 export const POSEIDON_MAX_INPUTS = 6;
 
@@ -14,7 +14,7 @@ export const POSEIDON_MAX_INPUTS = 6;
  * be silently reduced, giving two encodings of one value).
  */
 export function poseidon(inputs: readonly bigint[]): bigint {
-  // Index = number of inputs; every arity takes the optimised path (see poseidon-fast.ts).
+  // Index = number of inputs; each arity takes the fastest permutation that agrees (poseidon-unchecked.ts).
   const hash = inputs.length <= POSEIDON_MAX_INPUTS ? POSEIDON_UNCHECKED[inputs.length] : undefined;
   if (hash === undefined) {
     throw new PoseidonArityError(`poseidon takes 1..${POSEIDON_MAX_INPUTS} inputs, got ${inputs.length}`);

@@ -1,5 +1,5 @@
 /** The hash of an empty subtree at every level: zero[0] = 0 (the zero leaf), zero[l+1] = H(zero[l], zero[l]). */
-import { poseidonT3Unchecked } from '../poseidon-fast.js';
+import { poseidonT3Unchecked } from '../poseidon-unchecked.js';
 
 /** Hash of a node from its two children. Merkle nodes are Poseidon(left, right), no domain tag. */
 export type NodeHasher = (left: bigint, right: bigint) => bigint;
