@@ -14,6 +14,7 @@ import {
   Ledger,
   loadOrCreateDevKeys,
   RpcLedgerClient,
+  runAsAdmin,
   serveLedger,
 } from '@nightjar/ledger';
 import { parseOptions, portOption, positiveIntOption, UsageError } from '../args.js';
@@ -61,6 +62,8 @@ export async function startVenue(argv: string[]): Promise<RunningVenue> {
   };
   try {
     let ledgerUrl = opts.ledger;
+    // Dev mode: the started ledger's admin registers the engine's settlement key at first boot.
+    let registerTeeKeys: ((keys: string[]) => Promise<void>) | undefined;
     if (ledgerUrl === undefined) {
       const ledgerDir = join(dataDir, 'ledger');
       const verifier = await createGroth16Verifier({
@@ -74,7 +77,10 @@ export async function startVenue(argv: string[]): Promise<RunningVenue> {
         clock: { mode: 'auto', slotMs: positiveIntOption('slot-ms', opts['slot-ms'], 400) },
       });
       closers.push(() => ledger.close());
-      await ensureDevGenesis(ledger, loadOrCreateDevKeys(ledgerDir));
+      const devKeys = loadOrCreateDevKeys(ledgerDir);
+      await ensureDevGenesis(ledger, devKeys);
+      registerTeeKeys = (keys) =>
+        runAsAdmin(ledger, devKeys.adminSeed, [{ name: 'set_tee_keys', args: { keys } }]);
       const server = await serveLedger(ledger, { port: 0 });
       closers.push(() => server.close());
       ledgerUrl = server.url;
@@ -92,6 +98,8 @@ export async function startVenue(argv: string[]): Promise<RunningVenue> {
       tokenTtlSeconds,
       validInputKey: await loadVerificationKey('valid_input'),
       logger: { level: 'warn' },
+      // With --ledger URL there is no admin here: the engine logs that the operator must register its key.
+      ...(registerTeeKeys ? { registerTeeKeys } : {}),
     });
     closers.push(() => engine.close());
     // The certificate is public and new each boot; local tools pin it from here.
