@@ -34,7 +34,12 @@ import { inlineOrderChecker, type VerifyInputProof } from './orders/inline-order
 import { Intake, type IntakeDeps } from './orders/intake.js';
 import { MarketEngine } from './orders/market-engine.js';
 import { OrderRegistry } from './orders/order-registry.js';
-import { UnwiredSettlement, type SettlementSeam } from './settlement/seam.js';
+import { SettlementEffects } from './orders/settlement-effects.js';
+import { SettlementJournal } from './settlement/journal.js';
+import { SettlementPipeline, type PipelineOptions } from './settlement/pipeline.js';
+import type { SettlementSeam } from './settlement/seam.js';
+import { loadOrCreateTeeKey, TEE_KEY_FILE } from './settlement/tee-key.js';
+import { existsSync } from 'node:fs';
 import type { StreamOptions } from './stream/options.js';
 import { StreamService } from './stream/stream-service.js';
 import { generateBootCertificate, type BootCertificate } from './tls.js';
@@ -59,7 +64,15 @@ export interface EngineOptions {
   verifyInputProof?: VerifyInputProof;
   validInputKey?: SnarkjsVerificationKey;
   verifierWorkers?: number;
+  /** A settlement stand-in (tests only); by default the real pipeline settles on `ledger`. */
   settlement?: SettlementSeam;
+  /** Adds keys to the ledger's signer set (dev mode: the dev ledger's admin; tests). */
+  registerTeeKeys?: (keys: string[]) => Promise<void>;
+  /** Pipeline tuning (tests shrink budgets); `crashAt` is the SIGKILL test hook. */
+  settlementTuning?: Pick<
+    PipelineOptions,
+    'budgetMs' | 'rebroadcastAfterMs' | 'parkMs' | 'maxOpenBatches' | 'crashAt'
+  >;
   settlementBufferSlots?: bigint;
   hasher?: CredentialHasherOptions;
   loginRateLimit?: { capacity: number; refillPerSecond: number };
@@ -142,13 +155,33 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
   });
 
   const settlementBufferSlots = options.settlementBufferSlots ?? SETTLEMENT_BUFFER_SLOTS;
-  const settlement = options.settlement ?? new UnwiredSettlement();
   const registry = new OrderRegistry();
   const events = new OrderEvents((err) =>
     app.log.error({ err: err instanceof Error ? err.message : String(err) }, 'event bus listener failed'),
   );
+  let pipeline: SettlementPipeline | undefined;
+  let journal: SettlementJournal | undefined;
+  if (!options.settlement) {
+    // The journal is created with the key: a key without a journal means the journal was lost.
+    const hadKey = options.dataDir !== undefined && existsSync(join(options.dataDir, TEE_KEY_FILE));
+    journal = new SettlementJournal(options.dataDir, hadKey);
+    const key = loadOrCreateTeeKey(options.dataDir);
+    pipeline = new SettlementPipeline({
+      ledger: options.ledger,
+      chain,
+      key,
+      journal,
+      instrument: (marketId) => markets.list().find((m) => m.market_id === marketId),
+      log: app.log,
+      now,
+      ...(options.registerTeeKeys ? { registerTeeKeys: options.registerTeeKeys } : {}),
+      ...(options.settlementTuning ?? {}),
+      ...(process.env.NIGHTJAR_CRASH_AT ? { crashAt: process.env.NIGHTJAR_CRASH_AT } : {}),
+    });
+  }
+  const settlement: SettlementSeam = options.settlement ?? pipeline!;
   const drain = { startedAtMs: undefined as number | undefined };
-  let batchId = 0n;
+  let batchId = pipeline?.nextBatchIdSeed() ?? 0n;
   const marketEngines = new Map<string, MarketEngine>();
   for (const instrument of markets.list()) {
     marketEngines.set(
@@ -171,6 +204,11 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     now,
   });
   let matching = true;
+  const hubRef: { hub?: StreamService['hub'] } = {};
+  pipeline?.setEffects(
+    new SettlementEffects({ registry, events, hub: () => hubRef.hub, marketBySymbol: marketEngines, now }),
+  );
+  await pipeline?.start();
 
   const tradingPausedReason = (): string | undefined => {
     if (!matching) return 'matching is stopped';
@@ -199,6 +237,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     log: app.log,
     ...(options.stream === undefined ? {} : { options: options.stream }),
   });
+  hubRef.hub = stream.hub;
   // Every finalized leaf the mirror applies goes to the `tree` channel, one push per leaf, in order.
   const offLeaves = trees.onLeaves((applied) => {
     applied.values.forEach((value, i) =>
@@ -301,6 +340,8 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       chain.stop();
       await app.close();
       await batcher?.close();
+      await pipeline?.close();
+      journal?.close();
       db.close();
     },
   };

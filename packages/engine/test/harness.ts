@@ -24,7 +24,9 @@ import {
   Ledger,
   loadOrCreateDevKeys,
   mintAddress,
+  runAsAdmin,
   signTransaction,
+  type LedgerClient,
   type LedgerProofVerifier,
 } from '@nightjar/ledger';
 import { startEngine, type EngineOptions, type RunningEngine } from '../src/index.js';
@@ -36,7 +38,8 @@ export const FAST_ARGON2 = { memoryCost: 1024, timeCost: 1, parallelism: 1 };
 
 /** Proof verification stand-in for tests that are not about proofs: a proof of all 0xee bytes fails. */
 export const stubVerifyInputProof = async (proof: Uint8Array) => proof[0] !== 0xee;
-const acceptAllLedgerProofs: LedgerProofVerifier = { verify: async () => true };
+/** The ledger's stand-in: accepts every proof but one starting 0xdd (which the engine's stub accepts). */
+const acceptAllLedgerProofs: LedgerProofVerifier = { verify: async (_c, proof) => proof[0] !== 0xdd };
 
 export interface Credentials {
   api_key: string;
@@ -57,18 +60,37 @@ export interface TestVenue {
   close(): Promise<void>;
 }
 
-export async function startTestVenue(options: Partial<EngineOptions> = {}): Promise<TestVenue> {
+/**
+ * `settle: true` registers the engine's settlement key with the dev ledger's admin and waits until
+ * the signer set holding it is finalized, so matches settle.
+ */
+export async function startTestVenue(
+  options: Partial<EngineOptions> & { settle?: boolean; ledgerWrap?: (l: LedgerClient) => LedgerClient } = {},
+): Promise<TestVenue> {
   const ledger = Ledger.open({ clock: { mode: 'manual' }, verifier: acceptAllLedgerProofs });
-  await ensureDevGenesis(ledger, loadOrCreateDevKeys(undefined));
+  const devKeys = loadOrCreateDevKeys(undefined);
+  await ensureDevGenesis(ledger, devKeys);
   await ledger.advanceSlots({ slots: 40 });
+  const { settle, ledgerWrap, ...engineOptions } = options;
   const engine = await startEngine({
-    ledger,
+    ledger: ledgerWrap ? ledgerWrap(ledger) : ledger,
     port: 0,
     dev: true,
     hasher: FAST_ARGON2,
     verifyInputProof: stubVerifyInputProof,
-    ...options,
+    ...(settle
+      ? {
+          registerTeeKeys: (keys: string[]) =>
+            runAsAdmin(ledger, devKeys.adminSeed, [{ name: 'set_tee_keys', args: { keys } }]),
+          settlementTuning: { budgetMs: 3000, rebroadcastAfterMs: 300, parkMs: 200 },
+        }
+      : {}),
+    ...engineOptions,
   });
+  if (settle) {
+    await ledger.advanceSlots({ slots: COMMITMENT_LAG.finalized + 1 });
+    await engine.context.chain.poll();
+  }
   const client = new HttpsClient(engine.url, engine.certificate.certPem);
   const admin = engine.devAdmin!;
   const venue: TestVenue = {
@@ -124,7 +146,8 @@ export class Trader {
   readonly tradingKey = bytesToHex(ed25519PublicKey(this.seed));
   readonly wallet = Uint8Array.from(randomBytes(32));
   readonly walletAddress = addressToBase58(ed25519PublicKey(this.wallet));
-  readonly viewingKey = bytesToHex(generateX25519KeyPair().publicKey);
+  readonly viewing = generateX25519KeyPair();
+  readonly viewingKey = bytesToHex(this.viewing.publicKey);
   private walletNonce = 0n;
   arrivalNonce = 0n;
   cancelNonce = 0n;

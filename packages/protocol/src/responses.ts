@@ -228,6 +228,8 @@ export const drainStatusCodec = object({
   started_at_ms: optional(unixMs),
   open_orders: required(u64()),
   pending_settlements: required(u64()),
+  in_flight_settlements: optional(u64('Matches whose settlement is not yet done or failed.')),
+  safe_to_stop: optional(boolean()),
 });
 export type DrainStatusResponse = InferObject<typeof drainStatusCodec.props>;
 

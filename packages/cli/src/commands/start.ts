@@ -14,6 +14,7 @@ import {
   Ledger,
   loadOrCreateDevKeys,
   RpcLedgerClient,
+  runAsAdmin,
   serveLedger,
 } from '@nightjar/ledger';
 import { parseOptions, portOption, positiveIntOption, UsageError } from '../args.js';
@@ -76,6 +77,8 @@ export async function startVenue(argv: string[]): Promise<RunningVenue> {
   };
   try {
     let ledgerUrl = opts.ledger;
+    // Dev mode: the started ledger's admin registers the engine's settlement key at first boot.
+    let registerTeeKeys: ((keys: string[]) => Promise<void>) | undefined;
     if (ledgerUrl === undefined) {
       const ledgerDir = join(dataDir, 'ledger');
       const verifier = await createGroth16Verifier({
@@ -89,7 +92,10 @@ export async function startVenue(argv: string[]): Promise<RunningVenue> {
         clock: { mode: 'auto', slotMs: positiveIntOption('slot-ms', opts['slot-ms'], 400) },
       });
       closers.push(() => ledger.close());
-      await ensureDevGenesis(ledger, loadOrCreateDevKeys(ledgerDir));
+      const devKeys = loadOrCreateDevKeys(ledgerDir);
+      await ensureDevGenesis(ledger, devKeys);
+      registerTeeKeys = (keys) =>
+        runAsAdmin(ledger, devKeys.adminSeed, [{ name: 'set_tee_keys', args: { keys } }]);
       const server = await serveLedger(ledger, { port: 0 });
       closers.push(() => server.close());
       ledgerUrl = server.url;
@@ -108,6 +114,8 @@ export async function startVenue(argv: string[]): Promise<RunningVenue> {
       validInputKey: await loadVerificationKey('valid_input'),
       logger: { level: 'warn' },
       ...(platformKind === 'dstack' ? { attestation: { platform: await DstackPlatform.open() } } : {}),
+      // With --ledger URL there is no admin here: the engine logs that the operator must register its key.
+      ...(registerTeeKeys ? { registerTeeKeys } : {}),
     });
     closers.push(() => engine.close());
     // The certificate is public and new each boot; local tools pin it from here.

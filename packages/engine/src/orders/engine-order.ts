@@ -18,6 +18,11 @@ export interface EngineOrder extends BookOrder {
   /** SHA-256 of the canonical body and the signature, hex: a byte-identical re-send is idempotent. */
   digestHex: string;
   signatureHex: string;
+  /**
+   * Slot until which the note is locked to this order on the ledger (after a partial fill's relock,
+   * or a lock that survived a counterparty's failed one): the next match reuses that lock.
+   */
+  lockedUntilSlot?: bigint;
   /** Lookup status; `pending`/`pending_settlement` while in the book, terminal otherwise. */
   lifecycle: OrderStatusValue;
   /** Stream session that placed it with cancel-on-disconnect, if any. */

@@ -6,8 +6,10 @@ import type { Instrument } from '@nightjar/protocol';
 import { OrderBook } from '../book/order-book.js';
 import { runAuction } from '../book/matcher.js';
 import type { SettlementSeam } from '../settlement/seam.js';
+import { inputLockUntil } from '../settlement/plan.js';
+import type { PartyPlan } from '../settlement/types.js';
 import type { EngineOrder } from './engine-order.js';
-import type { OrderEvents } from './events.js';
+import type { OrderEventBody, OrderEvents } from './events.js';
 import type { OrderRegistry } from './order-registry.js';
 
 /** Slots a matched order's note stays locked for settlement (well under the 4,500-slot ceiling). */
@@ -85,17 +87,19 @@ export class MarketEngine {
     }
     const lockExpirySlot = slot + SETTLEMENT_LOCK_SLOTS;
     for (const matches of result.batches) {
+      const batchId = this.deps.nextBatchId();
       for (const m of matches) {
         for (const order of [m.bid, m.ask]) {
           order.lifecycle = 'pending_settlement';
           this.emit(order, 'pending_settlement', {
             match_id: m.matchId.toString(),
-            lock_expiry_slot: lockExpirySlot,
+            batch_id: batchId,
+            lock_expiry_slot: inputLockUntil(order, slot, lockExpirySlot),
           });
         }
       }
       this.deps.settlement.submit({
-        batchId: this.deps.nextBatchId(),
+        batchId,
         marketId: this.instrument.market_id,
         symbol: this.instrument.symbol,
         matches,
@@ -105,11 +109,69 @@ export class MarketEngine {
     }
   }
 
-  private emit(
+  /**
+   * A confirmed match: quantities change only here. A continuing order rests again on its change
+   * note (already re-locked to it by the settlement); a finished one ends `fully_filled`; an ioc
+   * remainder leaves (`cancelled`, with its filled quantity).
+   */
+  settleConfirmed(order: EngineOrder, p: PartyPlan, ids: { match_id: string; batch_id: bigint }): void {
+    const filled = BigInt(p.filledAfter);
+    const quantity = filled - order.filledQuantity;
+    order.filledQuantity = filled;
+    if (p.continues) {
+      const change = p.outputs.find((o) => o.relock)!;
+      this.deps.registry.rekeyNote(order, change.commitment!);
+      order.noteInnerHash = change.inner;
+      order.nullifier = change.relock!.nullifier;
+      order.noteAmount = BigInt(change.amount);
+      order.lockedUntilSlot = BigInt(change.relock!.until_slot);
+      this.book.release(order.orderId, order.amount - quantity);
+      order.lifecycle = 'pending';
+      this.emit(order, 'partially_filled', {
+        ...ids,
+        filled_quantity: filled,
+        new_amount: order.amount,
+        new_note_amount: order.noteAmount,
+      });
+      return;
+    }
+    this.book.remove(order.orderId);
+    if (order.amount - quantity === 0n) {
+      this.deps.registry.retire(order, 'empty');
+      this.emit(order, 'fully_filled', { ...ids, filled_quantity: filled });
+    } else {
+      this.deps.registry.retire(order, 'cancelled');
+      this.emit(order, 'cancelled', { ...ids, filled_quantity: filled });
+    }
+  }
+
+  /** A definitive settlement failure: gone from the lookup, never rebooked. */
+  settleFailed(
     order: EngineOrder,
-    kind: 'cancelled' | 'expired' | 'pending_settlement',
-    extra: { match_id?: string; lock_expiry_slot?: bigint } = {},
+    extra: { match_id: string; batch_id: bigint; reason: string; lock_expiry_slot: bigint },
   ): void {
+    this.book.remove(order.orderId);
+    this.deps.registry.forget(order);
+    this.emit(order, 'settlement_failed', extra);
+  }
+
+  /**
+   * The counterparty's lock failed but this order's held: it rests again at its priority, its
+   * note still locked to it (the next match reuses the lock). An ioc/fok order leaves instead.
+   */
+  settleReturned(order: EngineOrder, lockedUntilSlot: bigint): void {
+    if (order.orderType !== 'limit') {
+      this.book.remove(order.orderId);
+      this.deps.registry.retire(order, 'cancelled');
+      this.emit(order, 'cancelled');
+      return;
+    }
+    order.lockedUntilSlot = lockedUntilSlot;
+    this.book.release(order.orderId);
+    order.lifecycle = 'pending';
+  }
+
+  private emit(order: EngineOrder, kind: OrderEventBody['kind'], extra: Partial<OrderEventBody> = {}): void {
     this.deps.events.emit(order.accountId, {
       order_id: order.orderId,
       market_id: this.instrument.market_id,

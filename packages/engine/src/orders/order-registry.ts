@@ -75,6 +75,14 @@ export class OrderRegistry {
     }
   }
 
+  /** A partial fill moved the order onto its change note: the reservation follows it. */
+  rekeyNote(order: EngineOrder, newCommitment: string): void {
+    if (this.reservations.get(order.noteCommitment) === order.orderId)
+      this.reservations.delete(order.noteCommitment);
+    order.noteCommitment = newCommitment;
+    this.reservations.set(newCommitment, order.orderId);
+  }
+
   /** Forgets an order entirely (a definitive settlement failure removes it from the lookup). */
   forget(order: EngineOrder): void {
     if (this.live.get(order.orderId) === order) this.live.delete(order.orderId);

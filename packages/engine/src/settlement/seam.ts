@@ -4,6 +4,7 @@
  * `/system/status` reports `settlement: not_wired`. A test double may implement this interface in
  * tests only.
  */
+import type { SettlementStatusResponse } from '@nightjar/protocol';
 import type { Match } from '../book/types.js';
 import type { EngineOrder } from '../orders/engine-order.js';
 
@@ -23,6 +24,14 @@ export interface SettlementSeam {
   submit(batch: SettlementBatch): void;
   /** Batches not yet settled (bounded telemetry; no order details). */
   pendingBatches(): number;
+  /** Matches not yet done or failed. */
+  inFlightMatches?(): number;
+  /** The status record of a batch in flight or among the last 1,024 terminal ones. */
+  status?(batchId: bigint): SettlementStatusResponse | undefined;
+  /** `/admin/metrics/settlement` (no amounts, prices or ids). */
+  metricsSnapshot?(): Record<string, unknown>;
+  /** Settlement totals for `/transparency`. */
+  totals?(): { batches: number; confirmed_matches: number; rejected_matches: number };
 }
 
 /**

@@ -6,16 +6,52 @@ import type { FastifyInstance } from 'fastify';
 import { parseParam, queryParams, VenueError, type DrainStatusResponse } from '@nightjar/protocol';
 import type { EngineContext } from '../../context.js';
 
+const TRANSPARENCY_CACHE_MS = 1000;
+
+interface TransparencyLedgerPart {
+  shards: { tree_id: number; merkle_root: string; leaf_count: bigint }[];
+  mints: { mint: string; vault_balance: bigint; outstanding_note_value: bigint }[];
+}
+
+async function readLedgerPart(ctx: EngineContext): Promise<TransparencyLedgerPart> {
+  const [solvency, ...roots] = await Promise.all([
+    ctx.ledger.getSolvency(),
+    ...Array.from({ length: ctx.trees.numTrees }, (_, tree_id) => ctx.ledger.getTreeRoot({ tree_id })),
+  ]);
+  return {
+    shards: roots.map((r) => ({
+      tree_id: r.tree_id,
+      merkle_root: r.merkle_root,
+      leaf_count: BigInt(r.leaf_count),
+    })),
+    mints: solvency.mints.map((m) => ({
+      mint: m.mint,
+      vault_balance: BigInt(m.vault_balance),
+      outstanding_note_value: BigInt(m.outstanding_note_value),
+    })),
+  };
+}
+
 export async function operationsRoutes(app: FastifyInstance, { ctx }: { ctx: EngineContext }): Promise<void> {
   const admin = { preHandler: ctx.requireAdmin };
 
-  const drainStatus = (): DrainStatusResponse => ({
-    state:
-      ctx.drain.startedAtMs === undefined ? 'idle' : ctx.registry.liveCount === 0 ? 'drained' : 'draining',
-    ...(ctx.drain.startedAtMs === undefined ? {} : { started_at_ms: BigInt(ctx.drain.startedAtMs) }),
-    open_orders: BigInt(ctx.registry.liveCount),
-    pending_settlements: BigInt(ctx.settlement.pendingBatches()),
-  });
+  const drainStatus = (): DrainStatusResponse => {
+    const inFlight = ctx.settlement.inFlightMatches?.() ?? 0;
+    return {
+      state:
+        ctx.drain.startedAtMs === undefined
+          ? 'idle'
+          : ctx.registry.liveCount === 0 && inFlight === 0
+            ? 'drained'
+            : 'draining',
+      ...(ctx.drain.startedAtMs === undefined ? {} : { started_at_ms: BigInt(ctx.drain.startedAtMs) }),
+      open_orders: BigInt(ctx.registry.liveCount),
+      pending_settlements: BigInt(ctx.settlement.pendingBatches()),
+      in_flight_settlements: BigInt(inFlight),
+      // Stopping with settlements in flight is recoverable (the journal), but a quiet stop is cleaner.
+      safe_to_stop: inFlight === 0,
+    };
+  };
   app.get('/admin/drain', admin, async () => drainStatus());
   app.post('/admin/drain', admin, async () => {
     ctx.drain.startedAtMs ??= ctx.now();
@@ -30,26 +66,49 @@ export async function operationsRoutes(app: FastifyInstance, { ctx }: { ctx: Eng
     settlement: ctx.settlement.state,
     pending_batches: ctx.settlement.pendingBatches(),
     open_orders: ctx.registry.liveCount,
+    ...(ctx.settlement.metricsSnapshot?.() ?? {}),
   }));
 
   app.get<{ Params: { batch_id: string } }>(
     '/settlement/status/:batch_id',
     { preHandler: ctx.requireAccount },
     async (req) => {
-      parseParam(queryParams.batch_id, req.params.batch_id, 'batch_id');
-      throw new VenueError(1301, 'no such batch (settlement is not wired in this build)');
+      const batchId = parseParam(queryParams.batch_id, req.params.batch_id, 'batch_id');
+      const record = ctx.settlement.status?.(BigInt(batchId));
+      if (!record)
+        throw new VenueError(1301, 'no such batch (only the last 1,024 finished batches are kept)');
+      return record;
     },
   );
 
-  app.get('/transparency', async () => ({
-    engine: {
-      boot_session_id: ctx.bootSessionId,
-      tee_keys: ctx.chain.teeKeys,
-      signer_set_sha256: ctx.chain.signerSetSha256,
-      compose_hash: ctx.attestation.compose_hash,
-    },
-    markets: ctx.markets.list().map((m) => ({ symbol: m.symbol, market_id: m.market_id })),
-    stats: { open_orders: ctx.registry.liveCount, settlement: ctx.settlement.state },
-  }));
+  // Ledger reads behind /transparency are cached briefly: a public endpoint must not fan out.
+  let cached: { at: number; value: Promise<TransparencyLedgerPart> } | undefined;
+  const ledgerPart = (): Promise<TransparencyLedgerPart> => {
+    if (!cached || ctx.now() - cached.at > TRANSPARENCY_CACHE_MS) {
+      const value = readLedgerPart(ctx);
+      cached = { at: ctx.now(), value };
+      value.catch(() => (cached = undefined));
+    }
+    return cached.value;
+  };
+  app.get('/transparency', async () => {
+    const part = await ledgerPart();
+    let resting = 0;
+    for (const o of ctx.registry.liveOrders()) if (o.lifecycle === 'pending') resting += 1;
+    const totals = ctx.settlement.totals?.() ?? { batches: 0, confirmed_matches: 0, rejected_matches: 0 };
+    return {
+      slot: BigInt(ctx.chain.slot),
+      engine: {
+        boot_session_id: ctx.bootSessionId,
+        tee_keys: ctx.chain.teeKeys,
+        signer_set_sha256: ctx.chain.signerSetSha256,
+        compose_hash: ctx.attestation.compose_hash,
+      },
+      ...part,
+      orders: { resting, pending_settlement: ctx.registry.liveCount - resting },
+      settlement: totals,
+    };
+  });
+
   // Transport attestation, /attestation and /evidences/* live in attestation/routes.ts.
 }

@@ -1,0 +1,183 @@
+/**
+ * A match's settlement plan (DESIGN.md sections 3, 4 and 6): per party, the input to lock (unless
+ * its note is already locked to the order by an earlier relock), the outputs its input produces
+ * (trade-out, change, fee; zero-valued ones omitted) and, for an order that keeps resting, the
+ * change note's relock. Pure: computed once at match time and journaled.
+ */
+import { deriveNote, outputInner, OutputRole } from '@nightjar/crypto';
+import { fieldToHex, parseAddress, requiredCollateral, type Instrument } from '@nightjar/protocol';
+import { LOCK_TTL_CEILING_SLOTS } from '@nightjar/ledger';
+import type { Match } from '../book/types.js';
+import type { EngineOrder } from '../orders/engine-order.js';
+import type { MatchPlan, OutputPlan, PartyPlan } from './types.js';
+
+/** A relocked note must outlive the order by this much, so its last match can still settle. */
+export const RELOCK_MARGIN_SLOTS = 150n;
+/** An existing lock is reused only if it holds at least this long: else the input is locked afresh. */
+export const MIN_REUSABLE_LOCK_SLOTS = 40n;
+
+export interface PlanContext {
+  instrument: Instrument;
+  feeOwnerCommitment: string;
+  slot: bigint;
+  lockExpirySlot: bigint;
+}
+
+export function planMatch(m: Match<EngineOrder>, matchIdx: number, ctx: PlanContext): MatchPlan {
+  const { instrument } = ctx;
+  return {
+    matchIdx,
+    matchId: m.matchId.toString(),
+    quantity: m.quantity.toString(),
+    bid: planParty(m.bid, {
+      ctx,
+      inputMint: instrument.quote_mint,
+      outMint: instrument.base_mint,
+      gives: m.quote + m.buyerFee,
+      receives: m.quantity,
+      fee: m.buyerFee,
+      quantity: m.quantity,
+    }),
+    ask: planParty(m.ask, {
+      ctx,
+      inputMint: instrument.base_mint,
+      outMint: instrument.quote_mint,
+      gives: m.quantity + m.sellerFee,
+      receives: m.quote,
+      fee: m.sellerFee,
+      quantity: m.quantity,
+    }),
+  };
+}
+
+interface Flow {
+  ctx: PlanContext;
+  inputMint: string;
+  outMint: string;
+  gives: bigint;
+  receives: bigint;
+  fee: bigint;
+  quantity: bigint;
+}
+
+/** The slot an order's input lock holds until if it is matched now (for `lock_expiry_slot`). */
+export function inputLockUntil(order: EngineOrder, slot: bigint, batchLockExpiry: bigint): bigint {
+  return reusableLock(order, slot) ? order.lockedUntilSlot! : batchLockExpiry;
+}
+
+function reusableLock(order: EngineOrder, slot: bigint): boolean {
+  return order.lockedUntilSlot !== undefined && order.lockedUntilSlot > slot + MIN_REUSABLE_LOCK_SLOTS;
+}
+
+function planParty(o: EngineOrder, f: Flow): PartyPlan {
+  const { ctx } = f;
+  const change = o.noteAmount - f.gives;
+  if (change < 0n) throw new Error('note value below what the match takes');
+  const newAmount = o.amount - f.quantity;
+  const continues = newAmount > 0n && o.orderType === 'limit';
+  if (continues) {
+    // The remainder's collateral must be covered by the change note (floors add up; assert it).
+    const need = requiredCollateral(o.side, newAmount, o.priceLimit, ctx.instrument);
+    if (change < need) throw new Error('change note does not cover the remainder');
+  }
+  const parentInner = BigInt('0x' + o.noteInnerHash);
+  const owner = BigInt('0x' + o.ownerCommitment);
+  const feeOwner = BigInt('0x' + ctx.feeOwnerCommitment);
+  const outputs: OutputPlan[] = [];
+  const out = (role: 1 | 2 | 3, mint: string, amount: bigint, ownerC: bigint): OutputPlan | undefined => {
+    if (amount === 0n) return undefined; // a zero-valued output is never created
+    const inner = outputInner(parentInner, role);
+    const d = deriveNote({
+      mint: parseAddress(mint)!,
+      amount,
+      ownerCommitment: ownerC,
+      noteInnerHash: inner,
+    });
+    const p: OutputPlan = {
+      role,
+      tree_id: o.treeId,
+      mint,
+      amount: amount.toString(),
+      opening_hash: fieldToHex(d.openingHash),
+      inner: fieldToHex(inner),
+      commitment: fieldToHex(d.noteCommitment),
+    };
+    if (role === OutputRole.change && continues) {
+      let until = o.expirySlot + RELOCK_MARGIN_SLOTS;
+      const ceiling = ctx.slot + BigInt(LOCK_TTL_CEILING_SLOTS);
+      if (until > ceiling) until = ceiling;
+      p.relock = { order_id: o.orderId, until_slot: until.toString(), nullifier: fieldToHex(d.nullifier) };
+    }
+    outputs.push(p);
+    return p;
+  };
+  out(OutputRole.tradeOut, f.outMint, f.receives, owner);
+  out(OutputRole.change, f.inputMint, change, owner);
+  out(OutputRole.fee, f.inputMint, f.fee, feeOwner);
+  if (continues && !outputs.some((p) => p.relock)) throw new Error('a continuing order needs a change note');
+
+  const reuse = reusableLock(o, ctx.slot);
+  const lockUntil = reuse ? o.lockedUntilSlot! : ctx.lockExpirySlot;
+  return {
+    orderId: o.orderId,
+    accountId: o.accountId,
+    side: o.side,
+    treeId: o.treeId,
+    viewingPubkey: o.viewingPubkey,
+    inputNullifier: o.nullifier,
+    ...(reuse
+      ? {}
+      : {
+          lock: {
+            tree_id: o.treeId,
+            merkle_root: o.merkleRoot,
+            note_commitment: o.noteCommitment,
+            nullifier: o.nullifier,
+            mint: f.inputMint,
+            proof: o.validInputProof,
+            order_id: o.orderId,
+            until_slot: ctx.lockExpirySlot.toString(),
+          },
+        }),
+    lockUntilSlot: lockUntil.toString(),
+    outputs,
+    tradeAmount: f.receives.toString(),
+    changeAmount: change.toString(),
+    feeAmount: f.fee.toString(),
+    newAmount: continues ? newAmount.toString() : '0',
+    filledAfter: (o.filledQuantity + f.quantity).toString(),
+    continues,
+  };
+}
+
+/** The `settle_batch` entry of a planned match (outputs: the bid party's, then the ask party's). */
+export function settleEntry(plan: MatchPlan, memos: [string, string]) {
+  const strip = (p: OutputPlan) => ({
+    tree_id: p.tree_id,
+    mint: p.mint,
+    amount: p.amount,
+    opening_hash: p.opening_hash,
+    ...(p.relock ? { relock: p.relock } : {}),
+  });
+  return {
+    match_idx: plan.matchIdx,
+    inputs: [plan.bid.inputNullifier, plan.ask.inputNullifier],
+    outputs: [...plan.bid.outputs.map(strip), ...plan.ask.outputs.map(strip)],
+    memos,
+  };
+}
+
+/** Per mint, what the inputs give equals what the outputs create (checked before signing). */
+export function conserves(plan: MatchPlan, inputMint: (side: 'bid' | 'ask') => string): boolean {
+  const bal = new Map<string, bigint>();
+  const add = (mint: string, v: bigint) => bal.set(mint, (bal.get(mint) ?? 0n) + v);
+  for (const p of [plan.bid, plan.ask]) {
+    for (const o of p.outputs) add(o.mint, BigInt(o.amount));
+    add(inputMint(p.side), -(BigInt(p.changeAmount) + BigInt(p.feeAmount)));
+  }
+  // What remains is the trade: the bid's trade-out (base) balanced by the ask's input, and vice versa.
+  add(inputMint('ask'), -BigInt(plan.bid.tradeAmount));
+  add(inputMint('bid'), -BigInt(plan.ask.tradeAmount));
+  for (const v of bal.values()) if (v !== 0n) return false;
+  return true;
+}

@@ -1,0 +1,38 @@
+/**
+ * Restart reconciliation: each journaled match that had not reached `done`/`failed` is classified
+ * from the ledger alone (its own journaled settle transactions, then its inputs' note states by
+ * nullifier). Every settle transaction the engine ever signed is journaled before it is sent, so
+ * "settled by us" is decided by those records; an input consumed any other way is never guessed
+ * about: it goes to the operator.
+ */
+import type { NoteStatus } from '@nightjar/ledger';
+import type { JobState } from './types.js';
+
+export type RecoveryClass =
+  /** One of its settle transactions landed with this match ok. */
+  | 'already_settled'
+  /** Both inputs still locked well ahead: settle it again (a fresh signature). */
+  | 'redrive'
+  /** Nothing consumed and it cannot settle: its locks expire (expired ones are released). */
+  | 'release'
+  /** An input consumed, but not by this match's settlement: the operator decides. */
+  | 'indeterminate';
+
+export interface RecoveryFacts {
+  settledOk: boolean;
+  bid: NoteStatus;
+  ask: NoteStatus;
+  slot: number;
+}
+
+/** Slots a lock must still hold for a redrive to be attempted. */
+export const REDRIVE_MIN_LOCK_SLOTS = 4;
+
+export function classifyJob(job: JobState, f: RecoveryFacts): RecoveryClass {
+  if (f.settledOk) return 'already_settled';
+  if (f.bid.state === 'spent' || f.ask.state === 'spent') return 'indeterminate';
+  const holds = (s: NoteStatus) =>
+    s.state === 'locked' && (s.locked_until_slot ?? 0) > f.slot + REDRIVE_MIN_LOCK_SLOTS;
+  if (holds(f.bid) && holds(f.ask)) return 'redrive';
+  return 'release';
+}

@@ -1,0 +1,39 @@
+/**
+ * The engine's settlement key (its TEE key, Ed25519, DESIGN.md section 6). On the simulated
+ * platform it is sealed in the data directory (mode 0600) so that the key registered on the
+ * ledger survives restarts; without a data directory (tests) each process gets a fresh one.
+ */
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, readFileSync, writeFileSync, renameSync } from 'node:fs';
+import { join } from 'node:path';
+import { addressToBase58, bytesToHex, ed25519PublicKey, hexToBytes } from '@nightjar/protocol';
+
+export interface TeeKey {
+  seed: Uint8Array;
+  /** Base58 public key: the ledger address the engine signs as. */
+  address: string;
+}
+
+export const TEE_KEY_FILE = 'settlement-key.json';
+
+export function loadOrCreateTeeKey(dataDir: string | undefined): TeeKey {
+  if (dataDir === undefined) return fromSeed(Uint8Array.from(randomBytes(32)));
+  const file = join(dataDir, TEE_KEY_FILE);
+  if (existsSync(file)) {
+    const saved = JSON.parse(readFileSync(file, 'utf8')) as { seed?: unknown };
+    if (typeof saved.seed !== 'string' || !/^[0-9a-f]{64}$/.test(saved.seed))
+      throw new Error(`${file} is damaged; refusing to replace the registered settlement key`);
+    return fromSeed(hexToBytes(saved.seed));
+  }
+  const seed = Uint8Array.from(randomBytes(32));
+  // Written to a temporary name, then renamed: a crash never leaves half a key behind.
+  const tmp = `${file}.tmp`;
+  writeFileSync(tmp, JSON.stringify({ seed: bytesToHex(seed) }) + '\n', { mode: 0o600 });
+  chmodSync(tmp, 0o600);
+  renameSync(tmp, file);
+  return fromSeed(seed);
+}
+
+function fromSeed(seed: Uint8Array): TeeKey {
+  return { seed, address: addressToBase58(ed25519PublicKey(seed)) };
+}

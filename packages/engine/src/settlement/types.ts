@@ -1,0 +1,101 @@
+/**
+ * The settlement pipeline's vocabulary: a match's plan (everything the ledger transactions and the
+ * order effects need, computed once at match time and journaled), its stage, outcome and reason.
+ */
+import type { SettlementOutcome, SettlementStage } from '@nightjar/protocol';
+
+export type { SettlementOutcome, SettlementStage };
+
+/**
+ * Why a match was rejected: a closed set, so no ledger or RPC error text ever reaches a client.
+ * `engine_restarted`: the engine stopped before both inputs were locked; nothing was consumed.
+ */
+export const REJECT_REASONS = [
+  'input_root_expired',
+  'note_spent',
+  'note_locked',
+  'lock_rejected',
+  'settlement_rejected',
+  'ledger_unavailable',
+  'lock_expired',
+  'engine_restarted',
+] as const;
+export type RejectReason = (typeof REJECT_REASONS)[number];
+
+/** `lock_note` arguments as the ledger takes them (u64 as decimal strings). */
+export interface LockArgs {
+  tree_id: number;
+  merkle_root: string;
+  note_commitment: string;
+  nullifier: string;
+  mint: string;
+  proof: string;
+  order_id: string;
+  until_slot: string;
+}
+
+export interface OutputPlan {
+  role: 1 | 2 | 3;
+  tree_id: number;
+  mint: string;
+  amount: string;
+  opening_hash: string;
+  /** Poseidon(4, parent_inner, role), hex. */
+  inner: string;
+  /** Only for a continuing order's change note. */
+  relock?: { order_id: string; until_slot: string; nullifier: string };
+  /** The change note's commitment (what the order's note becomes after a partial fill). */
+  commitment?: string;
+}
+
+export interface PartyPlan {
+  orderId: string;
+  accountId: string;
+  side: 'bid' | 'ask';
+  treeId: number;
+  viewingPubkey: string;
+  inputNullifier: string;
+  /** Present when the input must be locked by this batch; absent when it is already locked (relock). */
+  lock?: LockArgs;
+  /** The slot this input's lock holds until (the batch's, or the relock's). */
+  lockUntilSlot: string;
+  outputs: OutputPlan[];
+  tradeAmount: string;
+  changeAmount: string;
+  feeAmount: string;
+  /** Base units still resting after the fill ("0" when the order ends). */
+  newAmount: string;
+  /** Cumulative filled quantity after the fill. */
+  filledAfter: string;
+  /** True when the remainder rests again with its change note re-locked. */
+  continues: boolean;
+}
+
+export interface MatchPlan {
+  matchIdx: number;
+  matchId: string;
+  quantity: string;
+  bid: PartyPlan;
+  ask: PartyPlan;
+}
+
+export interface JobState {
+  batchId: bigint;
+  marketId: string;
+  plan: MatchPlan;
+  stage: SettlementStage;
+  outcome: SettlementOutcome;
+  reason?: RejectReason | 'indeterminate';
+  createdAtMs: number;
+  updatedAtMs: number;
+  lockSignatures: string[];
+  settleSignatures: string[];
+  /** The lock transaction that landed for this match's inputs. */
+  confirmedLockSignature?: string;
+  /** Confirmed settle transaction. */
+  confirmedSignature?: string;
+  /** Hex memos for [bid party, ask party], as stored on the ledger. */
+  memos?: [string, string];
+}
+
+export const TERMINAL_STAGES: ReadonlySet<SettlementStage> = new Set(['done', 'failed']);

@@ -1,0 +1,31 @@
+/**
+ * The engine as its own process for the SIGKILL tests: talks to the test's ledger over JSON-RPC
+ * (so the chain outlives the engine) and prints one JSON line when it serves. `NIGHTJAR_CRASH_AT`
+ * (read by the engine) makes the settlement pipeline SIGKILL this process at that stage.
+ */
+import { RpcLedgerClient } from '@nightjar/ledger';
+import { startEngine } from '../../src/index.js';
+
+const FAST_ARGON2 = { memoryCost: 1024, timeCost: 1, parallelism: 1 };
+
+const ledger = new RpcLedgerClient(process.env.LEDGER_URL!);
+await ledger.connectEvents();
+const engine = await startEngine({
+  ledger,
+  dataDir: process.env.DATA_DIR!,
+  port: 0,
+  dev: true,
+  hasher: FAST_ARGON2,
+  verifyInputProof: async (proof: Uint8Array) => proof[0] !== 0xee,
+  settlementTuning: { budgetMs: 3000, rebroadcastAfterMs: 300, parkMs: 200 },
+  logger: false,
+});
+process.stdout.write(
+  JSON.stringify({
+    url: engine.url,
+    cert: engine.certificate.certPem,
+    bootSessionId: engine.bootSessionId,
+    admin: engine.devAdmin ?? null,
+  }) + '\n',
+);
+process.on('SIGTERM', () => void engine.close().then(() => process.exit(0)));
