@@ -7,7 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { FastifyServerOptions } from 'fastify';
-import { AdaptiveBatcher, type SnarkjsVerificationKey } from '@nightjar/crypto';
+import { AdaptiveBatcher, type BatcherStats, type SnarkjsVerificationKey } from '@nightjar/crypto';
 import { RATE_LIMIT, SETTLEMENT_BUFFER_SLOTS, type SystemStatusResponse } from '@nightjar/protocol';
 import type { LedgerClient } from '@nightjar/ledger';
 import { AccountService } from './accounts/account-service.js';
@@ -103,6 +103,8 @@ export interface RunningEngine {
     /** Simulated platform only: the root CA certificate clients pin (DER, and its file). */
     rootCa?: { path: string | undefined; der: Uint8Array };
   };
+  /** The verifier workers' batching counters (undefined when proofs are checked inline). */
+  verifierStats(): BatcherStats | undefined;
   close(): Promise<void>;
 }
 
@@ -329,6 +331,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       identity: attestation.identity,
       ...(platform.rootCa ? { rootCa: platform.rootCa } : {}),
     },
+    verifierStats: () => batcher?.stats(),
     async close() {
       // Sessions first: their cancel-on-disconnect still finds the books running.
       await stream.close();
