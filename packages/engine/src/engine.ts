@@ -195,6 +195,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
         settlementBufferSlots,
         now,
         nextBatchId: () => ++batchId,
+        ...(pipeline ? { firstMatchId: pipeline.firstMatchId(instrument.market_id) } : {}),
       }),
     );
   }

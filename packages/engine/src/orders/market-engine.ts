@@ -21,20 +21,24 @@ export interface MarketEngineDeps {
   settlement: SettlementSeam;
   settlementBufferSlots: bigint;
   now(): number;
-  /** Venue-wide batch and match id sources. */
+  /** Venue-wide batch id source. */
   nextBatchId(): bigint;
+  /** This market's first match id this boot (default 1): ids never repeat across boots. */
+  firstMatchId?: bigint;
 }
 
 export class MarketEngine {
   readonly book = new OrderBook<EngineOrder>();
   private tick = 0;
-  private nextMatchId = 1n;
+  private nextMatchId: bigint;
   private seq = 0;
 
   constructor(
     readonly instrument: Instrument,
     private readonly deps: MarketEngineDeps,
-  ) {}
+  ) {
+    this.nextMatchId = deps.firstMatchId ?? 1n;
+  }
 
   /** The tick the next auction will run as: ioc/fok orders booked now are judged there. */
   get nextTick(): number {

@@ -92,13 +92,15 @@ export class SettlementJournal {
     this.db.transaction(() => {
       for (const { tx, batchId, kind } of txs)
         this.stmts.insertTx.run(tx.signature, batchId, kind, tx.nonce, JSON.stringify(tx));
-      for (const j of jobs)
+      for (const j of jobs) {
+        this.raiseLastMatchId(j.marketId, BigInt(j.plan.matchId));
         this.stmts.upsertJob.run(
           j.batchId,
           j.plan.matchIdx,
           TERMINAL_STAGES.has(j.stage) ? 1 : 0,
           encodeJob(j),
         );
+      }
     })();
     this.writeMs.push(performance.now() - t0);
     if (this.writeMs.length > 4096) this.writeMs.splice(0, 2048);
@@ -111,6 +113,19 @@ export class SettlementJournal {
   /** Jobs of the last `batches` batches that reached a terminal stage (for the status record). */
   recentTerminalJobs(batches: number): JobState[] {
     return (this.stmts.recentTerminal.all(batches) as JobRow[]).map((r) => decodeJob(r.body));
+  }
+
+  /** Match ids are per market and must not repeat across boots (memos carry them). */
+  private raiseLastMatchId(marketId: string, matchId: bigint): void {
+    const key = `last_match_id:${marketId}`;
+    const previous = this.stmts.getMeta.get(key) as string | undefined;
+    if (previous === undefined || matchId > BigInt(previous)) this.stmts.setMeta.run(key, matchId.toString());
+  }
+
+  /** The last match id journaled for a market (kept in `meta`, so pruning old jobs cannot lose it). */
+  lastMatchId(marketId: string): bigint {
+    const v = this.stmts.getMeta.get(`last_match_id:${marketId}`) as string | undefined;
+    return v === undefined ? 0n : BigInt(v);
   }
 
   maxBatchId(): bigint {

@@ -112,6 +112,11 @@ export class SettlementPipeline implements SettlementSeam {
     return this.o.journal.maxBatchId();
   }
 
+  /** The first match id a market may use this boot: past every one journaled before. */
+  firstMatchId(marketId: string): bigint {
+    return this.o.journal.lastMatchId(marketId) + 1n;
+  }
+
   /**
    * Before the engine trades: the nonce, the fee owner, the key's registration; then reconciles
    * the journal in the background (it may need the chain to move).

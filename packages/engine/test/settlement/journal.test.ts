@@ -66,6 +66,9 @@ describe('settlement journal', () => {
     j.close();
     const again = new SettlementJournal(d, true);
     expect(again.maxBatchId()).toBe(7n);
+    // Match ids are per market and never repeat across boots: the next boot starts past them.
+    expect(again.lastMatchId('m')).toBe(1n);
+    expect(again.lastMatchId('another market')).toBe(0n);
     expect(again.maxNonce()).toBe(42n);
     expect(again.openJobs().map((x) => [x.batchId, x.stage])).toEqual([[7n, 'settling']]);
     again.close();
