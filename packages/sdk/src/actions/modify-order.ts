@@ -1,0 +1,59 @@
+import { encodeCancelBody, modifyCancelFields, signCanonical } from '@nightjar/protocol';
+import type { Client } from '../client.js';
+import { NotFoundError } from '../errors.js';
+import { buildOrder, type BuildOrderParameters } from './build-order.js';
+import { trackPlaced, type PlaceOrderReturnType } from './place-order.js';
+
+export interface ModifyOrderParameters extends Omit<BuildOrderParameters, 'symbol' | 'note'> {
+  /** The resting order to replace. */
+  orderId: string;
+  /** The replacement's id: the same id reprices in place; default a fresh id. */
+  newOrderId?: string;
+}
+
+export type ModifyOrderReturnType = PlaceOrderReturnType;
+
+/**
+ * Atomically cancels `orderId` and places a replacement (`PUT /orders/{id}`), both signed by the
+ * wallet's trading key. The replacement keeps the symbol and, by default, the same note.
+ *
+ * @example
+ * await modifyOrder(client, { orderId, side: 'bid', amount: '1', price: '149.5' });
+ */
+export async function modifyOrder(client: Client, params: ModifyOrderParameters): Promise<ModifyOrderReturnType> {
+  const wallet = client.wallet;
+  const old = wallet.orders.get(params.orderId);
+  if (!old) throw new NotFoundError(1301, 404, 'this wallet does not track that order');
+  const { orderId, newOrderId, ...rest } = params;
+  // The old order's note is free for the replacement: the swap is atomic.
+  old.status = 'cancelled';
+  let built;
+  try {
+    built = await buildOrder(client, {
+      ...rest,
+      symbol: old.symbol,
+      note: old.noteCommitment,
+      ...(newOrderId ? { orderId: newOrderId } : {}),
+    });
+  } catch (err) {
+    old.status = 'open';
+    throw err;
+  }
+  const { body, note } = built;
+  const trading = wallet.keys.trading;
+  const nonce = client.nonces.next(trading.publicKey, 'cancel');
+  const cancelSignature = signCanonical(trading.seed, encodeCancelBody(modifyCancelFields(orderId, nonce, body)));
+  try {
+    const r = await client.request<{ order_id: string; status: 'accepted'; arrival_slot: bigint }>(
+      `/orders/${orderId}`,
+      { method: 'PUT', body: { cancel_signature: cancelSignature, cancel_nonce: nonce.toString(), replacement: body } },
+    );
+    await trackPlaced(client, body, note.commitment);
+    return { orderId: r.order_id, status: 'accepted', arrivalSlot: BigInt(r.arrival_slot ?? 0n), noteCommitment: note.commitment, body };
+  } catch (err) {
+    old.status = 'open';
+    throw err;
+  } finally {
+    wallet.reserved.delete(note.commitment);
+  }
+}
