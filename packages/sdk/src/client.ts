@@ -8,7 +8,12 @@
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { X509Certificate } from 'node:crypto';
-import { NoteProver, type ProofResult, type ValidInputRequest, type ValidSpendRequest } from '@nightjar/circuits';
+import {
+  NoteProver,
+  type ProofResult,
+  type ValidInputRequest,
+  type ValidSpendRequest,
+} from '@nightjar/circuits';
 import { RpcLedgerClient, type LedgerClient } from '@nightjar/ledger';
 import type { Instrument } from '@nightjar/protocol';
 import {
@@ -153,7 +158,8 @@ export async function createClient(params: CreateClientParameters): Promise<Crea
   const backoff = { ...DEFAULT_BACKOFF, ...params.backoff };
   const refreshLeadMs = params.refreshLeadMs ?? 60_000;
   const nonces =
-    params.nonces ?? (params.stateDir ? fileNonceStore(join(params.stateDir, 'nonces.json')) : memoryNonceStore());
+    params.nonces ??
+    (params.stateDir ? fileNonceStore(join(params.stateDir, 'nonces.json')) : memoryNonceStore());
   let prover = params.prover;
   const ownsProver = !prover;
   let token: { value: string; expiresAt: number } | undefined;
@@ -236,7 +242,8 @@ export async function createClient(params: CreateClientParameters): Promise<Crea
     nonces,
     slotMs: params.slotMs ?? 400,
     get wallet(): Wallet {
-      if (!params.wallet) throw new NightjarError('this client has no wallet (pass `wallet` to createClient)');
+      if (!params.wallet)
+        throw new NightjarError('this client has no wallet (pass `wallet` to createClient)');
       return params.wallet;
     },
     get hasWallet() {
@@ -279,9 +286,12 @@ export async function createClient(params: CreateClientParameters): Promise<Crea
     async instrument(symbol: string) {
       const cached = instruments.get(symbol);
       if (cached) return cached;
-      const raw = await client.request<Record<string, unknown>>(`/instruments/${encodeURIComponent(symbol)}`, {
-        auth: false,
-      });
+      const raw = await client.request<Record<string, unknown>>(
+        `/instruments/${encodeURIComponent(symbol)}`,
+        {
+          auth: false,
+        },
+      );
       const inst = toInstrument(raw);
       instruments.set(symbol, inst);
       return inst;

@@ -51,7 +51,10 @@ export interface BuildOrderReturnType {
  * @example
  * const { body } = await buildOrder(client, { symbol: 'SOL-USDC', side: 'bid', amount: '1', price: '150' });
  */
-export async function buildOrder(client: Client, params: BuildOrderParameters): Promise<BuildOrderReturnType> {
+export async function buildOrder(
+  client: Client,
+  params: BuildOrderParameters,
+): Promise<BuildOrderReturnType> {
   const wallet = client.wallet;
   const inst = await client.instrument(params.symbol);
   const amount = parseUnits(params.amount, inst.base_decimals, 'amount');

@@ -17,9 +17,19 @@ export async function signCancel(client: Client, orderId: string) {
   const nonce = client.nonces.next(trading.publicKey, 'cancel');
   const signature = signCanonical(
     trading.seed,
-    encodeCancelBody({ order_id: orderId, trading_key: trading.publicKey, cancel_nonce: nonce, session_id: session }),
+    encodeCancelBody({
+      order_id: orderId,
+      trading_key: trading.publicKey,
+      cancel_nonce: nonce,
+      session_id: session,
+    }),
   );
-  return { trading_key: trading.publicKey, cancel_nonce: nonce.toString(), session_id: session, trading_key_signature: signature };
+  return {
+    trading_key: trading.publicKey,
+    cancel_nonce: nonce.toString(),
+    session_id: session,
+    trading_key_signature: signature,
+  };
 }
 
 /**
@@ -29,7 +39,10 @@ export async function signCancel(client: Client, orderId: string) {
  * @example
  * await cancelOrder(client, { orderId });
  */
-export async function cancelOrder(client: Client, params: CancelOrderParameters): Promise<CancelOrderReturnType> {
+export async function cancelOrder(
+  client: Client,
+  params: CancelOrderParameters,
+): Promise<CancelOrderReturnType> {
   const body = await signCancel(client, params.orderId);
   const r = await client.request<{ order_id: string; status: 'cancelled' }>(`/orders/${params.orderId}`, {
     method: 'DELETE',

@@ -33,7 +33,9 @@ export interface DepositReturnType {
 export async function deposit(client: Client, params: DepositParameters): Promise<DepositReturnType> {
   const wallet = client.wallet;
   const amount =
-    typeof params.amount === 'bigint' ? params.amount : parseUnits(params.amount, await mintDecimals(client, params.mint));
+    typeof params.amount === 'bigint'
+      ? params.amount
+      : parseUnits(params.amount, await mintDecimals(client, params.mint));
   if (amount <= 0n) throw new NightjarError('a deposit must be positive');
   const treeId = params.treeId ?? 0;
   const index = wallet.depositCount;

@@ -19,7 +19,10 @@ export type GetBalancesReturnType = Record<string, MintBalance>;
  * const balances = await getBalances(client);
  * console.log(balances[USDC]?.available);
  */
-export async function getBalances(client: Client, params: GetBalancesParameters = {}): Promise<GetBalancesReturnType> {
+export async function getBalances(
+  client: Client,
+  params: GetBalancesParameters = {},
+): Promise<GetBalancesReturnType> {
   if (params.sync ?? true) await syncWallet(client);
   return client.wallet.balances();
 }

@@ -20,7 +20,10 @@ export type ModifyOrderReturnType = PlaceOrderReturnType;
  * @example
  * await modifyOrder(client, { orderId, side: 'bid', amount: '1', price: '149.5' });
  */
-export async function modifyOrder(client: Client, params: ModifyOrderParameters): Promise<ModifyOrderReturnType> {
+export async function modifyOrder(
+  client: Client,
+  params: ModifyOrderParameters,
+): Promise<ModifyOrderReturnType> {
   const wallet = client.wallet;
   const old = wallet.orders.get(params.orderId);
   if (!old) throw new NotFoundError(1301, 404, 'this wallet does not track that order');
@@ -42,14 +45,26 @@ export async function modifyOrder(client: Client, params: ModifyOrderParameters)
   const { body, note } = built;
   const trading = wallet.keys.trading;
   const nonce = client.nonces.next(trading.publicKey, 'cancel');
-  const cancelSignature = signCanonical(trading.seed, encodeCancelBody(modifyCancelFields(orderId, nonce, body)));
+  const cancelSignature = signCanonical(
+    trading.seed,
+    encodeCancelBody(modifyCancelFields(orderId, nonce, body)),
+  );
   try {
     const r = await client.request<{ order_id: string; status: 'accepted'; arrival_slot: bigint }>(
       `/orders/${orderId}`,
-      { method: 'PUT', body: { cancel_signature: cancelSignature, cancel_nonce: nonce.toString(), replacement: body } },
+      {
+        method: 'PUT',
+        body: { cancel_signature: cancelSignature, cancel_nonce: nonce.toString(), replacement: body },
+      },
     );
     await trackPlaced(client, body, note.commitment);
-    return { orderId: r.order_id, status: 'accepted', arrivalSlot: BigInt(r.arrival_slot ?? 0n), noteCommitment: note.commitment, body };
+    return {
+      orderId: r.order_id,
+      status: 'accepted',
+      arrivalSlot: BigInt(r.arrival_slot ?? 0n),
+      noteCommitment: note.commitment,
+      body,
+    };
   } catch (err) {
     old.status = 'open';
     throw err;

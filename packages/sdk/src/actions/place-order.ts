@@ -24,7 +24,10 @@ export interface PlaceOrderReturnType {
  *   symbol: 'SOL-USDC', side: 'bid', amount: '1.5', price: '150', expiry: { seconds: 300 },
  * });
  */
-export async function placeOrder(client: Client, params: PlaceOrderParameters): Promise<PlaceOrderReturnType> {
+export async function placeOrder(
+  client: Client,
+  params: PlaceOrderParameters,
+): Promise<PlaceOrderReturnType> {
   const { body, note } = await buildOrder(client, params);
   return submitOrder(client, body, note.commitment);
 }
@@ -37,19 +40,32 @@ export async function submitOrder(
 ): Promise<PlaceOrderReturnType> {
   const wallet = client.wallet;
   try {
-    const r = await client.request<{ order_id: string; status: 'accepted'; arrival_slot: bigint }>('/orders', {
-      method: 'POST',
-      body,
-    });
+    const r = await client.request<{ order_id: string; status: 'accepted'; arrival_slot: bigint }>(
+      '/orders',
+      {
+        method: 'POST',
+        body,
+      },
+    );
     await trackPlaced(client, body, noteCommitment);
-    return { orderId: r.order_id, status: r.status, arrivalSlot: BigInt(r.arrival_slot), noteCommitment, body };
+    return {
+      orderId: r.order_id,
+      status: r.status,
+      arrivalSlot: BigInt(r.arrival_slot),
+      noteCommitment,
+      body,
+    };
   } finally {
     wallet.reserved.delete(noteCommitment);
   }
 }
 
 /** Records a placed order in the wallet. */
-export async function trackPlaced(client: Client, body: PlaceOrderBody, noteCommitment: string): Promise<void> {
+export async function trackPlaced(
+  client: Client,
+  body: PlaceOrderBody,
+  noteCommitment: string,
+): Promise<void> {
   const inst = await client.instrument(body.symbol);
   client.wallet.trackOrder({
     orderId: body.order_id,

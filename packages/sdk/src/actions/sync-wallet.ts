@@ -34,7 +34,11 @@ export async function syncLeaves(client: Client): Promise<number> {
       const to = Math.min(root.leaf_count, from + LEAVES_PAGE_CAP);
       const { leaves } = await client.ledger.getLeaves({ tree_id: treeId, from, to });
       if (leaves.length === 0) break;
-      wallet.addLeaves(treeId, from, leaves.map((l) => l.value));
+      wallet.addLeaves(
+        treeId,
+        from,
+        leaves.map((l) => l.value),
+      );
       from += leaves.length;
       added += leaves.length;
     }
@@ -51,7 +55,10 @@ export async function syncLeaves(client: Client): Promise<number> {
  * @example
  * await syncWallet(client);
  */
-export async function syncWallet(client: Client, params: SyncWalletParameters = {}): Promise<SyncWalletReturnType> {
+export async function syncWallet(
+  client: Client,
+  params: SyncWalletParameters = {},
+): Promise<SyncWalletReturnType> {
   const wallet = client.wallet;
   // Each deposit takes one funding-key nonce: never reuse a deposit index, even from a bare seed.
   const funded = await client.ledger.getNonce({ signer: wallet.keys.funding.address });

@@ -158,7 +158,9 @@ export class StreamClient implements AsyncIterable<StreamClientEvent> {
     await this.send({
       op: 'login',
       token,
-      ...(this.params.cancelOnDisconnect === undefined ? {} : { cancel_on_disconnect: this.params.cancelOnDisconnect }),
+      ...(this.params.cancelOnDisconnect === undefined
+        ? {}
+        : { cancel_on_disconnect: this.params.cancelOnDisconnect }),
     });
   }
 
@@ -350,7 +352,10 @@ export function applyOrderEvent(o: TrackedOrder, kind: OrderEvent['kind'], fille
  * stream.on('order', ({ event }) => console.log(event.order_id, event.kind));
  * for await (const e of stream) if (e.type === 'resync') console.log('resynced');
  */
-export async function createStream(client: Client, params: CreateStreamParameters = {}): Promise<StreamClient> {
+export async function createStream(
+  client: Client,
+  params: CreateStreamParameters = {},
+): Promise<StreamClient> {
   const s = new StreamClient(client, params);
   await s.connect();
   return s;

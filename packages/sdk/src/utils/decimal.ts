@@ -16,8 +16,7 @@ export function parseUnits(value: string | bigint, decimals: number, what = 'amo
   if (!m) throw new ParameterError(`${what} must be a non-negative decimal string like "1.25"`);
   const whole = m[1]!;
   const frac = (m[2] ?? '').replace(/0+$/, '');
-  if (frac.length > decimals)
-    throw new ParameterError(`${what} has more than ${decimals} decimal places`);
+  if (frac.length > decimals) throw new ParameterError(`${what} has more than ${decimals} decimal places`);
   return BigInt(whole) * 10n ** BigInt(decimals) + BigInt(frac.padEnd(decimals, '0') || '0');
 }
 

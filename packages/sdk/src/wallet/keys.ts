@@ -11,12 +11,14 @@
  * | deposit i | `deposit-secret/<i>` (64 bytes mod r), nonce i + 1 | inner = Poseidon(3, note_secret, nonce) |
  */
 import { hkdfSync } from 'node:crypto';
+import { depositInner, ownerCommitment, x25519PublicKeyFromPrivate } from '@nightjar/crypto';
 import {
-  depositInner,
-  ownerCommitment,
-  x25519PublicKeyFromPrivate,
-} from '@nightjar/crypto';
-import { addressToBase58, bytesToBigInt, bytesToHex, ed25519PublicKey, FIELD_MODULUS } from '@nightjar/protocol';
+  addressToBase58,
+  bytesToBigInt,
+  bytesToHex,
+  ed25519PublicKey,
+  FIELD_MODULUS,
+} from '@nightjar/protocol';
 
 const SALT = Buffer.from('nightjar-wallet-v1', 'ascii');
 

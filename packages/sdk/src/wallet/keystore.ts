@@ -62,7 +62,8 @@ export function unseal(sealed: string, password: string): string {
   } catch {
     throw new WalletDecryptError('the wallet file is not valid JSON');
   }
-  if (file.version !== 1 || file.kdf?.name !== 'scrypt') throw new WalletDecryptError('unknown wallet file format');
+  if (file.version !== 1 || file.kdf?.name !== 'scrypt')
+    throw new WalletDecryptError('unknown wallet file format');
   try {
     const key = deriveKey(password, Buffer.from(file.salt, 'hex'), file.kdf);
     const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(file.iv, 'hex'));

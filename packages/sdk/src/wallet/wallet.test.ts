@@ -31,7 +31,9 @@ describe('wallet', () => {
       const raw = readFileSync(path, 'utf8');
       expect(raw).not.toContain(bytesToHex(w.seed));
       expect(() => createWallet({ path, password: 'wrong', scrypt: FAST })).toThrow(WalletDecryptError);
-      expect(bytesToHex(createWallet({ path, password: 'correct horse', scrypt: FAST }).seed)).toBe(bytesToHex(w.seed));
+      expect(bytesToHex(createWallet({ path, password: 'correct horse', scrypt: FAST }).seed)).toBe(
+        bytesToHex(w.seed),
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

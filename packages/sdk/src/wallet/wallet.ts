@@ -129,7 +129,12 @@ export class Wallet {
   }
 
   /** The note a deposit of `amount` of `mint` creates with deposit index `index`. */
-  depositNote(index: number, mint: string, amount: bigint, treeId = 0): { note: WalletNote; openingHash: string } {
+  depositNote(
+    index: number,
+    mint: string,
+    amount: bigint,
+    treeId = 0,
+  ): { note: WalletNote; openingHash: string } {
     const inner = depositNoteInner(this.seed, index);
     return {
       note: this.noteFor(mint, amount, inner, treeId, 'deposit'),
@@ -141,7 +146,12 @@ export class Wallet {
   noteFor(mint: string, amount: bigint, inner: bigint, treeId: number, origin: NoteOrigin): WalletNote {
     const mintBytes = parseAddress(mint);
     if (!mintBytes) throw new RangeError(`not a Base58 mint: ${mint}`);
-    const d = deriveNote({ mint: mintBytes, amount, ownerCommitment: this.keys.ownerCommitment, noteInnerHash: inner });
+    const d = deriveNote({
+      mint: mintBytes,
+      amount,
+      ownerCommitment: this.keys.ownerCommitment,
+      noteInnerHash: inner,
+    });
     const commitment = fieldToHex(d.noteCommitment);
     return {
       commitment,
@@ -291,7 +301,8 @@ export class Wallet {
     this.depositCount = saved.depositCount;
     this.memoCursor = saved.memoCursor;
     for (const n of saved.notes) this.notes.set(n.commitment, { ...n, amount: BigInt(n.amount) });
-    for (const o of saved.orders) this.orders.set(o.orderId, { ...o, filledQuantity: BigInt(o.filledQuantity) });
+    for (const o of saved.orders)
+      this.orders.set(o.orderId, { ...o, filledQuantity: BigInt(o.filledQuantity) });
     for (const m of saved.memos) this.memos.add(m);
   }
 
