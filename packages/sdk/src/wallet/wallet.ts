@@ -5,15 +5,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import {
-  decryptFillMemo,
-  deriveNote,
-  openingHash,
-  outputInner,
-  OutputRole,
-  type FillMemo,
-} from '@nightjar/crypto';
+import { deriveNote, openingHash, outputInner, OutputRole, type FillMemo } from '@nightjar/crypto';
 import { bytesToHex, fieldToHex, hexToBytes, parseAddress } from '@nightjar/protocol';
+import { MemoDecryptor } from './memo-decryptor.js';
 import { deriveWalletKeys, depositNoteInner, type WalletKeys } from './keys.js';
 import { DEFAULT_SCRYPT, readText, seal, unseal, writeFileAtomic, type ScryptParams } from './keystore.js';
 
@@ -110,12 +104,14 @@ export class Wallet {
   readonly leafCounts = new Map<number, number>();
   /** Notes promised to an order being placed (not yet tracked). */
   readonly reserved = new Set<string>();
+  private readonly decryptor: MemoDecryptor;
 
   constructor(
     readonly seed: Uint8Array,
     private readonly file?: { path: string; password: string; scrypt: ScryptParams },
   ) {
     this.keys = deriveWalletKeys(seed);
+    this.decryptor = new MemoDecryptor(this.keys.viewingPrivateKey, this.keys.viewingPublicKey);
   }
 
   /** The owner commitment of every note of this wallet, 64 hex. */
@@ -190,12 +186,8 @@ export class Wallet {
   ingestMemo(memoHex: string, mints: readonly string[]): MemoIngestResult {
     const key = memoHex.toLowerCase();
     if (this.memos.has(key)) return { status: 'duplicate' };
-    let memo: FillMemo;
-    try {
-      memo = decryptFillMemo(this.keys.viewingPrivateKey, hexToBytes(key));
-    } catch {
-      return { status: 'not_ours' };
-    }
+    const memo = this.decryptor.open(hexToBytes(key));
+    if (!memo) return { status: 'not_ours' };
     const orderId = bytesToHex(memo.orderId);
     const order = this.orders.get(orderId);
     const tradeInner = memo.outputInners[0];
