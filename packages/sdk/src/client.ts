@@ -71,6 +71,16 @@ export interface CreateClientParameters {
   refreshLeadMs?: number;
   /** Called after each socket passes verification. */
   onVerified?: (report: VerifyTransportReturnType) => void;
+  /** Called before each retry of a retryable failure (for logging and metrics). */
+  onRetry?: (info: RetryInfo) => void;
+}
+
+/** What `onRetry` is told. */
+export interface RetryInfo {
+  /** 0 for the first retry. */
+  attempt: number;
+  delayMs: number;
+  error: NightjarError;
 }
 
 /** Options of `client.request`. */
@@ -99,6 +109,12 @@ export interface Client {
   prover(): Prover;
   /** A valid bearer token, refreshed when close to expiry. */
   accessToken(): Promise<string>;
+  /** Forces a new token (the stream does this on `auth_expired`). */
+  refreshToken(): Promise<string>;
+  /** When the current token expires (Unix ms) and its lifetime (ms); undefined before login. */
+  tokenExpiry(): { expiresAt: number; lifetimeMs: number } | undefined;
+  /** How long before expiry a token is refreshed (ms). */
+  readonly refreshLeadMs: number;
   /** The verified boot session id (re-verified after a reconnect). */
   bootSessionId(): Promise<string>;
   /** A REST call with auth, retry and typed errors; returns the exactly parsed body. */
@@ -162,7 +178,7 @@ export async function createClient(params: CreateClientParameters): Promise<Crea
     (params.stateDir ? fileNonceStore(join(params.stateDir, 'nonces.json')) : memoryNonceStore());
   let prover = params.prover;
   const ownsProver = !prover;
-  let token: { value: string; expiresAt: number } | undefined;
+  let token: { value: string; expiresAt: number; lifetimeMs: number } | undefined;
   let pendingToken: Promise<string> | undefined;
   let suspended: AccountSuspendedError | undefined;
   let accountId = '';
@@ -204,7 +220,9 @@ export async function createClient(params: CreateClientParameters): Promise<Crea
         const retryable = err instanceof NightjarError && err.retryable;
         if (!retry || !retryable || attempt + 1 >= backoff.attempts) throw err;
         const after = err instanceof VenueRequestError ? err.retryAfterSeconds : undefined;
-        await sleep(backoffDelay(attempt, backoff, after));
+        const delayMs = backoffDelay(attempt, backoff, after);
+        params.onRetry?.({ attempt, delayMs, error: err });
+        await sleep(delayMs);
       }
     }
   };
@@ -223,16 +241,22 @@ export async function createClient(params: CreateClientParameters): Promise<Crea
       throw err;
     });
     accountId = r.account_id;
-    token = { value: r.access_token, expiresAt: Date.now() + Number(r.expires_in) * 1000 };
+    const lifetimeMs = Number(r.expires_in) * 1000;
+    token = { value: r.access_token, expiresAt: Date.now() + lifetimeMs, lifetimeMs };
     return r.access_token;
   };
 
-  const accessToken = async (): Promise<string> => {
-    if (suspended) throw suspended;
-    const lead = token ? Math.min(refreshLeadMs, (token.expiresAt - Date.now()) / 2) : 0;
-    if (token && Date.now() < token.expiresAt - Math.max(lead, 1000)) return token.value;
+  /** Refreshes `refreshLeadMs` before expiry, or halfway through a token shorter than twice that. */
+  const leadOf = (t: { lifetimeMs: number }) => Math.min(refreshLeadMs, t.lifetimeMs / 2);
+  const refreshToken = (): Promise<string> => {
+    if (suspended) return Promise.reject(suspended);
     pendingToken ??= login().finally(() => (pendingToken = undefined));
     return pendingToken;
+  };
+  const accessToken = async (): Promise<string> => {
+    if (suspended) throw suspended;
+    if (token && Date.now() < token.expiresAt - leadOf(token)) return token.value;
+    return refreshToken();
   };
 
   const client: Client = {
@@ -257,6 +281,9 @@ export async function createClient(params: CreateClientParameters): Promise<Crea
       return prover;
     },
     accessToken,
+    refreshToken,
+    tokenExpiry: () => (token ? { expiresAt: token.expiresAt, lifetimeMs: token.lifetimeMs } : undefined),
+    refreshLeadMs,
     async bootSessionId() {
       return (await transport.verify()).bootSessionId;
     },

@@ -11,6 +11,10 @@ import {
   getTime,
   NotFoundError,
   getOrder,
+  createStream,
+  RateLimitError,
+  type RetryInfo,
+  type StreamClientEvent,
 } from '../src/index.js';
 import { login } from '../../engine/test/harness.js';
 import { pins, startTestVenue, type TestVenue } from './helpers.js';
@@ -101,4 +105,70 @@ describe('client core', () => {
       await c.close();
     }
   });
+
+  it('429: retried with jittered backoff, never sooner than Retry-After', async () => {
+    const { credentials } = await v.newAccount();
+    const retries: RetryInfo[] = [];
+    const p = pins(v);
+    const c = await createClient({
+      baseUrl: v.engine.url,
+      pinnedRoot: p.rootCaDer,
+      composeHash: p.composeHash,
+      ledger: v.ledger,
+      credentials,
+      onRetry: (i) => retries.push(i),
+      backoff: { attempts: 8 },
+    });
+    try {
+      // Reads cost 0.1 of a 40-token bucket: 700 at once overrun it.
+      const all = await Promise.all(Array.from({ length: 700 }, () => getOpenOrders(c)));
+      expect(all).toHaveLength(700);
+      const limited = retries.filter((r) => r.error instanceof RateLimitError);
+      expect(limited.length).toBeGreaterThan(0);
+      for (const r of limited) {
+        const after = (r.error as RateLimitError).retryAfterSeconds;
+        expect(after).toBeGreaterThan(0);
+        expect(r.delayMs).toBeGreaterThanOrEqual(after! * 1000);
+      }
+    } finally {
+      await c.close();
+    }
+  }, 30_000);
+});
+
+describe('token lifetime', () => {
+  let short: TestVenue;
+  beforeAll(async () => {
+    short = await startTestVenue({ tokenTtlSeconds: 3 });
+  });
+  afterAll(async () => {
+    await short.close();
+  });
+
+  it('refreshes before expiry on REST and on the stream (auth_expired), without a reconnect', async () => {
+    const { credentials } = await short.newAccount();
+    const p = pins(short);
+    const c = await createClient({
+      baseUrl: short.engine.url,
+      pinnedRoot: p.rootCaDer,
+      composeHash: p.composeHash,
+      ledger: short.ledger,
+      credentials,
+    });
+    const stream = await createStream(c, { channels: ['orders'] });
+    const errors: StreamClientEvent[] = [];
+    stream.on('error', (e) => errors.push(e));
+    try {
+      const first = c.tokenExpiry()!;
+      await new Promise((r) => setTimeout(r, 4_500));
+      expect(await getOpenOrders(c)).toEqual([]);
+      expect(c.tokenExpiry()!.expiresAt).toBeGreaterThan(first.expiresAt);
+      await stream.send({ op: 'ping' });
+      expect(stream.reconnects).toBe(0);
+      expect(errors).toEqual([]);
+    } finally {
+      await stream.close();
+      await c.close();
+    }
+  }, 20_000);
 });

@@ -73,6 +73,7 @@ export class StreamClient implements AsyncIterable<StreamClientEvent> {
   private lastSeq = 0;
   private closed = false;
   private pingTimer: NodeJS.Timeout | undefined;
+  private refreshTimer: NodeJS.Timeout | undefined;
   private readonly pending = new Map<string, Pending>();
   private readonly listeners = new Map<string, Set<(e: StreamClientEvent) => void>>();
   private readonly queue: StreamClientEvent[] = [];
@@ -142,6 +143,7 @@ export class StreamClient implements AsyncIterable<StreamClientEvent> {
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.pingTimer);
+    clearTimeout(this.refreshTimer);
     const ws = this.ws;
     this.ws = undefined;
     if (ws && ws.readyState === ws.OPEN) {
@@ -151,6 +153,30 @@ export class StreamClient implements AsyncIterable<StreamClientEvent> {
     for (const p of this.pending.values()) p.reject(new NightjarError('stream closed'));
     this.pending.clear();
     for (const w of this.waiters.splice(0)) w({ value: undefined, done: true });
+  }
+
+  /**
+   * `auth_expired`: log in again on this socket with a fresh token, `refreshLeadMs` before the
+   * session's expiry (halfway through a short token's life), so subscriptions stay.
+   */
+  private scheduleRefresh(expiresAt: number): void {
+    clearTimeout(this.refreshTimer);
+    const t = this.client.tokenExpiry();
+    const lead = Math.min(this.client.refreshLeadMs, (t?.lifetimeMs ?? 0) / 2);
+    const ws = this.ws;
+    this.refreshTimer = setTimeout(
+      () => {
+        if (this.closed || ws !== this.ws) return;
+        const current = this.client.tokenExpiry();
+        const fresh =
+          current && current.expiresAt > expiresAt ? this.client.accessToken() : this.client.refreshToken();
+        fresh
+          .then((token) => this.send({ op: 'login', token }))
+          .catch((error: Error) => this.emit({ type: 'error', error }));
+      },
+      Math.max(0, expiresAt - Date.now() - lead),
+    );
+    this.refreshTimer.unref();
   }
 
   private async login(): Promise<void> {
@@ -213,7 +239,7 @@ export class StreamClient implements AsyncIterable<StreamClientEvent> {
       return;
     }
     if (frame.op === 'auth_expired') {
-      this.login().catch((error: Error) => this.emit({ type: 'error', error }));
+      this.scheduleRefresh(frame.expires_at as number);
       return;
     }
     if (pending && frame.op !== undefined) {
