@@ -15,6 +15,7 @@ import { COMMITMENT_LAG } from '@nightjar/ledger';
 import { feeOn, requiredCollateral, type Instrument } from '@nightjar/protocol';
 import {
   ConflictError,
+  InsufficientNotesError,
   createClient,
   createStream,
   createWallet,
@@ -328,5 +329,28 @@ describe('SDK end to end', () => {
     expect(err).toBeInstanceOf(ConflictError);
     expect((err as ConflictError).code).toBe(1202);
     await c3.close();
+  }, 60_000);
+
+  it('orders placed at once prove in parallel, each on its own note, and reach the venue in nonce order', async () => {
+    const { credentials } = await v.newAccount();
+    const w = createWallet({ seed: new Uint8Array(32).fill(11) });
+    const c = await connect(w, credentials, join(dir, 'parallel'));
+    try {
+      const USDC = inst.quote_mint;
+      await v.ledger.requestAirdrop({ owner: w.keys.funding.address, mint: USDC, amount: '1000000000' });
+      for (const amount of ['101', '102', '103']) await deposit(c, { mint: USDC, amount });
+      await finalize();
+      const placed = await Promise.all(
+        ['1', '1', '1'].map((amount) => placeOrder(c, { symbol: SYMBOL, side: 'bid', amount, price: '100' })),
+      );
+      expect(new Set(placed.map((p) => p.noteCommitment)).size).toBe(3);
+      expect(placed.map((p) => p.body.arrival_nonce).sort()).toEqual([1n, 2n, 3n]);
+      await expect(
+        placeOrder(c, { symbol: SYMBOL, side: 'bid', amount: '1', price: '100' }),
+      ).rejects.toBeInstanceOf(InsufficientNotesError);
+      await Promise.all(placed.map((p) => cancelOrder(c, { orderId: p.orderId })));
+    } finally {
+      await c.close();
+    }
   }, 60_000);
 });

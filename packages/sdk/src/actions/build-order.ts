@@ -42,6 +42,21 @@ export interface BuildOrderReturnType {
   note: WalletNote;
 }
 
+/** Options of `prepareOrder`. */
+interface PrepareOptions {
+  /** Take the nonce and sign now (default true); placeOrder signs under the send lock instead. */
+  sign?: boolean;
+}
+
+/** Takes a durable arrival nonce for `body` and signs it with the wallet's trading key. */
+export function signOrder(client: Client, body: PlaceOrderBody): PlaceOrderBody {
+  const trading = client.wallet.keys.trading;
+  body.trading_key = trading.publicKey;
+  body.arrival_nonce = client.nonces.next(trading.publicKey, 'arrival');
+  body.trading_key_signature = signCanonical(trading.seed, encodeOrderBody(orderSigningFields(body)));
+  return body;
+}
+
 /**
  * Builds, proves and signs an order (without sending it): converts amounts exactly with the
  * instrument's decimals and `price_scale`, resolves the expiry slot, selects a note, proves
@@ -54,6 +69,15 @@ export interface BuildOrderReturnType {
 export async function buildOrder(
   client: Client,
   params: BuildOrderParameters,
+): Promise<BuildOrderReturnType> {
+  return prepareOrder(client, params, { sign: true });
+}
+
+/** buildOrder, optionally leaving the nonce and signature for later (internal). */
+export async function prepareOrder(
+  client: Client,
+  params: BuildOrderParameters,
+  options: PrepareOptions = {},
 ): Promise<BuildOrderReturnType> {
   const wallet = client.wallet;
   const inst = await client.instrument(params.symbol);
@@ -102,7 +126,7 @@ export async function buildOrder(
       min_fill_size: minFill,
       expiry_slot: expirySlot,
       order_id: params.orderId ?? bytesToHex(randomBytes(16)),
-      arrival_nonce: client.nonces.next(trading.publicKey, 'arrival'),
+      arrival_nonce: 0n,
       note_commitment: note.commitment,
       ...(collateralAmount === undefined ? {} : { collateral_amount: collateralAmount }),
       owner_commitment: wallet.ownerCommitment,
@@ -115,7 +139,7 @@ export async function buildOrder(
       trading_key: trading.publicKey,
       trading_key_signature: '',
     };
-    body.trading_key_signature = signCanonical(trading.seed, encodeOrderBody(orderSigningFields(body)));
+    if (options.sign ?? true) signOrder(client, body);
     return { body, note };
   } catch (err) {
     wallet.reserved.delete(note.commitment);

@@ -1,5 +1,6 @@
 import { encodeCancelBody, signCanonical } from '@nightjar/protocol';
 import type { Client } from '../client.js';
+import { withSendLock } from '../utils/send-lock.js';
 
 export interface CancelOrderParameters {
   orderId: string;
@@ -43,11 +44,12 @@ export async function cancelOrder(
   client: Client,
   params: CancelOrderParameters,
 ): Promise<CancelOrderReturnType> {
-  const body = await signCancel(client, params.orderId);
-  const r = await client.request<{ order_id: string; status: 'cancelled' }>(`/orders/${params.orderId}`, {
-    method: 'DELETE',
-    body,
-  });
+  const r = await withSendLock(client, async () =>
+    client.request<{ order_id: string; status: 'cancelled' }>(`/orders/${params.orderId}`, {
+      method: 'DELETE',
+      body: await signCancel(client, params.orderId),
+    }),
+  );
   const tracked = client.wallet.orders.get(params.orderId);
   if (tracked) {
     tracked.status = 'cancelled';

@@ -1,7 +1,8 @@
 import { encodeCancelBody, modifyCancelFields, signCanonical } from '@nightjar/protocol';
 import type { Client } from '../client.js';
 import { NotFoundError } from '../errors.js';
-import { buildOrder, type BuildOrderParameters } from './build-order.js';
+import { withSendLock } from '../utils/send-lock.js';
+import { prepareOrder, signOrder, type BuildOrderParameters } from './build-order.js';
 import { trackPlaced, type PlaceOrderReturnType } from './place-order.js';
 
 export interface ModifyOrderParameters extends Omit<BuildOrderParameters, 'symbol' | 'note'> {
@@ -32,31 +33,38 @@ export async function modifyOrder(
   old.status = 'cancelled';
   let built;
   try {
-    built = await buildOrder(client, {
-      ...rest,
-      symbol: old.symbol,
-      note: old.noteCommitment,
-      ...(newOrderId ? { orderId: newOrderId } : {}),
-    });
+    built = await prepareOrder(
+      client,
+      {
+        ...rest,
+        symbol: old.symbol,
+        note: old.noteCommitment,
+        ...(newOrderId ? { orderId: newOrderId } : {}),
+      },
+      { sign: false },
+    );
   } catch (err) {
     old.status = 'open';
     throw err;
   }
   const { body, note } = built;
   const trading = wallet.keys.trading;
-  const nonce = client.nonces.next(trading.publicKey, 'cancel');
-  const cancelSignature = signCanonical(
-    trading.seed,
-    encodeCancelBody(modifyCancelFields(orderId, nonce, body)),
-  );
   try {
-    const r = await client.request<{ order_id: string; status: 'accepted'; arrival_slot: bigint }>(
-      `/orders/${orderId}`,
-      {
-        method: 'PUT',
-        body: { cancel_signature: cancelSignature, cancel_nonce: nonce.toString(), replacement: body },
-      },
-    );
+    const r = await withSendLock(client, () => {
+      signOrder(client, body);
+      const nonce = client.nonces.next(trading.publicKey, 'cancel');
+      const cancelSignature = signCanonical(
+        trading.seed,
+        encodeCancelBody(modifyCancelFields(orderId, nonce, body)),
+      );
+      return client.request<{ order_id: string; status: 'accepted'; arrival_slot: bigint }>(
+        `/orders/${orderId}`,
+        {
+          method: 'PUT',
+          body: { cancel_signature: cancelSignature, cancel_nonce: nonce.toString(), replacement: body },
+        },
+      );
+    });
     await trackPlaced(client, body, note.commitment);
     return {
       orderId: r.order_id,

@@ -1,6 +1,7 @@
 import type { PlaceOrderBody } from '@nightjar/protocol';
 import type { Client } from '../client.js';
-import { buildOrder, type BuildOrderParameters } from './build-order.js';
+import { withSendLock } from '../utils/send-lock.js';
+import { prepareOrder, signOrder, type BuildOrderParameters } from './build-order.js';
 
 export type PlaceOrderParameters = BuildOrderParameters;
 
@@ -28,11 +29,16 @@ export async function placeOrder(
   client: Client,
   params: PlaceOrderParameters,
 ): Promise<PlaceOrderReturnType> {
-  const { body, note } = await buildOrder(client, params);
-  return submitOrder(client, body, note.commitment);
+  const { body, note } = await prepareOrder(client, params, { sign: false });
+  return withSendLock(client, () => submitOrder(client, signOrder(client, body), note.commitment)).finally(
+    () => client.wallet.reserved.delete(note.commitment),
+  );
 }
 
-/** Sends a built order and tracks it (internal to placeOrder and modifyOrder). */
+/**
+ * Sends a signed order (from `buildOrder`) and tracks it. Orders must reach the venue in nonce
+ * order: send built orders one at a time, in the order they were built.
+ */
 export async function submitOrder(
   client: Client,
   body: PlaceOrderBody,
