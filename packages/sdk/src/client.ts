@@ -43,6 +43,7 @@ export interface Prover {
   close(): Promise<void>;
 }
 
+/** Options of `createClient`. */
 export interface CreateClientParameters {
   /** The engine's origin, `https://host:port`. */
   baseUrl: string;
@@ -125,6 +126,7 @@ export interface Client {
   close(): Promise<void>;
 }
 
+/** The client `createClient` resolves with. */
 export type CreateClientReturnType = Client;
 
 function rootDer(root: Uint8Array | string): Uint8Array {

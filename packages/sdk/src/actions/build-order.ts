@@ -18,6 +18,7 @@ import { resolveExpirySlot, type Expiry } from './expiry.js';
 import { getInclusion } from './get-inclusion.js';
 import { selectNote } from './select-note.js';
 
+/** What to order: amounts and prices in human decimals (exact) or atomic bigints. */
 export interface BuildOrderParameters {
   symbol: string;
   side: Side;
@@ -37,6 +38,7 @@ export interface BuildOrderParameters {
   note?: string;
 }
 
+/** The signed place-order body and the note backing it (reserved until placed). */
 export interface BuildOrderReturnType {
   body: PlaceOrderBody;
   note: WalletNote;

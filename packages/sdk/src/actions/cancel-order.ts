@@ -2,10 +2,12 @@ import { encodeCancelBody, signCanonical } from '@nightjar/protocol';
 import type { Client } from '../client.js';
 import { withSendLock } from '../utils/send-lock.js';
 
+/** The order to cancel. */
 export interface CancelOrderParameters {
   orderId: string;
 }
 
+/** The venue's cancel result. */
 export interface CancelOrderReturnType {
   orderId: string;
   status: 'cancelled';

@@ -5,6 +5,7 @@ import { parseUnits } from '../utils/decimal.js';
 import type { WalletNote } from '../wallet/wallet.js';
 import { mintDecimals } from './mint-decimals.js';
 
+/** What to deposit. */
 export interface DepositParameters {
   /** Mint, Base58. */
   mint: string;
@@ -14,6 +15,7 @@ export interface DepositParameters {
   treeId?: number;
 }
 
+/** The new note and its ledger transaction. */
 export interface DepositReturnType {
   note: WalletNote;
   /** The ledger transaction's signature. */

@@ -2,6 +2,7 @@ import type { Client } from '../client.js';
 import type { MintBalance } from '../wallet/wallet.js';
 import { syncWallet } from './sync-wallet.js';
 
+/** Options of `getBalances`. */
 export interface GetBalancesParameters {
   /** Sync the wallet from the ledger first (default true). */
   sync?: boolean;

@@ -1,10 +1,12 @@
 import type { Client } from '../client.js';
 
+/** The note whose inclusion path to read. */
 export interface GetInclusionParameters {
   commitment: string;
   treeId?: number;
 }
 
+/** A depth-20 inclusion path (siblings leaf to root) and the root it proves. */
 export interface GetInclusionReturnType {
   leafIndex: number;
   merkleRoot: string;

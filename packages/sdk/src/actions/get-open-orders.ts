@@ -2,7 +2,9 @@ import type { OrderStatusResponse } from '@nightjar/protocol';
 import type { Client } from '../client.js';
 import { toOrderStatus } from './get-order.js';
 
+/** No parameters. */
 export type GetOpenOrdersParameters = Record<string, never>;
+/** The account's live orders. */
 export type GetOpenOrdersReturnType = OrderStatusResponse[];
 
 /**

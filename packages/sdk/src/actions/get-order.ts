@@ -1,10 +1,12 @@
 import type { OrderStatusResponse } from '@nightjar/protocol';
 import type { Client } from '../client.js';
 
+/** The order to read. */
 export interface GetOrderParameters {
   orderId: string;
 }
 
+/** The order status body of the spec (u64 fields as bigint). */
 export type GetOrderReturnType = OrderStatusResponse;
 
 /** Normalizes an order status body parsed exactly (integers as bigint). */

@@ -5,6 +5,7 @@ import { withSendLock } from '../utils/send-lock.js';
 import { prepareOrder, signOrder, type BuildOrderParameters } from './build-order.js';
 import { trackPlaced, type PlaceOrderReturnType } from './place-order.js';
 
+/** The order to replace and its replacement's fields (symbol and note are the old order's). */
 export interface ModifyOrderParameters extends Omit<BuildOrderParameters, 'symbol' | 'note'> {
   /** The resting order to replace. */
   orderId: string;
@@ -12,6 +13,7 @@ export interface ModifyOrderParameters extends Omit<BuildOrderParameters, 'symbo
   newOrderId?: string;
 }
 
+/** The replacement, as `placeOrder` returns it. */
 export type ModifyOrderReturnType = PlaceOrderReturnType;
 
 /**

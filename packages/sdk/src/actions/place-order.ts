@@ -3,8 +3,10 @@ import type { Client } from '../client.js';
 import { withSendLock } from '../utils/send-lock.js';
 import { prepareOrder, signOrder, type BuildOrderParameters } from './build-order.js';
 
+/** What to order (see `BuildOrderParameters`). */
 export type PlaceOrderParameters = BuildOrderParameters;
 
+/** The accepted order. */
 export interface PlaceOrderReturnType {
   orderId: string;
   /** Always `accepted`: verified and booked (accepted is not filled). */

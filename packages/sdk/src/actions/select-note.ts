@@ -2,6 +2,7 @@ import type { Client } from '../client.js';
 import { InsufficientNotesError } from '../errors.js';
 import type { WalletNote } from '../wallet/wallet.js';
 
+/** The collateral an order needs. */
 export interface SelectNoteParameters {
   /** Mint of the collateral (quote for a bid, base for an ask). */
   mint: string;
@@ -11,6 +12,7 @@ export interface SelectNoteParameters {
   commitment?: string;
 }
 
+/** The chosen note and the `collateral_amount` to declare. */
 export interface SelectNoteReturnType {
   note: WalletNote;
   /** The note's value when it exceeds `required` (the surplus returns as change); else undefined. */

@@ -7,11 +7,13 @@ import { getOrder } from './get-order.js';
 const MEMO_PAGE = 10_000;
 const STATUS_PAGE = 256;
 
+/** Options of `syncWallet`. */
 export interface SyncWalletParameters {
   /** Also re-read every tracked live order with `GET /orders/{id}` (default false). */
   refreshOrders?: boolean;
 }
 
+/** What a sync read and stored. */
 export interface SyncWalletReturnType {
   /** Leaves read from the ledger. */
   newLeaves: number;

@@ -5,6 +5,7 @@ import { InsufficientNotesError, NightjarError, ParameterError, ProofError } fro
 import type { WalletNote } from '../wallet/wallet.js';
 import { getInclusion } from './get-inclusion.js';
 
+/** Which note to withdraw, and where to. */
 export interface WithdrawParameters {
   /** The note to withdraw (commitment); or give `mint` and `amount` to pick a note of exactly that value. */
   commitment?: string;
@@ -14,6 +15,7 @@ export interface WithdrawParameters {
   recipient?: string;
 }
 
+/** The spent note and the withdrawal transaction. */
 export interface WithdrawReturnType {
   note: WalletNote;
   signature: string;

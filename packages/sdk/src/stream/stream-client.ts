@@ -39,6 +39,7 @@ export type StreamClientEvent =
 
 type EventOf<T extends StreamClientEvent['type']> = Extract<StreamClientEvent, { type: T }>;
 
+/** Options of `createStream`. */
 export interface CreateStreamParameters {
   /** Default `['orders', 'fills']`. */
   channels?: StreamChannel[];

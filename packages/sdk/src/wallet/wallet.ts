@@ -88,6 +88,7 @@ export interface CreateWalletParameters {
 
 const LIVE: ReadonlySet<TrackedOrder['status']> = new Set(['open', 'pending_settlement']);
 
+/** A wallet: keys from one seed, notes, tracked orders; saved encrypted when it has a file. Create it with `createWallet`. */
 export class Wallet {
   readonly keys: WalletKeys;
   /** Deposits made so far (the next deposit uses this index). */
