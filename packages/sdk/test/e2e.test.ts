@@ -1,18 +1,25 @@
 /**
  * End to end through the SDK only, against a real engine (HTTPS, attestation, intake with REAL
  * VALID_INPUT verification through the engine's batcher) and the in-process dev ledger (manual
- * clock). Every proof is made by the SDK's own path (`NoteProver` worker threads); the harness's
- * ledger accepts every proof (its verifier is stubbed), so the VALID_SPEND of a withdrawal is real
- * but only the engine checks proofs cryptographically. The test reaches into the venue only to
- * move the chain's clock (and, in the reconnect test, to make the engine drop every socket).
+ * clock). Every proof is made by the SDK's own path (`NoteProver` worker threads). The harness's
+ * ledger accepts every proof (its verifier is stubbed), so the clients' ledger here is the same
+ * ledger behind a wrapper that checks each withdrawal's VALID_SPEND proof with the real
+ * verification key before forwarding it. The test reaches into the venue only to move the
+ * chain's clock (and, in the reconnect test, to make the engine drop every socket).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadVerificationKey, NoteProver } from '@nightjar/circuits';
-import { COMMITMENT_LAG } from '@nightjar/ledger';
-import { feeOn, requiredCollateral, type Instrument } from '@nightjar/protocol';
+import {
+  COMMITMENT_LAG,
+  createGroth16Verifier,
+  type LedgerClient,
+  type LedgerProofVerifier,
+  type Transaction,
+} from '@nightjar/ledger';
+import { feeOn, mintToFields, parseAddress, requiredCollateral, type Instrument } from '@nightjar/protocol';
 import {
   ConflictError,
   InsufficientNotesError,
@@ -41,10 +48,47 @@ let v: TestVenue;
 let prover: NoteProver;
 let dir: string;
 let inst: Instrument;
+let verifier: LedgerProofVerifier;
+/** Every withdrawal the clients sent, and whether its VALID_SPEND proof verified. */
+const withdrawals: boolean[] = [];
+
+/** The venue's ledger, checking each withdrawal's proof for real on the way. */
+function checkingLedger(ledger: LedgerClient): LedgerClient {
+  return new Proxy(ledger, {
+    get(target, prop) {
+      if (prop === 'sendTransaction')
+        return async (params: { transaction: Transaction }) => {
+          const { name, args } = params.transaction.instruction;
+          if (name === 'withdraw') {
+            const a = args as Record<string, string>;
+            const mint = mintToFields(parseAddress(a.mint)!);
+            const recipient = mintToFields(parseAddress(a.recipient)!);
+            const inputs = [
+              BigInt('0x' + a.merkle_root),
+              BigInt('0x' + a.nullifier),
+              mint.mintLo,
+              mint.mintHi,
+              BigInt(a.amount!),
+              recipient.mintHi,
+              recipient.mintLo,
+            ];
+            withdrawals.push(await verifier.verify('valid_spend', Buffer.from(a.proof!, 'hex'), inputs));
+          }
+          return target.sendTransaction(params);
+        };
+      const value = Reflect.get(target, prop) as unknown;
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'nightjar-sdk-e2e-'));
   prover = new NoteProver({ workers: 2, singleThread: true });
+  verifier = await createGroth16Verifier({
+    valid_input: await loadVerificationKey('valid_input'),
+    valid_spend: await loadVerificationKey('valid_spend'),
+  });
   v = await startTestVenue({
     settle: true,
     verifyInputProof: undefined,
@@ -73,7 +117,7 @@ async function connect(wallet: Wallet, credentials: Party['credentials'], stateD
     baseUrl: v.engine.url,
     pinnedRoot: p.rootCaDer,
     composeHash: p.composeHash,
-    ledger: v.ledger,
+    ledger: checkingLedger(v.ledger),
     credentials,
     wallet,
     stateDir,
@@ -244,6 +288,8 @@ describe('SDK end to end', () => {
     );
     ab = await getBalances(alice.client);
     expect(ab[SOL]?.available ?? 0n).toBe(0n);
+    // Four withdrawals (two notes each), every VALID_SPEND proof genuine.
+    expect(withdrawals).toEqual([true, true, true, true]);
 
     await Promise.all([alice.stream.close(), bob.stream.close()]);
     await Promise.all([alice.client.close(), bob.client.close()]);
