@@ -1,1 +1,15 @@
+/**
+ * @nightjar/sdk: a verified, typed client for the Nightjar venue. `createClient` verifies the
+ * transport and logs in; every action takes the client first (`placeOrder(client, params)`).
+ */
 export * from './transport/index.js';
+export * from './errors.js';
+export * from './client.js';
+export * from './nonce-store.js';
+export * from './utils/decimal.js';
+export * from './utils/backoff.js';
+export * from './wallet/keys.js';
+export * from './wallet/keystore.js';
+export * from './wallet/wallet.js';
+export * from './actions/index.js';
+export * from './stream/stream-client.js';

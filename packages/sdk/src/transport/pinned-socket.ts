@@ -117,6 +117,9 @@ export class PinnedSocket {
     this.detached = true;
     // Node's documented way to take a socket out of an agent's pool.
     this.socket.emit('agentRemove');
+    // A keep-alive agent unrefs its idle sockets; the new owner (a WebSocket) must keep the
+    // process alive while it waits for frames.
+    this.socket.ref();
     return this.socket;
   }
 

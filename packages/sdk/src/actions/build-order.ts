@@ -1,0 +1,150 @@
+import { randomBytes } from 'node:crypto';
+import {
+  bytesToHex,
+  encodeOrderBody,
+  orderSigningFields,
+  parseAddress,
+  requiredCollateral,
+  signCanonical,
+  type OrderType,
+  type PlaceOrderBody,
+  type Side,
+} from '@nightjar/protocol';
+import type { Client } from '../client.js';
+import { ParameterError, ProofError } from '../errors.js';
+import { parsePrice, parseUnits } from '../utils/decimal.js';
+import type { WalletNote } from '../wallet/wallet.js';
+import { resolveExpirySlot, type Expiry } from './expiry.js';
+import { getInclusion } from './get-inclusion.js';
+import { selectNote } from './select-note.js';
+
+/** What to order: amounts and prices in human decimals (exact) or atomic bigints. */
+export interface BuildOrderParameters {
+  symbol: string;
+  side: Side;
+  /** Default `limit`. */
+  type?: OrderType;
+  /** Size in base units: a decimal string in human units (`"1.5"`) or a bigint of atomic units. */
+  amount: string | bigint;
+  /** Limit price: quote per base as a decimal string (`"150.25"`), or a bigint `price_limit`. An ask may omit it (any price). */
+  price?: string | bigint;
+  /** Smallest acceptable fill, like `amount`. */
+  minFillSize?: string | bigint;
+  /** Default 1,000 slots. */
+  expiry?: Expiry;
+  /** 16-byte hex; random when omitted. */
+  orderId?: string;
+  /** Back the order with this note (commitment) instead of choosing one. */
+  note?: string;
+}
+
+/** The signed place-order body and the note backing it (reserved until placed). */
+export interface BuildOrderReturnType {
+  body: PlaceOrderBody;
+  note: WalletNote;
+}
+
+/** Options of `prepareOrder`. */
+interface PrepareOptions {
+  /** Take the nonce and sign now (default true); placeOrder signs under the send lock instead. */
+  sign?: boolean;
+}
+
+/** Takes a durable arrival nonce for `body` and signs it with the wallet's trading key. */
+export function signOrder(client: Client, body: PlaceOrderBody): PlaceOrderBody {
+  const trading = client.wallet.keys.trading;
+  body.trading_key = trading.publicKey;
+  body.arrival_nonce = client.nonces.next(trading.publicKey, 'arrival');
+  body.trading_key_signature = signCanonical(trading.seed, encodeOrderBody(orderSigningFields(body)));
+  return body;
+}
+
+/**
+ * Builds, proves and signs an order (without sending it): converts amounts exactly with the
+ * instrument's decimals and `price_scale`, resolves the expiry slot, selects a note, proves
+ * VALID_INPUT against the engine's tree, takes a durable `arrival_nonce` and signs the canonical
+ * body with the wallet's trading key. The chosen note is reserved until `release` or placement.
+ *
+ * @example
+ * const { body } = await buildOrder(client, { symbol: 'SOL-USDC', side: 'bid', amount: '1', price: '150' });
+ */
+export async function buildOrder(
+  client: Client,
+  params: BuildOrderParameters,
+): Promise<BuildOrderReturnType> {
+  return prepareOrder(client, params, { sign: true });
+}
+
+/** buildOrder, optionally leaving the nonce and signature for later (internal). */
+export async function prepareOrder(
+  client: Client,
+  params: BuildOrderParameters,
+  options: PrepareOptions = {},
+): Promise<BuildOrderReturnType> {
+  const wallet = client.wallet;
+  const inst = await client.instrument(params.symbol);
+  const amount = parseUnits(params.amount, inst.base_decimals, 'amount');
+  const priceLimit = params.price === undefined ? 0n : parsePrice(params.price, inst);
+  if (priceLimit % inst.tick_size !== 0n)
+    throw new ParameterError(`price is not a multiple of the tick (${inst.tick_size} price units)`);
+  const minFill = params.minFillSize === undefined ? 0n : parseUnits(params.minFillSize, inst.base_decimals);
+  const mint = params.side === 'bid' ? inst.quote_mint : inst.base_mint;
+  const required = requiredCollateral(params.side, amount, priceLimit, inst);
+  const [expirySlot, session] = await Promise.all([
+    resolveExpirySlot(client, params.expiry),
+    client.bootSessionId(),
+  ]);
+  const { note, collateralAmount } = selectNote(client, {
+    mint,
+    required,
+    ...(params.note ? { commitment: params.note } : {}),
+  });
+  wallet.reserved.add(note.commitment);
+  try {
+    const path = await getInclusion(client, { commitment: note.commitment, treeId: note.treeId });
+    let proof: Uint8Array;
+    try {
+      const r = await client.prover().proveValidInput({
+        note: {
+          mint: parseAddress(note.mint)!,
+          amount: note.amount,
+          spendingKey: wallet.keys.spendingKey,
+          noteInnerHash: BigInt('0x' + note.inner),
+        },
+        path: { siblings: path.siblings.map((s) => BigInt('0x' + s)), leafIndex: path.leafIndex },
+        merkleRoot: BigInt('0x' + path.merkleRoot),
+      });
+      proof = r.proof;
+    } catch (err) {
+      throw new ProofError(`VALID_INPUT proof failed: ${(err as Error).message}`, { cause: err });
+    }
+    const trading = wallet.keys.trading;
+    const body: PlaceOrderBody = {
+      symbol: params.symbol,
+      side: params.side,
+      order_type: params.type ?? 'limit',
+      amount,
+      price_limit: priceLimit,
+      min_fill_size: minFill,
+      expiry_slot: expirySlot,
+      order_id: params.orderId ?? bytesToHex(randomBytes(16)),
+      arrival_nonce: 0n,
+      note_commitment: note.commitment,
+      ...(collateralAmount === undefined ? {} : { collateral_amount: collateralAmount }),
+      owner_commitment: wallet.ownerCommitment,
+      note_inner_hash: note.inner,
+      merkle_root: path.merkleRoot,
+      valid_input_proof: bytesToHex(proof),
+      tree_id: note.treeId,
+      viewing_pubkey: wallet.viewingPublicKey,
+      session_id: session,
+      trading_key: trading.publicKey,
+      trading_key_signature: '',
+    };
+    if (options.sign ?? true) signOrder(client, body);
+    return { body, note };
+  } catch (err) {
+    wallet.reserved.delete(note.commitment);
+    throw err;
+  }
+}

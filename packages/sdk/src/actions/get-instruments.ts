@@ -1,0 +1,21 @@
+import type { Instrument } from '@nightjar/protocol';
+import { toInstrument, type Client } from '../client.js';
+
+/** No parameters. */
+export type GetInstrumentsParameters = Record<string, never>;
+/** Every market of the venue. */
+export type GetInstrumentsReturnType = Instrument[];
+
+/**
+ * `GET /instruments`: every market's metadata (mints, decimals, `price_scale`, tick, fee).
+ *
+ * @example
+ * const markets = await getInstruments(client);
+ */
+export async function getInstruments(
+  client: Client,
+  _params: GetInstrumentsParameters = {},
+): Promise<GetInstrumentsReturnType> {
+  const raw = await client.request<Record<string, unknown>[]>('/instruments', { auth: false });
+  return raw.map(toInstrument);
+}

@@ -1,0 +1,22 @@
+import type { Client } from '../client.js';
+import { ParameterError } from '../errors.js';
+import { getInstruments } from './get-instruments.js';
+
+/** Decimals of `mint`, from the venue's instruments. */
+export async function mintDecimals(client: Client, mint: string): Promise<number> {
+  for (const i of await getInstruments(client)) {
+    if (i.base_mint === mint) return i.base_decimals;
+    if (i.quote_mint === mint) return i.quote_decimals;
+  }
+  throw new ParameterError(`no market trades mint ${mint}`);
+}
+
+/** Every mint the venue's markets trade. */
+export async function marketMints(client: Client): Promise<string[]> {
+  const set = new Set<string>();
+  for (const i of await getInstruments(client)) {
+    set.add(i.base_mint);
+    set.add(i.quote_mint);
+  }
+  return [...set];
+}

@@ -1,0 +1,89 @@
+import type { PlaceOrderBody } from '@nightjar/protocol';
+import type { Client } from '../client.js';
+import { withSendLock } from '../utils/send-lock.js';
+import { prepareOrder, signOrder, type BuildOrderParameters } from './build-order.js';
+
+/** What to order (see `BuildOrderParameters`). */
+export type PlaceOrderParameters = BuildOrderParameters;
+
+/** The accepted order. */
+export interface PlaceOrderReturnType {
+  orderId: string;
+  /** Always `accepted`: verified and booked (accepted is not filled). */
+  status: 'accepted';
+  arrivalSlot: bigint;
+  /** The note backing the order. */
+  noteCommitment: string;
+  /** The signed body as sent. */
+  body: PlaceOrderBody;
+}
+
+/**
+ * Builds, proves, signs and places an order (`POST /orders`), and tracks it in the wallet.
+ * Several calls at once prove in parallel on the prover's worker threads.
+ *
+ * @example
+ * const { orderId } = await placeOrder(client, {
+ *   symbol: 'SOL-USDC', side: 'bid', amount: '1.5', price: '150', expiry: { seconds: 300 },
+ * });
+ */
+export async function placeOrder(
+  client: Client,
+  params: PlaceOrderParameters,
+): Promise<PlaceOrderReturnType> {
+  const { body, note } = await prepareOrder(client, params, { sign: false });
+  return withSendLock(client, () => submitOrder(client, signOrder(client, body), note.commitment)).finally(
+    () => client.wallet.reserved.delete(note.commitment),
+  );
+}
+
+/**
+ * Sends a signed order (from `buildOrder`) and tracks it. Orders must reach the venue in nonce
+ * order: send built orders one at a time, in the order they were built.
+ */
+export async function submitOrder(
+  client: Client,
+  body: PlaceOrderBody,
+  noteCommitment: string,
+): Promise<PlaceOrderReturnType> {
+  const wallet = client.wallet;
+  try {
+    const r = await client.request<{ order_id: string; status: 'accepted'; arrival_slot: bigint }>(
+      '/orders',
+      {
+        method: 'POST',
+        body,
+      },
+    );
+    await trackPlaced(client, body, noteCommitment);
+    return {
+      orderId: r.order_id,
+      status: r.status,
+      arrivalSlot: BigInt(r.arrival_slot),
+      noteCommitment,
+      body,
+    };
+  } finally {
+    wallet.reserved.delete(noteCommitment);
+  }
+}
+
+/** Records a placed order in the wallet. */
+export async function trackPlaced(
+  client: Client,
+  body: PlaceOrderBody,
+  noteCommitment: string,
+): Promise<void> {
+  const inst = await client.instrument(body.symbol);
+  client.wallet.trackOrder({
+    orderId: body.order_id,
+    symbol: body.symbol,
+    side: body.side,
+    noteCommitment,
+    status: 'open',
+    baseMint: inst.base_mint,
+    quoteMint: inst.quote_mint,
+    filledQuantity: 0n,
+  });
+  client.wallet.save();
+}

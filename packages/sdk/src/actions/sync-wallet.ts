@@ -1,0 +1,117 @@
+import { LEAVES_PAGE_CAP } from '@nightjar/protocol';
+import type { Client } from '../client.js';
+import { NotFoundError } from '../errors.js';
+import { marketMints } from './mint-decimals.js';
+import { getOrder } from './get-order.js';
+
+const MEMO_PAGE = 10_000;
+const STATUS_PAGE = 256;
+
+/** Options of `syncWallet`. */
+export interface SyncWalletParameters {
+  /** Also re-read every tracked live order with `GET /orders/{id}` (default false). */
+  refreshOrders?: boolean;
+}
+
+/** What a sync read and stored. */
+export interface SyncWalletReturnType {
+  /** Leaves read from the ledger. */
+  newLeaves: number;
+  /** Memos scanned, and those stored (ours and verified). */
+  memosScanned: number;
+  memosStored: number;
+  /** Unspent notes after the sync. */
+  notes: number;
+}
+
+/** Reads the ledger's new leaves of every shard into the wallet. */
+export async function syncLeaves(client: Client): Promise<number> {
+  const wallet = client.wallet;
+  const vault = await client.ledger.getVault({});
+  let added = 0;
+  for (let treeId = 0; treeId < vault.num_trees; treeId++) {
+    const root = await client.ledger.getTreeRoot({ tree_id: treeId });
+    let from = wallet.leafCounts.get(treeId) ?? 0;
+    while (from < root.leaf_count) {
+      const to = Math.min(root.leaf_count, from + LEAVES_PAGE_CAP);
+      const { leaves } = await client.ledger.getLeaves({ tree_id: treeId, from, to });
+      if (leaves.length === 0) break;
+      wallet.addLeaves(
+        treeId,
+        from,
+        leaves.map((l) => l.value),
+      );
+      from += leaves.length;
+      added += leaves.length;
+    }
+  }
+  return added;
+}
+
+/**
+ * Brings the wallet up to date from the ledger alone: new tree leaves, every fill memo since the
+ * last scan (trial-decrypted with the viewing key; stored only when every output recomputes to a
+ * leaf), and the state of every unspent note by nullifier (`getNoteStatuses`). On a wallet made
+ * from a seed and nothing else this is the recovery: every settlement output comes back.
+ *
+ * @example
+ * await syncWallet(client);
+ */
+export async function syncWallet(
+  client: Client,
+  params: SyncWalletParameters = {},
+): Promise<SyncWalletReturnType> {
+  const wallet = client.wallet;
+  // Each deposit takes one funding-key nonce: never reuse a deposit index, even from a bare seed.
+  const funded = await client.ledger.getNonce({ signer: wallet.keys.funding.address });
+  if (funded !== null && BigInt(funded) > BigInt(wallet.depositCount)) wallet.depositCount = Number(funded);
+  const newLeaves = await syncLeaves(client);
+  const mints = await marketMints(client);
+  let scanned = 0;
+  let stored = 0;
+  for (;;) {
+    const from = wallet.memoCursor;
+    const { memos } = await client.ledger.getMemos({ from, to: from + MEMO_PAGE });
+    if (memos.length === 0) break;
+    let cursor = from;
+    let blocked = false;
+    for (const m of memos) {
+      scanned++;
+      const r = wallet.ingestMemo(m.memo, mints);
+      if (r.status === 'stored') stored++;
+      // An output not yet among the leaves: rescan from here next time.
+      if (r.status === 'unverified') blocked = true;
+      if (!blocked) cursor = m.index + 1;
+    }
+    wallet.memoCursor = cursor;
+    if (blocked || memos.length < MEMO_PAGE) break;
+  }
+  const unspent = wallet.unspentNotes();
+  for (let i = 0; i < unspent.length; i += STATUS_PAGE) {
+    const page = unspent.slice(i, i + STATUS_PAGE);
+    const states = await client.ledger.getNoteStatuses({ nullifiers: page.map((n) => n.nullifier) });
+    page.forEach((n, j) => (n.state = states[j]?.state ?? 'unknown'));
+  }
+  if (params.refreshOrders) await refreshTrackedOrders(client);
+  wallet.save();
+  return { newLeaves, memosScanned: scanned, memosStored: stored, notes: wallet.unspentNotes().length };
+}
+
+/** Re-reads every tracked live order and updates its state in the wallet. */
+export async function refreshTrackedOrders(client: Client): Promise<void> {
+  for (const o of client.wallet.orders.values()) {
+    if (o.status !== 'open' && o.status !== 'pending_settlement') continue;
+    try {
+      const s = await getOrder(client, { orderId: o.orderId });
+      o.filledQuantity = s.filled_quantity;
+      if (s.status === 'pending') o.status = 'open';
+      else if (s.status === 'pending_settlement') o.status = 'pending_settlement';
+      else if (s.status === 'cancelled' || s.status === 'expired') o.status = s.status;
+      else if (s.status === 'empty') o.status = s.filled_quantity === s.amount ? 'fully_filled' : 'cancelled';
+    } catch (err) {
+      // Gone from the lookup: a definitive settlement failure or aged out. Its note is no longer held.
+      if (err instanceof NotFoundError) o.status = 'settlement_failed';
+      else throw err;
+    }
+  }
+}

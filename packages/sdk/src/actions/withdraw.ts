@@ -1,0 +1,83 @@
+import { signTransaction } from '@nightjar/ledger';
+import { bytesToHex, parseAddress } from '@nightjar/protocol';
+import type { Client } from '../client.js';
+import { InsufficientNotesError, NightjarError, ParameterError, ProofError } from '../errors.js';
+import type { WalletNote } from '../wallet/wallet.js';
+import { getInclusion } from './get-inclusion.js';
+
+/** Which note to withdraw, and where to. */
+export interface WithdrawParameters {
+  /** The note to withdraw (commitment); or give `mint` and `amount` to pick a note of exactly that value. */
+  commitment?: string;
+  mint?: string;
+  amount?: bigint;
+  /** Ledger address (Base58) paid out; default the wallet's funding account. */
+  recipient?: string;
+}
+
+/** The spent note and the withdrawal transaction. */
+export interface WithdrawReturnType {
+  note: WalletNote;
+  signature: string;
+  recipient: string;
+}
+
+/**
+ * Withdraws a whole note to a ledger address with a VALID_SPEND proof that binds the recipient
+ * (DESIGN 3), signed by the wallet's funding key.
+ *
+ * @example
+ * await withdraw(client, { commitment: note.commitment });
+ */
+export async function withdraw(client: Client, params: WithdrawParameters): Promise<WithdrawReturnType> {
+  const wallet = client.wallet;
+  let note: WalletNote | undefined;
+  if (params.commitment) note = wallet.notes.get(params.commitment);
+  else if (params.mint && params.amount !== undefined)
+    note = wallet.freeNotes(params.mint).find((n) => n.amount === params.amount);
+  else throw new ParameterError('withdraw needs a commitment, or a mint and an amount');
+  if (!note || note.state === 'spent' || wallet.orderBacking(note.commitment))
+    throw new InsufficientNotesError(params.mint ?? note?.mint ?? '', params.amount ?? 0n, 0n);
+  const recipient = params.recipient ?? wallet.keys.funding.address;
+  const recipientBytes = parseAddress(recipient);
+  if (!recipientBytes) throw new ParameterError('recipient must be a Base58 address');
+  const path = await getInclusion(client, { commitment: note.commitment, treeId: note.treeId });
+  let proof: Uint8Array;
+  try {
+    proof = (
+      await client.prover().proveValidSpend({
+        note: {
+          mint: parseAddress(note.mint)!,
+          amount: note.amount,
+          spendingKey: wallet.keys.spendingKey,
+          noteInnerHash: BigInt('0x' + note.inner),
+        },
+        path: { siblings: path.siblings.map((s) => BigInt('0x' + s)), leafIndex: path.leafIndex },
+        merkleRoot: BigInt('0x' + path.merkleRoot),
+        recipient: recipientBytes,
+      })
+    ).proof;
+  } catch (err) {
+    throw new ProofError(`VALID_SPEND proof failed: ${(err as Error).message}`, { cause: err });
+  }
+  const funding = wallet.keys.funding;
+  const last = await client.ledger.getNonce({ signer: funding.address });
+  const tx = signTransaction(funding.seed, BigInt(last ?? '0') + 1n, {
+    name: 'withdraw',
+    args: {
+      tree_id: note.treeId,
+      merkle_root: path.merkleRoot,
+      nullifier: note.nullifier,
+      mint: note.mint,
+      amount: note.amount.toString(),
+      recipient,
+      proof: bytesToHex(proof),
+    },
+  });
+  const { signature } = await client.ledger.sendTransaction({ transaction: tx });
+  const rec = await client.ledger.getTransaction({ signature });
+  if (rec?.err) throw new NightjarError(`withdrawal refused by the ledger: ${rec.err.code}`);
+  note.state = 'spent';
+  wallet.save();
+  return { note, signature, recipient };
+}

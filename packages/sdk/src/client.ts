@@ -1,0 +1,344 @@
+/**
+ * `createClient`: a verified, logged-in connection to a venue. The transport is verified before
+ * anything is sent (the attestation checks (a)–(d), on the very socket that then carries the
+ * token); the bearer token is acquired and refreshed before it expires; a 401 is retried once
+ * with a fresh token; 403 1150 stops the client; 429, 1402 and 5001 (and network failures) are
+ * retried with jittered backoff honouring `Retry-After`.
+ */
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { X509Certificate } from 'node:crypto';
+import {
+  NoteProver,
+  type ProofResult,
+  type ValidInputRequest,
+  type ValidSpendRequest,
+} from '@nightjar/circuits';
+import { RpcLedgerClient, type LedgerClient } from '@nightjar/ledger';
+import type { Instrument } from '@nightjar/protocol';
+import {
+  AccountSuspendedError,
+  NetworkError,
+  NightjarError,
+  VenueRequestError,
+  venueError,
+} from './errors.js';
+import { fileNonceStore, memoryNonceStore, type NonceStore } from './nonce-store.js';
+import { createTransport, type Transport, type VerifyTransportReturnType } from './transport/index.js';
+import { TransportError } from './transport/errors.js';
+import { backoffDelay, sleep, type BackoffOptions, DEFAULT_BACKOFF } from './utils/backoff.js';
+import type { Wallet } from './wallet/wallet.js';
+
+/** Account credentials, provisioned out of band. */
+export interface Credentials {
+  api_key: string;
+  api_secret: string;
+  passphrase: string;
+}
+
+/** What makes proofs: `NoteProver` from `@nightjar/circuits`, or a test double. */
+export interface Prover {
+  proveValidInput(req: ValidInputRequest): Promise<ProofResult>;
+  proveValidSpend(req: ValidSpendRequest): Promise<ProofResult>;
+  close(): Promise<void>;
+}
+
+/** Options of `createClient`. */
+export interface CreateClientParameters {
+  /** The engine's origin, `https://host:port`. */
+  baseUrl: string;
+  /** The pinned platform root CA: DER bytes or PEM text. */
+  pinnedRoot: Uint8Array | string;
+  /** The pinned release compose hash (64 hex). */
+  composeHash: string;
+  /** The ledger's JSON-RPC URL (or pass `ledger`). */
+  ledgerUrl?: string;
+  /** A ledger client (in-process in tests); wins over `ledgerUrl`. */
+  ledger?: LedgerClient;
+  credentials: Credentials;
+  /** The wallet that owns the notes and keys; needed by every trading and wallet action. */
+  wallet?: Wallet;
+  /** Directory for durable state (nonces). Without it nonces start from the clock (see NonceStore). */
+  stateDir?: string;
+  /** Nonce store (wins over `stateDir`). */
+  nonces?: NonceStore;
+  /** Prover; default a `NoteProver` with one single-threaded worker per core, started on first use. */
+  prover?: Prover;
+  /** Chain slot duration in ms, for wall-clock expiries (default 400). */
+  slotMs?: number;
+  /** Retry policy for 429, 1402, 5001 and network errors. */
+  backoff?: BackoffOptions;
+  /** Refresh the token this many ms before it expires (default 60,000). */
+  refreshLeadMs?: number;
+  /** Called after each socket passes verification. */
+  onVerified?: (report: VerifyTransportReturnType) => void;
+  /** Called before each retry of a retryable failure (for logging and metrics). */
+  onRetry?: (info: RetryInfo) => void;
+}
+
+/** What `onRetry` is told. */
+export interface RetryInfo {
+  /** 0 for the first retry. */
+  attempt: number;
+  delayMs: number;
+  error: NightjarError;
+}
+
+/** Options of `client.request`. */
+export interface ClientRequestOptions {
+  method?: string;
+  body?: unknown;
+  /** Send the bearer token (default true). */
+  auth?: boolean;
+  /** Retry retryable failures (default true). */
+  retry?: boolean;
+}
+
+/** A verified, logged-in venue client; pass it to every action. */
+export interface Client {
+  readonly baseUrl: string;
+  readonly transport: Transport;
+  readonly ledger: LedgerClient;
+  readonly nonces: NonceStore;
+  readonly slotMs: number;
+  /** The wallet (throws when the client was created without one). */
+  readonly wallet: Wallet;
+  readonly hasWallet: boolean;
+  /** The account the token belongs to. */
+  readonly accountId: string;
+  /** The prover (created on first use). */
+  prover(): Prover;
+  /** A valid bearer token, refreshed when close to expiry. */
+  accessToken(): Promise<string>;
+  /** Forces a new token (the stream does this on `auth_expired`). */
+  refreshToken(): Promise<string>;
+  /** When the current token expires (Unix ms) and its lifetime (ms); undefined before login. */
+  tokenExpiry(): { expiresAt: number; lifetimeMs: number } | undefined;
+  /** How long before expiry a token is refreshed (ms). */
+  readonly refreshLeadMs: number;
+  /** The verified boot session id (re-verified after a reconnect). */
+  bootSessionId(): Promise<string>;
+  /** A REST call with auth, retry and typed errors; returns the exactly parsed body. */
+  request<T>(path: string, options?: ClientRequestOptions): Promise<T>;
+  /** Instrument metadata, cached. */
+  instrument(symbol: string): Promise<Instrument>;
+  /** Closes sockets, the prover (if the client made it) and the ledger client (if it made it). */
+  close(): Promise<void>;
+}
+
+/** The client `createClient` resolves with. */
+export type CreateClientReturnType = Client;
+
+function rootDer(root: Uint8Array | string): Uint8Array {
+  if (typeof root !== 'string') return root;
+  return new Uint8Array(new X509Certificate(root).raw);
+}
+
+/** Converts exactly parsed JSON (integers as bigint) of an instrument into its typed record. */
+export function toInstrument(raw: Record<string, unknown>): Instrument {
+  return {
+    symbol: String(raw.symbol),
+    market_id: String(raw.market_id),
+    base_mint: String(raw.base_mint),
+    quote_mint: String(raw.quote_mint),
+    base_decimals: Number(raw.base_decimals),
+    quote_decimals: Number(raw.quote_decimals),
+    price_scale: BigInt(raw.price_scale as bigint),
+    tick_size: BigInt(raw.tick_size as bigint),
+    min_order_size: BigInt(raw.min_order_size as bigint),
+    fee_bps: BigInt(raw.fee_bps as bigint),
+    trading_enabled: Boolean(raw.trading_enabled),
+  };
+}
+
+/**
+ * Verifies the venue's transport, logs in and returns the client.
+ *
+ * @example
+ * const client = await createClient({ baseUrl, pinnedRoot, composeHash, ledgerUrl, credentials, wallet });
+ */
+export async function createClient(params: CreateClientParameters): Promise<CreateClientReturnType> {
+  const ownsLedger = !params.ledger;
+  const ledger: LedgerClient =
+    params.ledger ??
+    (params.ledgerUrl
+      ? new RpcLedgerClient(params.ledgerUrl)
+      : (() => {
+          throw new NightjarError('createClient needs ledgerUrl or ledger');
+        })());
+  const transport = createTransport({
+    url: params.baseUrl,
+    rootCaDer: rootDer(params.pinnedRoot),
+    composeHash: params.composeHash,
+    ledger,
+    ...(params.onVerified ? { onVerified: params.onVerified } : {}),
+  });
+  const backoff = { ...DEFAULT_BACKOFF, ...params.backoff };
+  const refreshLeadMs = params.refreshLeadMs ?? 60_000;
+  const nonces =
+    params.nonces ??
+    (params.stateDir ? fileNonceStore(join(params.stateDir, 'nonces.json')) : memoryNonceStore());
+  let prover = params.prover;
+  const ownsProver = !prover;
+  let token: { value: string; expiresAt: number; lifetimeMs: number } | undefined;
+  let pendingToken: Promise<string> | undefined;
+  let suspended: AccountSuspendedError | undefined;
+  let accountId = '';
+  const instruments = new Map<string, Instrument>();
+
+  /** One HTTP exchange on the verified transport, errors typed. */
+  const send = async <T>(path: string, method: string, body: unknown, bearer?: string): Promise<T> => {
+    let res;
+    try {
+      res = await transport.request<unknown>(path, {
+        method,
+        ...(body === undefined ? {} : { body }),
+        ...(bearer ? { token: bearer } : {}),
+      });
+    } catch (err) {
+      if (err instanceof TransportError && err.code !== 'TRANSPORT_CLOSED') throw err;
+      throw new NetworkError(`request to ${path} failed: ${(err as Error).message}`, { cause: err });
+    }
+    if (res.status >= 200 && res.status < 300) return res.body as T;
+    const envelope = (res.body ?? {}) as { code?: unknown; message?: unknown };
+    const retryAfter = res.headers['retry-after'];
+    const options = {
+      ...(retryAfter !== undefined && !Number.isNaN(Number(retryAfter))
+        ? { retryAfterSeconds: Number(retryAfter) }
+        : {}),
+      ...(typeof res.headers['x-request-id'] === 'string' ? { requestId: res.headers['x-request-id'] } : {}),
+    };
+    const code = envelope.code === undefined ? 0 : Number(envelope.code);
+    const message = typeof envelope.message === 'string' ? envelope.message : `HTTP ${res.status}`;
+    throw venueError(code, res.status, message, options);
+  };
+
+  /** Retries retryable failures with jittered backoff. */
+  const withRetry = async <T>(fn: () => Promise<T>, retry: boolean): Promise<T> => {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await fn();
+      } catch (err) {
+        const retryable = err instanceof NightjarError && err.retryable;
+        if (!retry || !retryable || attempt + 1 >= backoff.attempts) throw err;
+        const after = err instanceof VenueRequestError ? err.retryAfterSeconds : undefined;
+        const delayMs = backoffDelay(attempt, backoff, after);
+        params.onRetry?.({ attempt, delayMs, error: err });
+        await sleep(delayMs);
+      }
+    }
+  };
+
+  const login = async (): Promise<string> => {
+    const r = await withRetry(
+      () =>
+        send<{ access_token: string; expires_in: bigint; account_id: string }>('/auth/token', 'POST', {
+          api_key: params.credentials.api_key,
+          api_secret: params.credentials.api_secret,
+          passphrase: params.credentials.passphrase,
+        }),
+      true,
+    ).catch((err: unknown) => {
+      if (err instanceof AccountSuspendedError) suspended = err;
+      throw err;
+    });
+    accountId = r.account_id;
+    const lifetimeMs = Number(r.expires_in) * 1000;
+    token = { value: r.access_token, expiresAt: Date.now() + lifetimeMs, lifetimeMs };
+    return r.access_token;
+  };
+
+  /** Refreshes `refreshLeadMs` before expiry, or halfway through a token shorter than twice that. */
+  const leadOf = (t: { lifetimeMs: number }) => Math.min(refreshLeadMs, t.lifetimeMs / 2);
+  const refreshToken = (): Promise<string> => {
+    if (suspended) return Promise.reject(suspended);
+    pendingToken ??= login().finally(() => (pendingToken = undefined));
+    return pendingToken;
+  };
+  const accessToken = async (): Promise<string> => {
+    if (suspended) throw suspended;
+    if (token && Date.now() < token.expiresAt - leadOf(token)) return token.value;
+    return refreshToken();
+  };
+
+  const client: Client = {
+    baseUrl: params.baseUrl,
+    transport,
+    ledger,
+    nonces,
+    slotMs: params.slotMs ?? 400,
+    get wallet(): Wallet {
+      if (!params.wallet)
+        throw new NightjarError('this client has no wallet (pass `wallet` to createClient)');
+      return params.wallet;
+    },
+    get hasWallet() {
+      return params.wallet !== undefined;
+    },
+    get accountId() {
+      return accountId;
+    },
+    prover() {
+      prover ??= new NoteProver({ workers: Math.max(1, availableParallelism()), singleThread: true });
+      return prover;
+    },
+    accessToken,
+    refreshToken,
+    tokenExpiry: () => (token ? { expiresAt: token.expiresAt, lifetimeMs: token.lifetimeMs } : undefined),
+    refreshLeadMs,
+    async bootSessionId() {
+      return (await transport.verify()).bootSessionId;
+    },
+    async request<T>(path: string, options: ClientRequestOptions = {}): Promise<T> {
+      const method = options.method ?? (options.body === undefined ? 'GET' : 'POST');
+      const auth = options.auth ?? true;
+      const once = async () => {
+        if (!auth) return send<T>(path, method, options.body);
+        const bearer = await accessToken();
+        try {
+          return await send<T>(path, method, options.body, bearer);
+        } catch (err) {
+          if (err instanceof AccountSuspendedError) {
+            suspended = err;
+            throw err;
+          }
+          // Any 401: a fresh token and one more try.
+          if (err instanceof VenueRequestError && err.status === 401) {
+            if (token?.value === bearer) token = undefined;
+            return send<T>(path, method, options.body, await accessToken());
+          }
+          throw err;
+        }
+      };
+      return withRetry(once, options.retry ?? true);
+    },
+    async instrument(symbol: string) {
+      const cached = instruments.get(symbol);
+      if (cached) return cached;
+      const raw = await client.request<Record<string, unknown>>(
+        `/instruments/${encodeURIComponent(symbol)}`,
+        {
+          auth: false,
+        },
+      );
+      const inst = toInstrument(raw);
+      instruments.set(symbol, inst);
+      return inst;
+    },
+    async close() {
+      transport.close();
+      if (ownsProver && prover) await prover.close();
+      if (ownsLedger) await ledger.close();
+    },
+  };
+
+  // Verify first (nothing is sent on an unverified socket), then log in.
+  try {
+    await transport.verify();
+    await accessToken();
+  } catch (err) {
+    await client.close();
+    throw err;
+  }
+  return client;
+}

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { ERROR_CATALOGUE, type ErrorCode } from '@nightjar/protocol';
+import {
+  AccountSuspendedError,
+  AuthenticationError,
+  CapacityError,
+  ConflictError,
+  ForbiddenError,
+  InsufficientCollateralError,
+  InternalError,
+  InvalidRequestError,
+  NotFoundError,
+  RateLimitError,
+  UnavailableError,
+  venueError,
+} from './errors.js';
+
+describe('typed errors', () => {
+  it('maps every spec code to its family with code, status and retryable', () => {
+    const retryable = new Set([1401, 1402, 5001, 5002]);
+    for (const [k, entry] of Object.entries(ERROR_CATALOGUE)) {
+      const code = Number(k) as ErrorCode;
+      const err = venueError(code, entry.status, entry.message);
+      expect(err.code).toBe(code);
+      expect(err.status).toBe(entry.status);
+      expect(err.retryable).toBe(retryable.has(code));
+    }
+  });
+  it('picks the class', () => {
+    expect(venueError(1001, 400, 'x')).toBeInstanceOf(InvalidRequestError);
+    expect(venueError(1003, 400, 'x')).toBeInstanceOf(InsufficientCollateralError);
+    expect(venueError(1101, 401, 'x')).toBeInstanceOf(AuthenticationError);
+    expect(venueError(1102, 403, 'x')).toBeInstanceOf(ForbiddenError);
+    expect(venueError(1150, 403, 'x')).toBeInstanceOf(AccountSuspendedError);
+    expect(venueError(1202, 409, 'x')).toBeInstanceOf(ConflictError);
+    expect(venueError(1301, 404, 'x')).toBeInstanceOf(NotFoundError);
+    expect(venueError(1401, 429, 'x', { retryAfterSeconds: 2 })).toBeInstanceOf(RateLimitError);
+    expect(venueError(1402, 503, 'x')).toBeInstanceOf(CapacityError);
+    expect(venueError(5001, 503, 'x')).toBeInstanceOf(UnavailableError);
+    expect(venueError(5000, 500, 'x')).toBeInstanceOf(InternalError);
+    expect(venueError(1401, 429, 'x', { retryAfterSeconds: 2 }).retryAfterSeconds).toBe(2);
+  });
+});

@@ -1,0 +1,164 @@
+/**
+ * Typed errors, ccxt-style: one class per spec code family, each carrying the venue's `code`, the
+ * HTTP `status` and whether retrying can help (`retryable`: 1401, 1402, 5001, 5002 and network
+ * failures; everything else is fatal). Branch with `instanceof` or on `code`, never on `message`.
+ * Messages never carry secrets (no token, key, note opening or seed).
+ */
+
+/** The root of every error the SDK throws (transport verification errors excepted, see `TransportError`). */
+export class NightjarError extends Error {
+  override name = 'NightjarError';
+  /** Whether the same request may succeed later. */
+  readonly retryable: boolean = false;
+}
+
+/** Options of a venue error. */
+export interface VenueErrorOptions {
+  /** Seconds the venue asked to wait (`Retry-After`). */
+  retryAfterSeconds?: number;
+  /** `x-request-id` of the response, for support. */
+  requestId?: string;
+}
+
+/** An error the venue answered with: `{ code, message }` and an HTTP status (0 for stream frames). */
+export class VenueRequestError extends NightjarError {
+  override name = 'VenueRequestError';
+  readonly retryAfterSeconds: number | undefined;
+  readonly requestId: string | undefined;
+  constructor(
+    readonly code: number,
+    readonly status: number,
+    message: string,
+    options: VenueErrorOptions = {},
+  ) {
+    super(`${message} (code ${code})`);
+    this.retryAfterSeconds = options.retryAfterSeconds;
+    this.requestId = options.requestId;
+  }
+}
+
+/** 1000–1012: the request is malformed or breaks an intake rule (1010: re-prove against a fresh root). */
+export class InvalidRequestError extends VenueRequestError {
+  override name = 'InvalidRequestError';
+}
+/** 1003: the note does not cover the order's nominal cost plus fee. */
+export class InsufficientCollateralError extends InvalidRequestError {
+  override name = 'InsufficientCollateralError';
+}
+/** 1011: the venue could not verify the collateral proof. */
+export class InvalidProofError extends InvalidRequestError {
+  override name = 'InvalidProofError';
+}
+/** 1101: missing, invalid, expired or revoked token, or bad credentials. */
+export class AuthenticationError extends VenueRequestError {
+  override name = 'AuthenticationError';
+}
+/** 1102, 1103, 1150: bad signature, not the order's key, admin-only route or suspended account. */
+export class ForbiddenError extends VenueRequestError {
+  override name = 'ForbiddenError';
+}
+/** 1150: the account is suspended (or the route is admin-only): stop, do not retry. */
+export class AccountSuspendedError extends ForbiddenError {
+  override name = 'AccountSuspendedError';
+}
+/** 1201–1206: a conflict (duplicate id, stale nonce, collateral in use, stale boot session...). */
+export class ConflictError extends VenueRequestError {
+  override name = 'ConflictError';
+}
+/** 1205: the order was signed for another boot session (the engine restarted). */
+export class StaleSessionError extends ConflictError {
+  override name = 'StaleSessionError';
+}
+/** 1301: no such order, batch, instrument or note (a foreign order reads the same). */
+export class NotFoundError extends VenueRequestError {
+  override name = 'NotFoundError';
+}
+/** 1401: rate limited; wait `retryAfterSeconds`. */
+export class RateLimitError extends VenueRequestError {
+  override name = 'RateLimitError';
+  override readonly retryable = true;
+}
+/** 1402: credential verification at capacity; retry after a short jittered delay. */
+export class CapacityError extends VenueRequestError {
+  override name = 'CapacityError';
+  override readonly retryable = true;
+}
+/** 5001, 5002: a subsystem is unavailable, or the tree mirror diverges (do not prove from it). */
+export class UnavailableError extends VenueRequestError {
+  override name = 'UnavailableError';
+  override readonly retryable = true;
+}
+/** 5000: the venue failed internally. */
+export class InternalError extends VenueRequestError {
+  override name = 'InternalError';
+}
+/** Stream-only codes 4290 (too many sockets) and 4030 (account switch on a socket). */
+export class StreamError extends VenueRequestError {
+  override name = 'StreamError';
+}
+
+/** The network failed (connection refused or reset, a timeout): retryable. */
+export class NetworkError extends NightjarError {
+  override name = 'NetworkError';
+  override readonly retryable = true;
+}
+
+/** A proof could not be made (bad inclusion path, prover crashed or closed). */
+export class ProofError extends NightjarError {
+  override name = 'ProofError';
+}
+
+/** No note of the wallet can back the order (or the withdrawal) as asked. */
+export class InsufficientNotesError extends NightjarError {
+  override name = 'InsufficientNotesError';
+  constructor(
+    readonly mint: string,
+    readonly required: bigint,
+    readonly available: bigint,
+  ) {
+    super(`no free note of mint ${mint} covers ${required} (largest free note: ${available})`);
+  }
+}
+
+/** A value the caller passed is unusable (a decimal with too many places, a price off the tick...). */
+export class ParameterError extends NightjarError {
+  override name = 'ParameterError';
+}
+
+/** The wallet file cannot be opened (wrong password, or a damaged file). */
+export class WalletDecryptError extends NightjarError {
+  override name = 'WalletDecryptError';
+}
+
+/** Builds the typed error for a venue `{code, message}` and its HTTP status. */
+export function venueError(
+  code: number,
+  status: number,
+  message: string,
+  options: VenueErrorOptions = {},
+): VenueRequestError {
+  const args = [code, status, message, options] as const;
+  if (code === 1003) return new InsufficientCollateralError(...args);
+  if (code === 1011) return new InvalidProofError(...args);
+  if (code >= 1000 && code < 1100) return new InvalidRequestError(...args);
+  if (code === 1101) return new AuthenticationError(...args);
+  if (code === 1150) return new AccountSuspendedError(...args);
+  if (code === 1102 || code === 1103) return new ForbiddenError(...args);
+  if (code === 1205) return new StaleSessionError(...args);
+  if (code >= 1200 && code < 1300) return new ConflictError(...args);
+  if (code === 1301) return new NotFoundError(...args);
+  if (code === 1401) return new RateLimitError(...args);
+  if (code === 1402) return new CapacityError(...args);
+  if (code === 5001 || code === 5002) return new UnavailableError(...args);
+  if (code === 4290 || code === 4030) return new StreamError(...args);
+  if (code === 5000) return new InternalError(...args);
+  // An unknown code: classify by status so the caller still gets a sensible class.
+  if (status === 401) return new AuthenticationError(...args);
+  if (status === 403) return new ForbiddenError(...args);
+  if (status === 404) return new NotFoundError(...args);
+  if (status === 409) return new ConflictError(...args);
+  if (status === 429) return new RateLimitError(...args);
+  if (status === 503) return new UnavailableError(...args);
+  if (status >= 400 && status < 500) return new InvalidRequestError(...args);
+  return new InternalError(...args);
+}

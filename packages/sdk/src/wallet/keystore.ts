@@ -1,0 +1,96 @@
+/**
+ * The wallet file, encrypted at rest: scrypt (memory-hard, N = 2^17, r = 8, p = 1 by default) turns
+ * the password into a key, AES-256-GCM seals the JSON state (the seed and the note store). The
+ * file is `{version, kdf, salt, iv, tag, ciphertext}`, written atomically (temp, fsync, rename)
+ * with mode 0600.
+ */
+import { createCipheriv, createDecipheriv, randomBytes, scryptSync } from 'node:crypto';
+import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { WalletDecryptError } from '../errors.js';
+
+/** scrypt cost parameters. */
+export interface ScryptParams {
+  N: number;
+  r: number;
+  p: number;
+}
+
+/** The default cost: about 128 MiB and a few hundred ms. */
+export const DEFAULT_SCRYPT: ScryptParams = { N: 2 ** 17, r: 8, p: 1 };
+
+interface SealedFile {
+  version: 1;
+  kdf: { name: 'scrypt' } & ScryptParams;
+  salt: string;
+  iv: string;
+  tag: string;
+  ciphertext: string;
+}
+
+function deriveKey(password: string, salt: Buffer, p: ScryptParams): Buffer {
+  return scryptSync(password.normalize('NFKC'), salt, 32, {
+    N: p.N,
+    r: p.r,
+    p: p.p,
+    maxmem: 256 * p.N * p.r + 1024 * 1024,
+  });
+}
+
+/** Encrypts `plaintext` under `password`. */
+export function seal(plaintext: string, password: string, params: ScryptParams = DEFAULT_SCRYPT): string {
+  const salt = randomBytes(16);
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', deriveKey(password, salt, params), iv);
+  const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+  const file: SealedFile = {
+    version: 1,
+    kdf: { name: 'scrypt', ...params },
+    salt: salt.toString('hex'),
+    iv: iv.toString('hex'),
+    tag: cipher.getAuthTag().toString('hex'),
+    ciphertext: ciphertext.toString('hex'),
+  };
+  return JSON.stringify(file);
+}
+
+/** Decrypts a sealed file; a wrong password or any tampering throws WalletDecryptError. */
+export function unseal(sealed: string, password: string): string {
+  let file: SealedFile;
+  try {
+    file = JSON.parse(sealed) as SealedFile;
+  } catch {
+    throw new WalletDecryptError('the wallet file is not valid JSON');
+  }
+  if (file.version !== 1 || file.kdf?.name !== 'scrypt')
+    throw new WalletDecryptError('unknown wallet file format');
+  try {
+    const key = deriveKey(password, Buffer.from(file.salt, 'hex'), file.kdf);
+    const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(file.iv, 'hex'));
+    decipher.setAuthTag(Buffer.from(file.tag, 'hex'));
+    return Buffer.concat([decipher.update(Buffer.from(file.ciphertext, 'hex')), decipher.final()]).toString(
+      'utf8',
+    );
+  } catch {
+    throw new WalletDecryptError('wrong password or damaged wallet file');
+  }
+}
+
+/** Writes `content` to `path` atomically with mode 0600. */
+export function writeFileAtomic(path: string, content: string): void {
+  mkdirSync(dirname(path), { recursive: true });
+  const tmp = `${path}.tmp`;
+  const fd = openSync(tmp, 'w', 0o600);
+  try {
+    writeSync(fd, content);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(tmp, path);
+}
+
+/** Reads a file as UTF-8. */
+export function readText(path: string): string {
+  return readFileSync(path, 'utf8');
+}

@@ -1,0 +1,68 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { encryptFillMemo, OutputRole, outputInner } from '@nightjar/crypto';
+import { hexToBytes, bytesToHex } from '@nightjar/protocol';
+import { WalletDecryptError } from '../errors.js';
+import { deriveWalletKeys } from './keys.js';
+import { createWallet } from './wallet.js';
+
+const FAST = { N: 1024, r: 8, p: 1 };
+const SOL = 'So11111111111111111111111111111111111111112';
+
+describe('wallet', () => {
+  it('derives the same keys from the same seed, different ones from another', () => {
+    const seed = new Uint8Array(32).fill(1);
+    const a = deriveWalletKeys(seed);
+    const b = deriveWalletKeys(Uint8Array.from(seed));
+    expect(a.ownerCommitment).toBe(b.ownerCommitment);
+    expect(a.trading.publicKey).toBe(b.trading.publicKey);
+    expect(a.funding.address).toBe(b.funding.address);
+    expect(bytesToHex(a.viewingPublicKey)).toBe(bytesToHex(b.viewingPublicKey));
+    expect(deriveWalletKeys(new Uint8Array(32).fill(2)).ownerCommitment).not.toBe(a.ownerCommitment);
+  });
+
+  it('is encrypted at rest: the file holds no seed, a wrong password fails', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wallet-'));
+    try {
+      const path = join(dir, 'w.json');
+      const w = createWallet({ path, password: 'correct horse', scrypt: FAST });
+      const raw = readFileSync(path, 'utf8');
+      expect(raw).not.toContain(bytesToHex(w.seed));
+      expect(() => createWallet({ path, password: 'wrong', scrypt: FAST })).toThrow(WalletDecryptError);
+      expect(bytesToHex(createWallet({ path, password: 'correct horse', scrypt: FAST }).seed)).toBe(
+        bytesToHex(w.seed),
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('stores a memo only once every output is a leaf; skips the fee note; ignores foreign memos', () => {
+    const w = createWallet({ seed: new Uint8Array(32).fill(3) });
+    const parent = 12345n;
+    const trade = outputInner(parent, OutputRole.tradeOut);
+    const fee = outputInner(parent, OutputRole.fee);
+    const memo = bytesToHex(
+      encryptFillMemo(w.keys.viewingPublicKey, {
+        orderId: hexToBytes('11'.repeat(16)),
+        matchId: 1n,
+        tradeAmount: 5n,
+        changeAmount: 0n,
+        feeAmount: 1n,
+        outputInners: [trade, fee],
+      }),
+    );
+    expect(w.ingestMemo(memo, [SOL]).status).toBe('unverified');
+    const tradeNote = w.noteFor(SOL, 5n, trade, 0, 'trade');
+    w.addLeaves(0, 0, ['00'.repeat(32), tradeNote.commitment]);
+    const r = w.ingestMemo(memo, [SOL]);
+    expect(r.status).toBe('stored');
+    expect(w.unspentNotes()).toHaveLength(1);
+    expect(w.unspentNotes()[0]).toMatchObject({ amount: 5n, leafIndex: 1, origin: 'trade' });
+    expect(w.ingestMemo(memo, [SOL]).status).toBe('duplicate');
+    const other = createWallet({ seed: new Uint8Array(32).fill(4) });
+    expect(other.ingestMemo(memo, [SOL]).status).toBe('not_ours');
+  });
+});

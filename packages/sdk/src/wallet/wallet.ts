@@ -1,0 +1,328 @@
+/**
+ * The wallet: keys from one seed, and a note store derived from the tree plus those keys. It
+ * holds no balance the venue told it (the venue never tells): every note in it was either
+ * deposited by this wallet or recomputed from a fill memo and found among the tree's leaves.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { deriveNote, openingHash, outputInner, OutputRole, type FillMemo } from '@nightjar/crypto';
+import { bytesToHex, fieldToHex, hexToBytes, parseAddress } from '@nightjar/protocol';
+import { MemoDecryptor } from './memo-decryptor.js';
+import { deriveWalletKeys, depositNoteInner, type WalletKeys } from './keys.js';
+import { DEFAULT_SCRYPT, readText, seal, unseal, writeFileAtomic, type ScryptParams } from './keystore.js';
+
+/** Where a note came from. */
+export type NoteOrigin = 'deposit' | 'trade' | 'change';
+
+/** A note the wallet owns. Amounts are atomic units of `mint`. */
+export interface WalletNote {
+  /** Note commitment, 64 hex. */
+  commitment: string;
+  /** Mint, Base58. */
+  mint: string;
+  amount: bigint;
+  /** note_inner_hash, 64 hex (secret). */
+  inner: string;
+  /** Nullifier, 64 hex (secret: only the owner can compute it). */
+  nullifier: string;
+  treeId: number;
+  leafIndex: number | undefined;
+  origin: NoteOrigin;
+  /** Last state read from the ledger. */
+  state: 'free' | 'locked' | 'spent' | 'unknown';
+}
+
+/** The wallet's view of one of its orders. */
+export interface TrackedOrder {
+  orderId: string;
+  symbol: string;
+  side: 'bid' | 'ask';
+  /** The note backing it now (after a partial fill, the re-locked change note). */
+  noteCommitment: string;
+  /** `open` (resting), `pending_settlement`, or a terminal kind. */
+  status: 'open' | 'pending_settlement' | 'fully_filled' | 'cancelled' | 'expired' | 'settlement_failed';
+  /** Base mint, quote mint of its market. */
+  baseMint: string;
+  quoteMint: string;
+  filledQuantity: bigint;
+}
+
+/** Balances of one mint, in atomic units. */
+export interface MintBalance {
+  /** Free notes not backing a live order. */
+  available: bigint;
+  /** Notes backing live (resting) orders. */
+  locked: bigint;
+  /** Notes locked on the ledger while a match settles. */
+  pendingSettlement: bigint;
+}
+
+/** What ingesting a memo did. */
+export type MemoIngestResult =
+  | { status: 'stored'; memo: FillMemo; notes: WalletNote[] }
+  | { status: 'duplicate' }
+  | { status: 'not_ours' }
+  /** Decrypted, but an output commitment is not (yet) among the known leaves: not stored. */
+  | { status: 'unverified'; memo: FillMemo };
+
+interface Saved {
+  seed: string;
+  depositCount: number;
+  notes: (Omit<WalletNote, 'amount'> & { amount: string })[];
+  orders: (Omit<TrackedOrder, 'filledQuantity'> & { filledQuantity: string })[];
+  memos: string[];
+  memoCursor: number;
+}
+
+/** Options of `createWallet`. */
+export interface CreateWalletParameters {
+  /** 32+ byte seed; a fresh random one when omitted. */
+  seed?: Uint8Array;
+  /** Encrypted wallet file; the wallet saves itself there after every change. */
+  path?: string;
+  /** Password of the wallet file (required with `path`). */
+  password?: string;
+  /** scrypt cost (tests lower it). */
+  scrypt?: ScryptParams;
+}
+
+const LIVE: ReadonlySet<TrackedOrder['status']> = new Set(['open', 'pending_settlement']);
+
+/** A wallet: keys from one seed, notes, tracked orders; saved encrypted when it has a file. Create it with `createWallet`. */
+export class Wallet {
+  readonly keys: WalletKeys;
+  /** Deposits made so far (the next deposit uses this index). */
+  depositCount = 0;
+  /** Global memo index up to which the ledger's memos were scanned. */
+  memoCursor = 0;
+  readonly notes = new Map<string, WalletNote>();
+  readonly orders = new Map<string, TrackedOrder>();
+  /** Memos already stored (hex), so a memo seen on the stream and on the ledger counts once. */
+  readonly memos = new Set<string>();
+  /** Commitments of the tree's leaves: `commitment → {treeId, leafIndex}`. */
+  readonly leaves = new Map<string, { treeId: number; leafIndex: number }>();
+  /** Leaves known per shard (the next leaf index to read). */
+  readonly leafCounts = new Map<number, number>();
+  /** Notes promised to an order being placed (not yet tracked). */
+  readonly reserved = new Set<string>();
+  private readonly decryptor: MemoDecryptor;
+
+  constructor(
+    readonly seed: Uint8Array,
+    private readonly file?: { path: string; password: string; scrypt: ScryptParams },
+  ) {
+    this.keys = deriveWalletKeys(seed);
+    this.decryptor = new MemoDecryptor(this.keys.viewingPrivateKey, this.keys.viewingPublicKey);
+  }
+
+  /** The owner commitment of every note of this wallet, 64 hex. */
+  get ownerCommitment(): string {
+    return fieldToHex(this.keys.ownerCommitment);
+  }
+
+  /** The viewing public key, 64 hex. */
+  get viewingPublicKey(): string {
+    return bytesToHex(this.keys.viewingPublicKey);
+  }
+
+  /** The note a deposit of `amount` of `mint` creates with deposit index `index`. */
+  depositNote(
+    index: number,
+    mint: string,
+    amount: bigint,
+    treeId = 0,
+  ): { note: WalletNote; openingHash: string } {
+    const inner = depositNoteInner(this.seed, index);
+    return {
+      note: this.noteFor(mint, amount, inner, treeId, 'deposit'),
+      openingHash: fieldToHex(openingHash(this.keys.ownerCommitment, inner)),
+    };
+  }
+
+  /** Builds the wallet's note for an opening (commitment, nullifier recomputed from the keys). */
+  noteFor(mint: string, amount: bigint, inner: bigint, treeId: number, origin: NoteOrigin): WalletNote {
+    const mintBytes = parseAddress(mint);
+    if (!mintBytes) throw new RangeError(`not a Base58 mint: ${mint}`);
+    const d = deriveNote({
+      mint: mintBytes,
+      amount,
+      ownerCommitment: this.keys.ownerCommitment,
+      noteInnerHash: inner,
+    });
+    const commitment = fieldToHex(d.noteCommitment);
+    return {
+      commitment,
+      mint,
+      amount,
+      inner: fieldToHex(inner),
+      nullifier: fieldToHex(d.nullifier),
+      treeId,
+      leafIndex: this.leaves.get(commitment)?.leafIndex,
+      origin,
+      state: 'unknown',
+    };
+  }
+
+  /** Records the leaves `[from, from + values.length)` of shard `treeId`. */
+  addLeaves(treeId: number, from: number, values: readonly string[]): void {
+    values.forEach((v, i) => this.leaves.set(v, { treeId, leafIndex: from + i }));
+    const count = from + values.length;
+    if (count > (this.leafCounts.get(treeId) ?? 0)) this.leafCounts.set(treeId, count);
+    for (const n of this.notes.values()) {
+      if (n.leafIndex === undefined) n.leafIndex = this.leaves.get(n.commitment)?.leafIndex;
+    }
+  }
+
+  /** Stores a note (idempotent). */
+  addNote(note: WalletNote): void {
+    if (!this.notes.has(note.commitment)) this.notes.set(note.commitment, note);
+  }
+
+  /**
+   * Decrypts a fill memo and stores its outputs only once every output of this wallet (trade-out
+   * and change; the fee note belongs to the fee owner and is skipped) recomputes to a commitment
+   * found among the known leaves. `mints` are the candidate mints when the order is not tracked
+   * (a wallet recovered from its seed): each output is tried against each.
+   */
+  ingestMemo(memoHex: string, mints: readonly string[]): MemoIngestResult {
+    const key = memoHex.toLowerCase();
+    if (this.memos.has(key)) return { status: 'duplicate' };
+    const memo = this.decryptor.open(hexToBytes(key));
+    if (!memo) return { status: 'not_ours' };
+    const orderId = bytesToHex(memo.orderId);
+    const order = this.orders.get(orderId);
+    const tradeInner = memo.outputInners[0];
+    const changeInner = memo.changeAmount > 0n ? memo.outputInners[1] : undefined;
+    const outputs: { inner: bigint; amount: bigint; origin: NoteOrigin; mints: readonly string[] }[] = [];
+    if (tradeInner !== undefined && memo.tradeAmount > 0n) {
+      const m = order ? [order.side === 'bid' ? order.baseMint : order.quoteMint] : mints;
+      outputs.push({ inner: tradeInner, amount: memo.tradeAmount, origin: 'trade', mints: m });
+    }
+    if (changeInner !== undefined) {
+      const m = order ? [order.side === 'bid' ? order.quoteMint : order.baseMint] : mints;
+      outputs.push({ inner: changeInner, amount: memo.changeAmount, origin: 'change', mints: m });
+    }
+    const found: WalletNote[] = [];
+    for (const out of outputs) {
+      let match: WalletNote | undefined;
+      for (const mint of out.mints) {
+        const note = this.noteFor(mint, out.amount, out.inner, 0, out.origin);
+        const leaf = this.leaves.get(note.commitment);
+        if (leaf) {
+          match = { ...note, treeId: leaf.treeId, leafIndex: leaf.leafIndex };
+          break;
+        }
+      }
+      if (!match) return { status: 'unverified', memo };
+      found.push(match);
+    }
+    for (const n of found) this.addNote(n);
+    this.memos.add(key);
+    // A partial fill re-locks the change note to the same order: it backs the remainder now.
+    const change = found.find((n) => n.origin === 'change');
+    if (order && change && LIVE.has(order.status)) order.noteCommitment = change.commitment;
+    return { status: 'stored', memo, notes: found };
+  }
+
+  /** Which parent a memo's outputs came from: is `inner` an output of one of our notes? (for audits) */
+  isOutputOf(parentInner: string, inner: bigint): boolean {
+    const p = BigInt('0x' + parentInner);
+    return [OutputRole.tradeOut, OutputRole.change].some((r) => outputInner(p, r) === inner);
+  }
+
+  /** Starts tracking an order this wallet placed. */
+  trackOrder(order: TrackedOrder): void {
+    this.orders.set(order.orderId, order);
+  }
+
+  /** Unspent notes of this wallet. */
+  unspentNotes(): WalletNote[] {
+    return [...this.notes.values()].filter((n) => n.state !== 'spent');
+  }
+
+  /** The live order a note backs, if any. */
+  orderBacking(commitment: string): TrackedOrder | undefined {
+    for (const o of this.orders.values()) if (LIVE.has(o.status) && o.noteCommitment === commitment) return o;
+    return undefined;
+  }
+
+  /** Balances per mint, from the notes and the last known note states and order states. */
+  balances(): Record<string, MintBalance> {
+    const out: Record<string, MintBalance> = {};
+    for (const n of this.unspentNotes()) {
+      const b = (out[n.mint] ??= { available: 0n, locked: 0n, pendingSettlement: 0n });
+      const order = this.orderBacking(n.commitment);
+      if (order) {
+        if (order.status === 'pending_settlement') b.pendingSettlement += n.amount;
+        else b.locked += n.amount;
+      } else if (n.state === 'locked') b.pendingSettlement += n.amount;
+      else b.available += n.amount;
+    }
+    return out;
+  }
+
+  /** Free notes of `mint` no live order holds, smallest first. */
+  freeNotes(mint: string): WalletNote[] {
+    return this.unspentNotes()
+      .filter(
+        (n) =>
+          n.mint === mint &&
+          n.state !== 'locked' &&
+          n.leafIndex !== undefined &&
+          !this.reserved.has(n.commitment) &&
+          !this.orderBacking(n.commitment),
+      )
+      .sort((a, b) => (a.amount < b.amount ? -1 : a.amount > b.amount ? 1 : 0));
+  }
+
+  /** Saves the wallet file (a no-op for a wallet without one). */
+  save(): void {
+    if (!this.file) return;
+    const saved: Saved = {
+      seed: bytesToHex(this.seed),
+      depositCount: this.depositCount,
+      notes: [...this.notes.values()].map((n) => ({ ...n, amount: n.amount.toString() })),
+      orders: [...this.orders.values()].map((o) => ({ ...o, filledQuantity: o.filledQuantity.toString() })),
+      memos: [...this.memos],
+      memoCursor: this.memoCursor,
+    };
+    writeFileAtomic(this.file.path, seal(JSON.stringify(saved), this.file.password, this.file.scrypt));
+  }
+
+  /** Restores the saved state (notes, orders, counters) from plain JSON. */
+  private load(saved: Saved): void {
+    this.depositCount = saved.depositCount;
+    this.memoCursor = saved.memoCursor;
+    for (const n of saved.notes) this.notes.set(n.commitment, { ...n, amount: BigInt(n.amount) });
+    for (const o of saved.orders)
+      this.orders.set(o.orderId, { ...o, filledQuantity: BigInt(o.filledQuantity) });
+    for (const m of saved.memos) this.memos.add(m);
+  }
+
+  /** Opens an encrypted wallet file. */
+  static open(path: string, password: string, scrypt: ScryptParams = DEFAULT_SCRYPT): Wallet {
+    const saved = JSON.parse(unseal(readText(path), password)) as Saved;
+    const w = new Wallet(hexToBytes(saved.seed), { path, password, scrypt });
+    w.load(saved);
+    return w;
+  }
+}
+
+/**
+ * Creates a wallet (from `seed`, or a fresh random seed), or opens the encrypted file at `path`
+ * when it exists. With `path`, the wallet saves itself there.
+ */
+export function createWallet(params: CreateWalletParameters = {}): Wallet {
+  const scrypt = params.scrypt ?? DEFAULT_SCRYPT;
+  if (params.path) {
+    if (params.password === undefined) throw new RangeError('a wallet file needs a password');
+    if (existsSync(params.path)) return Wallet.open(params.path, params.password, scrypt);
+  }
+  const seed = params.seed ?? Uint8Array.from(randomBytes(32));
+  const w = new Wallet(
+    seed,
+    params.path ? { path: params.path, password: params.password!, scrypt } : undefined,
+  );
+  w.save();
+  return w;
+}

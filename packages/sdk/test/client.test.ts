@@ -1,0 +1,174 @@
+/**
+ * The client core against a real engine: a verified, logged-in session; a revoked token is
+ * replaced and the call retried once; a suspended account stops the client (403 1150).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  AccountSuspendedError,
+  ComposeHashMismatchError,
+  createClient,
+  getOpenOrders,
+  getTime,
+  NotFoundError,
+  getOrder,
+  createStream,
+  RateLimitError,
+  type RetryInfo,
+  type StreamClientEvent,
+} from '../src/index.js';
+import { login } from '../../engine/test/harness.js';
+import { pins, startTestVenue, type TestVenue } from './helpers.js';
+
+let v: TestVenue;
+beforeAll(async () => {
+  v = await startTestVenue();
+});
+afterAll(async () => {
+  await v.close();
+});
+
+const connect = async (credentials: { api_key: string; api_secret: string; passphrase: string }) => {
+  const p = pins(v);
+  return createClient({
+    baseUrl: v.engine.url,
+    pinnedRoot: p.rootCaDer,
+    composeHash: p.composeHash,
+    ledger: v.ledger,
+    credentials,
+  });
+};
+
+describe('client core', () => {
+  it('verifies, logs in, reads; typed errors for venue codes', async () => {
+    const { credentials } = await v.newAccount();
+    const c = await connect(credentials);
+    try {
+      expect(c.accountId).toMatch(/.+/);
+      expect(await c.bootSessionId()).toBe(v.engine.bootSessionId);
+      expect((await getTime(c)).slot).toBeGreaterThan(0n);
+      expect(await getOpenOrders(c)).toEqual([]);
+      const err = await getOrder(c, { orderId: '11'.repeat(16) }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(NotFoundError);
+      expect(err).toMatchObject({ code: 1301, status: 404, retryable: false });
+    } finally {
+      await c.close();
+    }
+  });
+
+  it('refuses a venue whose compose hash is not the pinned one, before sending credentials', async () => {
+    const { credentials } = await v.newAccount();
+    const p = pins(v);
+    const err = await createClient({
+      baseUrl: v.engine.url,
+      pinnedRoot: p.rootCaDer,
+      composeHash: '00'.repeat(32),
+      ledger: v.ledger,
+      credentials,
+    }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ComposeHashMismatchError);
+  });
+
+  it('a revoked token: one retry with a fresh token', async () => {
+    const { credentials } = await v.newAccount();
+    const c = await connect(credentials);
+    try {
+      const admin = await login(v.client, v.admin);
+      await new Promise((r) => setTimeout(r, 1_100)); // issuance has one-second resolution
+      const r = await v.client.send(`/admin/accounts/${credentials.api_key}/revoke-tokens`, {
+        method: 'POST',
+        token: admin,
+      });
+      expect(r.status).toBeLessThan(300);
+      await new Promise((r) => setTimeout(r, 1_100));
+      expect(await getOpenOrders(c)).toEqual([]);
+    } finally {
+      await c.close();
+    }
+  });
+
+  it('a suspended account stops the client (403 1150, not retried)', async () => {
+    const { credentials } = await v.newAccount();
+    const c = await connect(credentials);
+    try {
+      const admin = await login(v.client, v.admin);
+      const r = await v.client.send(`/admin/accounts/${credentials.api_key}/disable`, {
+        method: 'POST',
+        token: admin,
+      });
+      expect(r.status).toBeLessThan(300);
+      const err = await getOpenOrders(c).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(AccountSuspendedError);
+      expect(err).toMatchObject({ code: 1150, status: 403, retryable: false });
+      // Later calls fail at once, without a new token.
+      expect(await getOpenOrders(c).catch((e: unknown) => e)).toBe(err);
+    } finally {
+      await c.close();
+    }
+  });
+
+  it('429: retried with jittered backoff, never sooner than Retry-After', async () => {
+    const { credentials } = await v.newAccount();
+    const retries: RetryInfo[] = [];
+    const p = pins(v);
+    const c = await createClient({
+      baseUrl: v.engine.url,
+      pinnedRoot: p.rootCaDer,
+      composeHash: p.composeHash,
+      ledger: v.ledger,
+      credentials,
+      onRetry: (i) => retries.push(i),
+      backoff: { attempts: 8 },
+    });
+    try {
+      // Reads cost 0.1 of a 40-token bucket: 700 at once overrun it.
+      const all = await Promise.all(Array.from({ length: 700 }, () => getOpenOrders(c)));
+      expect(all).toHaveLength(700);
+      const limited = retries.filter((r) => r.error instanceof RateLimitError);
+      expect(limited.length).toBeGreaterThan(0);
+      for (const r of limited) {
+        const after = (r.error as RateLimitError).retryAfterSeconds;
+        expect(after).toBeGreaterThan(0);
+        expect(r.delayMs).toBeGreaterThanOrEqual(after! * 1000);
+      }
+    } finally {
+      await c.close();
+    }
+  }, 30_000);
+});
+
+describe('token lifetime', () => {
+  let short: TestVenue;
+  beforeAll(async () => {
+    short = await startTestVenue({ tokenTtlSeconds: 3 });
+  });
+  afterAll(async () => {
+    await short.close();
+  });
+
+  it('refreshes before expiry on REST and on the stream (auth_expired), without a reconnect', async () => {
+    const { credentials } = await short.newAccount();
+    const p = pins(short);
+    const c = await createClient({
+      baseUrl: short.engine.url,
+      pinnedRoot: p.rootCaDer,
+      composeHash: p.composeHash,
+      ledger: short.ledger,
+      credentials,
+    });
+    const stream = await createStream(c, { channels: ['orders'] });
+    const errors: StreamClientEvent[] = [];
+    stream.on('error', (e) => errors.push(e));
+    try {
+      const first = c.tokenExpiry()!;
+      await new Promise((r) => setTimeout(r, 4_500));
+      expect(await getOpenOrders(c)).toEqual([]);
+      expect(c.tokenExpiry()!.expiresAt).toBeGreaterThan(first.expiresAt);
+      await stream.send({ op: 'ping' });
+      expect(stream.reconnects).toBe(0);
+      expect(errors).toEqual([]);
+    } finally {
+      await stream.close();
+      await c.close();
+    }
+  }, 20_000);
+});
