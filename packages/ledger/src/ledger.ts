@@ -26,6 +26,7 @@ import {
   type MarketRecord,
   type MemoRecord,
   type MintSolvency,
+  type DepositRecord,
   type NoteStatus,
   type SignatureStatus,
   type Transaction,
@@ -249,6 +250,13 @@ export class Ledger implements DevLedgerClient {
     const { nullifiers } = parseParams(queryParams.noteStatuses, params);
     const slot = this.clock.current;
     return nullifiers.map((n) => this.queries.noteStatus(n, slot));
+  }
+
+  /** A signer's landed deposits, oldest first: how a wallet with only its seed finds its deposit notes. */
+  async getDeposits(params: { owner: string; from?: number }): Promise<{ deposits: DepositRecord[] }> {
+    this.guard();
+    const { owner, from } = parseParams(queryParams.deposits, params);
+    return { deposits: this.queries.deposits(owner, from ?? 0) };
   }
 
   /** Fill memos by global index, for clients recovering their notes from the ledger alone. */

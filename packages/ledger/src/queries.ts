@@ -5,6 +5,8 @@
  */
 import {
   arrayOf,
+  base58Address,
+  optional,
   fieldElementHex,
   object,
   parseBody,
@@ -17,10 +19,11 @@ import { VAULT_ADDRESS } from './addresses.js';
 import type { ChainState } from './chain-state.js';
 import { RPC_ERRORS, RpcError } from './errors.js';
 import type { Db } from './store.js';
-import type { MemoRecord, MintSolvency, NoteStatus } from './types.js';
+import type { DepositRecord, MemoRecord, MintSolvency, NoteStatus } from './types.js';
 
 export const MAX_MEMOS_PER_READ = 10_000;
 export const MAX_NULLIFIERS_PER_READ = 256;
+export const MAX_DEPOSITS_PER_READ = 1_000;
 
 const index = smallUint(Number.MAX_SAFE_INTEGER);
 
@@ -34,6 +37,10 @@ export const queryParams = {
     signature: required(text({ minLength: 128, maxLength: 128, pattern: '^[0-9a-f]{128}$' })),
   }),
   solvency: object({}),
+  deposits: object({
+    owner: required(base58Address()),
+    from: optional(index),
+  }),
 };
 
 /** Parses read params, or throws JSON-RPC invalid params naming the field. */
@@ -55,6 +62,12 @@ export class LedgerQueries {
     this.stmts = {
       memoRange: db.prepare(`SELECT ${memoColumns} FROM memos WHERE idx >= ? AND idx < ? ORDER BY idx`),
       memosOf: db.prepare(`SELECT ${memoColumns} FROM memos WHERE signature = ? ORDER BY idx`),
+      // A deposit creates exactly one note, recorded with its transaction's seq.
+      depositsOf: db.prepare(
+        'SELECT t.signature, t.slot, n.tree_id, n.leaf_index, n.mint, n.amount, n.commitment AS note_commitment ' +
+          "FROM transactions t JOIN notes n ON n.tx_seq = t.seq WHERE t.signer = ? AND t.instruction = 'deposit' " +
+          'AND t.err IS NULL ORDER BY t.seq LIMIT ? OFFSET ?',
+      ),
     };
   }
 
@@ -70,6 +83,15 @@ export class LedgerQueries {
   memos(from: number, to: number): MemoRecord[] {
     if (to < from) throw new RpcError(RPC_ERRORS.invalidParams, 'from must not exceed to');
     return this.stmts.memoRange.all(from, Math.min(to, from + this.memosPerRead)) as MemoRecord[];
+  }
+
+  /**
+   * The deposits `owner` signed that landed, oldest first, from the `from`-th on (at most
+   * {@link MAX_DEPOSITS_PER_READ}). Public facts (the token transfer shows owner, mint and amount;
+   * the commitment is a leaf): a wallet that kept only its seed finds its deposit notes here.
+   */
+  deposits(owner: string, from: number): DepositRecord[] {
+    return this.stmts.depositsOf.all(owner, MAX_DEPOSITS_PER_READ, from) as DepositRecord[];
   }
 
   memosOf(signature: string): MemoRecord[] {

@@ -10,6 +10,7 @@ import type {
   MarketRecord,
   MemoRecord,
   MintSolvency,
+  DepositRecord,
   NoteStatus,
   SignatureStatus,
   Transaction,
@@ -107,6 +108,10 @@ export class RpcLedgerClient implements DevLedgerClient {
   getMemosBySignature(params: { signature: string }) {
     return this.call<{ memos: MemoRecord[] }>('getMemosBySignature', params);
   }
+  getDeposits(params: { owner: string; from?: number }) {
+    return this.call<{ deposits: DepositRecord[] }>('getDeposits', params);
+  }
+
   getSolvency(params: Record<string, never> = {}) {
     return this.call<{ slot: number; mints: MintSolvency[] }>('getSolvency', params);
   }

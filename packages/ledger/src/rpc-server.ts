@@ -35,6 +35,7 @@ const METHODS: Record<string, Method> = {
   getMemos: (l, params) => l.getMemos(p(params)),
   getMemosBySignature: (l, params) => l.getMemosBySignature(p(params)),
   getSolvency: (l, params) => l.getSolvency(p(params)),
+  getDeposits: (l, params) => l.getDeposits(p(params)),
   dev_advanceSlots: (l, params) => l.advanceSlots(p(params)),
   dev_setFaults: (l, params) => l.setFaults(p(params)),
 };

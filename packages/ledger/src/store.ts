@@ -24,6 +24,7 @@ CREATE TABLE IF NOT EXISTS supply (mint TEXT PRIMARY KEY, created TEXT NOT NULL,
 CREATE TABLE IF NOT EXISTS transactions (
   signature TEXT PRIMARY KEY, seq INTEGER NOT NULL UNIQUE, slot INTEGER NOT NULL, signer TEXT NOT NULL,
   instruction TEXT NOT NULL, err TEXT, result TEXT);
+CREATE INDEX IF NOT EXISTS transactions_signer ON transactions (signer, seq);
 CREATE TABLE IF NOT EXISTS memos (signature TEXT NOT NULL, match_idx INTEGER NOT NULL, party INTEGER NOT NULL, memo TEXT NOT NULL, idx INTEGER, PRIMARY KEY (signature, match_idx, party));
 CREATE TABLE IF NOT EXISTS tree_snapshot (id INTEGER PRIMARY KEY CHECK (id = 0), tx_seq INTEGER NOT NULL, image BLOB NOT NULL);
 `;

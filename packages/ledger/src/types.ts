@@ -90,6 +90,17 @@ export interface TransactionRecord extends SignatureStatus {
   } | null;
 }
 
+/** A deposit that landed, as `getDeposits` returns it (amount a u64 decimal string). */
+export interface DepositRecord {
+  signature: string;
+  slot: number;
+  tree_id: number;
+  leaf_index: number;
+  mint: string;
+  amount: string;
+  note_commitment: string;
+}
+
 /** A note's state by nullifier. A lock whose `until_slot` has passed reads as free. */
 export interface NoteStatus {
   state: 'free' | 'locked' | 'spent';
@@ -171,6 +182,8 @@ export interface LedgerClient {
   getMemos(params: { from: number; to: number }): Promise<{ memos: MemoRecord[] }>;
   /** Every mint, sorted by address; `slot` is the slot the read was served at. */
   getSolvency(params?: Record<string, never>): Promise<{ slot: number; mints: MintSolvency[] }>;
+  /** Deposits `owner` signed that landed, oldest first, from the `from`-th (at most 1,000). */
+  getDeposits(params: { owner: string; from?: number }): Promise<{ deposits: DepositRecord[] }>;
   subscribe(listener: (event: LedgerEvent) => void): () => void;
   close(): Promise<void>;
 }

@@ -296,6 +296,27 @@ export function settlementTests(get: () => { h: Harness; c: DevLedgerClient; ali
     });
   });
 
+  describe('getDeposits', () => {
+    it("lists a signer's landed deposits, oldest first, with their notes, and pages by offset", async () => {
+      refresh();
+      const carol = new Actor();
+      expect(await c.getDeposits({ owner: carol.address })).toEqual({ deposits: [] });
+      const first = await h.deposit(carol, SOL, 11n);
+      const second = await h.deposit(carol, USDC, 22n, 1);
+      await h.deposit(alice, SOL, 33n);
+      const { deposits } = await c.getDeposits({ owner: carol.address });
+      expect(deposits.map((d) => [d.mint, d.amount, d.note_commitment, d.tree_id])).toEqual([
+        [SOL, '11', first.commitment, 0],
+        [USDC, '22', second.commitment, 1],
+      ]);
+      expect(deposits[0]!.signature).toMatch(/^[0-9a-f]{128}$/);
+      expect((await c.getDeposits({ owner: carol.address, from: 1 })).deposits.map((d) => d.amount)).toEqual([
+        '22',
+      ]);
+      await expect(c.getDeposits({ owner: 'not an address' })).rejects.toMatchObject({ code: -32602 });
+    });
+  });
+
   describe('reconciling after a dropped reply', () => {
     it("a settle's per-match outcomes and output leaves, and a lock_notes' per-lock outcomes, are readable by signature", async () => {
       refresh();

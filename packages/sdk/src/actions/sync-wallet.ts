@@ -24,6 +24,40 @@ export interface SyncWalletReturnType {
   notes: number;
 }
 
+/** The ledger's page size for `getDeposits`. */
+const DEPOSIT_PAGE = 1_000;
+
+/**
+ * Finds this wallet's deposit notes on the ledger alone: the funding key's landed deposits
+ * (`getDeposits`) show mint, amount and commitment, and the deposit index whose seed-derived inner
+ * recomputes that commitment makes it ours. Indices are used in order, so the search starts after
+ * the last one found. Returns how many notes it added.
+ */
+export async function recoverDeposits(client: Client): Promise<number> {
+  const wallet = client.wallet;
+  let added = 0;
+  let next = 0;
+  for (let from = 0; ;) {
+    const { deposits } = await client.ledger.getDeposits({ owner: wallet.keys.funding.address, from });
+    for (const d of deposits) {
+      const bound = Math.max(wallet.depositCount, next + 1);
+      if (wallet.notes.has(d.note_commitment)) continue;
+      for (let k = 0; k < bound; k++) {
+        const index = (next + k) % bound;
+        const { note } = wallet.depositNote(index, d.mint, BigInt(d.amount), d.tree_id);
+        if (note.commitment !== d.note_commitment) continue;
+        wallet.addNote({ ...note, leafIndex: d.leaf_index });
+        wallet.leaves.set(note.commitment, { treeId: d.tree_id, leafIndex: d.leaf_index });
+        next = index + 1;
+        added++;
+        break;
+      }
+    }
+    if (deposits.length < DEPOSIT_PAGE) return added;
+    from += deposits.length;
+  }
+}
+
 /** Reads the ledger's new leaves of every shard into the wallet. */
 export async function syncLeaves(client: Client): Promise<number> {
   const wallet = client.wallet;
@@ -51,8 +85,9 @@ export async function syncLeaves(client: Client): Promise<number> {
 /**
  * Brings the wallet up to date from the ledger alone: new tree leaves, every fill memo since the
  * last scan (trial-decrypted with the viewing key; stored only when every output recomputes to a
- * leaf), and the state of every unspent note by nullifier (`getNoteStatuses`). On a wallet made
- * from a seed and nothing else this is the recovery: every settlement output comes back.
+ * leaf), the wallet's own deposits (`recoverDeposits`), and the state of every unspent note by
+ * nullifier (`getNoteStatuses`). On a wallet made from a seed and nothing else this is the
+ * recovery: every deposit and every settlement output comes back.
  *
  * @example
  * await syncWallet(client);
@@ -66,6 +101,7 @@ export async function syncWallet(
   const funded = await client.ledger.getNonce({ signer: wallet.keys.funding.address });
   if (funded !== null && BigInt(funded) > BigInt(wallet.depositCount)) wallet.depositCount = Number(funded);
   const newLeaves = await syncLeaves(client);
+  await recoverDeposits(client);
   const mints = await marketMints(client);
   let scanned = 0;
   let stored = 0;
