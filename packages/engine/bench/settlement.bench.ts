@@ -7,8 +7,8 @@
  * writes and where the time of one match goes.
  *
  * Every match consumes its two input notes, and the outputs would need new proofs, so the run is
- * sized by the notes proved up front (SETTLE_BENCH_NOTES, default 360: about 5 minutes of
- * proving on 2 cores). Most notes back exactly sized bid/ask pairs that fill fully; some back a
+ * sized by the notes proved up front (SETTLE_BENCH_NOTES, default 360: 400 to 500 s of proving
+ * on the shared 2-core machine, the whole bench 7 to 8.5 minutes). Most notes back exactly sized bid/ask pairs that fill fully; some back a
  * two-unit bid and two one-unit asks, so the bid fills partially, its change note is re-locked,
  * and it fills again from that note without a new proof.
  */
