@@ -10,12 +10,10 @@
  * load runs in its own OS process, so its CPU is not in the engine process's figures; both share
  * this 2-core machine with the verifier workers.
  */
-import { fork } from 'node:child_process';
 import { Session } from 'node:inspector';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { loadVerificationKey, NoteProver } from '@nightjar/circuits';
 import { isContributoryX25519, poseidon } from '@nightjar/crypto';
 import {
@@ -31,7 +29,7 @@ import {
 } from '@nightjar/protocol';
 import { login, startTestVenue, USDC, type Note } from '../test/harness.js';
 import { benchMatching } from './matching.bench.js';
-import type { LoadJob, LoadResult } from './load-process.js';
+import { runLoad } from './run-load.js';
 
 const LANES = 64;
 const ORDERS_PER_LANE = Number(process.env.ENGINE_BENCH_ORDERS_PER_LANE ?? 500);
@@ -41,23 +39,6 @@ const percentile = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
 };
-
-function runLoad(job: LoadJob): Promise<LoadResult> {
-  const child = fork(fileURLToPath(new URL('./load-process.ts', import.meta.url)), {
-    execArgv: ['--import', 'tsx'],
-  });
-  return new Promise((resolve, reject) => {
-    child.once('message', (m: { ok: boolean; result?: LoadResult; error?: string }) => {
-      if (m.ok) resolve(m.result!);
-      else reject(new Error(m.error));
-    });
-    child.once('error', reject);
-    child.once('exit', (code) => {
-      if (code !== 0) reject(new Error(`load generator exited with code ${code}`));
-    });
-    child.send(job);
-  });
-}
 
 /** CPU seconds of this process's main thread so far (Linux: /proc/self/task/<pid>/stat, in ticks). */
 function mainThreadCpuSeconds(): number {

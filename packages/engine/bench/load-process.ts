@@ -1,8 +1,9 @@
 /**
- * Load generator for engine.bench.ts, run as its own OS process (forked, IPC for the job and the
- * result) so the client's TLS and JSON work is not counted in the engine process's CPU time.
- * Closed loop (fixed concurrency, as fast as the venue answers) or open loop (fixed arrival rate,
- * for latency). The pre-signed orders come in a JSON file, read before the clock starts.
+ * Load generator for engine.bench.ts and settlement.bench.ts, run as its own OS process (forked,
+ * IPC for the job and the result) so the client's TLS and JSON work is not counted in the engine
+ * process's CPU time. Closed loop (fixed concurrency, as fast as the venue answers) or open loop
+ * (fixed arrival rate, for latency). The pre-signed orders come in a JSON file, read before the
+ * clock starts.
  */
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
@@ -12,13 +13,22 @@ export interface LoadJob {
   url: string;
   certPem: string;
   token: string;
-  /** File holding pre-signed [place, cancel] pairs per lane (one note per lane): placing a note's order then cancelling frees the note. */
+  /**
+   * File holding pre-signed [place, cancel] pairs per lane (one note per lane): placing a note's
+   * order then cancelling frees the note. An entry without `cancel` is only placed.
+   */
   pairsFile: string;
   mode: 'closed' | 'open';
   concurrency: number;
   /** Open loop: places per second. */
   rate?: number;
   durationMs: number;
+}
+
+export interface LoadEntry {
+  place: string;
+  cancelPath?: string;
+  cancel?: string;
 }
 
 export interface LoadResult {
@@ -29,11 +39,7 @@ export interface LoadResult {
 }
 
 async function run(job: LoadJob): Promise<LoadResult> {
-  const pairs = JSON.parse(readFileSync(job.pairsFile, 'utf8')) as {
-    place: string;
-    cancelPath: string;
-    cancel: string;
-  }[][];
+  const pairs = JSON.parse(readFileSync(job.pairsFile, 'utf8')) as LoadEntry[][];
   const client = new HttpsClient(job.url, job.certPem);
   const rejected: Record<string, number> = {};
   const latencies: number[] = [];
@@ -52,7 +58,8 @@ async function run(job: LoadJob): Promise<LoadResult> {
     latencies.push(performance.now() - t0);
     if (r.status === 202) {
       placed++;
-      await client.send(pair.cancelPath, { method: 'DELETE', token: job.token, rawBody: pair.cancel });
+      if (pair.cancelPath && pair.cancel)
+        await client.send(pair.cancelPath, { method: 'DELETE', token: job.token, rawBody: pair.cancel });
     } else {
       const key = `${r.status}/${(r.body as { code?: number })?.code ?? '?'}`;
       rejected[key] = (rejected[key] ?? 0) + 1;
@@ -69,7 +76,7 @@ async function run(job: LoadJob): Promise<LoadResult> {
     const interval = 1000 / (job.rate ?? 100);
     const inflight = new Set<Promise<void>>();
     let i = 0;
-    while (performance.now() < deadline) {
+    while (performance.now() < deadline && lanes.some((l) => l.next < l.orders.length)) {
       const due = start + i * interval;
       const wait = due - performance.now();
       if (wait > 0) await new Promise((r) => setTimeout(r, wait));

@@ -65,13 +65,24 @@ export interface TestVenue {
  * the signer set holding it is finalized, so matches settle.
  */
 export async function startTestVenue(
-  options: Partial<EngineOptions> & { settle?: boolean; ledgerWrap?: (l: LedgerClient) => LedgerClient } = {},
+  options: Partial<EngineOptions> & {
+    settle?: boolean;
+    ledgerWrap?: (l: LedgerClient) => LedgerClient;
+    /** The ledger's proof checks (default: a stand-in that accepts all but 0xdd proofs). */
+    ledgerVerifier?: LedgerProofVerifier;
+    /** Where the ledger keeps `ledger.sqlite` (default: in memory). */
+    ledgerDataDir?: string;
+  } = {},
 ): Promise<TestVenue> {
-  const ledger = Ledger.open({ clock: { mode: 'manual' }, verifier: acceptAllLedgerProofs });
+  const { settle, ledgerWrap, ledgerVerifier, ledgerDataDir, ...engineOptions } = options;
+  const ledger = Ledger.open({
+    clock: { mode: 'manual' },
+    verifier: ledgerVerifier ?? acceptAllLedgerProofs,
+    ...(ledgerDataDir === undefined ? {} : { dataDir: ledgerDataDir }),
+  });
   const devKeys = loadOrCreateDevKeys(undefined);
   await ensureDevGenesis(ledger, devKeys);
   await ledger.advanceSlots({ slots: 40 });
-  const { settle, ledgerWrap, ...engineOptions } = options;
   const engine = await startEngine({
     ledger: ledgerWrap ? ledgerWrap(ledger) : ledger,
     port: 0,
@@ -156,6 +167,17 @@ export class Trader {
 
   /** Deposits a note on chain and waits until it is finalized in the engine's mirror. */
   async deposit(mint: string, amount: bigint, treeId = 0): Promise<Note> {
+    const note = await this.depositNow(mint, amount, treeId);
+    await this.venue.advance(COMMITMENT_LAG.finalized + 1);
+    await this.venue.engine.context.trees.checkAgainstChain();
+    return note;
+  }
+
+  /**
+   * Deposits a note on chain without waiting for it to be finalized (many deposits, then one
+   * `advance` and `trees.checkAgainstChain()`, as a benchmark does).
+   */
+  async depositNow(mint: string, amount: bigint, treeId = 0): Promise<Note> {
     const { ledger } = this.venue;
     await ledger.requestAirdrop({ owner: this.walletAddress, mint, amount: amount.toString() });
     const spendingKey = randomFieldElement();
@@ -176,8 +198,6 @@ export class Trader {
     await ledger.sendTransaction({ transaction: tx });
     const rec = await ledger.getTransaction({ signature: tx.signature });
     if (rec?.err) throw new Error(`deposit: ${rec.err.message}`);
-    await this.venue.advance(COMMITMENT_LAG.finalized + 1);
-    await this.venue.engine.context.trees.checkAgainstChain();
     return {
       mint,
       amount,
