@@ -90,7 +90,18 @@ export class SettlementPipeline implements SettlementSeam {
     this.io = new LedgerIo(o.ledger, o.key, {
       budgetMs: o.budgetMs ?? 20_000,
       rebroadcastAfterMs: o.rebroadcastAfterMs ?? 1_500,
-      sleep: (ms) => new Promise((r) => setTimeout(r, ms).unref?.()),
+      // A sent transaction can only become confirmed at a new slot: wake then, not a backoff later.
+      sleep: (ms) =>
+        new Promise<void>((resolve) => {
+          const done = () => {
+            clearTimeout(timer);
+            off();
+            resolve();
+          };
+          const timer = setTimeout(done, ms);
+          timer.unref?.();
+          const off = o.chain.onSlot(done);
+        }),
     });
   }
 
