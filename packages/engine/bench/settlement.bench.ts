@@ -383,14 +383,14 @@ Inside \`locking_notes\` and \`settling\`, per transaction (ms; ${txCount('lock_
 |---|---|---:|---:|
 ${txRow('lock_notes', 'sendMs', 'send → answered: landed, proofs re-verified, state written (one fsync)')}
 ${txRow('lock_notes', 'slotWaitMs', 'answered → the next slot (`confirmed` needs one slot of age)')}
-${txRow('lock_notes', 'observeMs', 'that slot → the pipeline reads `confirmed` (polling with backoff 5 ms … 250 ms)')}
+${txRow('lock_notes', 'observeMs', 'that slot → the pipeline reads `confirmed` (its poll wakes on the slot event, else after a backoff of at most 250 ms)')}
 ${txRow('settle_batch', 'sendMs', 'send → answered: landed, outputs appended, memos stored (one fsync)')}
 ${txRow('settle_batch', 'slotWaitMs', 'answered → the next slot')}
 ${txRow('settle_batch', 'observeMs', 'that slot → the pipeline reads `confirmed`')}
 
 The ledger's Groth16 re-verification inside \`lock_notes\`: p50 ${fmt(q(f.verifyPerCall, 0.5), 1)} ms per transaction (p99 ${fmt(q(f.verifyPerCall, 0.99), 1)} ms), ${fmt(f.verifyMeanPerProofUs, 0)} µs per proof on average (one batch per transaction: up to 32 proofs, one per input of the batch's up to 16 matches).
 
-Reading: of a match's p50 of ${fmt(p50, 0)} ms, about ${fmt(waits, 0)} ms is the two confirmation waits (p50s summed): each transaction needs one slot of age to read \`confirmed\`, so it waits for the next slot (${fmt(slotWaits, 0)} ms of it) and then for the pipeline's poll to notice (${fmt(observes, 0)} ms: \`awaitLanding\` backs off from 5 ms to 250 ms between polls, so it reads the new slot late). The ledger's own work on the two transactions is p50 ${fmt(tl('lock_notes', 'sendMs', 0.5), 0)} ms (\`lock_notes\`, the proof checks included) and ${fmt(tl('settle_batch', 'sendMs', 0.5), 0)} ms (\`settle_batch\`); the rest is the pipeline's own stages (plans, memos, checks, journal writes) and waiting behind other batches' transactions, which the signer sends one at a time.
+Reading: of a match's p50 of ${fmt(p50, 0)} ms, about ${fmt(waits, 0)} ms is the two confirmation waits (p50s summed): each transaction needs one slot of age to read \`confirmed\`, so it waits for the next slot (${fmt(slotWaits, 0)} ms of it) and then for the pipeline's poll to notice (${fmt(observes, 0)} ms: the poll wakes on the engine's slot event, then reads the transaction over the ledger client). The ledger's own work on the two transactions is p50 ${fmt(tl('lock_notes', 'sendMs', 0.5), 0)} ms (\`lock_notes\`, the proof checks included) and ${fmt(tl('settle_batch', 'sendMs', 0.5), 0)} ms (\`settle_batch\`); the rest is the pipeline's own stages (plans, memos, checks, journal writes) and waiting behind other batches' transactions, which the signer sends one at a time.
 `;
 }
 
