@@ -218,12 +218,21 @@ export const walletWithdraw: Command = {
     return withClient(paths, { wallet }, async (client) => {
       await out.progress('syncing the wallet', syncWallet(client));
       const to = str(values, 'to');
-      let params;
-      if (noteArg) params = { commitment: noteArg };
-      else {
+      let commitment = noteArg;
+      if (!commitment) {
         const asset = await resolveAsset(client, assetName ?? '');
-        params = { mint: asset.mint, amount: parseUnits(amount ?? '', asset.decimals) };
+        const atomic = parseUnits(amount ?? '', asset.decimals);
+        const note = wallet.freeNotes(asset.mint).find((n) => n.amount === atomic);
+        if (!note)
+          throw new CliError(
+            `no free ${asset.name} note of exactly ${amount}: see \`nightjar wallet notes\` and pass --note`,
+            EXIT.wallet,
+          );
+        commitment = note.commitment;
       }
+      // A fresh settlement output is usable once the engine's tree has it (finalized on the ledger).
+      await out.progress('waiting for the note to be final', waitForInclusion(client, commitment, 60_000));
+      const params = { commitment };
       const res = await out.progress(
         'proving and withdrawing',
         withdraw(client, { ...params, ...(to ? { recipient: to } : {}) }),
