@@ -6,7 +6,9 @@
 import { NoteProver } from '@nightjar/circuits';
 import { positiveIntOption } from '../args.js';
 import { str, type Command } from '../command.js';
-import { createAccounts, referencePrice, Trader } from '../demo/trader.js';
+import { referencePrice, Trader } from '../demo/trader.js';
+import { readReady } from '../config.js';
+import { CliError, EXIT } from '../exit-codes.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -25,8 +27,13 @@ export const demoTraders: Command = {
     const t = () => `${((Date.now() - since) / 1000).toFixed(1)}s`;
     const log = (text: string) => out.line({ t_ms: Date.now() - since, text }, `[demo ${t()}] ${text}`);
     const prover = new NoteProver({ workers: Math.max(1, Math.min(4, n)), singleThread: true });
-    const creds = await createAccounts(paths, n, 'demo-trader');
-    const traders = await Promise.all(creds.map((c, i) => Trader.open(paths, `trader-${i}`, c, prover)));
+    // Every trader has its own wallet (so its own trading key and owner: no self-trades between
+    // them) but they share the dev admin account, so a plain `nightjar watch` shows their orders.
+    const admin = readReady(paths).admin;
+    if (!admin) throw new CliError('demo traders need a dev venue (ready.json has no dev admin)', EXIT.usage);
+    const traders = await Promise.all(
+      Array.from({ length: n }, (_, i) => Trader.open(paths, `trader-${i}`, admin, prover)),
+    );
     let running = true;
     const stop = () => (running = false);
     process.once('SIGTERM', stop);
@@ -36,6 +43,7 @@ export const demoTraders: Command = {
     await Promise.all(traders.map((tr) => tr.fund(4, '400', '2')));
     for (const tr of traders)
       await tr.listen((kind, orderId) => {
+        if (!tr.client.wallet.orders.has(orderId)) return; // another trader's (same account)
         if (kind !== 'fully_filled' && kind !== 'partially_filled' && kind !== 'settlement_failed') return;
         if (kind === 'fully_filled' && firstFill) {
           firstFill = false;
@@ -46,11 +54,12 @@ export const demoTraders: Command = {
     await Promise.all(
       traders.map(async (tr, i) => {
         await sleep(i * 300);
-        while (running) {
+        for (let round = 0; running; round++) {
           const mid = referencePrice(Date.now() - since);
-          const side = Math.random() < 0.5 ? 'bid' : 'ask';
-          // Mostly passive, sometimes crossing by up to 0.4.
-          const offset = -0.2 + Math.random() * 0.6;
+          // The first round alternates sides and crosses, so a newcomer sees a fill at once;
+          // then mostly passive, sometimes crossing by up to 0.4.
+          const side = round === 0 ? (i % 2 === 0 ? 'bid' : 'ask') : Math.random() < 0.5 ? 'bid' : 'ask';
+          const offset = round === 0 ? -0.3 : -0.2 + Math.random() * 0.6;
           const price = side === 'bid' ? mid - offset : mid + offset;
           try {
             const placed = await tr.quote(side, price, '1', 20);

@@ -137,7 +137,8 @@ export class Trader {
         expiry: { seconds: expirySeconds },
       });
     } catch (err) {
-      if (err instanceof InsufficientNotesError) {
+      // No free note, or the chosen one (a fresh settlement output) is not in the engine's tree yet.
+      if (err instanceof InsufficientNotesError || err instanceof NotFoundError) {
         await syncWallet(this.client, { refreshOrders: true }).catch(() => undefined);
         return undefined;
       }
