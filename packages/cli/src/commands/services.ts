@@ -84,7 +84,7 @@ export const start: Command = {
     out.result(
       { ...publicReady, ready_file: venue.readyFile, demo_traders: n },
       `nightjar venue ready at ${venue.ready.base_url} (ledger ${venue.ready.ledger_url}); details in ${venue.readyFile}\n` +
-        `next: \`npx nightjar wallet init\`, then see docs/quickstart.md${n ? `\n${n} demo traders starting: \`npx nightjar watch\` shows their orders` : ''}`,
+        `next: \`npx nightjar wallet init\`, then see docs/quickstart.md${n ? `\n${n} demo traders starting (they trade as the dev admin): \`npx nightjar watch\` shows their orders and fills` : ''}`,
     );
     return 0;
   },

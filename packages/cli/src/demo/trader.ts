@@ -129,6 +129,9 @@ export class Trader {
     expirySeconds: number,
   ): Promise<PlaceOrderReturnType | undefined> {
     try {
+      // Read note states first: a note spent by a settled fill still looks free to the wallet
+      // until the ledger says otherwise, and an order backed by it fails settlement (note_spent).
+      await syncWallet(this.client, { refreshOrders: true });
       return await placeOrder(this.client, {
         symbol: SYMBOL,
         side,
