@@ -62,7 +62,7 @@ export const demoTraders: Command = {
           const offset = round === 0 ? -0.3 : -0.2 + Math.random() * 0.6;
           const price = side === 'bid' ? mid - offset : mid + offset;
           try {
-            const placed = await tr.quote(side, price, '1', 20);
+            const placed = await tr.quote(side, price, '1', 60);
             if (placed) log(`${tr.name} ${side} 1 SOL @ ${price.toFixed(2)} → ${placed.orderId.slice(0, 8)}`);
           } catch (err) {
             log(`${tr.name} ${err instanceof Error ? err.message : String(err)}`);
