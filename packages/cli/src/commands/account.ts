@@ -1,7 +1,23 @@
 /** `nightjar account create|disable|enable|revoke-tokens`: admin routes. */
+import { ForbiddenError, type Client } from '@nightjar/sdk';
 import { UsageError } from '../args.js';
+import { CliError, EXIT } from '../exit-codes.js';
 import { withClient } from '../connect.js';
 import { str, type Command } from '../command.js';
+
+/** An admin route: the venue answers 403 1150 to a non-admin (the same code as a suspension). */
+async function adminRequest<T>(c: Client, path: string, body?: unknown): Promise<T> {
+  try {
+    return await c.request<T>(path, { method: 'POST', ...(body === undefined ? {} : { body }) });
+  } catch (err) {
+    if (err instanceof ForbiddenError && err.code === 1150)
+      throw new CliError(
+        'refused (1150): this is an admin command and the logged-in account is not an admin (or is suspended); `nightjar login` with admin credentials',
+        EXIT.auth,
+      );
+    throw err;
+  }
+}
 
 interface AccountState {
   account_id: string;
@@ -23,7 +39,7 @@ export const accountCreate: Command = {
     const label = str(values, 'label');
     const body = { ...(label ? { label } : {}), ...(values['admin-account'] ? { is_admin: true } : {}) };
     const created = await withClient(paths, {}, (c) =>
-      c.request<Record<string, unknown>>('/admin/accounts', { method: 'POST', body }),
+      adminRequest<Record<string, unknown>>(c, '/admin/accounts', body),
     );
     out.result(
       created,
@@ -45,7 +61,7 @@ function stateCommand(action: 'disable' | 'enable' | 'revoke-tokens', summary: s
       const key = str(values, 'api-key');
       if (!key) throw new UsageError(`account ${action} needs --api-key`);
       const state = await withClient(paths, {}, (c) =>
-        c.request<AccountState>(`/admin/accounts/${encodeURIComponent(key)}/${action}`, { method: 'POST' }),
+        adminRequest<AccountState>(c, `/admin/accounts/${encodeURIComponent(key)}/${action}`),
       );
       out.result(
         state,

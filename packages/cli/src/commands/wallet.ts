@@ -258,7 +258,9 @@ export const walletRecover: Command = {
   usage: `nightjar wallet recover --seed HEX [--force]
 
   --seed HEX   the seed printed by \`wallet init --show-seed\` (or $NIGHTJAR_WALLET_SEED)
-  --force      replace an existing wallet file`,
+  --force      replace an existing wallet file
+  Finds every settlement output (fill memos); a deposit never used in a trade is not recoverable
+  from the seed alone (its amount is not on the ledger): keep the wallet file for those.`,
   options: { seed: { type: 'string' }, force: { type: 'boolean' } },
   async run({ out, paths, values }) {
     const seedHex = str(values, 'seed') ?? process.env.NIGHTJAR_WALLET_SEED;
