@@ -216,7 +216,7 @@ export const walletWithdraw: Command = {
       throw new UsageError('wallet withdraw needs --note, or --asset and --amount');
     const wallet = openWallet(paths);
     return withClient(paths, { wallet }, async (client) => {
-      await out.progress('syncing the wallet', syncWallet(client));
+      await out.progress('syncing the wallet', syncWallet(client, { refreshOrders: true }));
       const to = str(values, 'to');
       let commitment = noteArg;
       if (!commitment) {
@@ -230,6 +230,24 @@ export const walletWithdraw: Command = {
           );
         commitment = note.commitment;
       }
+      const chosen = wallet.notes.get(commitment);
+      if (!chosen)
+        throw new CliError(
+          `no note ${commitment} in this wallet: see \`nightjar wallet notes\``,
+          EXIT.wallet,
+        );
+      if (chosen.state === 'spent') throw new CliError(`note ${commitment} is already spent`, EXIT.wallet);
+      const backing = wallet.orderBacking(commitment);
+      if (backing)
+        throw new CliError(
+          `note ${commitment} backs order ${backing.orderId} (${backing.status}): cancel it first with \`nightjar order cancel --id ${backing.orderId}\``,
+          EXIT.wallet,
+        );
+      if (chosen.state === 'locked')
+        throw new CliError(
+          `note ${commitment} is locked on the ledger while a match settles: try again once it settles (\`nightjar watch\`)`,
+          EXIT.wallet,
+        );
       // A fresh settlement output is usable once the engine's tree has it (finalized on the ledger).
       await out.progress('waiting for the note to be final', waitForInclusion(client, commitment, 60_000));
       const params = { commitment };
