@@ -1,76 +1,113 @@
-/** `nightjar` command line. Only the commands that exist are offered; the rest say so plainly. */
+/** `nightjar` command line: finds the command, parses its flags, runs it, maps errors to exit codes. */
+import { parseArgs } from 'node:util';
 import { UsageError } from './args.js';
-import { LEDGER_USAGE, startLedger } from './commands/ledger.js';
-import { START_USAGE, startVenue } from './commands/start.js';
+import { classifyError } from './classify-error.js';
+import { GLOBAL_OPTIONS, GLOBAL_USAGE, type Command } from './command.js';
+import { resolvePaths } from './config.js';
+import { EXIT } from './exit-codes.js';
+import { Output } from './output.js';
+import { COMMANDS } from './commands/index.js';
 
-const USAGE = `nightjar <command>
+const EXIT_CODES = `Exit codes: 0 ok, 1 venue refused (code printed), 2 usage, 3 venue unreachable or transport
+verification failed, 4 auth, 5 wallet, 6 timeout.`;
+
+function overview(): string {
+  const width = Math.max(...COMMANDS.filter((c) => !c.hidden).map((c) => c.name.length));
+  return `nightjar <command> [flags]    (every command takes --help and --json)
 
 Commands:
-  start     run the venue: the ledger and the engine, with demo markets and a dev admin
-  ledger    run the embedded ledger as a JSON-RPC server
-  help      show this text
+${COMMANDS.filter((c) => !c.hidden)
+  .map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`)
+  .join('\n')}
 
-${START_USAGE}
-${LEDGER_USAGE}`;
+${GLOBAL_USAGE}
 
-/** Keeps a long-running service up until Ctrl-C or SIGTERM, then closes it. */
-function closeOnSignal(close: () => Promise<void>): void {
-  let closing = false;
-  const stop = (signal: string) => {
-    if (closing) return;
-    closing = true;
-    process.stderr.write(`${signal}: shutting down\n`);
-    close().then(
-      () => process.exit(0),
-      (err: unknown) => {
-        process.stderr.write(`shutdown failed: ${err instanceof Error ? err.message : String(err)}\n`);
-        process.exit(1);
-      },
-    );
-  };
-  process.once('SIGINT', () => stop('SIGINT'));
-  process.once('SIGTERM', () => stop('SIGTERM'));
+${EXIT_CODES}
+Start here: \`npm start -- --demo-traders 4\`, then \`npx nightjar watch\` (docs/quickstart.md).
+`;
 }
 
-async function main(argv: string[]): Promise<number> {
-  const [command = 'help', ...rest] = argv;
-  switch (command) {
-    case 'help':
-    case '--help':
-    case '-h':
-      process.stdout.write(USAGE);
-      return 0;
-    case 'ledger': {
-      const running = await startLedger(rest);
-      closeOnSignal(running.close);
-      process.stdout.write(`nightjar ledger ready at ${running.url} (events: ${running.wsUrl})\n`);
-      return 0;
-    }
-    case 'start': {
-      const venue = await startVenue(rest);
-      closeOnSignal(venue.close);
-      process.stdout.write(
-        `nightjar venue ready at ${venue.ready.base_url} (ledger ${venue.ready.ledger_url}); details in ${venue.readyFile}\n` +
-          'note: settlement is not wired yet, so matched orders wait in pending_settlement (see /system/status)\n',
-      );
-      return 0;
-    }
-    default:
-      process.stderr.write(`unknown command: ${command}\n\n${USAGE}`);
-      return 2;
+function helpOf(c: Command): string {
+  return `${c.usage.trimEnd()}\n\n${GLOBAL_USAGE}\n\n${EXIT_CODES}\n`;
+}
+
+/** The command named by the longest prefix of `argv`, and the rest. */
+function findCommand(argv: string[]): { command?: Command; rest: string[]; group?: string } {
+  for (const words of [2, 1]) {
+    const name = argv.slice(0, words).join(' ');
+    const command = COMMANDS.find((c) => c.name === name);
+    if (command) return { command, rest: argv.slice(words) };
   }
+  const group = argv[0];
+  return {
+    rest: argv.slice(1),
+    ...(group && COMMANDS.some((c) => c.name.startsWith(`${group} `)) ? { group } : {}),
+  };
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    if (code !== 0) process.exit(code);
+async function main(argv: string[]): Promise<{ code: number; longRunning: boolean }> {
+  const json = argv.includes('--json');
+  const out = new Output(json);
+  const first = argv[0];
+  if (first === undefined || first === 'help' || first === '--help' || first === '-h') {
+    process.stdout.write(overview());
+    return { code: first === undefined ? EXIT.usage : 0, longRunning: false };
+  }
+  const { command, rest, group } = findCommand(argv);
+  if (!command) {
+    if (group) {
+      const subs = COMMANDS.filter((c) => c.name.startsWith(`${group} `));
+      const text = `nightjar ${group} <${subs.map((c) => c.name.split(' ')[1]).join('|')}>\n\n${subs.map((c) => `  ${c.name}  ${c.summary}`).join('\n')}\n`;
+      const asked = rest.includes('--help') || rest.includes('-h');
+      if (asked) process.stdout.write(text);
+      else
+        process.stderr.write(
+          `${rest[0] ? `unknown command: ${group} ${rest[0]}` : `${group} needs a subcommand`}\n\n${text}`,
+        );
+      return { code: asked ? 0 : EXIT.usage, longRunning: false };
+    }
+    throw new UsageError(`unknown command: ${first}; run \`nightjar --help\` for the list`);
+  }
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: rest,
+      options: { ...GLOBAL_OPTIONS, ...command.options },
+      allowPositionals: false,
+      strict: true,
+    });
+  } catch (err) {
+    throw new UsageError(
+      `${command.name}: ${err instanceof Error ? err.message : String(err)}; see \`nightjar ${command.name} --help\``,
+    );
+  }
+  const values = parsed.values as Record<string, string | boolean | undefined>;
+  if (values.help) {
+    process.stdout.write(helpOf(command));
+    return { code: 0, longRunning: false };
+  }
+  const paths = resolvePaths({
+    'data-dir': values['data-dir'] as string | undefined,
+    home: values.home as string | undefined,
+  });
+  const code = await command.run({ out, paths, values, positionals: parsed.positionals, argv: rest });
+  return { code, longRunning: command.longRunning === true && code === 0 };
+}
+
+const argv = process.argv.slice(2);
+main(argv).then(
+  ({ code, longRunning }) => {
+    if (!longRunning) process.exitCode = code;
+    if (!longRunning) setTimeout(() => process.exit(code), 50).unref();
   },
   (err: unknown) => {
-    if (err instanceof UsageError) {
-      process.stderr.write(`${err.message}\n\n${USAGE}`);
-      process.exit(2);
-    }
-    process.stderr.write(`nightjar: ${err instanceof Error ? err.message : String(err)}\n`);
-    process.exit(1);
+    const { exitCode, message, code } = classifyError(err);
+    if (argv.includes('--json'))
+      process.stdout.write(
+        JSON.stringify({ error: { message, exit_code: exitCode, ...(code === undefined ? {} : { code }) } }) +
+          '\n',
+      );
+    process.stderr.write(`nightjar: ${message}\n`);
+    process.exit(exitCode);
   },
 );

@@ -1,0 +1,43 @@
+/** Every command, in the order `nightjar --help` lists them. */
+import type { Command } from '../command.js';
+import { accountCreate, accountDisable, accountEnable, accountRevokeTokens } from './account.js';
+import { bench } from './bench.js';
+import { demoTraders } from './demo-traders.js';
+import { login } from './login.js';
+import { orderCancel, orderList, orderModify, orderPlace, orderStatus } from './order.js';
+import { ledger, start } from './services.js';
+import { status } from './status.js';
+import { watch } from './watch.js';
+import {
+  walletBalances,
+  walletDeposit,
+  walletInit,
+  walletNotes,
+  walletRecover,
+  walletWithdraw,
+} from './wallet.js';
+
+export const COMMANDS: Command[] = [
+  start,
+  ledger,
+  login,
+  accountCreate,
+  accountDisable,
+  accountEnable,
+  accountRevokeTokens,
+  walletInit,
+  walletDeposit,
+  walletBalances,
+  walletNotes,
+  walletWithdraw,
+  walletRecover,
+  orderPlace,
+  orderCancel,
+  orderModify,
+  orderStatus,
+  orderList,
+  watch,
+  status,
+  bench,
+  demoTraders,
+];

@@ -1,0 +1,189 @@
+/** `nightjar order place|cancel|modify|status|list`. */
+import {
+  cancelOrder,
+  formatPrice,
+  formatUnits,
+  getOpenOrders,
+  getOrder,
+  modifyOrder,
+  placeOrder,
+  syncWallet,
+  type BuildOrderParameters,
+  type Client,
+  type Expiry,
+} from '@nightjar/sdk';
+import type { OrderStatusResponse } from '@nightjar/protocol';
+import { positiveIntOption, UsageError } from '../args.js';
+import { openWallet, withClient } from '../connect.js';
+import { str, type Command, type Options, type Values } from '../command.js';
+
+const ORDER_FLAGS = {
+  side: { type: 'string' },
+  amount: { type: 'string' },
+  price: { type: 'string' },
+  type: { type: 'string' },
+  'min-fill': { type: 'string' },
+  'expiry-seconds': { type: 'string' },
+} as const satisfies Options;
+
+const ORDER_FLAGS_USAGE = `  --side bid|ask        required
+  --amount X            size in base units (e.g. 1.5)
+  --price P             limit price, quote per base (an ask may omit it)
+  --type T              limit (default), ioc or fok
+  --min-fill X          smallest acceptable fill
+  --expiry-seconds N    lifetime (default 1,000 slots, about 400 s)`;
+
+function orderParams(values: Values): Omit<BuildOrderParameters, 'symbol'> {
+  const side = str(values, 'side');
+  if (side !== 'bid' && side !== 'ask') throw new UsageError('--side must be bid or ask');
+  const amount = str(values, 'amount');
+  if (!amount) throw new UsageError('--amount is required');
+  const type = str(values, 'type') ?? 'limit';
+  if (type !== 'limit' && type !== 'ioc' && type !== 'fok')
+    throw new UsageError('--type must be limit, ioc or fok');
+  const price = str(values, 'price');
+  const minFill = str(values, 'min-fill');
+  const seconds = str(values, 'expiry-seconds');
+  const expiry: Expiry | undefined = seconds
+    ? { seconds: positiveIntOption('expiry-seconds', seconds, 1) }
+    : undefined;
+  return {
+    side,
+    type,
+    amount,
+    ...(price ? { price } : {}),
+    ...(minFill ? { minFillSize: minFill } : {}),
+    ...(expiry ? { expiry } : {}),
+  };
+}
+
+function requireId(values: Values): string {
+  const id = str(values, 'id');
+  if (!id) throw new UsageError('--id ORDER_ID is required');
+  return id;
+}
+
+/** An order status body in human units. */
+async function describe(client: Client, o: OrderStatusResponse) {
+  const inst = await client.instrument(o.symbol);
+  return {
+    order_id: o.order_id,
+    symbol: o.symbol,
+    side: o.side,
+    type: o.order_type,
+    status: o.status,
+    amount: formatUnits(o.amount, inst.base_decimals),
+    filled: formatUnits(o.filled_quantity, inst.base_decimals),
+    price: formatPrice(o.price_limit, inst),
+    expiry_slot: o.expiry_slot,
+    arrival_slot: o.arrival_slot,
+  };
+}
+
+const line = (d: Awaited<ReturnType<typeof describe>>) =>
+  `${d.order_id}  ${d.symbol}  ${d.side} ${d.amount} @ ${d.price}  ${d.status}  filled ${d.filled}`;
+
+export const orderPlace: Command = {
+  name: 'order place',
+  summary: 'prove, sign and place an order',
+  usage: `nightjar order place --symbol S --side bid|ask --amount X [--price P] [flags]
+
+  --symbol S            market, e.g. SOL-USDC (default SOL-USDC)
+${ORDER_FLAGS_USAGE}`,
+  options: { symbol: { type: 'string' }, ...ORDER_FLAGS },
+  async run({ out, paths, values }) {
+    const params = { symbol: str(values, 'symbol') ?? 'SOL-USDC', ...orderParams(values) };
+    const wallet = openWallet(paths);
+    return withClient(paths, { wallet }, async (client) => {
+      await out.progress('syncing the wallet', syncWallet(client, { refreshOrders: true }));
+      const placed = await out.progress('proving and placing', placeOrder(client, params));
+      out.result(
+        {
+          order_id: placed.orderId,
+          status: placed.status,
+          arrival_slot: placed.arrivalSlot,
+          note: placed.noteCommitment,
+        },
+        `order ${placed.orderId} accepted at slot ${placed.arrivalSlot} (accepted is not filled: \`nightjar order status --id ${placed.orderId}\`)`,
+      );
+      return 0;
+    });
+  },
+};
+
+export const orderModify: Command = {
+  name: 'order modify',
+  summary: 'atomically replace a resting order',
+  usage: `nightjar order modify --id ORDER_ID --side bid|ask --amount X [--price P] [--in-place] [flags]
+
+  --id ORDER_ID         the resting order
+  --in-place            keep the same order id
+${ORDER_FLAGS_USAGE}`,
+  options: { id: { type: 'string' }, 'in-place': { type: 'boolean' }, ...ORDER_FLAGS },
+  async run({ out, paths, values }) {
+    const orderId = requireId(values);
+    const params = orderParams(values);
+    const wallet = openWallet(paths);
+    return withClient(paths, { wallet }, async (client) => {
+      const placed = await out.progress(
+        'proving and replacing',
+        modifyOrder(client, { orderId, ...params, ...(values['in-place'] ? { newOrderId: orderId } : {}) }),
+      );
+      out.result(
+        {
+          order_id: placed.orderId,
+          replaced_order_id: orderId,
+          status: placed.status,
+          arrival_slot: placed.arrivalSlot,
+        },
+        `order ${orderId} replaced by ${placed.orderId}`,
+      );
+      return 0;
+    });
+  },
+};
+
+export const orderCancel: Command = {
+  name: 'order cancel',
+  summary: 'cancel a resting order',
+  usage: `nightjar order cancel --id ORDER_ID`,
+  options: { id: { type: 'string' } },
+  async run({ out, paths, values }) {
+    const orderId = requireId(values);
+    const wallet = openWallet(paths);
+    return withClient(paths, { wallet }, async (client) => {
+      const res = await cancelOrder(client, { orderId });
+      out.result(res, `order ${orderId} cancelled`);
+      return 0;
+    });
+  },
+};
+
+export const orderStatus: Command = {
+  name: 'order status',
+  summary: "an order's status and fill",
+  usage: `nightjar order status --id ORDER_ID`,
+  options: { id: { type: 'string' } },
+  async run({ out, paths, values }) {
+    const orderId = requireId(values);
+    return withClient(paths, {}, async (client) => {
+      const d = await describe(client, await getOrder(client, { orderId }));
+      out.result(d, line(d));
+      return 0;
+    });
+  },
+};
+
+export const orderList: Command = {
+  name: 'order list',
+  summary: "the account's live orders",
+  usage: `nightjar order list`,
+  options: {},
+  async run({ out, paths }) {
+    return withClient(paths, {}, async (client) => {
+      const orders = await Promise.all((await getOpenOrders(client)).map((o) => describe(client, o)));
+      out.result(orders, orders.length === 0 ? 'no live orders' : orders.map(line).join('\n'));
+      return 0;
+    });
+  },
+};

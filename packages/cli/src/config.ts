@@ -1,0 +1,84 @@
+/**
+ * Where the CLI finds the venue and keeps its own state. The venue comes from
+ * `<data-dir>/ready.json` (`--data-dir`, `$NIGHTJAR_DATA_DIR`, default `./.nightjar`); credentials,
+ * the wallet and nonces live in the config directory (`--home`, `$NIGHTJAR_HOME`, default
+ * `<data-dir>/cli`), every file mode 0600.
+ */
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { Credentials } from '@nightjar/sdk';
+import { CliError, EXIT } from './exit-codes.js';
+
+export interface Ready {
+  base_url: string;
+  ledger_url: string;
+  boot_session_id: string;
+  compose_hash: string;
+  platform_root?: string;
+  admin?: Credentials;
+}
+
+export interface Paths {
+  dataDir: string;
+  home: string;
+}
+
+export function resolvePaths(opts: { 'data-dir'?: string | undefined; home?: string | undefined }): Paths {
+  const dataDir = resolve(opts['data-dir'] ?? process.env.NIGHTJAR_DATA_DIR ?? '.nightjar');
+  const home = resolve(opts.home ?? process.env.NIGHTJAR_HOME ?? join(dataDir, 'cli'));
+  return { dataDir, home };
+}
+
+export function readReady(paths: Paths): Ready {
+  const file = join(paths.dataDir, 'ready.json');
+  if (!existsSync(file))
+    throw new CliError(
+      `no venue found: ${file} does not exist; start one with \`npm start\` (or pass --data-dir)`,
+      EXIT.unreachable,
+    );
+  return JSON.parse(readFileSync(file, 'utf8')) as Ready;
+}
+
+/** Writes a private file (0600) atomically, creating the config directory (0700). */
+export function writePrivate(path: string, text: string): void {
+  mkdirSync(resolve(path, '..'), { recursive: true, mode: 0o700 });
+  const tmp = `${path}.tmp`;
+  writeFileSync(tmp, text, { mode: 0o600 });
+  chmodSync(tmp, 0o600);
+  renameSync(tmp, path);
+}
+
+export const credentialsFile = (paths: Paths) => join(paths.home, 'credentials.json');
+export const walletFile = (paths: Paths) => join(paths.home, 'wallet.json');
+export const stateDir = (paths: Paths) => join(paths.home, 'state');
+
+/** Saved credentials, else the dev admin of ready.json (so the local venue works with no login). */
+export function loadCredentials(paths: Paths, ready: Ready): Credentials {
+  const file = credentialsFile(paths);
+  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as Credentials;
+  if (ready.admin) return ready.admin;
+  throw new CliError(
+    'not logged in: run `nightjar login --api-key K --api-secret S --passphrase P`',
+    EXIT.auth,
+  );
+}
+
+/**
+ * The wallet password: `$NIGHTJAR_WALLET_PASSWORD`, else a random one kept in
+ * `<home>/wallet-password` (0600) and made by `wallet init`.
+ */
+export function walletPassword(paths: Paths, create: boolean): string {
+  const env = process.env.NIGHTJAR_WALLET_PASSWORD;
+  if (env) return env;
+  const file = join(paths.home, 'wallet-password');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  if (!create)
+    throw new CliError(
+      'no wallet password: set NIGHTJAR_WALLET_PASSWORD or run `nightjar wallet init`',
+      EXIT.wallet,
+    );
+  const password = randomBytes(24).toString('base64url');
+  writePrivate(file, password + '\n');
+  return password;
+}

@@ -1,0 +1,88 @@
+/** Opens the SDK client and the wallet from ready.json and the config directory. */
+import { existsSync, readFileSync } from 'node:fs';
+import {
+  createClient,
+  createTransport,
+  createWallet,
+  type Client,
+  type Transport,
+  type Wallet,
+} from '@nightjar/sdk';
+import { RpcLedgerClient } from '@nightjar/ledger';
+import {
+  loadCredentials,
+  readReady,
+  stateDir,
+  walletFile,
+  walletPassword,
+  type Paths,
+  type Ready,
+} from './config.js';
+import { CliError, EXIT } from './exit-codes.js';
+import type { Credentials } from '@nightjar/sdk';
+
+export function pinnedRoot(ready: Ready): Uint8Array {
+  if (!ready.platform_root)
+    throw new CliError('ready.json names no platform root: this venue needs a pinned root', EXIT.unreachable);
+  return new Uint8Array(readFileSync(ready.platform_root));
+}
+
+export function openWallet(paths: Paths): Wallet {
+  const path = walletFile(paths);
+  if (!existsSync(path))
+    throw new CliError(`no wallet at ${path}: run \`nightjar wallet init\``, EXIT.wallet);
+  return createWallet({ path, password: walletPassword(paths, false) });
+}
+
+export interface ConnectOptions {
+  wallet?: Wallet;
+  credentials?: Credentials;
+}
+
+/** A verified, logged-in client. */
+export async function connect(paths: Paths, opts: ConnectOptions = {}): Promise<Client> {
+  const ready = readReady(paths);
+  return createClient({
+    baseUrl: ready.base_url,
+    pinnedRoot: pinnedRoot(ready),
+    composeHash: ready.compose_hash,
+    ledgerUrl: ready.ledger_url,
+    credentials: opts.credentials ?? loadCredentials(paths, ready),
+    ...(opts.wallet ? { wallet: opts.wallet } : {}),
+    stateDir: stateDir(paths),
+    backoff: { attempts: 3 },
+  });
+}
+
+/** A verified transport without credentials (public routes). */
+export function connectPublic(paths: Paths): { transport: Transport; close(): Promise<void> } {
+  const ready = readReady(paths);
+  const ledger = new RpcLedgerClient(ready.ledger_url);
+  const transport = createTransport({
+    url: ready.base_url,
+    rootCaDer: pinnedRoot(ready),
+    composeHash: ready.compose_hash,
+    ledger,
+  });
+  return {
+    transport,
+    async close() {
+      transport.close();
+      await ledger.close();
+    },
+  };
+}
+
+/** Runs `work` with a client and always closes it. */
+export async function withClient<T>(
+  paths: Paths,
+  opts: ConnectOptions,
+  work: (c: Client) => Promise<T>,
+): Promise<T> {
+  const client = await connect(paths, opts);
+  try {
+    return await work(client);
+  } finally {
+    await client.close();
+  }
+}

@@ -1,0 +1,27 @@
+/** Exit codes of every `nightjar` command (docs/cli.md lists them). */
+export const EXIT = {
+  ok: 0,
+  /** The venue refused the request (its spec code is printed). */
+  refused: 1,
+  /** Wrong flag, missing argument, bad value. */
+  usage: 2,
+  /** No venue found, venue unreachable, or transport verification failed. */
+  unreachable: 3,
+  /** Credentials missing, refused, or the account is suspended. */
+  auth: 4,
+  /** Wallet problem: none, wrong password, not enough notes, proof failed. */
+  wallet: 5,
+  /** A wait (`watch --timeout`, `--wait`) ran out. */
+  timeout: 6,
+} as const;
+
+/** An error that already knows its exit code and the fix to print. */
+export class CliError extends Error {
+  override readonly name = 'CliError';
+  constructor(
+    message: string,
+    readonly exitCode: number,
+  ) {
+    super(message);
+  }
+}

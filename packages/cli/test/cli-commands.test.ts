@@ -1,0 +1,208 @@
+/**
+ * The real binary against a venue started here: login, account create, wallet init, deposit, two
+ * crossing orders from two accounts, `watch` until both fill, balances, withdraw; `--json` parsed
+ * throughout; a wrong flag and a missing venue fail with a clear message and their exit codes.
+ */
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const BIN = fileURLToPath(new URL('../bin/nightjar.mjs', import.meta.url));
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function nightjar(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [BIN, ...args],
+      { env: { ...process.env, ...env }, timeout: 90_000 },
+      (err, stdout, stderr) => {
+        const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+/** Runs a command that must succeed with --json and returns its parsed output. */
+async function json<T>(args: string[], env: Record<string, string> = {}): Promise<T> {
+  const run = await nightjar([...args, '--json'], env);
+  if (run.code !== 0) throw new Error(`nightjar ${args.join(' ')} exited ${run.code}: ${run.stderr}`);
+  return JSON.parse(run.stdout) as T;
+}
+
+describe('nightjar CLI against a started venue', () => {
+  let dir: string;
+  let venue: ChildProcess;
+  let envA: Record<string, string>;
+  let envB: Record<string, string>;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'nightjar-cli-'));
+    venue = spawn(process.execPath, [BIN, 'start', '--port', '0', '--data-dir', dir], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    await new Promise<void>((resolve, reject) => {
+      venue.stdout?.on('data', (d) => {
+        out += String(d);
+        if (out.includes('venue ready at')) resolve();
+      });
+      venue.on('exit', () => reject(new Error(`venue exited early: ${out}`)));
+    });
+    envA = { NIGHTJAR_DATA_DIR: dir, NIGHTJAR_HOME: join(dir, 'home-a'), NIGHTJAR_WALLET_PASSWORD: 'test a' };
+    envB = { NIGHTJAR_DATA_DIR: dir, NIGHTJAR_HOME: join(dir, 'home-b') };
+  }, 60_000);
+
+  afterAll(async () => {
+    if (venue && venue.exitCode === null) {
+      const exited = new Promise((r) => venue.once('exit', r));
+      venue.kill('SIGINT');
+      await exited;
+    }
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('a wrong flag is a usage error (2) that names the fix', async () => {
+    const run = await nightjar(['order', 'place', '--sidee', 'bid'], envA);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/Unknown option '--sidee'.*nightjar order place --help/);
+    const sub = await nightjar(['wallet', 'frobnicate'], envA);
+    expect(sub.code).toBe(2);
+    expect(sub.stderr).toContain('unknown command: wallet frobnicate');
+  });
+
+  it('a missing venue is exit 3 with the way to start one, also as JSON', async () => {
+    const run = await nightjar(['status', '--json'], { NIGHTJAR_DATA_DIR: join(dir, 'nowhere') });
+    expect(run.code).toBe(3);
+    expect(run.stderr).toContain('no venue found');
+    expect(run.stderr).toContain('npm start');
+    expect(JSON.parse(run.stdout)).toMatchObject({ error: { exit_code: 3 } });
+  });
+
+  it('--help works on every command without a venue', async () => {
+    for (const args of [
+      ['--help'],
+      ['wallet', 'deposit', '--help'],
+      ['watch', '--help'],
+      ['order', '--help'],
+    ]) {
+      const run = await nightjar(args, { NIGHTJAR_DATA_DIR: join(dir, 'nowhere') });
+      expect(run.code).toBe(0);
+      expect(run.stdout).toContain('nightjar');
+    }
+  });
+
+  it('deposit, two crossing orders, watch both fill, balances, withdraw', async () => {
+    const status = await json<{ system: { trading: string } }>(['status'], envA);
+    expect(status.system.trading).toBe('open');
+
+    // A is the dev admin (no flags); B is a new account created by A.
+    const loginA = await json<{ account_id: string }>(['login'], envA);
+    expect(loginA.account_id).toMatch(/^[0-9a-f]+$/);
+    expect(statSync(join(dir, 'home-a', 'credentials.json')).mode & 0o777).toBe(0o600);
+    const created = await json<{ api_key: string; api_secret: string; passphrase: string }>(
+      ['account', 'create', '--label', 'trader-b'],
+      envA,
+    );
+    await json(
+      [
+        'login',
+        '--api-key',
+        created.api_key,
+        '--api-secret',
+        created.api_secret,
+        '--passphrase',
+        created.passphrase,
+      ],
+      envB,
+    );
+    await Promise.all([json(['wallet', 'init'], envA), json(['wallet', 'init'], envB)]);
+    expect(statSync(join(dir, 'home-b', 'wallet-password')).mode & 0o777).toBe(0o600);
+
+    const [depA, depB] = await Promise.all([
+      json<{ asset: string; amount: string }>(
+        ['wallet', 'deposit', '--asset', 'USDC', '--amount', '400', '--faucet'],
+        envA,
+      ),
+      json<{ asset: string; amount: string }>(
+        ['wallet', 'deposit', '--asset', 'SOL', '--amount', '2', '--faucet'],
+        envB,
+      ),
+    ]);
+    expect(depA).toMatchObject({ asset: 'USDC', amount: '400000000' });
+    expect(depB.asset).toBe('SOL');
+
+    const watchArgs = [
+      'watch',
+      '--channels',
+      'orders,fills',
+      '--until',
+      'fully_filled',
+      '--timeout',
+      '60',
+      '--json',
+    ];
+    const watchA = nightjar(watchArgs, envA);
+    const watchB = nightjar(watchArgs, envB);
+    await new Promise((r) => setTimeout(r, 2_500)); // both streams subscribed
+
+    const [bid, ask] = await Promise.all([
+      json<{ order_id: string; status: string }>(
+        ['order', 'place', '--symbol', 'SOL-USDC', '--side', 'bid', '--amount', '1', '--price', '150'],
+        envA,
+      ),
+      json<{ order_id: string; status: string }>(
+        ['order', 'place', '--side', 'ask', '--amount', '1', '--price', '149'],
+        envB,
+      ),
+    ]);
+    expect(bid.status).toBe('accepted');
+    expect(ask.status).toBe('accepted');
+
+    for (const [w, id] of [
+      [await watchA, bid.order_id],
+      [await watchB, ask.order_id],
+    ] as const) {
+      expect(w.code).toBe(0);
+      const events = w.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { type: string; event?: { order_id: string; kind?: string } });
+      expect(
+        events.some((e) => e.type === 'order' && e.event?.order_id === id && e.event.kind === 'fully_filled'),
+      ).toBe(true);
+    }
+
+    const st = await json<{ status: string; filled: string }>(
+      ['order', 'status', '--id', bid.order_id],
+      envA,
+    );
+    expect(st.filled).toBe('1');
+
+    type Balance = { asset: string; available: string; locked: string };
+    const balA = await json<Balance[]>(['wallet', 'balances'], envA);
+    const balB = await json<Balance[]>(['wallet', 'balances'], envB);
+    expect(balA.find((b) => b.asset === 'SOL')?.available).toBe('1');
+    expect(Number(balA.find((b) => b.asset === 'USDC')?.available)).toBeGreaterThan(249);
+    expect(Number(balB.find((b) => b.asset === 'USDC')?.available)).toBeGreaterThan(148);
+    expect(balB.find((b) => b.asset === 'SOL')?.locked).toBe('0');
+
+    const out = await json<{ amount: string; recipient: string; signature: string }>(
+      ['wallet', 'withdraw', '--asset', 'SOL', '--amount', '1'],
+      envA,
+    );
+    expect(out.amount).toBe('1000000000');
+    expect(out.signature).toMatch(/^[0-9a-f]+$/);
+    const after = await json<Balance[]>(['wallet', 'balances'], envA);
+    expect(after.find((b) => b.asset === 'SOL')?.available).toBe('0');
+  }, 120_000);
+});
