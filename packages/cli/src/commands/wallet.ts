@@ -277,8 +277,8 @@ export const walletRecover: Command = {
 
   --seed HEX   the seed printed by \`wallet init --show-seed\` (or $NIGHTJAR_WALLET_SEED)
   --force      replace an existing wallet file
-  Finds every settlement output (fill memos); a deposit never used in a trade is not recoverable
-  from the seed alone (its amount is not on the ledger): keep the wallet file for those.`,
+  Finds every note of the wallet from the seed and the ledger alone: its deposits (the funding
+  key's deposits on the ledger) and every settlement output (fill memos).`,
   options: { seed: { type: 'string' }, force: { type: 'boolean' } },
   async run({ out, paths, values }) {
     const seedHex = str(values, 'seed') ?? process.env.NIGHTJAR_WALLET_SEED;

@@ -65,4 +65,55 @@ describe('wallet', () => {
     const other = createWallet({ seed: new Uint8Array(32).fill(4) });
     expect(other.ingestMemo(memo, [SOL]).status).toBe('not_ours');
   });
+
+  it('a stored fill marks the note that backed the order spent at once, and the change note backs the rest', () => {
+    const w = createWallet({ seed: new Uint8Array(32).fill(5) });
+    const USDC = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v';
+    const input = w.depositNote(0, USDC, 1000n).note;
+    w.addLeaves(0, 0, [input.commitment]);
+    w.addNote({ ...input, leafIndex: 0, state: 'free' });
+    w.trackOrder({
+      orderId: '22'.repeat(16),
+      symbol: 'SOL-USDC',
+      side: 'bid',
+      noteCommitment: input.commitment,
+      status: 'pending_settlement',
+      baseMint: SOL,
+      quoteMint: USDC,
+      filledQuantity: 0n,
+    });
+    const parent = BigInt('0x' + input.inner);
+    const trade = outputInner(parent, OutputRole.tradeOut);
+    const change = outputInner(parent, OutputRole.change);
+    w.addLeaves(0, 1, [
+      w.noteFor(SOL, 2n, trade, 0, 'trade').commitment,
+      w.noteFor(USDC, 600n, change, 0, 'change').commitment,
+    ]);
+    const memo = bytesToHex(
+      encryptFillMemo(w.keys.viewingPublicKey, {
+        orderId: hexToBytes('22'.repeat(16)),
+        matchId: 7n,
+        tradeAmount: 2n,
+        changeAmount: 600n,
+        feeAmount: 0n,
+        outputInners: [trade, change],
+      }),
+    );
+    expect(w.ingestMemo(memo, [SOL, USDC]).status).toBe('stored');
+    expect(w.notes.get(input.commitment)?.state).toBe('spent');
+    expect(
+      w
+        .unspentNotes()
+        .map((n) => [n.mint, n.amount])
+        .sort(),
+    ).toEqual(
+      [
+        [SOL, 2n],
+        [USDC, 600n],
+      ].sort(),
+    );
+    expect(w.orders.get('22'.repeat(16))?.noteCommitment).toBe(
+      w.noteFor(USDC, 600n, change, 0, 'change').commitment,
+    );
+  });
 });

@@ -218,6 +218,10 @@ export class Wallet {
     }
     for (const n of found) this.addNote(n);
     this.memos.add(key);
+    // The confirmed settlement consumed the note that backed this fill: spent from now on, so it
+    // is never offered for another order before the next ledger sync says so too.
+    const input = order ? this.notes.get(order.noteCommitment) : undefined;
+    if (input) input.state = 'spent';
     // A partial fill re-locks the change note to the same order: it backs the remainder now.
     const change = found.find((n) => n.origin === 'change');
     if (order && change && LIVE.has(order.status)) order.noteCommitment = change.commitment;
