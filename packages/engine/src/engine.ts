@@ -276,6 +276,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     bootSessionId,
     tlsSpkiSha256: certificate.spkiSha256,
     signerSetSha256: () => chain.signerSetSha256,
+    refreshSignerSet: () => chain.refreshVault(),
   });
 
   const context: EngineContext = {

@@ -29,6 +29,12 @@ export interface AttestationServiceOptions {
   tlsSpkiSha256: string;
   /** The finalized on-chain signer set's hash, as the chain view last read it ('' before any). */
   signerSetSha256: () => string;
+  /**
+   * Re-reads the finalized signer set from the ledger. Called before each transport attestation,
+   * so the manifest never lags a set change by a polling interval (a client compares it with the
+   * set it reads from the ledger itself, check (d)).
+   */
+  refreshSignerSet?: () => Promise<void>;
 }
 
 const sha256Hex = (hex: string) => createHash('sha256').update(Buffer.from(hex, 'hex')).digest('hex');
@@ -64,6 +70,7 @@ export class AttestationService {
 
   /** `GET /transport-attestation`: the manifest bound to `nonce` (32 bytes) by a fresh quote. */
   async transportAttestation(nonce: Uint8Array): Promise<TransportAttestationResponse> {
+    await this.options.refreshSignerSet?.();
     const manifest = this.manifest();
     const manifestBytes = encodeTransportManifest(manifest);
     const reportData = transportReportData(nonce, manifestBytes);

@@ -10,6 +10,7 @@ import { once } from 'node:events';
 import type { createConnection } from 'node:net';
 import WebSocket, { type ClientOptions } from 'ws';
 import type { HttpResponse, RequestOptions } from './pinned-socket.js';
+import { SignerSetMismatchError } from './errors.js';
 import { openPinnedSocket, type PinnedSocket } from './pinned-socket.js';
 import {
   verifyTransport,
@@ -61,7 +62,15 @@ export function createTransport(params: CreateTransportParameters): CreateTransp
     sockets.add(socket);
     socket.onClose(() => sockets.delete(socket));
     try {
-      const report = await verifyTransport({ ...params, socket });
+      let report: VerifyTransportReturnType;
+      try {
+        report = await verifyTransport({ ...params, socket });
+      } catch (err) {
+        // A signer-set change can finalize between the engine's read of the set and ours: verify
+        // once more, from a fresh nonce, before calling it a mismatch. Every check runs again.
+        if (!(err instanceof SignerSetMismatchError)) throw err;
+        report = await verifyTransport({ ...params, socket });
+      }
       if (closed) throw new Error('transport closed');
       params.onVerified?.(report);
       return { socket, report };
