@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import {
   bytesToHex,
+  fieldToHex,
   encodeOrderBody,
   orderSigningFields,
-  parseAddress,
   requiredCollateral,
   signCanonical,
   type OrderType,
@@ -15,7 +15,7 @@ import { ParameterError, ProofError } from '../errors.js';
 import { parsePrice, parseUnits } from '../utils/decimal.js';
 import type { WalletNote } from '../wallet/wallet.js';
 import { resolveExpirySlot, type Expiry } from './expiry.js';
-import { getInclusion } from './get-inclusion.js';
+import { noteWitness } from './note-witness.js';
 import { selectNote } from './select-note.js';
 
 /** What to order: amounts and prices in human decimals (exact) or atomic bigints. */
@@ -101,19 +101,10 @@ export async function prepareOrder(
   });
   wallet.reserved.add(note.commitment);
   try {
-    const path = await getInclusion(client, { commitment: note.commitment, treeId: note.treeId });
+    const witness = await noteWitness(client, note);
     let proof: Uint8Array;
     try {
-      const r = await client.prover().proveValidInput({
-        note: {
-          mint: parseAddress(note.mint)!,
-          amount: note.amount,
-          spendingKey: wallet.keys.spendingKey,
-          noteInnerHash: BigInt('0x' + note.inner),
-        },
-        path: { siblings: path.siblings.map((s) => BigInt('0x' + s)), leafIndex: path.leafIndex },
-        merkleRoot: BigInt('0x' + path.merkleRoot),
-      });
+      const r = await client.prover().proveValidInput(witness);
       proof = r.proof;
     } catch (err) {
       throw new ProofError(`VALID_INPUT proof failed: ${(err as Error).message}`, { cause: err });
@@ -133,7 +124,7 @@ export async function prepareOrder(
       ...(collateralAmount === undefined ? {} : { collateral_amount: collateralAmount }),
       owner_commitment: wallet.ownerCommitment,
       note_inner_hash: note.inner,
-      merkle_root: path.merkleRoot,
+      merkle_root: fieldToHex(witness.merkleRoot),
       valid_input_proof: bytesToHex(proof),
       tree_id: note.treeId,
       viewing_pubkey: wallet.viewingPublicKey,

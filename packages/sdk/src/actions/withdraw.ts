@@ -1,9 +1,9 @@
 import { signTransaction } from '@nightjar/ledger';
-import { bytesToHex, parseAddress } from '@nightjar/protocol';
+import { bytesToHex, fieldToHex, parseAddress } from '@nightjar/protocol';
 import type { Client } from '../client.js';
 import { InsufficientNotesError, NightjarError, ParameterError, ProofError } from '../errors.js';
 import type { WalletNote } from '../wallet/wallet.js';
-import { getInclusion } from './get-inclusion.js';
+import { noteWitness } from './note-witness.js';
 
 /** Which note to withdraw, and where to. */
 export interface WithdrawParameters {
@@ -41,22 +41,10 @@ export async function withdraw(client: Client, params: WithdrawParameters): Prom
   const recipient = params.recipient ?? wallet.keys.funding.address;
   const recipientBytes = parseAddress(recipient);
   if (!recipientBytes) throw new ParameterError('recipient must be a Base58 address');
-  const path = await getInclusion(client, { commitment: note.commitment, treeId: note.treeId });
+  const witness = await noteWitness(client, note);
   let proof: Uint8Array;
   try {
-    proof = (
-      await client.prover().proveValidSpend({
-        note: {
-          mint: parseAddress(note.mint)!,
-          amount: note.amount,
-          spendingKey: wallet.keys.spendingKey,
-          noteInnerHash: BigInt('0x' + note.inner),
-        },
-        path: { siblings: path.siblings.map((s) => BigInt('0x' + s)), leafIndex: path.leafIndex },
-        merkleRoot: BigInt('0x' + path.merkleRoot),
-        recipient: recipientBytes,
-      })
-    ).proof;
+    proof = (await client.prover().proveValidSpend({ ...witness, recipient: recipientBytes })).proof;
   } catch (err) {
     throw new ProofError(`VALID_SPEND proof failed: ${(err as Error).message}`, { cause: err });
   }
@@ -66,7 +54,7 @@ export async function withdraw(client: Client, params: WithdrawParameters): Prom
     name: 'withdraw',
     args: {
       tree_id: note.treeId,
-      merkle_root: path.merkleRoot,
+      merkle_root: fieldToHex(witness.merkleRoot),
       nullifier: note.nullifier,
       mint: note.mint,
       amount: note.amount.toString(),
