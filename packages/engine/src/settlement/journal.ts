@@ -2,12 +2,14 @@
  * The settlement journal: its own SQLite file (`settlement.sqlite`, synchronous = FULL), written
  * before the first ledger side effect of a batch and at every stage, and holding every signed
  * transaction before it is sent. A restart reads it back to reconcile against the ledger
- * (recovery.ts). A missing or damaged journal where one existed is an error, never an empty one.
+ * (recovery.ts). A missing or damaged journal where one existed is an error, never an empty one,
+ * and so is a row that fails authentication (journal-mac.ts): an edited journal stops the engine.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Transaction } from '@nightjar/ledger';
+import { RowMac } from './journal-mac.js';
 import { TERMINAL_STAGES, type JobState } from './types.js';
 
 export const JOURNAL_FILE = 'settlement.sqlite';
@@ -19,19 +21,35 @@ export class JournalDamagedError extends Error {
   }
 }
 
-type JobRow = { body: string };
+type JobRow = { batch_id: number; match_idx: number; terminal: number; body: string; mac: string | null };
+type TxRow = {
+  signature: string;
+  batch_id: number;
+  kind: string;
+  nonce: string;
+  body: string;
+  mac: string | null;
+};
+type MetaRow = { key: string; value: string; mac: string | null };
+
+const jobFields = (r: JobRow) => [r.batch_id, r.match_idx, r.terminal, r.body] as const;
+const txFields = (r: TxRow) => [r.signature, r.batch_id, r.kind, r.nonce, r.body] as const;
+const metaFields = (r: MetaRow) => [r.key, r.value] as const;
 
 export class SettlementJournal {
   private readonly db: Database.Database;
   private readonly stmts;
+  private readonly mac: RowMac;
   /** Durations of the last journal writes in ms (bounded; for metrics and the benchmark). */
   readonly writeMs: number[] = [];
 
   /**
    * `mustExist`: the data directory says a journal was created before (its settlement key
-   * exists), so a missing file is damage, not a fresh start.
+   * exists), so a missing file is damage, not a fresh start. `secret`: the settlement key's secret
+   * bytes, from which the rows' MAC key is derived.
    */
-  constructor(dataDir: string | undefined, mustExist: boolean) {
+  constructor(dataDir: string | undefined, mustExist: boolean, secret: Uint8Array) {
+    this.mac = new RowMac(secret);
     const file = dataDir === undefined ? ':memory:' : join(dataDir, JOURNAL_FILE);
     if (dataDir !== undefined && mustExist && !existsSync(file))
       throw new JournalDamagedError(`${file} is missing but the data directory has a settlement key`);
@@ -42,45 +60,101 @@ export class SettlementJournal {
       const check = this.db.pragma('quick_check', { simple: true });
       if (check !== 'ok') throw new Error(String(check));
       this.db.exec(`
-        CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL, mac TEXT);
         CREATE TABLE IF NOT EXISTS jobs (
           batch_id INTEGER NOT NULL, match_idx INTEGER NOT NULL, terminal INTEGER NOT NULL,
-          body TEXT NOT NULL, PRIMARY KEY (batch_id, match_idx));
+          body TEXT NOT NULL, mac TEXT, PRIMARY KEY (batch_id, match_idx));
         CREATE INDEX IF NOT EXISTS jobs_open ON jobs (terminal, batch_id);
         CREATE TABLE IF NOT EXISTS txs (
           signature TEXT PRIMARY KEY, batch_id INTEGER NOT NULL, kind TEXT NOT NULL,
-          nonce TEXT NOT NULL, body TEXT NOT NULL);
+          nonce TEXT NOT NULL, body TEXT NOT NULL, mac TEXT);
         CREATE INDEX IF NOT EXISTS txs_batch ON txs (batch_id);
       `);
+      // Journals from before row authentication: the column is added, the rows adopted below.
+      for (const table of ['jobs', 'txs', 'meta']) {
+        const cols = this.db.pragma(`table_info(${table})`) as { name: string }[];
+        if (!cols.some((c) => c.name === 'mac')) this.db.exec(`ALTER TABLE ${table} ADD COLUMN mac TEXT`);
+      }
     } catch (err) {
       throw new JournalDamagedError(`cannot be read (${err instanceof Error ? err.message : 'unknown'})`);
     }
     this.stmts = {
       upsertJob: this.db.prepare(
-        'INSERT INTO jobs (batch_id, match_idx, terminal, body) VALUES (?, ?, ?, ?) ' +
-          'ON CONFLICT (batch_id, match_idx) DO UPDATE SET terminal = excluded.terminal, body = excluded.body',
+        'INSERT INTO jobs (batch_id, match_idx, terminal, body, mac) VALUES (?, ?, ?, ?, ?) ' +
+          'ON CONFLICT (batch_id, match_idx) DO UPDATE SET terminal = excluded.terminal, ' +
+          'body = excluded.body, mac = excluded.mac',
       ),
-      openJobs: this.db.prepare('SELECT body FROM jobs WHERE terminal = 0 ORDER BY batch_id, match_idx'),
+      allJobs: this.db.prepare('SELECT * FROM jobs'),
+      allTxs: this.db.prepare('SELECT * FROM txs'),
+      allMeta: this.db.prepare('SELECT * FROM meta'),
+      openJobs: this.db.prepare('SELECT * FROM jobs WHERE terminal = 0 ORDER BY batch_id, match_idx'),
       recentTerminal: this.db.prepare(
-        'SELECT body FROM jobs WHERE batch_id IN (SELECT DISTINCT batch_id FROM jobs WHERE terminal = 1 ' +
+        'SELECT * FROM jobs WHERE batch_id IN (SELECT DISTINCT batch_id FROM jobs WHERE terminal = 1 ' +
           'ORDER BY batch_id DESC LIMIT ?) ORDER BY batch_id, match_idx',
       ),
       maxBatch: this.db.prepare('SELECT MAX(batch_id) FROM jobs').pluck(),
       insertTx: this.db.prepare(
-        'INSERT OR REPLACE INTO txs (signature, batch_id, kind, nonce, body) VALUES (?, ?, ?, ?, ?)',
+        'INSERT OR REPLACE INTO txs (signature, batch_id, kind, nonce, body, mac) VALUES (?, ?, ?, ?, ?, ?)',
       ),
       maxNonce: this.db.prepare('SELECT nonce FROM txs ORDER BY CAST(nonce AS INTEGER) DESC LIMIT 1').pluck(),
-      txsOf: this.db.prepare('SELECT body FROM txs WHERE batch_id = ? AND kind = ?').pluck(),
-      tx: this.db.prepare('SELECT body FROM txs WHERE signature = ?').pluck(),
-      getMeta: this.db.prepare('SELECT value FROM meta WHERE key = ?').pluck(),
+      getMeta: this.db.prepare('SELECT * FROM meta WHERE key = ?'),
       setMeta: this.db.prepare(
-        'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+        'INSERT INTO meta (key, value, mac) VALUES (?, ?, ?) ' +
+          'ON CONFLICT (key) DO UPDATE SET value = excluded.value, mac = excluded.mac',
       ),
+      legacyOpenJobs: this.db.prepare('SELECT COUNT(*) FROM jobs WHERE mac IS NULL AND terminal = 0').pluck(),
+      dropLegacyJobs: this.db.prepare('DELETE FROM jobs WHERE mac IS NULL AND terminal = 1'),
+      dropLegacyTxs: this.db.prepare('DELETE FROM txs WHERE mac IS NULL'),
+      legacyMeta: this.db.prepare('SELECT * FROM meta WHERE mac IS NULL'),
       pruneJobs: this.db.prepare('DELETE FROM jobs WHERE terminal = 1 AND batch_id < ?'),
       pruneTxs: this.db.prepare(
         'DELETE FROM txs WHERE batch_id < ? AND batch_id NOT IN (SELECT batch_id FROM jobs)',
       ),
     };
+    this.adoptLegacyRows();
+    this.verifyAll();
+  }
+
+  /**
+   * Rows written before rows were authenticated: history (terminal jobs, transactions) is dropped,
+   * the match-id floors are adopted (deleting them is no harder than editing them), and an open
+   * job refuses the start: it cannot be told apart from a forged one.
+   */
+  private adoptLegacyRows(): void {
+    if ((this.stmts.legacyOpenJobs.get() as number) > 0)
+      throw new JournalDamagedError(
+        'an open job was journaled without authentication (by an older engine); settle it with that version first',
+      );
+    this.db.transaction(() => {
+      this.stmts.dropLegacyJobs.run();
+      this.stmts.dropLegacyTxs.run();
+      for (const r of this.stmts.legacyMeta.all() as MetaRow[]) this.putMeta(r.key, r.value);
+    })();
+  }
+
+  /** Every row must authenticate before the engine acts on any of them. */
+  private verifyAll(): void {
+    for (const r of this.stmts.allJobs.iterate() as Iterable<JobRow>) this.checkJob(r);
+    for (const r of this.stmts.allTxs.iterate() as Iterable<TxRow>)
+      if (!this.mac.verify('txs', txFields(r), r.mac))
+        throw new JournalDamagedError(`transaction row of batch ${r.batch_id} fails authentication`);
+    for (const r of this.stmts.allMeta.iterate() as Iterable<MetaRow>) this.checkMeta(r);
+  }
+
+  private checkJob(r: JobRow): JobRow {
+    if (!this.mac.verify('jobs', jobFields(r), r.mac))
+      throw new JournalDamagedError(`job ${r.batch_id}/${r.match_idx} fails authentication`);
+    return r;
+  }
+
+  private checkMeta(r: MetaRow): MetaRow {
+    if (!this.mac.verify('meta', metaFields(r), r.mac))
+      throw new JournalDamagedError(`meta row ${r.key} fails authentication`);
+    return r;
+  }
+
+  private putMeta(key: string, value: string): void {
+    this.stmts.setMeta.run(key, value, this.mac.tag('meta', metaFields({ key, value, mac: null })));
   }
 
   /** Writes the jobs (one batch's, usually) and any signed transactions in one durable commit. */
@@ -90,16 +164,22 @@ export class SettlementJournal {
   ): void {
     const t0 = performance.now();
     this.db.transaction(() => {
-      for (const { tx, batchId, kind } of txs)
-        this.stmts.insertTx.run(tx.signature, batchId, kind, tx.nonce, JSON.stringify(tx));
+      for (const { tx, batchId, kind } of txs) {
+        const row = { signature: tx.signature, batch_id: Number(batchId), kind, nonce: tx.nonce };
+        const body = JSON.stringify(tx);
+        const mac = this.mac.tag('txs', txFields({ ...row, body, mac: null }));
+        this.stmts.insertTx.run(row.signature, row.batch_id, kind, row.nonce, body, mac);
+      }
       for (const j of jobs) {
         this.raiseLastMatchId(j.marketId, BigInt(j.plan.matchId));
-        this.stmts.upsertJob.run(
-          j.batchId,
-          j.plan.matchIdx,
-          TERMINAL_STAGES.has(j.stage) ? 1 : 0,
-          encodeJob(j),
-        );
+        const row = {
+          batch_id: Number(j.batchId),
+          match_idx: j.plan.matchIdx,
+          terminal: TERMINAL_STAGES.has(j.stage) ? 1 : 0,
+          body: encodeJob(j),
+        };
+        const mac = this.mac.tag('jobs', jobFields({ ...row, mac: null }));
+        this.stmts.upsertJob.run(row.batch_id, row.match_idx, row.terminal, row.body, mac);
       }
     })();
     this.writeMs.push(performance.now() - t0);
@@ -107,25 +187,24 @@ export class SettlementJournal {
   }
 
   openJobs(): JobState[] {
-    return (this.stmts.openJobs.all() as JobRow[]).map((r) => decodeJob(r.body));
+    return (this.stmts.openJobs.all() as JobRow[]).map((r) => decodeJob(this.checkJob(r).body));
   }
 
   /** Jobs of the last `batches` batches that reached a terminal stage (for the status record). */
   recentTerminalJobs(batches: number): JobState[] {
-    return (this.stmts.recentTerminal.all(batches) as JobRow[]).map((r) => decodeJob(r.body));
+    return (this.stmts.recentTerminal.all(batches) as JobRow[]).map((r) => decodeJob(this.checkJob(r).body));
   }
 
   /** Match ids are per market and must not repeat across boots (memos carry them). */
   private raiseLastMatchId(marketId: string, matchId: bigint): void {
-    const key = `last_match_id:${marketId}`;
-    const previous = this.stmts.getMeta.get(key) as string | undefined;
-    if (previous === undefined || matchId > BigInt(previous)) this.stmts.setMeta.run(key, matchId.toString());
+    const previous = this.lastMatchId(marketId);
+    if (matchId > previous) this.putMeta(`last_match_id:${marketId}`, matchId.toString());
   }
 
   /** The last match id journaled for a market (kept in `meta`, so pruning old jobs cannot lose it). */
   lastMatchId(marketId: string): bigint {
-    const v = this.stmts.getMeta.get(`last_match_id:${marketId}`) as string | undefined;
-    return v === undefined ? 0n : BigInt(v);
+    const r = this.stmts.getMeta.get(`last_match_id:${marketId}`) as MetaRow | undefined;
+    return r === undefined ? 0n : BigInt(this.checkMeta(r).value);
   }
 
   maxBatchId(): bigint {
@@ -136,18 +215,6 @@ export class SettlementJournal {
   maxNonce(): bigint {
     const v = this.stmts.maxNonce.get() as string | undefined;
     return v === undefined ? 0n : BigInt(v);
-  }
-
-  transactions(batchId: bigint, kind: 'lock' | 'settle'): Transaction[] {
-    return (this.stmts.txsOf.all(batchId, kind) as string[]).map((b) => JSON.parse(b) as Transaction);
-  }
-
-  meta(key: string): string | undefined {
-    return this.stmts.getMeta.get(key) as string | undefined;
-  }
-
-  setMeta(key: string, value: string): void {
-    this.stmts.setMeta.run(key, value);
   }
 
   /** Drops terminal jobs (and their transactions) of batches older than `keepFrom`. */

@@ -348,13 +348,19 @@ export class SettlementPipeline implements SettlementSeam {
     this.crash('proving');
 
     this.setStage(run, jobs, 'verifying');
-    const instrument = this.o.instrument(run.marketId)!;
-    const mintOf = (side: 'bid' | 'ask') => (side === 'bid' ? instrument.quote_mint : instrument.base_mint);
-    for (const j of jobs) if (!conserves(j.plan, mintOf)) this.rejectBoth(run, j, 'settlement_rejected');
-    jobs = this.live(run);
+    jobs = this.balanced(run, jobs);
     this.o.journal.write(jobs);
     this.crash('verifying');
     await this.settleJobs(run, jobs);
+  }
+
+  /** The jobs whose plan conserves value per mint; any other is rejected before it is signed. */
+  private balanced(run: BatchRun, jobs: JobState[]): JobState[] {
+    const instrument = this.o.instrument(run.marketId);
+    const mintOf = (side: 'bid' | 'ask') => (side === 'bid' ? instrument!.quote_mint : instrument!.base_mint);
+    for (const j of jobs)
+      if (!instrument || !conserves(j.plan, mintOf)) this.rejectBoth(run, j, 'settlement_rejected');
+    return jobs.filter((j) => !TERMINAL_STAGES.has(j.stage));
   }
 
   /** Sends (and if lost, re-signs) the settle transaction of `jobs` until each is decided. */
@@ -483,25 +489,38 @@ export class SettlementPipeline implements SettlementSeam {
 
   // ---- recovery ----
 
+  /**
+   * Restart reconciliation. The journaled matches are open at once (status record, drain) and stay
+   * open until the fence has landed: before that an older transaction may still land, so nothing
+   * is judged, and a ledger that refuses, drops or cannot answer is simply tried again.
+   */
   private async recover(): Promise<void> {
     const open = this.o.journal.openJobs();
     if (open.length === 0) return;
     this.o.log.info({ matches: open.length }, 'settlement recovery: reconciling journaled matches');
+    const runs = this.reopen(open);
     await this.whenReady();
-    // Fence: a transaction with a higher nonce makes every older unlanded one unlandable.
-    let fenced = false;
-    for (let i = 0; i < LOCK_ATTEMPTS && !fenced && !this.closed; i++) {
-      const { tx } = await this.io.submit(
-        { name: 'release_lock', args: { nullifier: '00'.repeat(31) + '01' } },
-        (tx) => this.o.journal.write([], [{ tx, batchId: 0n, kind: 'fence' }]),
-      );
-      let landing = await this.io.awaitLanding(tx);
-      while (landing.kind === 'unknown' && !this.closed) landing = await this.io.awaitLanding(tx);
-      fenced = landing.kind === 'landed';
+    while (!this.closed) {
+      try {
+        if (!(await this.fence())) continue;
+        for (const run of runs) if (this.live(run).length > 0) await this.reconcile(run);
+        this.o.log.info({ counters: this.metrics.counters }, 'settlement recovery done');
+        return;
+      } catch (err) {
+        this.o.log.warn(
+          { err: err instanceof Error ? err.message : 'unknown' },
+          'settlement recovery: the ledger did not answer; retrying',
+        );
+        await new Promise((r) => setTimeout(r, this.o.parkMs ?? 2000).unref?.());
+      }
     }
+  }
+
+  /** The journal's open jobs as runs again, one per batch, as journaled. */
+  private reopen(open: JobState[]): BatchRun[] {
     const byBatch = new Map<bigint, JobState[]>();
     for (const j of open) byBatch.set(j.batchId, [...(byBatch.get(j.batchId) ?? []), j]);
-    for (const [batchId, jobs] of byBatch) {
+    return [...byBatch].map(([batchId, jobs]) => {
       const run: BatchRun = {
         batchId,
         marketId: jobs[0]!.marketId,
@@ -510,59 +529,83 @@ export class SettlementPipeline implements SettlementSeam {
         stageSince: new Map(jobs.map((j) => [j.plan.matchIdx, performance.now()])),
       };
       this.runs.set(batchId, run);
-      const redrive: JobState[] = [];
-      const slot = await this.o.ledger.getSlot();
-      const sigResults = new Map<string, MatchOutcome[]>();
-      for (const sig of new Set(jobs.flatMap((j) => j.settleSignatures))) {
-        const rec = await this.o.ledger.getTransaction({ signature: sig });
-        if (rec && !rec.err) sigResults.set(sig, rec.result?.matches ?? []);
-      }
-      const statuses = await this.o.ledger.getNoteStatuses({
-        nullifiers: jobs.flatMap((j) => [j.plan.bid.inputNullifier, j.plan.ask.inputNullifier]),
-      });
-      jobs.forEach((j, i) => {
-        const okSig = j.settleSignatures.find((s) =>
-          sigResults.get(s)?.some((m) => m.match_idx === j.plan.matchIdx && m.ok),
-        );
-        const cls = classifyJob(j, {
-          settledOk: okSig !== undefined,
-          bid: statuses[2 * i]!,
-          ask: statuses[2 * i + 1]!,
-          slot,
-        });
-        this.o.log.info(
-          { batch: batchId.toString(), match_idx: j.plan.matchIdx, class: cls },
-          'settlement recovery',
-        );
-        if (cls === 'already_settled') {
-          this.metrics.count('recovery_already_settled');
-          j.confirmedSignature = okSig!;
-          j.outcome = 'confirmed';
-          this.closeJob(run, j);
-        } else if (cls === 'redrive' && fenced) {
-          this.metrics.count('recovery_redriven');
-          j.memos ??= [this.memoFor(j, 'bid'), this.memoFor(j, 'ask')];
-          redrive.push(j);
-        } else if (cls === 'indeterminate') {
-          this.metrics.count('recovery_indeterminate');
-          this.metrics.count('indeterminate_for_operator');
-          this.o.log.error(
-            { batch: batchId.toString(), match_idx: j.plan.matchIdx },
-            'settlement recovery: an input was consumed outside this match; operator action needed',
-          );
-          j.outcome = 'ambiguous';
-          j.reason = 'indeterminate';
-          this.setStage(run, [j], 'failed');
-        } else {
-          this.metrics.count('recovery_released');
-          this.rejectBoth(run, j, 'engine_restarted');
-        }
-      });
-      this.o.journal.write(jobs);
-      if (redrive.length > 0) await this.settleJobs(run, redrive);
-      this.finish(run);
+      return run;
+    });
+  }
+
+  /**
+   * A transaction with a nonce above every journaled one: once it landed, or the signer's nonce
+   * passed it (`lost`), no older transaction can land. False only when the engine is closing.
+   */
+  private async fence(): Promise<boolean> {
+    const { tx } = await this.io.submit(
+      { name: 'release_lock', args: { nullifier: '00'.repeat(31) + '01' } },
+      (tx) => this.o.journal.write([], [{ tx, batchId: 0n, kind: 'fence' }]),
+    );
+    let landing = await this.io.awaitLanding(tx);
+    while (landing.kind === 'unknown' && !this.closed) {
+      this.o.log.warn({}, 'settlement recovery: the fence has not landed; matches stay open');
+      landing = await this.io.awaitLanding(tx);
     }
-    this.o.log.info({ counters: this.metrics.counters }, 'settlement recovery done');
+    return landing.kind !== 'unknown';
+  }
+
+  /** Classifies a reopened batch's jobs from the ledger (after the fence) and acts on each. */
+  private async reconcile(run: BatchRun): Promise<void> {
+    const { batchId, jobs } = run;
+    const slot = await this.o.ledger.getSlot();
+    const sigResults = new Map<string, MatchOutcome[]>();
+    for (const sig of new Set(jobs.flatMap((j) => j.settleSignatures))) {
+      const rec = await this.o.ledger.getTransaction({ signature: sig });
+      if (rec && !rec.err) sigResults.set(sig, rec.result?.matches ?? []);
+    }
+    const statuses = await this.o.ledger.getNoteStatuses({
+      nullifiers: jobs.flatMap((j) => [j.plan.bid.inputNullifier, j.plan.ask.inputNullifier]),
+    });
+    let redrive: JobState[] = [];
+    jobs.forEach((j, i) => {
+      const okSig = j.settleSignatures.find((s) =>
+        sigResults.get(s)?.some((m) => m.match_idx === j.plan.matchIdx && m.ok),
+      );
+      const cls = classifyJob(j, {
+        settledOk: okSig !== undefined,
+        bid: statuses[2 * i]!,
+        ask: statuses[2 * i + 1]!,
+        slot,
+      });
+      this.o.log.info(
+        { batch: batchId.toString(), match_idx: j.plan.matchIdx, class: cls },
+        'settlement recovery',
+      );
+      if (cls === 'already_settled') {
+        this.metrics.count('recovery_already_settled');
+        j.confirmedSignature = okSig!;
+        j.outcome = 'confirmed';
+        this.closeJob(run, j);
+      } else if (cls === 'redrive') {
+        this.metrics.count('recovery_redriven');
+        j.memos ??= [this.memoFor(j, 'bid'), this.memoFor(j, 'ask')];
+        redrive.push(j);
+      } else if (cls === 'indeterminate') {
+        this.metrics.count('recovery_indeterminate');
+        this.metrics.count('indeterminate_for_operator');
+        this.o.log.error(
+          { batch: batchId.toString(), match_idx: j.plan.matchIdx },
+          'settlement recovery: an input was consumed outside this match; operator action needed',
+        );
+        j.outcome = 'ambiguous';
+        j.reason = 'indeterminate';
+        this.setStage(run, [j], 'failed');
+      } else {
+        this.metrics.count('recovery_released');
+        this.rejectBoth(run, j, 'engine_restarted');
+      }
+    });
+    // The journaled plan is checked again before it is signed again.
+    redrive = this.balanced(run, redrive);
+    this.o.journal.write(jobs);
+    if (redrive.length > 0) await this.settleJobs(run, redrive);
+    this.finish(run);
   }
 
   // ---- bookkeeping ----

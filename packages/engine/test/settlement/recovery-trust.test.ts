@@ -1,0 +1,218 @@
+/**
+ * Restart reconciliation that trusts neither an undecided ledger nor the journal file: the engine
+ * runs as a child process, SIGKILLed mid-settlement, and restarts on the same data directory.
+ * - While the ledger refuses the recovery's nonce fence, the journaled match stays open (status
+ *   record, in-flight count) across a planned stop too; once the fence lands it settles once.
+ * - A journaled output edited on disk (redirected to another owner, amount changed) stops the
+ *   engine at start; nothing reaches the ledger.
+ */
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deriveNote, ownerCommitment, randomFieldElement } from '@nightjar/crypto';
+import { fieldToHex, parseAddress } from '@nightjar/protocol';
+import {
+  ensureDevGenesis,
+  Ledger,
+  loadOrCreateDevKeys,
+  RpcLedgerClient,
+  serveLedger,
+  type LedgerServer,
+} from '@nightjar/ledger';
+import { JOURNAL_FILE } from '../../src/settlement/journal.js';
+import type { JobState } from '../../src/settlement/types.js';
+import { login } from '../harness.js';
+import { HttpsClient } from '../https-client.js';
+import {
+  crashMidSettlement,
+  nullifierOf,
+  killChildren,
+  registeredDataDir,
+  startChild,
+  type Child,
+} from './child-harness.js';
+
+let ledger: Ledger;
+let server: LedgerServer;
+let rpc: RpcLedgerClient;
+const devKeys = loadOrCreateDevKeys(undefined);
+const dirs: string[] = [];
+
+beforeAll(async () => {
+  ledger = Ledger.open({ clock: { mode: 'manual' }, dev: true, verifier: { verify: async () => true } });
+  await ensureDevGenesis(ledger, devKeys);
+  await ledger.advanceSlots({ slots: 40 });
+  server = await serveLedger(ledger, { port: 0 });
+  rpc = new RpcLedgerClient(server.url);
+});
+afterAll(async () => {
+  killChildren();
+  await rpc.setFaults({ rejectRate: 0 });
+  await server.close();
+  await ledger.close();
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+/** Counts the transactions `signer` sends with `instruction` (the fence is a `release_lock`). */
+function countSends(signer: string, instruction: string): { count: number; stop(): void } {
+  const original = ledger.sendTransaction.bind(ledger);
+  const counter = {
+    count: 0,
+    stop: () => {
+      ledger.sendTransaction = original;
+    },
+  };
+  ledger.sendTransaction = (params) => {
+    const tx = params.transaction;
+    if (tx.signer === signer && tx.instruction.name === instruction) counter.count += 1;
+    return original(params);
+  };
+  return counter;
+}
+
+async function until(what: string, done: () => boolean | Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 1000; i++) {
+    if (await done()) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+/** The child's admin view: the batch's status record and the settlement metrics. */
+async function observe(child: Child, admin: NonNullable<Child['admin']>) {
+  const client = new HttpsClient(child.url, child.cert);
+  const token = await login(client, admin);
+  return {
+    client,
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON bodies read field by field
+    metrics: async (): Promise<Record<string, any>> =>
+      (await client.send('/admin/metrics/settlement', { token })).body,
+    status: (batchId: bigint) => client.send(`/settlement/status/${batchId}`, { token }),
+  };
+}
+
+function journaledJobs(dataDir: string): { batch_id: number; body: string }[] {
+  const db = new Database(join(dataDir, JOURNAL_FILE), { readonly: true });
+  const rows = db.prepare('SELECT batch_id, body FROM jobs').all() as { batch_id: number; body: string }[];
+  db.close();
+  return rows;
+}
+
+describe('restart reconciliation', () => {
+  it('keeps matches open while the ledger refuses the fence, then settles them once', async () => {
+    const { dataDir, key } = await registeredDataDir(ledger, devKeys.adminSeed, dirs);
+    const env = { LEDGER_URL: server.url, DATA_DIR: dataDir };
+    // Killed with the settle transaction journaled but not sent; both inputs locked.
+    const crashed = await crashMidSettlement(ledger, env, 'settling');
+    const batchId = BigInt(journaledJobs(dataDir)[0]!.batch_id);
+    const inputs = [nullifierOf(crashed.usdc), nullifierOf(crashed.sol)];
+    const memosBefore = crashed.memosBefore;
+
+    await rpc.setFaults({ rejectRate: 1 });
+    const fences = countSends(key.address, 'release_lock');
+    try {
+      for (const round of ['running', 'after a planned stop']) {
+        const child = await startChild(env);
+        const view = await observe(child, crashed.admin);
+        // Past one whole landing budget of refused fences (rebroadcast every 300 ms, 3 s budget).
+        const seen = fences.count;
+        await until(`refused fences (${round})`, () => fences.count >= seen + 12);
+        const status = await view.status(batchId);
+        expect(status.status).toBe(200);
+        expect(status.body.jobs).toHaveLength(1);
+        expect(['done', 'failed']).not.toContain(status.body.jobs[0].stage);
+        expect(status.body.jobs[0].outcome).not.toBe('rejected');
+        const metrics = await view.metrics();
+        expect(metrics.in_flight_matches).toBe(1);
+        expect(metrics.counters.matches_rejected).toBe(0);
+        expect(metrics.counters.recovery_released).toBe(0);
+        expect((await ledger.getNoteStatuses({ nullifiers: inputs })).map((s) => s.state)).toEqual([
+          'locked',
+          'locked',
+        ]);
+        if (round === 'running') {
+          // A planned stop while the fence is refused judges nothing: the journal keeps it open.
+          child.proc.kill('SIGTERM');
+          await child.exited;
+          view.client.close();
+          expect(journaledJobs(dataDir).map((r) => (JSON.parse(r.body) as JobState).stage)).toEqual([
+            'settling',
+          ]);
+          continue;
+        }
+        // The ledger takes transactions again: the fence lands, the match is redriven once.
+        await rpc.setFaults({ rejectRate: 0 });
+        // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a JSON body
+        let m: Record<string, any> = {};
+        await until('reconciliation', async () => {
+          await ledger.advanceSlots({ slots: 1 });
+          m = await view.metrics();
+          return m.counters.recovery_redriven === 1 && m.in_flight_matches === 0;
+        });
+        expect(m.counters.matches_confirmed).toBe(1);
+        expect(m.counters.matches_rejected).toBe(0);
+        const final = await view.status(batchId);
+        expect(final.body.jobs[0]).toMatchObject({ stage: 'done', outcome: 'confirmed' });
+        child.proc.kill('SIGTERM');
+        await child.exited;
+        view.client.close();
+      }
+    } finally {
+      fences.stop();
+      await rpc.setFaults({ rejectRate: 0 });
+    }
+    // Both inputs consumed exactly once, one memo per party, value conserved per mint.
+    expect((await ledger.getNoteStatuses({ nullifiers: inputs })).map((s) => s.state)).toEqual([
+      'spent',
+      'spent',
+    ]);
+    expect((await ledger.getMemos({ from: memosBefore, to: memosBefore + 100 })).memos).toHaveLength(2);
+    for (const mint of (await ledger.getSolvency()).mints)
+      expect(mint.vault_balance).toBe(mint.outstanding_note_value);
+  }, 60_000);
+
+  it('refuses a journal whose outputs were redirected on disk; nothing is paid out', async () => {
+    const { dataDir } = await registeredDataDir(ledger, devKeys.adminSeed, dirs);
+    const env = { LEDGER_URL: server.url, DATA_DIR: dataDir };
+    // Killed with the plan and memos journaled and both inputs locked: a redrive would sign it.
+    const crashed = await crashMidSettlement(ledger, env, 'verifying');
+    const leavesBefore = (await ledger.getTreeRoot({ tree_id: 0 })).leaf_count;
+
+    // The attacker rewrites the bid's trade-out (1 SOL) to a note it owns, and adds to its amount.
+    const row = journaledJobs(dataDir)[0]!;
+    const job = JSON.parse(row.body) as JobState;
+    const out = job.plan.bid.outputs.find((o) => o.role === 1)!;
+    const stolen = deriveNote({
+      mint: parseAddress(out.mint)!,
+      amount: BigInt(out.amount) + 1n,
+      ownerCommitment: ownerCommitment(randomFieldElement()),
+      noteInnerHash: BigInt('0x' + out.inner),
+    });
+    out.opening_hash = fieldToHex(stolen.openingHash);
+    out.commitment = fieldToHex(stolen.noteCommitment);
+    out.amount = (BigInt(out.amount) + 1n).toString();
+    // The seller's change pays for it, so the plan still balances per mint (ledger and engine check).
+    const change = job.plan.ask.outputs.find((o) => o.role === 2)!;
+    change.amount = (BigInt(change.amount) - 1n).toString();
+    job.plan.bid.tradeAmount = out.amount;
+    job.plan.ask.changeAmount = change.amount;
+    const db = new Database(join(dataDir, JOURNAL_FILE));
+    db.prepare('UPDATE jobs SET body = ? WHERE batch_id = ?').run(JSON.stringify(job), row.batch_id);
+    db.close();
+
+    await expect(startChild(env)).rejects.toThrow(/settlement journal: job \d+\/0 fails authentication/);
+
+    // Nothing reached the ledger: no output, no memo, both inputs unspent (their locks expire).
+    await ledger.advanceSlots({ slots: 200 });
+    expect((await ledger.getTreeRoot({ tree_id: 0 })).leaf_count).toBe(leavesBefore);
+    const leaves = await ledger.getLeaves({ tree_id: 0, from: 0, to: leavesBefore });
+    expect(leaves.leaves.map((l) => l.value)).not.toContain(fieldToHex(stolen.noteCommitment));
+    const memos = await ledger.getMemos({ from: crashed.memosBefore, to: crashed.memosBefore + 100 });
+    expect(memos.memos).toHaveLength(0);
+    const states = await ledger.getNoteStatuses({
+      nullifiers: [nullifierOf(crashed.usdc), nullifierOf(crashed.sol)],
+    });
+    expect(states.map((s) => s.state)).toEqual(['free', 'free']);
+  }, 60_000);
+});
