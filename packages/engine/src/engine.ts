@@ -166,8 +166,8 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
   if (!options.settlement) {
     // The journal is created with the key: a key without a journal means the journal was lost.
     const hadKey = options.dataDir !== undefined && existsSync(join(options.dataDir, TEE_KEY_FILE));
+    journal = new SettlementJournal(options.dataDir, hadKey);
     const key = loadOrCreateTeeKey(options.dataDir);
-    journal = new SettlementJournal(options.dataDir, hadKey, key.seed);
     pipeline = new SettlementPipeline({
       ledger: options.ledger,
       chain,

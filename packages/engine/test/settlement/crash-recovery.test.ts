@@ -5,26 +5,62 @@
  * inputs of the match are spent, or neither), solvency holds, and each owner can observe the end
  * on the ledger (its memo and note status).
  */
-import { rmSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decryptFillMemo } from '@nightjar/crypto';
-import { bytesToHex, hexToBytes } from '@nightjar/protocol';
+import { decryptFillMemo, deriveNote } from '@nightjar/crypto';
+import { bytesToHex, fieldToHex, hexToBytes, parseAddress } from '@nightjar/protocol';
 import {
+  COMMITMENT_LAG,
   ensureDevGenesis,
   Ledger,
   loadOrCreateDevKeys,
+  runAsAdmin,
   serveLedger,
   type LedgerServer,
 } from '@nightjar/ledger';
-import { login, type Trader } from '../harness.js';
+import { SettlementJournal } from '../../src/settlement/journal.js';
+import { loadOrCreateTeeKey } from '../../src/settlement/tee-key.js';
+import { login, SOL, Trader, USDC, type Note, type TestVenue } from '../harness.js';
 import { HttpsClient } from '../https-client.js';
-import {
-  crashMidSettlement,
-  killChildren,
-  nullifierOf,
-  registeredDataDir,
-  startChild,
-} from './child-harness.js';
+
+const CHILD = fileURLToPath(new URL('./engine-child.ts', import.meta.url));
+const ONE_SOL = 1_000_000_000n;
+const PRICE = 150_000_000n;
+
+interface Child {
+  proc: ChildProcess;
+  url: string;
+  cert: string;
+  bootSessionId: string;
+  admin: { api_key: string; api_secret: string; passphrase: string } | null;
+  exited: Promise<NodeJS.Signals | number | null>;
+}
+
+function startChild(env: Record<string, string>): Promise<Child> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', CHILD], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const exited = new Promise<NodeJS.Signals | number | null>((resolve) =>
+    proc.on('exit', (code, signal) => resolve(signal ?? code)),
+  );
+  let out = '';
+  let err = '';
+  proc.stderr!.on('data', (d) => (err += d));
+  return new Promise((resolve, reject) => {
+    proc.stdout!.on('data', (d) => {
+      out += d;
+      const line = out.split('\n')[0]!;
+      if (out.includes('\n'))
+        resolve({ proc, exited, ...(JSON.parse(line) as Omit<Child, 'proc' | 'exited'>) });
+    });
+    void exited.then((how) => reject(new Error(`engine child exited (${String(how)}): ${err.slice(-2000)}`)));
+  });
+}
 
 let ledger: Ledger;
 let server: LedgerServer;
@@ -38,11 +74,47 @@ beforeAll(async () => {
   server = await serveLedger(ledger, { port: 0 });
 });
 afterAll(async () => {
-  killChildren();
   await server.close();
   await ledger.close();
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
+
+/** Enough of a TestVenue for the harness's Trader, over the child's HTTPS API. */
+async function clientVenue(child: Child, client: HttpsClient) {
+  const state = { root: 0n, slot: 0 };
+  const refresh = async () => {
+    const [root, time] = await Promise.all([client.send('/tree/root?tree_id=0'), client.send('/time')]);
+    state.root = BigInt('0x' + root.body.merkle_root);
+    state.slot = Number(time.body.slot);
+    return Number(root.body.leaf_count);
+  };
+  const fake = {
+    ledger,
+    advance: async (slots: number) => {
+      await ledger.advanceSlots({ slots });
+    },
+    engine: {
+      bootSessionId: child.bootSessionId,
+      context: {
+        chain: {
+          get slot() {
+            return state.slot;
+          },
+        },
+        trees: {
+          shard: () => ({ root: state.root }),
+          // The child's mirror has every finalized leaf.
+          checkAgainstChain: async () => {
+            const want = (await ledger.getTreeRoot({ tree_id: 0, commitment: 'finalized' })).leaf_count;
+            for (let i = 0; i < 400 && (await refresh()) < want; i++)
+              await new Promise((r) => setTimeout(r, 10));
+          },
+        },
+      },
+    },
+  };
+  return { venue: fake as unknown as TestVenue, refresh };
+}
 
 type Class = 'recovery_released' | 'recovery_redriven' | 'recovery_already_settled';
 const STAGES: { at: string; settled: boolean; cls: Class }[] = [
@@ -59,18 +131,51 @@ const STAGES: { at: string; settled: boolean; cls: Class }[] = [
 describe('settlement survives SIGKILL at every stage', () => {
   for (const { at, settled, cls } of STAGES) {
     it(`killed at ${at}: recovered ${settled ? 'to confirmed' : 'with nothing consumed'}`, async () => {
-      const { dataDir } = await registeredDataDir(ledger, devKeys.adminSeed, dirs);
+      const dataDir = mkdtempSync(join(tmpdir(), 'nightjar-crash-'));
+      dirs.push(dataDir);
+      // The key (and its journal) exist before the first boot, so the test can register the key.
+      const key = loadOrCreateTeeKey(dataDir);
+      new SettlementJournal(dataDir, false).close();
+      const vault = await ledger.getVault();
+      await runAsAdmin(ledger, devKeys.adminSeed, [
+        { name: 'set_tee_keys', args: { keys: [...vault.tee_keys.slice(-8), key.address] } },
+      ]);
+      await ledger.advanceSlots({ slots: COMMITMENT_LAG.finalized + 1 });
+
       const env = { LEDGER_URL: server.url, DATA_DIR: dataDir };
-      const { alice, bob, usdc, sol, bid, ask, admin, memosBefore } = await crashMidSettlement(
-        ledger,
-        env,
-        at,
-      );
+      const first = await startChild({ ...env, NIGHTJAR_CRASH_AT: at });
+      const client = new HttpsClient(first.url, first.cert);
+      const { venue } = await clientVenue(first, client);
+      const adminToken = await login(client, first.admin!);
+      const account = async () => {
+        const c = await client.send('/admin/accounts', { method: 'POST', token: adminToken, body: {} });
+        return login(client, c.body);
+      };
+      const [aliceToken, bobToken] = [await account(), await account()];
+      const alice = new Trader(venue);
+      const bob = new Trader(venue);
+      const usdc: Note = await alice.deposit(USDC, Trader.required('bid', ONE_SOL, PRICE));
+      const sol: Note = await bob.deposit(SOL, 2n * ONE_SOL);
+      const memosBefore = (await ledger.getMemos({ from: 0, to: 10_000 })).memos.length;
+      const bid = alice.order(usdc);
+      const ask = bob.order(sol, { amount: ONE_SOL, price_limit: PRICE });
+      expect((await client.send('/orders', { token: aliceToken, body: bid })).status).toBe(202);
+      expect((await client.send('/orders', { token: bobToken, body: ask })).status).toBe(202);
+
+      // Slots until the pipeline kills its process at the stage.
+      let how: NodeJS.Signals | number | null | undefined;
+      void first.exited.then((h) => (how = h));
+      for (let i = 0; i < 300 && how === undefined; i++) {
+        await ledger.advanceSlots({ slots: 1 });
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      expect(how).toBe('SIGKILL');
+      client.close();
 
       // Restart on the same data directory; recovery reconciles against the ledger.
       const second = await startChild(env);
       const client2 = new HttpsClient(second.url, second.cert);
-      const admin2 = await login(client2, admin);
+      const admin2 = await login(client2, first.admin!);
       // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a JSON body read field by field
       let metrics: Record<string, any> = {};
       for (let i = 0; i < 300; i++) {
@@ -90,7 +195,16 @@ describe('settlement survives SIGKILL at every stage', () => {
       client2.close();
 
       // The ledger: both inputs spent or neither; value per mint conserved.
-      const states = await ledger.getNoteStatuses({ nullifiers: [nullifierOf(usdc), nullifierOf(sol)] });
+      const nullifier = (n: Note) =>
+        fieldToHex(
+          deriveNote({
+            mint: parseAddress(n.mint)!,
+            amount: n.amount,
+            ownerCommitment: BigInt('0x' + n.ownerCommitment),
+            noteInnerHash: BigInt('0x' + n.innerHash),
+          }).nullifier,
+        );
+      const states = await ledger.getNoteStatuses({ nullifiers: [nullifier(usdc), nullifier(sol)] });
       const solvency = await ledger.getSolvency();
       for (const m of solvency.mints) expect(m.vault_balance).toBe(m.outstanding_note_value);
       const memos = (await ledger.getMemos({ from: memosBefore, to: memosBefore + 100 })).memos;
