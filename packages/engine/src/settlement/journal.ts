@@ -39,17 +39,16 @@ const metaFields = (r: MetaRow) => [r.key, r.value] as const;
 export class SettlementJournal {
   private readonly db: Database.Database;
   private readonly stmts;
-  private readonly mac: RowMac;
+  private rowMac: RowMac | undefined;
   /** Durations of the last journal writes in ms (bounded; for metrics and the benchmark). */
   readonly writeMs: number[] = [];
 
   /**
    * `mustExist`: the data directory says a journal was created before (its settlement key
-   * exists), so a missing file is damage, not a fresh start. `secret`: the settlement key's secret
-   * bytes, from which the rows' MAC key is derived.
+   * exists), so a missing file is damage, not a fresh start. Nothing is read or written before
+   * `authenticate`.
    */
-  constructor(dataDir: string | undefined, mustExist: boolean, secret: Uint8Array) {
-    this.mac = new RowMac(secret);
+  constructor(dataDir: string | undefined, mustExist: boolean) {
     const file = dataDir === undefined ? ':memory:' : join(dataDir, JOURNAL_FILE);
     if (dataDir !== undefined && mustExist && !existsSync(file))
       throw new JournalDamagedError(`${file} is missing but the data directory has a settlement key`);
@@ -111,8 +110,21 @@ export class SettlementJournal {
         'DELETE FROM txs WHERE batch_id < ? AND batch_id NOT IN (SELECT batch_id FROM jobs)',
       ),
     };
+  }
+
+  /**
+   * Keys the rows' MACs with the settlement key's secret bytes and checks every row: a row that
+   * fails stops the engine here, before any of them is acted on.
+   */
+  authenticate(secret: Uint8Array): void {
+    this.rowMac = new RowMac(secret);
     this.adoptLegacyRows();
     this.verifyAll();
+  }
+
+  private get mac(): RowMac {
+    if (!this.rowMac) throw new Error('settlement journal used before authenticate()');
+    return this.rowMac;
   }
 
   /**

@@ -87,6 +87,7 @@ export class SettlementPipeline implements SettlementSeam {
   recovery: Promise<void> = Promise.resolve();
 
   constructor(private readonly o: PipelineOptions) {
+    o.journal.authenticate(o.key.seed);
     this.io = new LedgerIo(o.ledger, o.key, {
       budgetMs: o.budgetMs ?? 20_000,
       rebroadcastAfterMs: o.rebroadcastAfterMs ?? 1_500,

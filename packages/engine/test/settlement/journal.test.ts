@@ -18,6 +18,16 @@ const dir = () => {
   return d;
 };
 const SECRET = Uint8Array.from(randomBytes(32));
+const keyed = (d: string, mustExist: boolean, secret = SECRET) => {
+  const j = new SettlementJournal(d, mustExist);
+  try {
+    j.authenticate(secret);
+  } catch (err) {
+    j.close();
+    throw err;
+  }
+  return j;
+};
 
 const party = {
   orderId: '00'.repeat(16),
@@ -59,7 +69,7 @@ const tx = { signer: 'x', nonce: '42', instruction: { name: 'n', args: {} }, sig
 /** A journal holding one open job (batch 7) and its transaction, closed; returns its directory. */
 function journaled(): string {
   const d = dir();
-  const j = new SettlementJournal(d, false, SECRET);
+  const j = keyed(d, false);
   j.write([job(7n)], [{ tx, batchId: 7n, kind: 'settle' }]);
   j.close();
   return d;
@@ -73,16 +83,16 @@ function edit(d: string, sql: string, ...params: unknown[]): void {
 
 describe('settlement journal', () => {
   it('a missing journal where one existed is an error', () => {
-    expect(() => new SettlementJournal(dir(), true, SECRET)).toThrow(JournalDamagedError);
+    expect(() => new SettlementJournal(dir(), true)).toThrow(JournalDamagedError);
   });
   it('a damaged journal file is an error', () => {
     const d = dir();
     writeFileSync(join(d, JOURNAL_FILE), Buffer.alloc(8192, 0x5a));
-    expect(() => new SettlementJournal(d, false, SECRET)).toThrow(JournalDamagedError);
+    expect(() => keyed(d, false)).toThrow(JournalDamagedError);
   });
   it('keeps jobs, nonces and batch ids across reopen', () => {
     const d = dir();
-    const j = new SettlementJournal(d, false, SECRET);
+    const j = keyed(d, false);
     const party = {
       orderId: '00'.repeat(16),
       accountId: 'a',
@@ -122,7 +132,7 @@ describe('settlement journal', () => {
       ],
     );
     j.close();
-    const again = new SettlementJournal(d, true, SECRET);
+    const again = keyed(d, true);
     expect(again.maxBatchId()).toBe(7n);
     // Match ids are per market and never repeat across boots: the next boot starts past them.
     expect(again.lastMatchId('m')).toBe(1n);
@@ -135,34 +145,32 @@ describe('settlement journal', () => {
   it('refuses a job whose journaled output was redirected', () => {
     const d = journaled();
     edit(d, `UPDATE jobs SET body = replace(body, '${'aa'.repeat(32)}', '${'bb'.repeat(32)}')`);
-    expect(() => new SettlementJournal(d, true, SECRET)).toThrow(/job 7\/0 fails authentication/);
+    expect(() => keyed(d, true)).toThrow(/job 7\/0 fails authentication/);
   });
   it('refuses a job whose amount was changed', () => {
     const d = journaled();
     edit(d, `UPDATE jobs SET body = replace(body, '"amount":"5"', '"amount":"6"') WHERE batch_id = 7`);
-    expect(() => new SettlementJournal(d, true, SECRET)).toThrow(JournalDamagedError);
+    expect(() => keyed(d, true)).toThrow(JournalDamagedError);
   });
   it('refuses a row moved to another key, and a journal read with another settlement key', () => {
     const d = journaled();
     edit(d, 'UPDATE jobs SET match_idx = 1 WHERE batch_id = 7');
-    expect(() => new SettlementJournal(d, true, SECRET)).toThrow(JournalDamagedError);
+    expect(() => keyed(d, true)).toThrow(JournalDamagedError);
     const other = journaled();
-    expect(() => new SettlementJournal(other, true, Uint8Array.from(randomBytes(32)))).toThrow(
-      JournalDamagedError,
-    );
+    expect(() => keyed(other, true, Uint8Array.from(randomBytes(32)))).toThrow(JournalDamagedError);
   });
   it('refuses an edited transaction or match-id floor', () => {
     const d = journaled();
     edit(d, `UPDATE txs SET nonce = '1'`);
-    expect(() => new SettlementJournal(d, true, SECRET)).toThrow(/transaction row of batch 7/);
+    expect(() => keyed(d, true)).toThrow(/transaction row of batch 7/);
     const e = journaled();
     edit(e, `UPDATE meta SET value = '0'`);
-    expect(() => new SettlementJournal(e, true, SECRET)).toThrow(/meta row last_match_id:m/);
+    expect(() => keyed(e, true)).toThrow(/meta row last_match_id:m/);
   });
   it('a journal from before authentication: an open job refuses the start, history is dropped', () => {
     const d = journaled();
     edit(d, 'UPDATE jobs SET mac = NULL');
-    expect(() => new SettlementJournal(d, true, SECRET)).toThrow(/without authentication/);
+    expect(() => keyed(d, true)).toThrow(/without authentication/);
 
     // Only terminal history and transactions unauthenticated: dropped; match ids still continue.
     const e = dir();
@@ -179,13 +187,13 @@ describe('settlement journal', () => {
     db.prepare(`INSERT INTO txs VALUES ('t', 3, 'settle', '9', '{}')`).run();
     db.prepare(`INSERT INTO meta VALUES ('last_match_id:m', '12')`).run();
     db.close();
-    const j = new SettlementJournal(e, true, SECRET);
+    const j = keyed(e, true);
     expect(j.recentTerminalJobs(10)).toEqual([]);
     expect(j.maxNonce()).toBe(0n);
     expect(j.lastMatchId('m')).toBe(12n);
     j.write([job(4n)]);
     j.close();
-    const again = new SettlementJournal(e, true, SECRET);
+    const again = keyed(e, true);
     expect(again.openJobs().map((x) => x.batchId)).toEqual([4n]);
     again.close();
   });

@@ -24,14 +24,9 @@ import { JOURNAL_FILE } from '../../src/settlement/journal.js';
 import type { JobState } from '../../src/settlement/types.js';
 import { login } from '../harness.js';
 import { HttpsClient } from '../https-client.js';
-import {
-  crashMidSettlement,
-  nullifierOf,
-  killChildren,
-  registeredDataDir,
-  startChild,
-  type Child,
-} from './child-harness.js';
+import { crashMidSettlement, killChildren, nullifierOf, startChild } from './crash-scenario.js';
+import { preparedDataDir, type Child } from './engine-process.js';
+import { loadOrCreateTeeKey } from '../../src/settlement/tee-key.js';
 
 let ledger: Ledger;
 let server: LedgerServer;
@@ -101,7 +96,9 @@ function journaledJobs(dataDir: string): { batch_id: number; body: string }[] {
 
 describe('restart reconciliation', () => {
   it('keeps matches open while the ledger refuses the fence, then settles them once', async () => {
-    const { dataDir, key } = await registeredDataDir(ledger, devKeys.adminSeed, dirs);
+    const dataDir = await preparedDataDir(ledger, devKeys.adminSeed);
+    dirs.push(dataDir);
+    const key = loadOrCreateTeeKey(dataDir);
     const env = { LEDGER_URL: server.url, DATA_DIR: dataDir };
     // Killed with the settle transaction journaled but not sent; both inputs locked.
     const crashed = await crashMidSettlement(ledger, env, 'settling');
@@ -173,7 +170,8 @@ describe('restart reconciliation', () => {
   }, 60_000);
 
   it('refuses a journal whose outputs were redirected on disk; nothing is paid out', async () => {
-    const { dataDir } = await registeredDataDir(ledger, devKeys.adminSeed, dirs);
+    const dataDir = await preparedDataDir(ledger, devKeys.adminSeed);
+    dirs.push(dataDir);
     const env = { LEDGER_URL: server.url, DATA_DIR: dataDir };
     // Killed with the plan and memos journaled and both inputs locked: a redrive would sign it.
     const crashed = await crashMidSettlement(ledger, env, 'verifying');

@@ -1,0 +1,91 @@
+/**
+ * One crossing pair settled by an engine child process (engine-process.ts) that its pipeline
+ * SIGKILLs at a stage (`NIGHTJAR_CRASH_AT`), for the restart tests; every child started through
+ * here is killed by `killChildren` if a test fails half-way.
+ */
+import { expect } from 'vitest';
+import { deriveNote } from '@nightjar/crypto';
+import { fieldToHex, parseAddress } from '@nightjar/protocol';
+import type { Ledger } from '@nightjar/ledger';
+import { login, SOL, Trader, USDC, type Note } from '../harness.js';
+import { HttpsClient } from '../https-client.js';
+import { clientVenue, startChild as start, type Child } from './engine-process.js';
+
+export const ONE_SOL = 1_000_000_000n;
+export const PRICE = 150_000_000n;
+
+const running = new Set<Child>();
+
+export async function startChild(env: Record<string, string>): Promise<Child> {
+  const child = await start(env);
+  running.add(child);
+  void child.exited.then(() => running.delete(child));
+  return child;
+}
+
+/** SIGKILLs every child still running. */
+export function killChildren(): void {
+  for (const child of running) child.proc.kill('SIGKILL');
+}
+
+export interface Crashed {
+  alice: Trader;
+  bob: Trader;
+  usdc: Note;
+  sol: Note;
+  bid: { order_id: string };
+  ask: { order_id: string };
+  admin: NonNullable<Child['admin']>;
+  memosBefore: number;
+}
+
+/**
+ * Starts the engine with `NIGHTJAR_CRASH_AT=at`, crosses a bid for 1 SOL at PRICE with an ask
+ * from a 2 SOL note, and steps slots until the pipeline SIGKILLs its process.
+ */
+export async function crashMidSettlement(
+  ledger: Ledger,
+  env: Record<string, string>,
+  at: string,
+): Promise<Crashed> {
+  const first = await startChild({ ...env, NIGHTJAR_CRASH_AT: at });
+  const client = new HttpsClient(first.url, first.cert);
+  const { venue } = await clientVenue(ledger, first, client);
+  const adminToken = await login(client, first.admin!);
+  const account = async () => {
+    const c = await client.send('/admin/accounts', { method: 'POST', token: adminToken, body: {} });
+    return login(client, c.body);
+  };
+  const [aliceToken, bobToken] = [await account(), await account()];
+  const alice = new Trader(venue);
+  const bob = new Trader(venue);
+  const usdc = await alice.deposit(USDC, Trader.required('bid', ONE_SOL, PRICE));
+  const sol = await bob.deposit(SOL, 2n * ONE_SOL);
+  const memosBefore = (await ledger.getMemos({ from: 0, to: 10_000 })).memos.length;
+  const bid = alice.order(usdc);
+  const ask = bob.order(sol, { amount: ONE_SOL, price_limit: PRICE });
+  expect((await client.send('/orders', { token: aliceToken, body: bid })).status).toBe(202);
+  expect((await client.send('/orders', { token: bobToken, body: ask })).status).toBe(202);
+
+  let how: NodeJS.Signals | number | null | undefined;
+  void first.exited.then((h) => (how = h));
+  for (let i = 0; i < 300 && how === undefined; i++) {
+    await ledger.advanceSlots({ slots: 1 });
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  expect(how).toBe('SIGKILL');
+  client.close();
+  return { alice, bob, usdc, sol, bid, ask, admin: first.admin!, memosBefore };
+}
+
+/** A note's nullifier, as its owner computes it. */
+export function nullifierOf(n: Note): string {
+  return fieldToHex(
+    deriveNote({
+      mint: parseAddress(n.mint)!,
+      amount: n.amount,
+      ownerCommitment: BigInt('0x' + n.ownerCommitment),
+      noteInnerHash: BigInt('0x' + n.innerHash),
+    }).nullifier,
+  );
+}
