@@ -155,8 +155,14 @@ describe('solvency invariant', () => {
         op = 'release';
         const n = pick(live('locked'));
         if (n) {
-          const rec = await pick(users)!.send(c, 'release_lock', { nullifier: n.nullifier });
-          expect(rec.err?.code ?? 'ok').toBe(n.until <= slot ? 'ok' : 'LockActive');
+          // Only the locker (the TEE key) may release; anyone else is refused first.
+          const stranger = rand() < 0.3;
+          const rec = await (stranger ? pick(users)! : h.tee).send(c, 'release_lock', {
+            nullifier: n.nullifier,
+          });
+          expect(rec.err?.code ?? 'ok').toBe(
+            stranger ? 'Unauthorized' : n.until <= slot ? 'ok' : 'LockActive',
+          );
           if (!rec.err) n.state = 'unspent';
         }
       } else if (r < 0.9) {

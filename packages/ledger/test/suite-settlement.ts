@@ -59,7 +59,7 @@ export function settlementTests(get: () => { h: Harness; c: DevLedgerClient; ali
       });
       // The lock is honoured: no second lock, no withdrawal, no early release.
       expect((await h.lock(change)).err?.code).toBe('NoteLocked');
-      expect((await alice.send(c, 'release_lock', { nullifier: change.nullifier })).err?.code).toBe(
+      expect((await h.tee.send(c, 'release_lock', { nullifier: change.nullifier })).err?.code).toBe(
         'LockActive',
       );
       const withdraw = await alice.send(c, 'withdraw', {
@@ -120,7 +120,7 @@ export function settlementTests(get: () => { h: Harness; c: DevLedgerClient; ali
       expect(await c.getNoteStatus({ nullifier: change.nullifier })).toEqual({ state: 'free' });
       const late = await settle([change], [outputOf(makeNote(SOL, 9n))]);
       expect(late.result?.matches?.[0]?.err?.code).toBe('LockExpired');
-      expect((await alice.send(c, 'release_lock', { nullifier: change.nullifier })).err).toBeNull();
+      expect((await h.tee.send(c, 'release_lock', { nullifier: change.nullifier })).err).toBeNull();
       expect((await h.lock(change)).err).toBeNull();
     });
   });

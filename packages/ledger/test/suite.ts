@@ -16,6 +16,7 @@ import {
   type TestNote,
 } from './harness.js';
 import { settlementTests, SUITE_MEMOS_PER_READ } from './suite-settlement.js';
+import { signerTests } from './suite-signers.js';
 
 export function ledgerSuite(
   name: string,
@@ -345,14 +346,17 @@ export function ledgerSuite(
         ).toBe('UnknownRoot');
       });
 
-      it('release_lock only after expiry; the note may then be locked again', async () => {
+      it('release_lock only by the locker and only after expiry; the note may then be locked again', async () => {
         await h.lock(note, 10);
-        expect((await alice.send(c, 'release_lock', { nullifier: note.nullifier })).err?.code).toBe(
+        expect((await h.tee.send(c, 'release_lock', { nullifier: note.nullifier })).err?.code).toBe(
           'LockActive',
         );
         await c.advanceSlots({ slots: 10 });
-        expect((await alice.send(c, 'release_lock', { nullifier: note.nullifier })).err).toBeNull();
         expect((await alice.send(c, 'release_lock', { nullifier: note.nullifier })).err?.code).toBe(
+          'Unauthorized',
+        );
+        expect((await h.tee.send(c, 'release_lock', { nullifier: note.nullifier })).err).toBeNull();
+        expect((await h.tee.send(c, 'release_lock', { nullifier: note.nullifier })).err?.code).toBe(
           'NotLocked',
         );
         expect((await h.lock(note)).err).toBeNull();
@@ -554,6 +558,7 @@ export function ledgerSuite(
     });
 
     settlementTests(() => ({ h, c, alice }));
+    signerTests(() => ({ h, c, alice }));
 
     it('slot events reach subscribers', async () => {
       const slots: number[] = [];

@@ -19,7 +19,7 @@ import {
   type ExecContext,
   type InstructionResult,
 } from './context.js';
-import { lockProvedNote } from './locks.js';
+import { lockProvedNote, requireLocker } from './locks.js';
 import { settleBatch } from './settle.js';
 
 type Handler<N extends InstructionName> = (ctx: ExecContext, args: Args<N>) => InstructionResult;
@@ -125,6 +125,7 @@ export const handlers: { [N in InstructionName]: Handler<N> } = {
     requireVault(ctx);
     const lock = ctx.state.lock(args.nullifier);
     if (!lock) throw new InstructionError('NotLocked');
+    requireLocker(ctx, lock);
     if (lock.until_slot > ctx.slot) throw new InstructionError('LockActive');
     ctx.state.deleteLock(args.nullifier);
     return null;

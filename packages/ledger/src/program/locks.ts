@@ -2,6 +2,7 @@
  * Locking a note to an order. One set of rules for every way a lock is made: `lock_note`,
  * each entry of `lock_notes`, and a settlement output's `relock`.
  */
+import type { LockRow } from '../chain-state.js';
 import { InstructionError } from '../errors.js';
 import type { Args } from './args.js';
 import { knownRoot, type ExecContext } from './context.js';
@@ -28,6 +29,15 @@ export function placeLock(
 ): void {
   ctx.state.deleteLock(lock.nullifier);
   ctx.state.insertLock({ ...lock, locker: ctx.signer }, ctx.slot);
+}
+
+/**
+ * Only the key that made a lock may consume or release it: another registered TEE key (a retired
+ * one, or a second engine) must not spend or free a note that an order of someone else holds.
+ */
+export function requireLocker(ctx: ExecContext, lock: LockRow): void {
+  if (lock.locker !== ctx.signer)
+    throw new InstructionError('Unauthorized', 'only the key that locked the note may consume or release it');
 }
 
 /** One proved lock (the signer is already known to be a finalized TEE key). */

@@ -13,7 +13,7 @@ import {
   type ExecContext,
   type InstructionResult,
 } from './context.js';
-import { checkLockable, placeLock } from './locks.js';
+import { checkLockable, placeLock, requireLocker } from './locks.js';
 
 type MatchArgs = Args<'settle_batch'>['matches'][number];
 
@@ -42,6 +42,7 @@ function settleMatch(ctx: ExecContext, m: MatchArgs): { tree_id: number; leaf_in
     if (ctx.state.nullifierKind(nullifier) !== undefined) throw new InstructionError('NoteSpent');
     const lock = ctx.state.lock(nullifier);
     if (!lock) throw new InstructionError('NotLocked');
+    requireLocker(ctx, lock);
     if (lock.until_slot <= ctx.slot) throw new InstructionError('LockExpired');
     const note = ctx.state.note(lock.note_commitment);
     if (!note) throw new InstructionError('UnknownNote');
