@@ -57,10 +57,10 @@ export function settlementTests(get: () => { h: Harness; c: DevLedgerClient; ali
         state: 'locked',
         locked_until_slot: slot + 200,
       });
-      // The lock is honoured: no second lock, no withdrawal, no early release.
+      // The lock is honoured: no second lock, no withdrawal, no release by anyone but its locker.
       expect((await h.lock(change)).err?.code).toBe('NoteLocked');
-      expect((await h.tee.send(c, 'release_lock', { nullifier: change.nullifier })).err?.code).toBe(
-        'LockActive',
+      expect((await alice.send(c, 'release_lock', { nullifier: change.nullifier })).err?.code).toBe(
+        'Unauthorized',
       );
       const withdraw = await alice.send(c, 'withdraw', {
         tree_id: 0,

@@ -8,76 +8,27 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { decryptFillMemo, deriveNote, noteNullifier } from '@nightjar/crypto';
 import { bytesToHex, hexToBytes, parseAddress, fieldToHex } from '@nightjar/protocol';
 import { RpcError, RPC_ERRORS, type LedgerClient } from '@nightjar/ledger';
-import { login, SOL, startTestVenue, Trader, USDC, type Note, type TestVenue } from '../harness.js';
-import { StreamClient, type Frame } from '../stream/stream-client.js';
+import { login, SOL, startTestVenue, Trader, USDC, type TestVenue } from '../harness.js';
 
-const ONE_SOL = 1_000_000_000n;
-const PRICE = 150_000_000n;
-
-interface Party {
-  trader: Trader;
-  token: string;
-  stream: StreamClient;
-}
+import {
+  expectSolvent,
+  has,
+  kinds,
+  noteState,
+  nullifierOf,
+  ONE_SOL,
+  orderEvents,
+  party,
+  place,
+  PRICE,
+  settleUntil,
+} from './venue-helpers.js';
 
 let venue: TestVenue | undefined;
 afterEach(async () => {
   await venue?.close();
   venue = undefined;
 });
-
-async function party(v: TestVenue): Promise<Party> {
-  const { token } = await v.newAccount();
-  const stream = await StreamClient.login(v, token);
-  await stream.request({ op: 'subscribe', channels: ['orders', 'fills'] });
-  return { trader: v.trader(), token, stream };
-}
-
-async function place(v: TestVenue, p: Party, note: Note, fields: Parameters<Trader['order']>[1] = {}) {
-  const body = p.trader.order(note, fields);
-  const r = await v.client.send('/orders', { token: p.token, body });
-  expect(r.status, r.text).toBe(202);
-  return body.order_id;
-}
-
-/** Moves the chain one slot at a time until `condition` holds (the engine settles in between). */
-async function settleUntil(
-  v: TestVenue,
-  condition: () => boolean,
-  what: string,
-  maxMs = 15_000,
-): Promise<void> {
-  const deadline = performance.now() + maxMs;
-  while (!condition()) {
-    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await v.advance(1);
-    await new Promise((r) => setTimeout(r, 15));
-  }
-}
-
-const orderEvents = (p: Party, orderId: string): Frame[] =>
-  p.stream.events('orders').filter((f) => f.order_id === orderId);
-const kinds = (p: Party, orderId: string) => orderEvents(p, orderId).map((f) => f.kind as string);
-const has = (p: Party, orderId: string, kind: string) => () => kinds(p, orderId).includes(kind);
-
-async function noteState(v: TestVenue, nullifier: string) {
-  return (await v.ledger.getNoteStatus({ nullifier })).state;
-}
-
-function nullifierOf(note: Note): string {
-  const d = deriveNote({
-    mint: parseAddress(note.mint)!,
-    amount: note.amount,
-    ownerCommitment: BigInt('0x' + note.ownerCommitment),
-    noteInnerHash: BigInt('0x' + note.innerHash),
-  });
-  return fieldToHex(d.nullifier);
-}
-
-async function expectSolvent(v: TestVenue) {
-  const s = await v.ledger.getSolvency();
-  for (const m of s.mints) expect(m.vault_balance).toBe(m.outstanding_note_value);
-}
 
 describe('settlement', () => {
   it('a full fill: confirmed on the ledger, fully_filled with batch_id, memos that rebuild the notes', async () => {

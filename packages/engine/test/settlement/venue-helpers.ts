@@ -1,0 +1,72 @@
+/**
+ * Helpers of the in-process settlement tests: a party (account, stream subscribed to its orders
+ * and fills, trader), placing over HTTPS, stepping the manual clock until a condition holds, and
+ * reading what a client can see (events, note status by nullifier, solvency).
+ */
+import { expect } from 'vitest';
+import { deriveNote } from '@nightjar/crypto';
+import { fieldToHex, parseAddress } from '@nightjar/protocol';
+import type { Note, TestVenue, Trader } from '../harness.js';
+import { StreamClient, type Frame } from '../stream/stream-client.js';
+
+export const ONE_SOL = 1_000_000_000n;
+export const PRICE = 150_000_000n;
+
+export interface Party {
+  trader: Trader;
+  token: string;
+  stream: StreamClient;
+}
+
+export async function party(v: TestVenue): Promise<Party> {
+  const { token } = await v.newAccount();
+  const stream = await StreamClient.login(v, token);
+  await stream.request({ op: 'subscribe', channels: ['orders', 'fills'] });
+  return { trader: v.trader(), token, stream };
+}
+
+export async function place(v: TestVenue, p: Party, note: Note, fields: Parameters<Trader['order']>[1] = {}) {
+  const body = p.trader.order(note, fields);
+  const r = await v.client.send('/orders', { token: p.token, body });
+  expect(r.status, r.text).toBe(202);
+  return body.order_id;
+}
+
+/** Moves the chain one slot at a time until `condition` holds (the engine settles in between). */
+export async function settleUntil(
+  v: TestVenue,
+  condition: () => boolean,
+  what: string,
+  maxMs = 15_000,
+): Promise<void> {
+  const deadline = performance.now() + maxMs;
+  while (!condition()) {
+    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await v.advance(1);
+    await new Promise((r) => setTimeout(r, 15));
+  }
+}
+
+export const orderEvents = (p: Party, orderId: string): Frame[] =>
+  p.stream.events('orders').filter((f) => f.order_id === orderId);
+export const kinds = (p: Party, orderId: string) => orderEvents(p, orderId).map((f) => f.kind as string);
+export const has = (p: Party, orderId: string, kind: string) => () => kinds(p, orderId).includes(kind);
+
+export async function noteState(v: TestVenue, nullifier: string) {
+  return (await v.ledger.getNoteStatus({ nullifier })).state;
+}
+
+export function nullifierOf(note: Note): string {
+  const d = deriveNote({
+    mint: parseAddress(note.mint)!,
+    amount: note.amount,
+    ownerCommitment: BigInt('0x' + note.ownerCommitment),
+    noteInnerHash: BigInt('0x' + note.innerHash),
+  });
+  return fieldToHex(d.nullifier);
+}
+
+export async function expectSolvent(v: TestVenue) {
+  const s = await v.ledger.getSolvency();
+  for (const m of s.mints) expect(m.vault_balance).toBe(m.outstanding_note_value);
+}
