@@ -6,7 +6,7 @@ import type { Instrument } from '@nightjar/protocol';
 import { OrderBook } from '../book/order-book.js';
 import { runAuction } from '../book/matcher.js';
 import type { SettlementSeam } from '../settlement/seam.js';
-import { inputLockUntil } from '../settlement/plan.js';
+import { inputLockUntil, MIN_REUSABLE_LOCK_SLOTS } from '../settlement/plan.js';
 import type { PartyPlan } from '../settlement/types.js';
 import type { EngineOrder } from './engine-order.js';
 import type { OrderEventBody, OrderEvents } from './events.js';
@@ -32,6 +32,8 @@ export class MarketEngine {
   private tick = 0;
   private nextMatchId: bigint;
   private seq = 0;
+  /** Orders resting on a relocked change note: no client proof covers that note, only the lock. */
+  private readonly relocked = new Map<string, EngineOrder>();
 
   constructor(
     readonly instrument: Instrument,
@@ -59,20 +61,24 @@ export class MarketEngine {
     this.book.remove(order.orderId);
     this.deps.registry.retire(order, 'cancelled');
     this.emit(order, 'cancelled');
+    this.releaseLock(order);
   }
 
   /** Modify with the same id: the replacement takes the old order's place, with no cancelled event. */
   reclaim(old: EngineOrder, replacement: EngineOrder): void {
     this.book.remove(old.orderId);
     this.deps.registry.forget(old);
+    this.releaseLock(old);
     this.add(replacement);
   }
 
   /** One slot: expire, then auction; matched orders go to settlement. */
   onSlot(slot: bigint): void {
+    this.endStaleRelocks(slot);
     for (const order of this.book.expire(slot)) {
       this.deps.registry.retire(order, 'expired');
       this.emit(order, 'expired');
+      this.releaseLock(order);
     }
     this.tick += 1;
     const result = runAuction(this.book, {
@@ -124,6 +130,7 @@ export class MarketEngine {
     order.filledQuantity = filled;
     if (p.continues) {
       const change = p.outputs.find((o) => o.relock)!;
+      this.relocked.set(order.orderId, order);
       this.deps.registry.rekeyNote(order, change.commitment!);
       order.noteInnerHash = change.inner;
       order.nullifier = change.relock!.nullifier;
@@ -168,11 +175,37 @@ export class MarketEngine {
       this.book.remove(order.orderId);
       this.deps.registry.retire(order, 'cancelled');
       this.emit(order, 'cancelled');
+      this.deps.settlement.releaseLock?.(order.nullifier, lockedUntilSlot);
       return;
     }
     order.lockedUntilSlot = lockedUntilSlot;
     this.book.release(order.orderId);
     order.lifecycle = 'pending';
+  }
+
+  /**
+   * An order on a relocked change note trades only while that lock can be reused: a fresh lock
+   * would need a proof for the change note, which the venue does not have (the order's proof is
+   * for the note it replaced). When the lock gets too short (the relock was capped 4,500 slots
+   * ahead, before the order's own expiry) the order ends `expired` and its lock is released.
+   */
+  private endStaleRelocks(slot: bigint): void {
+    for (const order of this.relocked.values()) {
+      if (this.deps.registry.getLive(order.orderId) !== order) this.relocked.delete(order.orderId);
+      else if (order.lifecycle === 'pending' && order.lockedUntilSlot! <= slot + MIN_REUSABLE_LOCK_SLOTS) {
+        this.book.remove(order.orderId);
+        this.deps.registry.retire(order, 'expired');
+        this.emit(order, 'expired', { filled_quantity: order.filledQuantity });
+        this.releaseLock(order);
+      }
+    }
+  }
+
+  /** An order leaving the book unmatched frees the lock the engine holds on its note, if any. */
+  private releaseLock(order: EngineOrder): void {
+    this.relocked.delete(order.orderId);
+    if (order.lockedUntilSlot !== undefined)
+      this.deps.settlement.releaseLock?.(order.nullifier, order.lockedUntilSlot);
   }
 
   private emit(order: EngineOrder, kind: OrderEventBody['kind'], extra: Partial<OrderEventBody> = {}): void {

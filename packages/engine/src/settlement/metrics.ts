@@ -15,6 +15,7 @@ export const COUNTERS = [
   'matches_returned_to_book',
   'lock_transactions',
   'settle_transactions',
+  'lock_releases',
   'rebroadcasts',
   'queue_overflow_rejections',
   'recovery_already_settled',

@@ -209,6 +209,11 @@ export class SettlementPipeline implements SettlementSeam {
     this.track(this.runBatch(run));
   }
 
+  releaseLock(nullifier: string, untilSlot: bigint): void {
+    if (this.closed || BigInt(this.o.chain.slot) >= untilSlot) return; // an expired lock binds nothing
+    this.track(this.release(nullifier));
+  }
+
   pendingBatches(): number {
     return this.runs.size;
   }
@@ -485,6 +490,18 @@ export class SettlementPipeline implements SettlementSeam {
       );
     } catch {
       return ''; // cannot happen for a key intake accepted (1008); an empty memo still settles
+    }
+  }
+
+  /** `release_lock` by this key, the locker. If it never lands, the lock expires as before. */
+  private async release(nullifier: string): Promise<void> {
+    for (let attempt = 0; attempt < LOCK_ATTEMPTS && !this.closed; attempt++) {
+      const { tx, sent } = await this.io.submit({ name: 'release_lock', args: { nullifier } }, (tx) =>
+        this.o.journal.write([], [{ tx, batchId: 0n, kind: 'release' }]),
+      );
+      this.metrics.count('lock_releases');
+      if (sent === 'refused') continue;
+      if ((await this.io.awaitLanding(tx)).kind !== 'lost') return;
     }
   }
 

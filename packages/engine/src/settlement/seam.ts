@@ -30,6 +30,11 @@ export interface SettlementSeam {
   status?(batchId: bigint): SettlementStatusResponse | undefined;
   /** `/admin/metrics/settlement` (no amounts, prices or ids). */
   metricsSnapshot?(): Record<string, unknown>;
+  /**
+   * The order holding this note's lock (the engine's own, until `untilSlot`) left the book
+   * unmatched: free the note now rather than at the lock's expiry.
+   */
+  releaseLock?(nullifier: string, untilSlot: bigint): void;
   /** Settlement totals for `/transparency`. */
   totals?(): { batches: number; confirmed_matches: number; rejected_matches: number };
 }
