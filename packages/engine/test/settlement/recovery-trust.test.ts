@@ -20,7 +20,7 @@ import {
   serveLedger,
   type LedgerServer,
 } from '@nightjar/ledger';
-import { JOURNAL_FILE } from '../../src/settlement/journal.js';
+import { JOURNAL_FILE, SettlementJournal } from '../../src/settlement/journal.js';
 import type { JobState } from '../../src/settlement/types.js';
 import { login } from '../harness.js';
 import { HttpsClient } from '../https-client.js';
@@ -212,5 +212,54 @@ describe('restart reconciliation', () => {
       nullifiers: [nullifierOf(crashed.usdc), nullifierOf(crashed.sol)],
     });
     expect(states.map((s) => s.state)).toEqual(['free', 'free']);
+  }, 60_000);
+
+  it('checks a redriven plan for value conservation again before signing it', async () => {
+    const dataDir = await preparedDataDir(ledger, devKeys.adminSeed);
+    dirs.push(dataDir);
+    const key = loadOrCreateTeeKey(dataDir);
+    const env = { LEDGER_URL: server.url, DATA_DIR: dataDir };
+    const crashed = await crashMidSettlement(ledger, env, 'verifying');
+
+    // A row that authenticates but creates a unit from nothing (as a faulty older engine might
+    // have journaled it): rewritten through the journal itself, with the settlement key.
+    const journal = new SettlementJournal(dataDir, true);
+    journal.authenticate(key.seed);
+    const [job] = journal.openJobs();
+    const out = job!.plan.bid.outputs.find((o) => o.role === 1)!;
+    out.amount = (BigInt(out.amount) + 1n).toString();
+    journal.write([job!]);
+    journal.close();
+
+    const settles = countSends(key.address, 'settle_batch');
+    try {
+      const child = await startChild(env);
+      const view = await observe(child, crashed.admin);
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a JSON body
+      let m: Record<string, any> = {};
+      await until('reconciliation', async () => {
+        await ledger.advanceSlots({ slots: 1 });
+        m = await view.metrics();
+        return m.counters.recovery_redriven === 1 && m.in_flight_matches === 0;
+      });
+      expect(m.counters.matches_rejected).toBe(1);
+      const status = await view.status(job!.batchId);
+      expect(status.body.jobs[0]).toMatchObject({
+        stage: 'failed',
+        outcome: 'rejected',
+        reason: 'settlement_rejected',
+      });
+      child.proc.kill('SIGTERM');
+      await child.exited;
+      view.client.close();
+    } finally {
+      settles.stop();
+    }
+    // Nothing was signed for it: no settle transaction, both inputs unspent.
+    expect(settles.count).toBe(0);
+    const states = await ledger.getNoteStatuses({
+      nullifiers: [nullifierOf(crashed.usdc), nullifierOf(crashed.sol)],
+    });
+    expect(states.map((s) => s.state)).not.toContain('spent');
   }, 60_000);
 });
