@@ -1,9 +1,9 @@
 /**
  * The engine's settlement key (its TEE key, Ed25519, DESIGN.md section 6), the same at every boot
  * so that the key registered on the ledger survives restarts. In a real CVM (dstack) it is derived
- * through the platform's key API at each boot and never written anywhere; on the simulated
- * platform it is sealed in the data directory (mode 0600); without a data directory (tests) each
- * process gets a fresh one.
+ * through the platform's key API at each boot and never written anywhere (only its public address
+ * is, as the mark that a journal was made with it); on the simulated platform it is sealed in the
+ * data directory (mode 0600); without a data directory (tests) each process gets a fresh one.
  */
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, readFileSync, writeFileSync, renameSync } from 'node:fs';
@@ -18,6 +18,8 @@ export interface TeeKey {
 }
 
 export const TEE_KEY_FILE = 'settlement-key.json';
+/** A derived key's public address (never the key): an earlier boot had a key, so a journal exists. */
+export const TEE_KEY_ADDRESS_FILE = 'settlement-key.address';
 /** The key path the settlement key is derived under on a platform with a key API. */
 export const TEE_KEY_PATH = 'settlement-key/v1';
 
@@ -26,8 +28,19 @@ export async function loadTeeKey(
   platform: AttestationPlatform,
   dataDir: string | undefined,
 ): Promise<TeeKey> {
-  if (platform.kind === 'dstack') return fromSeed(await platform.deriveKeySeed(TEE_KEY_PATH));
-  return loadOrCreateTeeKey(dataDir);
+  if (platform.kind !== 'dstack') return loadOrCreateTeeKey(dataDir);
+  const key = fromSeed(await platform.deriveKeySeed(TEE_KEY_PATH));
+  if (dataDir !== undefined && !existsSync(join(dataDir, TEE_KEY_ADDRESS_FILE)))
+    writeFileSync(join(dataDir, TEE_KEY_ADDRESS_FILE), `${key.address}\n`);
+  return key;
+}
+
+/** Whether an earlier boot in `dataDir` had a settlement key, and so created a journal. */
+export function hadTeeKey(dataDir: string | undefined): boolean {
+  return (
+    dataDir !== undefined &&
+    (existsSync(join(dataDir, TEE_KEY_FILE)) || existsSync(join(dataDir, TEE_KEY_ADDRESS_FILE)))
+  );
 }
 
 /** The simulated platform's sealed key file (created at first boot). */

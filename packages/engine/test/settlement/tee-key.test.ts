@@ -11,8 +11,13 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { addressToBase58, ed25519PublicKey } from '@nightjar/protocol';
 import { COMMITMENT_LAG, ensureDevGenesis, Ledger, loadOrCreateDevKeys, runAsAdmin } from '@nightjar/ledger';
 import { DstackPlatform, SimulatedPlatform, startEngine, type RunningEngine } from '../../src/index.js';
-import { SettlementJournal } from '../../src/settlement/journal.js';
-import { loadOrCreateTeeKey, TEE_KEY_FILE, TEE_KEY_PATH } from '../../src/settlement/tee-key.js';
+import { JOURNAL_FILE, JournalDamagedError, SettlementJournal } from '../../src/settlement/journal.js';
+import {
+  loadOrCreateTeeKey,
+  TEE_KEY_ADDRESS_FILE,
+  TEE_KEY_FILE,
+  TEE_KEY_PATH,
+} from '../../src/settlement/tee-key.js';
 import { startFakeDstackAgent } from '../attestation/fake-dstack.js';
 import { FAST_ARGON2, stubVerifyInputProof } from '../harness.js';
 
@@ -103,6 +108,14 @@ describe('the settlement key on dstack (fake guest agent)', () => {
         const bytes = readFileSync(f);
         expect([f, bytes.includes(secret) || bytes.includes(secret.toString('hex'))]).toEqual([f, false]);
       }
+      // Only the public address marks that a journal was made: a boot that finds it gone refuses.
+      expect(readFileSync(join(dataDir, TEE_KEY_ADDRESS_FILE), 'utf8')).toBe(`${address}\n`);
+      rmSync(join(dataDir, JOURNAL_FILE));
+      const lost = await boot(l, { dataDir, platform: await DstackPlatform.open({ endpoint: socket }) }).then(
+        (e) => e.close().then(() => undefined),
+        (err: unknown) => err,
+      );
+      expect(lost).toBeInstanceOf(JournalDamagedError);
     } finally {
       await l.ledger.close();
       await agent.close();
