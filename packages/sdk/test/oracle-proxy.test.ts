@@ -155,4 +155,31 @@ describe('a TLS proxy that has the engine quote its own manifest through /attest
       await proxy.close();
     }
   });
+
+  it('is refused on the nonce before the client asks its own collateral source', async () => {
+    const { credentials } = await v.newAccount();
+    const proxy = await oracleProxy(v);
+    const asked: Uint8Array[] = [];
+    try {
+      const p = pins(v);
+      const err = await expectRejection(
+        createClient({
+          baseUrl: proxy.url,
+          pinnedRoot: p.rootCaDer,
+          composeHash: p.composeHash,
+          ledger: v.ledger,
+          credentials,
+          fetchCollateral: async (quote) => {
+            asked.push(quote);
+            throw new Error('not to be reached');
+          },
+        }),
+      );
+      expect(proxy.forged.length).toBeGreaterThan(0);
+      expect(err).toBeInstanceOf(NonceMismatchError);
+      expect(asked).toEqual([]);
+    } finally {
+      await proxy.close();
+    }
+  });
 });

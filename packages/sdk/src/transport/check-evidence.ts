@@ -1,8 +1,8 @@
 /**
- * Checks (a) to (c) of the spec's Authentication rule 15 on fetched evidence, in order (with the
- * pinned platform measurements beside the compose hash of (c)); check (d)
- * needs `/info` and the ledger and is `checkIdentity`. Pure apart from the clock, so that tests can
- * hand it forged evidence.
+ * Checks (a) to (c) of the spec's Authentication rule 15 on fetched evidence, in order, with the
+ * pinned platform measurements beside the compose hash of (c); check (d) needs `/info` and the
+ * ledger and is `checkIdentity`. Pure apart from the clock, so that tests can hand it forged
+ * evidence.
  */
 import type { Collateral, TDReport10 } from '@phala/dcap-qvl';
 import type { TransportAttestationResponse, TransportManifest } from '@nightjar/protocol';

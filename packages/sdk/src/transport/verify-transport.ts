@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import type { TransportManifest } from '@nightjar/protocol';
 import { checkTransportEvidence } from './check-evidence.js';
 import { checkIdentity, type SignerSetSource } from './check-identity.js';
+import { checkQuoteNonce } from './check-quote.js';
 import type { PinnedMeasurements, PlatformMeasurements } from './check-measurements.js';
 import { fetchOwnCollateral, type CollateralFetcher } from './collateral.js';
 import { EvidenceUnavailableError } from './errors.js';
@@ -49,7 +50,10 @@ export async function verifyTransport(params: VerifyTransportParameters): Promis
   const { socket } = params;
   const nonce = randomBytes(32);
   const evidence = await fetchTransportEvidence({ socket, nonce });
-  const collateral = await fetchOwnCollateral(params.fetchCollateral, Buffer.from(evidence.quote, 'hex'));
+  const quote = Buffer.from(evidence.quote, 'hex');
+  // A foreign or stale quote is refused before it costs a request to the client's PCCS.
+  checkQuoteNonce({ quote, reportDataHex: evidence.report_data, nonce });
+  const collateral = await fetchOwnCollateral(params.fetchCollateral, quote);
   const checked = checkTransportEvidence({
     evidence,
     nonce,
