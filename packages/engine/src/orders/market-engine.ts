@@ -11,7 +11,7 @@ import type { PartyPlan } from '../settlement/types.js';
 import type { EngineOrder } from './engine-order.js';
 import type { OrderEventBody, OrderEvents } from './events.js';
 import type { OrderRegistry } from './order-registry.js';
-import { confirmedKind } from './settlement-events.js';
+import { confirmedKind, orderEvent } from './event-bodies.js';
 
 /** Slots a matched order's note stays locked for settlement (well under the 4,500-slot ceiling). */
 export const SETTLEMENT_LOCK_SLOTS = 150n;
@@ -161,12 +161,9 @@ export class MarketEngine {
   }
 
   private emit(order: EngineOrder, kind: OrderEventBody['kind'], extra: Partial<OrderEventBody> = {}): void {
-    this.deps.events.emit(order.accountId, {
-      order_id: order.orderId,
-      market_id: this.instrument.market_id,
-      server_time_ms: this.deps.now(),
-      kind,
-      ...extra,
-    });
+    this.deps.events.emit(
+      order.accountId,
+      orderEvent(order.orderId, this.instrument.market_id, this.deps.now(), kind, extra),
+    );
   }
 }

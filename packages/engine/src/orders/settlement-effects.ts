@@ -2,7 +2,7 @@
  * What a settled match does to its orders and who hears of it (the spec's "States and
  * transitions" table). Live orders change through their market's single writer; an order this
  * boot no longer holds (a match reconciled after a restart) gets its events and memo only. Both
- * get the one event `settlement-events.ts` builds from the match's plan.
+ * get the one event `event-bodies.ts` builds from the match's plan.
  */
 import type { StreamHub } from '../stream/hub.js';
 import type { OrderEffects } from '../settlement/pipeline.js';
@@ -10,7 +10,7 @@ import type { JobState, RejectReason } from '../settlement/types.js';
 import type { OrderEvents } from './events.js';
 import type { MarketEngine } from './market-engine.js';
 import type { OrderRegistry } from './order-registry.js';
-import { confirmedEvent, failedEvent } from './settlement-events.js';
+import { confirmedEvent, failedEvent } from './event-bodies.js';
 
 export class SettlementEffects implements OrderEffects {
   constructor(

@@ -1,7 +1,7 @@
 /**
- * The order events a settled match produces, built here only, from the match's journaled plan:
- * the same event whether the order is live (its market applies the change first) or a match
- * reconciled after a restart reports it to an order this boot no longer holds.
+ * Every `orders` event body is built here. Those of a settled match come from the match's
+ * journaled plan alone: the same event whether the order is live (its market applies the change
+ * first) or a match reconciled after a restart reports it to an order this boot no longer holds.
  */
 import type { PartyPlan, RejectReason } from '../settlement/types.js';
 import type { OrderEventBody } from './events.js';
@@ -9,6 +9,17 @@ import type { OrderEventBody } from './events.js';
 export interface MatchIds {
   match_id: string;
   batch_id: bigint;
+}
+
+/** The fields every order event carries, then the kind's own. */
+export function orderEvent(
+  orderId: string,
+  marketId: string,
+  nowMs: number,
+  kind: OrderEventBody['kind'],
+  extra: Partial<OrderEventBody> = {},
+): OrderEventBody {
+  return { order_id: orderId, market_id: marketId, server_time_ms: nowMs, kind, ...extra };
 }
 
 export type ConfirmedKind = 'partially_filled' | 'fully_filled' | 'cancelled';
@@ -24,17 +35,13 @@ export function confirmedKind(p: PartyPlan): ConfirmedKind {
 
 export function confirmedEvent(marketId: string, p: PartyPlan, ids: MatchIds, nowMs: number): OrderEventBody {
   const kind = confirmedKind(p);
-  return {
-    order_id: p.orderId,
-    market_id: marketId,
-    server_time_ms: nowMs,
-    kind,
+  return orderEvent(p.orderId, marketId, nowMs, kind, {
     ...ids,
     filled_quantity: BigInt(p.filledAfter),
     ...(kind === 'partially_filled'
       ? { new_amount: BigInt(p.newAmount), new_note_amount: BigInt(p.changeAmount) }
       : {}),
-  };
+  });
 }
 
 export function failedEvent(
@@ -44,13 +51,9 @@ export function failedEvent(
   reason: RejectReason,
   nowMs: number,
 ): OrderEventBody {
-  return {
-    order_id: p.orderId,
-    market_id: marketId,
-    server_time_ms: nowMs,
-    kind: 'settlement_failed',
+  return orderEvent(p.orderId, marketId, nowMs, 'settlement_failed', {
     ...ids,
     reason,
     lock_expiry_slot: BigInt(p.lockUntilSlot),
-  };
+  });
 }
