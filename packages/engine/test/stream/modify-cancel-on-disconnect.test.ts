@@ -9,8 +9,17 @@ import { eventually, StreamClient } from './stream-client.js';
 
 describe('cancel-on-disconnect covers a modify’s replacement', () => {
   let v: TestVenue;
+  let held: (() => void)[] = [];
+  let gated = false;
   beforeAll(async () => {
-    v = await startTestVenue({ orderRateLimit: { capacity: 1000, refillPerSecond: 1000 } });
+    v = await startTestVenue({
+      orderRateLimit: { capacity: 1000, refillPerSecond: 1000 },
+      // A proof check the test can hold open, to close a socket while a modify is in flight.
+      verifyInputProof: async (proof) => {
+        if (gated) await new Promise<void>((resolve) => held.push(resolve));
+        return proof[0] !== 0xee;
+      },
+    });
   });
   afterAll(async () => {
     await v.close();
@@ -77,6 +86,32 @@ describe('cancel-on-disconnect covers a modify’s replacement', () => {
     await disconnect(second);
     expect(await status(token, replacement.order_id)).toBe('cancelled');
     await first.close();
+  });
+
+  it('a modify still verifying when the socket closes: its replacement is cancelled once it books', async () => {
+    const { token } = await v.newAccount();
+    const trader = v.trader();
+    const c = await StreamClient.login(v, token, { cancel_on_disconnect: true });
+    const note = await trader.deposit(USDC, 1_000_000_000n);
+    const placed = trader.order(note);
+    expect((await v.client.send('/orders', { token, body: placed })).status).toBe(202);
+    const replacement = trader.order(note, { price_limit: 149_000_000n });
+    gated = true;
+    c.send({
+      op: 'order.modify',
+      order_id: placed.order_id,
+      params: trader.modifyBody(placed.order_id, replacement),
+    });
+    await eventually(() => held.length === 1, 'the replacement’s proof check to start');
+    await disconnect(c);
+    gated = false;
+    for (const resolve of held) resolve();
+    held = [];
+    await eventually(
+      () => v.engine.context.registry.get(replacement.order_id) !== undefined,
+      'the replacement to book',
+    );
+    expect(await status(token, replacement.order_id)).toBe('cancelled');
   });
 
   it('modified over REST: the replacement keeps the session its old order was placed on', async () => {
