@@ -5,62 +5,23 @@
  * inputs of the match are spent, or neither), solvency holds, and each owner can observe the end
  * on the ledger (its memo and note status).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decryptFillMemo, deriveNote } from '@nightjar/crypto';
 import { bytesToHex, fieldToHex, hexToBytes, parseAddress } from '@nightjar/protocol';
 import {
-  COMMITMENT_LAG,
   ensureDevGenesis,
   Ledger,
   loadOrCreateDevKeys,
-  runAsAdmin,
   serveLedger,
   type LedgerServer,
 } from '@nightjar/ledger';
-import { SettlementJournal } from '../../src/settlement/journal.js';
-import { loadOrCreateTeeKey } from '../../src/settlement/tee-key.js';
-import { login, SOL, Trader, USDC, type Note, type TestVenue } from '../harness.js';
+import { login, SOL, Trader, USDC, type Note } from '../harness.js';
 import { HttpsClient } from '../https-client.js';
+import { clientVenue, preparedDataDir, startChild } from './engine-process.js';
 
-const CHILD = fileURLToPath(new URL('./engine-child.ts', import.meta.url));
 const ONE_SOL = 1_000_000_000n;
 const PRICE = 150_000_000n;
-
-interface Child {
-  proc: ChildProcess;
-  url: string;
-  cert: string;
-  bootSessionId: string;
-  admin: { api_key: string; api_secret: string; passphrase: string } | null;
-  exited: Promise<NodeJS.Signals | number | null>;
-}
-
-function startChild(env: Record<string, string>): Promise<Child> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', CHILD], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const exited = new Promise<NodeJS.Signals | number | null>((resolve) =>
-    proc.on('exit', (code, signal) => resolve(signal ?? code)),
-  );
-  let out = '';
-  let err = '';
-  proc.stderr!.on('data', (d) => (err += d));
-  return new Promise((resolve, reject) => {
-    proc.stdout!.on('data', (d) => {
-      out += d;
-      const line = out.split('\n')[0]!;
-      if (out.includes('\n'))
-        resolve({ proc, exited, ...(JSON.parse(line) as Omit<Child, 'proc' | 'exited'>) });
-    });
-    void exited.then((how) => reject(new Error(`engine child exited (${String(how)}): ${err.slice(-2000)}`)));
-  });
-}
 
 let ledger: Ledger;
 let server: LedgerServer;
@@ -79,43 +40,6 @@ afterAll(async () => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
-/** Enough of a TestVenue for the harness's Trader, over the child's HTTPS API. */
-async function clientVenue(child: Child, client: HttpsClient) {
-  const state = { root: 0n, slot: 0 };
-  const refresh = async () => {
-    const [root, time] = await Promise.all([client.send('/tree/root?tree_id=0'), client.send('/time')]);
-    state.root = BigInt('0x' + root.body.merkle_root);
-    state.slot = Number(time.body.slot);
-    return Number(root.body.leaf_count);
-  };
-  const fake = {
-    ledger,
-    advance: async (slots: number) => {
-      await ledger.advanceSlots({ slots });
-    },
-    engine: {
-      bootSessionId: child.bootSessionId,
-      context: {
-        chain: {
-          get slot() {
-            return state.slot;
-          },
-        },
-        trees: {
-          shard: () => ({ root: state.root }),
-          // The child's mirror has every finalized leaf.
-          checkAgainstChain: async () => {
-            const want = (await ledger.getTreeRoot({ tree_id: 0, commitment: 'finalized' })).leaf_count;
-            for (let i = 0; i < 400 && (await refresh()) < want; i++)
-              await new Promise((r) => setTimeout(r, 10));
-          },
-        },
-      },
-    },
-  };
-  return { venue: fake as unknown as TestVenue, refresh };
-}
-
 type Class = 'recovery_released' | 'recovery_redriven' | 'recovery_already_settled';
 const STAGES: { at: string; settled: boolean; cls: Class }[] = [
   { at: 'queued', settled: false, cls: 'recovery_released' },
@@ -131,21 +55,13 @@ const STAGES: { at: string; settled: boolean; cls: Class }[] = [
 describe('settlement survives SIGKILL at every stage', () => {
   for (const { at, settled, cls } of STAGES) {
     it(`killed at ${at}: recovered ${settled ? 'to confirmed' : 'with nothing consumed'}`, async () => {
-      const dataDir = mkdtempSync(join(tmpdir(), 'nightjar-crash-'));
+      const dataDir = await preparedDataDir(ledger, devKeys.adminSeed);
       dirs.push(dataDir);
-      // The key (and its journal) exist before the first boot, so the test can register the key.
-      const key = loadOrCreateTeeKey(dataDir);
-      new SettlementJournal(dataDir, false).close();
-      const vault = await ledger.getVault();
-      await runAsAdmin(ledger, devKeys.adminSeed, [
-        { name: 'set_tee_keys', args: { keys: [...vault.tee_keys.slice(-8), key.address] } },
-      ]);
-      await ledger.advanceSlots({ slots: COMMITMENT_LAG.finalized + 1 });
 
       const env = { LEDGER_URL: server.url, DATA_DIR: dataDir };
       const first = await startChild({ ...env, NIGHTJAR_CRASH_AT: at });
       const client = new HttpsClient(first.url, first.cert);
-      const { venue } = await clientVenue(first, client);
+      const { venue } = await clientVenue(ledger, first, client);
       const adminToken = await login(client, first.admin!);
       const account = async () => {
         const c = await client.send('/admin/accounts', { method: 'POST', token: adminToken, body: {} });
