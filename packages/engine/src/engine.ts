@@ -38,8 +38,7 @@ import { SettlementEffects } from './orders/settlement-effects.js';
 import { SettlementJournal } from './settlement/journal.js';
 import { SettlementPipeline, type PipelineOptions } from './settlement/pipeline.js';
 import type { SettlementSeam } from './settlement/seam.js';
-import { loadOrCreateTeeKey, TEE_KEY_FILE } from './settlement/tee-key.js';
-import { existsSync } from 'node:fs';
+import { hadTeeKey, loadTeeKey } from './settlement/tee-key.js';
 import type { StreamOptions } from './stream/options.js';
 import { StreamService } from './stream/stream-service.js';
 import { generateBootCertificate, type BootCertificate } from './tls.js';
@@ -66,7 +65,7 @@ export interface EngineOptions {
   verifierWorkers?: number;
   /** A settlement stand-in (tests only); by default the real pipeline settles on `ledger`. */
   settlement?: SettlementSeam;
-  /** Adds keys to the ledger's signer set (dev mode: the dev ledger's admin; tests). */
+  /** Sets the ledger's signer set to this boot's key (dev mode: the dev ledger's admin; tests). */
   registerTeeKeys?: (keys: string[]) => Promise<void>;
   /** Pipeline tuning (tests shrink budgets); `crashAt` is the SIGKILL test hook. */
   settlementTuning?: Pick<
@@ -165,9 +164,8 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
   let journal: SettlementJournal | undefined;
   if (!options.settlement) {
     // The journal is created with the key: a key without a journal means the journal was lost.
-    const hadKey = options.dataDir !== undefined && existsSync(join(options.dataDir, TEE_KEY_FILE));
-    journal = new SettlementJournal(options.dataDir, hadKey);
-    const key = loadOrCreateTeeKey(options.dataDir);
+    journal = new SettlementJournal(options.dataDir, hadTeeKey(options.dataDir));
+    const key = await loadTeeKey(platform, options.dataDir);
     pipeline = new SettlementPipeline({
       ledger: options.ledger,
       chain,

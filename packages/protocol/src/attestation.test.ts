@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
+  attestationReportData,
   decodeTransportManifest,
   encodeTransportManifest,
   replayRtmr,
@@ -64,5 +65,18 @@ describe('transport attestation encodings (DESIGN.md section 8)', () => {
     expect(signerSetSha256([a, b])).toBe(createHash('sha256').update(a).update(b).digest('hex'));
     expect(signerSetSha256([b, a])).not.toBe(signerSetSha256([a, b]));
     expect(signerSetSha256([])).toBe(createHash('sha256').digest('hex'));
+  });
+});
+
+describe('GET /attestation report data (DESIGN.md section 8)', () => {
+  it('is SHA-512("venue/attestation/v1" ‖ caller bytes), never the bytes themselves', () => {
+    const caller = transportReportData(new Uint8Array(32).fill(7), encodeTransportManifest(manifest));
+    const quoted = attestationReportData(caller);
+    expect(Buffer.from(quoted).toString('hex')).toBe(
+      createHash('sha512').update('venue/attestation/v1').update(caller).digest('hex'),
+    );
+    expect(Buffer.from(quoted)).not.toEqual(Buffer.from(caller));
+    expect(attestationReportData(new Uint8Array())).toHaveLength(64);
+    expect(() => attestationReportData(new Uint8Array(65))).toThrow(RangeError);
   });
 });

@@ -11,6 +11,10 @@ export const TRANSPORT_PROTOCOL_VERSION = 1;
 export const TRANSPORT_MODE_ENGINE_TLS = 1;
 export const TRANSPORT_MANIFEST_BYTES = 164;
 export const TRANSPORT_REPORT_DOMAIN = 'venue/transport-attestation/v1';
+/** Domain of `GET /attestation`'s report data, so that it can never take the transport layout. */
+export const ATTESTATION_REPORT_DOMAIN = 'venue/attestation/v1';
+/** The most caller bytes `GET /attestation` takes. */
+export const ATTESTATION_CALLER_DATA_MAX_BYTES = 64;
 /** dstack's event type for runtime events (extended into RTMR3 by the guest). */
 export const RUNTIME_EVENT_TYPE = 0x08000001;
 export const COMPOSE_HASH_EVENT = 'compose-hash';
@@ -78,6 +82,17 @@ export function transportReportData(nonce: Uint8Array, manifestBytes: Uint8Array
   out.set(nonce, 0);
   out.set(digest, 32);
   return out;
+}
+
+/**
+ * `GET /attestation`'s report data: SHA-512(`venue/attestation/v1` ‖ caller bytes). The caller
+ * chooses the input, never the quoted bytes, so the route cannot be made to quote a transport
+ * manifest binding someone else's TLS key (DESIGN.md section 8).
+ */
+export function attestationReportData(callerData: Uint8Array): Uint8Array {
+  if (callerData.length > ATTESTATION_CALLER_DATA_MAX_BYTES)
+    throw new RangeError(`at most ${ATTESTATION_CALLER_DATA_MAX_BYTES} bytes of caller data`);
+  return new Uint8Array(createHash('sha512').update(ATTESTATION_REPORT_DOMAIN).update(callerData).digest());
 }
 
 /** The digest a runtime event extends RTMR3 with: SHA-384(type u32 LE ‖ ":" ‖ event ‖ ":" ‖ payload). */

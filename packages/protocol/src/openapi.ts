@@ -203,7 +203,9 @@ const PATHS: Record<string, Partial<Record<'get' | 'post' | 'put' | 'delete', Op
           name: 'reportData',
           in: 'query',
           required: false,
-          schema: { type: 'string', pattern: '^[0-9a-fA-F]{0,128}$' },
+          schema: { type: 'string', pattern: '^([0-9a-fA-F]{2}){0,64}$' },
+          description:
+            'Up to 64 caller bytes (hex). The quote covers SHA-512("venue/attestation/v1" ‖ these bytes), never the bytes themselves.',
         },
       ],
       ok: { status: 200, schema: 'Attestation' },

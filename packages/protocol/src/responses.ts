@@ -288,11 +288,27 @@ export const transportAttestationCodec = object({
 });
 export type TransportAttestationResponse = InferObject<typeof transportAttestationCodec.props>;
 export type EventLogEntryBody = InferObject<typeof eventLogEntryCodec.props>;
-export const attestationCodec = described<Record<string, unknown>>({
-  type: 'object',
-  description: 'Hardware attestation quote (hex) plus verification data (event log, report data).',
-  additionalProperties: true,
-});
+/**
+ * `GET /attestation`: a quote over SHA-512(`venue/attestation/v1` ‖ caller_data), never over the
+ * caller's bytes themselves (DESIGN.md section 8); a verifier recomputes `report_data`.
+ */
+export const attestationCodec = object(
+  {
+    platform: required(literal(['simulated', 'dstack'])),
+    quote: required(lowerHex(65536, 'DCAP quote (TDX v4).')),
+    event_log: required(arrayOf(eventLogEntryCodec, { maxItems: 4096 })),
+    caller_data: required(lowerHex(128, "The caller's `reportData` bytes (0 to 64), as received.")),
+    report_data: required(
+      hexBytes(64, { description: 'The quoted bytes: SHA-512("venue/attestation/v1" ‖ caller_data).' }),
+    ),
+    app_id: required(lowerHex(256)),
+    instance_id: required(lowerHex(256)),
+    compose_hash: required(hexBytes(32)),
+    collateral: optional(collateralCodec),
+  },
+  'Hardware attestation quote plus verification data. It does not bind the TLS connection.',
+);
+export type AttestationResponse = InferObject<typeof attestationCodec.props>;
 
 export const errorEnvelopeCodec = object({
   code: required(smallUint(9999)),

@@ -24,7 +24,14 @@ import {
   venueError,
 } from './errors.js';
 import { fileNonceStore, memoryNonceStore, type NonceStore } from './nonce-store.js';
-import { createTransport, type Transport, type VerifyTransportReturnType } from './transport/index.js';
+import {
+  createTransport,
+  pccsCollateralFetcher,
+  type CollateralFetcher,
+  type PinnedMeasurements,
+  type Transport,
+  type VerifyTransportReturnType,
+} from './transport/index.js';
 import { TransportError } from './transport/errors.js';
 import { backoffDelay, sleep, type BackoffOptions, DEFAULT_BACKOFF } from './utils/backoff.js';
 import type { Wallet } from './wallet/wallet.js';
@@ -51,6 +58,17 @@ export interface CreateClientParameters {
   pinnedRoot: Uint8Array | string;
   /** The pinned release compose hash (64 hex). */
   composeHash: string;
+  /**
+   * Pinned platform measurements (48-byte hex each, any subset of MRTD and RTMR0–2): on a real CVM,
+   * the values of the CVM image you audited. A mismatch fails with `MeasurementMismatchError`.
+   */
+  pinnedMeasurements?: PinnedMeasurements;
+  /**
+   * The client's own DCAP collateral source, used in preference to the venue's: a PCCS URL (or
+   * Intel's PCS), or a fetcher function (which wins over `pccsUrl`). A real CVM serves none.
+   */
+  pccsUrl?: string;
+  fetchCollateral?: CollateralFetcher;
   /** The ledger's JSON-RPC URL (or pass `ledger`). */
   ledgerUrl?: string;
   /** A ledger client (in-process in tests); wins over `ledgerUrl`. */
@@ -151,6 +169,13 @@ export function toInstrument(raw: Record<string, unknown>): Instrument {
   };
 }
 
+/** The client's own collateral source, if it has one: the fetcher, else its PCCS. */
+function collateralSource(params: CreateClientParameters): { fetchCollateral?: CollateralFetcher } {
+  if (params.fetchCollateral) return { fetchCollateral: params.fetchCollateral };
+  if (params.pccsUrl) return { fetchCollateral: pccsCollateralFetcher(params.pccsUrl) };
+  return {};
+}
+
 /**
  * Verifies the venue's transport, logs in and returns the client.
  *
@@ -171,6 +196,8 @@ export async function createClient(params: CreateClientParameters): Promise<Crea
     rootCaDer: rootDer(params.pinnedRoot),
     composeHash: params.composeHash,
     ledger,
+    ...(params.pinnedMeasurements ? { measurements: params.pinnedMeasurements } : {}),
+    ...collateralSource(params),
     ...(params.onVerified ? { onVerified: params.onVerified } : {}),
   });
   const backoff = { ...DEFAULT_BACKOFF, ...params.backoff };

@@ -6,7 +6,7 @@
  *
  * This cannot run on a development machine; it is tested against a fake guest-agent socket.
  */
-import { createHash } from 'node:crypto';
+import { hkdfSync } from 'node:crypto';
 import { COMPOSE_HASH_EVENT, RUNTIME_EVENT_TYPE } from '@nightjar/protocol';
 import type { AttestationPlatform, EventLogEntry, PlatformQuote } from './platform.js';
 
@@ -18,6 +18,9 @@ interface DstackGuest {
 }
 
 const HEX = /^(0x)?([0-9a-fA-F]*)$/;
+/** The purpose every key of this application is requested with. */
+const KEY_PURPOSE = 'nightjar/ed25519-seed';
+const KEY_SALT = 'nightjar/dstack-key-seed/v1';
 
 function hex(value: unknown, what: string): string {
   const m = typeof value === 'string' ? HEX.exec(value) : null;
@@ -77,10 +80,14 @@ export class DstackPlatform implements AttestationPlatform {
     return { quote: Buffer.from(hex(r.quote, 'quote'), 'hex'), eventLog: parseEventLog(r.event_log) };
   }
 
-  /** dstack's key API: bound to the app (its KMS), the same on every boot and every instance. */
+  /**
+   * dstack's key API: a key bound to the app (its KMS), the same on every boot and every
+   * instance, for a fixed path and purpose; HKDF-SHA256 turns it into a 32-byte seed. Nothing is
+   * written to disk.
+   */
   async deriveKeySeed(path: string): Promise<Uint8Array> {
-    const { key } = await this.guest.getKey(`nightjar/${path}`, 'nightjar');
+    const { key } = await this.guest.getKey(`nightjar/${path}`, KEY_PURPOSE);
     if (key.length < 32) throw new Error('dstack returned a short key');
-    return new Uint8Array(createHash('sha256').update('nightjar/dstack-key-seed').update(key).digest());
+    return new Uint8Array(hkdfSync('sha256', key, KEY_SALT, path, 32));
   }
 }

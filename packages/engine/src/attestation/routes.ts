@@ -4,7 +4,13 @@
  * bucket (429 1401 with Retry-After), charged before anything is parsed.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { hexBytes, parseParam, text, VenueError } from '@nightjar/protocol';
+import {
+  ATTESTATION_CALLER_DATA_MAX_BYTES,
+  hexBytes,
+  parseParam,
+  text,
+  VenueError,
+} from '@nightjar/protocol';
 import type { RateLimiter } from '../accounts/rate-limiter.js';
 import { EVIDENCE_HEADER, EVIDENCE_HEADER_VALUE, type EvidenceFiles } from './evidence.js';
 import type { AttestationService } from './service.js';
@@ -16,7 +22,11 @@ export interface AttestationRoutesOptions {
 }
 
 const nonceCodec = hexBytes(32, { description: 'A fresh caller nonce.' });
-const reportDataCodec = text({ maxLength: 128, pattern: '^([0-9a-fA-F]{2})*$' });
+/** The caller's bytes; the quote covers SHA-512 of them under the route's domain, never them. */
+const reportDataCodec = text({
+  maxLength: 2 * ATTESTATION_CALLER_DATA_MAX_BYTES,
+  pattern: '^([0-9a-fA-F]{2})*$',
+});
 
 export async function attestationRoutes(
   app: FastifyInstance,

@@ -1,15 +1,18 @@
 /**
  * The engine's attestation: the transport manifest of this boot (app and instance identity, boot
  * session, the TLS key's SPKI hash, the finalized on-chain signer set) and quotes binding it to a
- * caller's nonce (DESIGN.md section 8), or binding arbitrary report data (`/attestation`).
+ * caller's nonce (DESIGN.md section 8), or binding a caller's bytes under their own domain
+ * (`/attestation`), so that no caller can have the transport layout quoted.
  */
 import { createHash } from 'node:crypto';
 import {
+  attestationReportData,
   encodeTransportManifest,
   transportReportData,
   TRANSPORT_MODE_ENGINE_TLS,
   TRANSPORT_PROTOCOL_VERSION,
   VenueError,
+  type AttestationResponse,
   type TransportAttestationResponse,
   type TransportManifest,
 } from '@nightjar/protocol';
@@ -85,16 +88,20 @@ export class AttestationService {
     };
   }
 
-  /** `GET /attestation`: a quote over the caller's report data (zero-padded to 64 bytes). */
-  async attestation(reportData: Uint8Array) {
-    const padded = new Uint8Array(64);
-    padded.set(reportData);
-    const q = await this.platform.quote(padded);
+  /**
+   * `GET /attestation`: a quote over SHA-512(`venue/attestation/v1` ‖ callerData), never over the
+   * caller's bytes themselves: those could be a transport report data for a man in the middle's
+   * manifest (DESIGN.md section 8).
+   */
+  async attestation(callerData: Uint8Array): Promise<AttestationResponse> {
+    const reportData = attestationReportData(callerData);
+    const q = await this.platform.quote(reportData);
     return {
       platform: this.identity.platform,
       quote: Buffer.from(q.quote).toString('hex'),
       event_log: eventLogBody(q.eventLog),
-      report_data: Buffer.from(padded).toString('hex'),
+      caller_data: Buffer.from(callerData).toString('hex'),
+      report_data: Buffer.from(reportData).toString('hex'),
       app_id: this.platform.appId,
       instance_id: this.platform.instanceId,
       compose_hash: this.platform.composeHash,

@@ -25,7 +25,7 @@ export interface EngineOrder extends BookOrder {
   lockedUntilSlot?: bigint;
   /** Lookup status; `pending`/`pending_settlement` while in the book, terminal otherwise. */
   lifecycle: OrderStatusValue;
-  /** Stream session that placed it with cancel-on-disconnect, if any. */
+  /** Stream session whose close cancels it: it was placed (or its modify sent) there with cancel-on-disconnect. */
   cancelOnDisconnectSession?: string;
 }
 

@@ -326,8 +326,16 @@ export class Intake {
     return { order_id: orderId, status: 'cancelled' };
   }
 
-  /** `PUT /orders/{id}` and `order.modify`: atomic cancel-and-replace. */
-  async modify(caller: Caller, rawOrderId: string, raw: unknown): Promise<ModifyResponse> {
+  /**
+   * `PUT /orders/{id}` and `order.modify`: atomic cancel-and-replace. A replacement booked on a
+   * cancel-on-disconnect session (`options`) is that session's; else it keeps the old order's.
+   */
+  async modify(
+    caller: Caller,
+    rawOrderId: string,
+    raw: unknown,
+    options: PlaceOptions = {},
+  ): Promise<ModifyResponse> {
     this.assertTradingOpen();
     const oldId = Intake.parseOrderId(rawOrderId);
     const parsed = parseModifyBody(raw);
@@ -369,6 +377,7 @@ export class Intake {
     const market = this.deps.markets.get(o.symbol)!;
     const replacement = this.toEngineOrder(o, caller, market, nullifier, {
       ...(old.cancelOnDisconnectSession ? { cancelOnDisconnectSession: old.cancelOnDisconnectSession } : {}),
+      ...options,
     });
     this.deps.registry.recordArrivalNonce(o.trading_key, o.arrival_nonce);
     this.deps.registry.recordCancelNonce(o.trading_key, body.cancel_nonce);

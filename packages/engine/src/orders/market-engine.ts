@@ -11,6 +11,7 @@ import type { PartyPlan } from '../settlement/types.js';
 import type { EngineOrder } from './engine-order.js';
 import type { OrderEventBody, OrderEvents } from './events.js';
 import type { OrderRegistry } from './order-registry.js';
+import { confirmedKind, orderEvent } from './event-bodies.js';
 
 /** Slots a matched order's note stays locked for settlement (well under the 4,500-slot ceiling). */
 export const SETTLEMENT_LOCK_SLOTS = 150n;
@@ -120,15 +121,15 @@ export class MarketEngine {
   }
 
   /**
-   * A confirmed match: quantities change only here. A continuing order rests again on its change
-   * note (already re-locked to it by the settlement); a finished one ends `fully_filled`; an ioc
-   * remainder leaves (`cancelled`, with its filled quantity).
+   * A confirmed match: quantities change only here (the caller publishes the match's event). A
+   * continuing order rests again on its change note (already re-locked to it by the settlement);
+   * one that ends is `empty` when filled in full, else `cancelled` (ioc remainder, or a remainder
+   * its change note cannot back).
    */
-  settleConfirmed(order: EngineOrder, p: PartyPlan, ids: { match_id: string; batch_id: bigint }): void {
-    const filled = BigInt(p.filledAfter);
-    const quantity = filled - order.filledQuantity;
-    order.filledQuantity = filled;
-    if (p.continues) {
+  settleConfirmed(order: EngineOrder, p: PartyPlan): void {
+    order.filledQuantity = BigInt(p.filledAfter);
+    const kind = confirmedKind(p);
+    if (kind === 'partially_filled') {
       const change = p.outputs.find((o) => o.relock)!;
       this.relocked.set(order.orderId, order);
       this.deps.registry.rekeyNote(order, change.commitment!);
@@ -136,34 +137,18 @@ export class MarketEngine {
       order.nullifier = change.relock!.nullifier;
       order.noteAmount = BigInt(change.amount);
       order.lockedUntilSlot = BigInt(change.relock!.until_slot);
-      this.book.release(order.orderId, order.amount - quantity);
+      this.book.release(order.orderId, BigInt(p.newAmount));
       order.lifecycle = 'pending';
-      this.emit(order, 'partially_filled', {
-        ...ids,
-        filled_quantity: filled,
-        new_amount: order.amount,
-        new_note_amount: order.noteAmount,
-      });
       return;
     }
     this.book.remove(order.orderId);
-    if (order.amount - quantity === 0n) {
-      this.deps.registry.retire(order, 'empty');
-      this.emit(order, 'fully_filled', { ...ids, filled_quantity: filled });
-    } else {
-      this.deps.registry.retire(order, 'cancelled');
-      this.emit(order, 'cancelled', { ...ids, filled_quantity: filled });
-    }
+    this.deps.registry.retire(order, kind === 'fully_filled' ? 'empty' : 'cancelled');
   }
 
-  /** A definitive settlement failure: gone from the lookup, never rebooked. */
-  settleFailed(
-    order: EngineOrder,
-    extra: { match_id: string; batch_id: bigint; reason: string; lock_expiry_slot: bigint },
-  ): void {
+  /** A definitive settlement failure: gone from the lookup, never rebooked (the caller publishes it). */
+  settleFailed(order: EngineOrder): void {
     this.book.remove(order.orderId);
     this.deps.registry.forget(order);
-    this.emit(order, 'settlement_failed', extra);
   }
 
   /**
@@ -209,12 +194,9 @@ export class MarketEngine {
   }
 
   private emit(order: EngineOrder, kind: OrderEventBody['kind'], extra: Partial<OrderEventBody> = {}): void {
-    this.deps.events.emit(order.accountId, {
-      order_id: order.orderId,
-      market_id: this.instrument.market_id,
-      server_time_ms: this.deps.now(),
-      kind,
-      ...extra,
-    });
+    this.deps.events.emit(
+      order.accountId,
+      orderEvent(order.orderId, this.instrument.market_id, this.deps.now(), kind, extra),
+    );
   }
 }

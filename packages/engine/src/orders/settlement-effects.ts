@@ -1,7 +1,8 @@
 /**
  * What a settled match does to its orders and who hears of it (the spec's "States and
  * transitions" table). Live orders change through their market's single writer; an order this
- * boot no longer holds (a match reconciled after a restart) gets its events and memo only.
+ * boot no longer holds (a match reconciled after a restart) gets its events and memo only. Both
+ * get the one event `event-bodies.ts` builds from the match's plan.
  */
 import type { StreamHub } from '../stream/hub.js';
 import type { OrderEffects } from '../settlement/pipeline.js';
@@ -9,6 +10,7 @@ import type { JobState, RejectReason } from '../settlement/types.js';
 import type { OrderEvents } from './events.js';
 import type { MarketEngine } from './market-engine.js';
 import type { OrderRegistry } from './order-registry.js';
+import { confirmedEvent, failedEvent } from './event-bodies.js';
 
 export class SettlementEffects implements OrderEffects {
   constructor(
@@ -37,40 +39,17 @@ export class SettlementEffects implements OrderEffects {
           server_time_ms: this.deps.now(),
         });
       const live = this.live(p.orderId);
-      if (live) live.market.settleConfirmed(live.order, p, ids);
-      else
-        this.deps.events.emit(p.accountId, {
-          order_id: p.orderId,
-          market_id: job.marketId,
-          server_time_ms: this.deps.now(),
-          kind: p.continues ? 'partially_filled' : 'fully_filled',
-          ...ids,
-          filled_quantity: BigInt(p.filledAfter),
-          ...(p.continues
-            ? { new_amount: BigInt(p.newAmount), new_note_amount: BigInt(p.changeAmount) }
-            : {}),
-        });
+      if (live) live.market.settleConfirmed(live.order, p);
+      this.deps.events.emit(p.accountId, confirmedEvent(job.marketId, p, ids, this.deps.now()));
     });
   }
 
   rejected(job: JobState, side: 'bid' | 'ask', reason: RejectReason): void {
     const p = job.plan[side];
-    const extra = {
-      match_id: job.plan.matchId,
-      batch_id: job.batchId,
-      reason,
-      lock_expiry_slot: BigInt(p.lockUntilSlot),
-    };
+    const ids = { match_id: job.plan.matchId, batch_id: job.batchId };
     const live = this.live(p.orderId);
-    if (live) live.market.settleFailed(live.order, extra);
-    else
-      this.deps.events.emit(p.accountId, {
-        order_id: p.orderId,
-        market_id: job.marketId,
-        server_time_ms: this.deps.now(),
-        kind: 'settlement_failed',
-        ...extra,
-      });
+    if (live) live.market.settleFailed(live.order);
+    this.deps.events.emit(p.accountId, failedEvent(job.marketId, p, ids, reason, this.deps.now()));
   }
 
   returned(job: JobState, side: 'bid' | 'ask'): void {

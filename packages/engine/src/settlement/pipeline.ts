@@ -48,7 +48,7 @@ export interface PipelineOptions {
   instrument(marketId: string): Instrument | undefined;
   log: PipelineLog;
   now(): number;
-  /** Asks the ledger's admin to add the key to the signer set (dev mode, tests). */
+  /** Asks the ledger's admin to make the signer set exactly these keys (dev mode, tests). */
   registerTeeKeys?: (keys: string[]) => Promise<void>;
   /** Batches waiting for the signer set or in flight, beyond which new batches are refused. */
   maxOpenBatches?: number;
@@ -137,16 +137,17 @@ export class SettlementPipeline implements SettlementSeam {
     await this.io.init(this.o.journal.maxNonce());
     const vault = await this.o.ledger.getVault({ commitment: 'processed' });
     this.feeOwnerCommitment = vault.fee_owner_commitment;
-    if (!vault.tee_keys.includes(this.o.key.address)) {
-      if (this.o.registerTeeKeys) {
-        await this.o.registerTeeKeys([...vault.tee_keys, this.o.key.address]);
-        this.o.log.info({}, 'settlement key registered; settlement waits until the signer set is finalized');
-      } else {
-        this.o.log.warn(
-          { tee_key: this.o.key.address },
-          'settlement key is not registered on the ledger: the operator must add it with set_tee_keys',
-        );
-      }
+    const current = [this.o.key.address];
+    // The signer set becomes exactly this key: a key an earlier boot retired (a lost data directory,
+    // another platform) must not stay able to sign for the vault.
+    if (this.o.registerTeeKeys && vault.tee_keys.join() !== current.join()) {
+      await this.o.registerTeeKeys(current);
+      this.o.log.info({}, 'settlement key registered; settlement waits until the signer set is finalized');
+    } else if (!vault.tee_keys.includes(this.o.key.address)) {
+      this.o.log.warn(
+        { tee_key: this.o.key.address },
+        'settlement key is not registered on the ledger: the operator must add it with set_tee_keys',
+      );
     }
     for (const j of this.o.journal.recentTerminalJobs(RECENT_BATCHES))
       this.remember(j.batchId, j.marketId, j);

@@ -2,7 +2,9 @@
  * A match's settlement plan (DESIGN.md sections 3, 4 and 6): per party, the input to lock (unless
  * its note is already locked to the order by an earlier relock), the outputs its input produces
  * (trade-out, change, fee; zero-valued ones omitted) and, for an order that keeps resting, the
- * change note's relock. Pure: computed once at match time and journaled.
+ * change note's relock. Pure and total: computed once at match time and journaled, it never throws
+ * for a match the matcher produced (a note below what its match takes is the one exception, and
+ * intake's collateral check rules it out).
  */
 import { deriveNote, outputInner, OutputRole } from '@nightjar/crypto';
 import { fieldToHex, parseAddress, requiredCollateral, type Instrument } from '@nightjar/protocol';
@@ -73,13 +75,15 @@ function planParty(o: EngineOrder, f: Flow): PartyPlan {
   const { ctx } = f;
   const change = o.noteAmount - f.gives;
   if (change < 0n) throw new Error('note value below what the match takes');
-  const newAmount = o.amount - f.quantity;
-  const continues = newAmount > 0n && o.orderType === 'limit';
-  if (continues) {
-    // The remainder's collateral must be covered by the change note (floors add up; assert it).
-    const need = requiredCollateral(o.side, newAmount, o.priceLimit, ctx.instrument);
-    if (change < need) throw new Error('change note does not cover the remainder');
-  }
+  const remainder = o.amount - f.quantity;
+  // A limit remainder rests again only on a change note worth its collateral. The floors of DESIGN
+  // 4 add up, but its minimum of 1 does not: a bid whose fill takes its whole 1-unit note leaves a
+  // zero change under a remainder that needs 1. Such an order ends with its fill (remainder
+  // cancelled, any change note free), so the counterparty's match settles regardless.
+  const continues =
+    remainder > 0n &&
+    o.orderType === 'limit' &&
+    change >= requiredCollateral(o.side, remainder, o.priceLimit, ctx.instrument);
   const parentInner = BigInt('0x' + o.noteInnerHash);
   const owner = BigInt('0x' + o.ownerCommitment);
   const feeOwner = BigInt('0x' + ctx.feeOwnerCommitment);
@@ -114,7 +118,6 @@ function planParty(o: EngineOrder, f: Flow): PartyPlan {
   out(OutputRole.tradeOut, f.outMint, f.receives, owner);
   out(OutputRole.change, f.inputMint, change, owner);
   out(OutputRole.fee, f.inputMint, f.fee, feeOwner);
-  if (continues && !outputs.some((p) => p.relock)) throw new Error('a continuing order needs a change note');
 
   const reuse = reusableLock(o, ctx.slot);
   const lockUntil = reuse ? o.lockedUntilSlot! : ctx.lockExpirySlot;
@@ -144,7 +147,7 @@ function planParty(o: EngineOrder, f: Flow): PartyPlan {
     tradeAmount: f.receives.toString(),
     changeAmount: change.toString(),
     feeAmount: f.fee.toString(),
-    newAmount: continues ? newAmount.toString() : '0',
+    newAmount: remainder.toString(),
     filledAfter: (o.filledQuantity + f.quantity).toString(),
     continues,
   };

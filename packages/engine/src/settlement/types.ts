@@ -63,7 +63,11 @@ export interface PartyPlan {
   tradeAmount: string;
   changeAmount: string;
   feeAmount: string;
-  /** Base units still resting after the fill ("0" when the order ends). */
+  /**
+   * Base units left unfilled after the fill: they rest again when `continues`, else they leave
+   * with the order (`cancelled`); "0" when it filled in full. (Journal rows written before this
+   * field meant the remainder only of a continuing order hold "0" for an ending one.)
+   */
   newAmount: string;
   /** Cumulative filled quantity after the fill. */
   filledAfter: string;

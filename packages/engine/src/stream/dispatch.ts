@@ -130,20 +130,18 @@ export class FrameDispatcher {
         `too many order operations in flight on this socket (${this.deps.limits.maxInFlightPerSession}); await replies`,
       );
     const tagged = session.cancelOnDisconnect;
+    // A place or a modify's replacement booked here belongs to this session's cancel-on-disconnect.
+    const placing = tagged ? { cancelOnDisconnectSession: session.id } : {};
+    if (tagged && request.op !== 'order.cancel') session.hasTaggedOrders = true;
     session.inFlight++;
     try {
       let result: unknown;
       if (request.op === 'order.place') {
-        if (tagged) session.hasTaggedOrders = true;
-        result = await this.deps.intake.place(
-          caller,
-          request.params,
-          tagged ? { cancelOnDisconnectSession: session.id } : {},
-        );
+        result = await this.deps.intake.place(caller, request.params, placing);
       } else if (request.op === 'order.cancel') {
         result = await this.deps.intake.cancel(caller, request.order_id, request.params);
       } else {
-        result = await this.deps.intake.modify(caller, request.order_id, request.params);
+        result = await this.deps.intake.modify(caller, request.order_id, request.params, placing);
       }
       session.reply(request.op, request.request_id, result);
     } finally {

@@ -8,6 +8,8 @@ import type { SimulatedPlatform } from '../../src/index.js';
 
 export async function startFakeDstackAgent(socketPath: string, td: SimulatedPlatform) {
   const calls: string[] = [];
+  /** The `{path, purpose}` of each `/GetKey` request. */
+  const keyRequests: { path: string; purpose: string }[] = [];
   const server = createServer((req, res) => {
     let body = '';
     req.on('data', (c: Buffer) => (body += c.toString()));
@@ -37,7 +39,8 @@ export async function startFakeDstackAgent(socketPath: string, td: SimulatedPlat
             send({ quote: Buffer.from(q.quote).toString('hex'), event_log: JSON.stringify(q.eventLog) }),
           );
       } else if (req.url === '/GetKey') {
-        const { path } = JSON.parse(body) as { path: string };
+        const { path, purpose } = JSON.parse(body) as { path: string; purpose: string };
+        keyRequests.push({ path, purpose });
         send({ key: Buffer.from(path.padEnd(32, '.')).toString('hex'), signature_chain: [] });
       } else {
         res.writeHead(404).end();
@@ -45,5 +48,5 @@ export async function startFakeDstackAgent(socketPath: string, td: SimulatedPlat
     });
   });
   await new Promise<void>((r) => server.listen(socketPath, r));
-  return { calls, close: () => new Promise<void>((r) => server.close(() => r())) };
+  return { calls, keyRequests, close: () => new Promise<void>((r) => server.close(() => r())) };
 }

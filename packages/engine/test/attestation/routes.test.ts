@@ -119,13 +119,29 @@ describe('transport attestation routes', () => {
     });
   });
 
-  it('/attestation quotes the caller report data, zero-padded', async () => {
-    const r = await v.client.send('/attestation?reportData=c0ffee');
+  it('/attestation quotes SHA-512("venue/attestation/v1" ‖ caller bytes), never the bytes themselves', async () => {
+    // The bytes a man in the middle would want quoted: a transport report data for its manifest.
+    const wanted = transportReportData(randomBytes(32), randomBytes(164));
+    const callerHex = Buffer.from(wanted).toString('hex');
+    const r = await v.client.send(`/attestation?reportData=${callerHex.toUpperCase()}`);
     expect(r.status).toBe(200);
-    expect(r.body.report_data).toBe('c0ffee' + '00'.repeat(61));
+    const derived = createHash('sha512').update('venue/attestation/v1').update(wanted).digest('hex');
+    expect(r.body.caller_data).toBe(callerHex);
+    expect(r.body.report_data).toBe(derived);
     const { status, td } = verifyQuote(v, r.body.quote, r.body.collateral);
     expect(status).toBe('UpToDate');
-    expect(Buffer.from(td.reportData).toString('hex')).toBe(r.body.report_data);
+    expect(Buffer.from(td.reportData).toString('hex')).toBe(derived);
+    expect(Buffer.from(td.reportData).toString('hex')).not.toBe(callerHex);
+    // Short and absent caller data are derived the same way (no zero padding).
+    const short = await v.client.send('/attestation?reportData=c0ffee');
+    expect(short.body.report_data).toBe(
+      createHash('sha512').update('venue/attestation/v1').update(Buffer.from('c0ffee', 'hex')).digest('hex'),
+    );
+    const none = await v.client.send('/attestation');
+    expect([none.body.caller_data, none.body.report_data]).toEqual([
+      '',
+      createHash('sha512').update('venue/attestation/v1').digest('hex'),
+    ]);
     for (const q of ['?reportData=abc', `?reportData=${'ab'.repeat(65)}`, '?reportData=xx']) {
       const bad = await v.client.send(`/attestation${q}`);
       expect([q, bad.status, bad.body.code]).toEqual([q, 400, 1001]);

@@ -1,12 +1,18 @@
 /**
- * Checks (a) to (c) of the spec's Authentication rule 15 on fetched evidence, in order; check (d)
- * needs `/info` and the ledger and is `checkIdentity`. Pure apart from the clock, so that tests can
- * hand it forged evidence.
+ * Checks (a) to (c) of the spec's Authentication rule 15 on fetched evidence, in order, with the
+ * pinned platform measurements beside the compose hash of (c); check (d) needs `/info` and the
+ * ledger and is `checkIdentity`. Pure apart from the clock, so that tests can hand it forged
+ * evidence.
  */
 import type { Collateral, TDReport10 } from '@phala/dcap-qvl';
 import type { TransportAttestationResponse, TransportManifest } from '@nightjar/protocol';
 import { checkEventLog } from './check-event-log.js';
 import { checkManifest } from './check-manifest.js';
+import {
+  checkMeasurements,
+  type PinnedMeasurements,
+  type PlatformMeasurements,
+} from './check-measurements.js';
 import { checkQuote } from './check-quote.js';
 
 export interface CheckTransportEvidenceParameters {
@@ -19,8 +25,10 @@ export interface CheckTransportEvidenceParameters {
   rootCaDer: Uint8Array;
   /** The pinned release's compose hash (64 hex). */
   composeHash: string;
-  /** Collateral when the evidence carries none (a real CVM: fetched from a PCCS). */
+  /** The client's own collateral (from its PCCS or fetcher): used instead of the evidence's. */
   collateral?: Collateral;
+  /** Pinned MRTD and RTMR0–2 (any subset), checked beside the compose hash. */
+  measurements?: PinnedMeasurements;
   nowMs?: number;
 }
 
@@ -29,6 +37,8 @@ export interface CheckTransportEvidenceReturnType {
   td: TDReport10;
   tcbStatus: 'UpToDate';
   composeHash: string;
+  /** The quote's MRTD and RTMR0–2 (what a client pins on a real CVM). */
+  measurements: PlatformMeasurements;
 }
 
 export function checkTransportEvidence(
@@ -41,7 +51,7 @@ export function checkTransportEvidence(
     quote,
     reportDataHex: evidence.report_data,
     nonce: params.nonce,
-    collateral: evidence.collateral ?? params.collateral,
+    collateral: params.collateral ?? evidence.collateral,
     rootCaDer: params.rootCaDer,
     nowMs: params.nowMs ?? Date.now(),
   });
@@ -59,5 +69,6 @@ export function checkTransportEvidence(
     rtmr3: td.rtMr3,
     composeHash: params.composeHash,
   });
-  return { manifest, td, tcbStatus, composeHash };
+  const measurements = checkMeasurements({ td, pinned: params.measurements });
+  return { manifest, td, tcbStatus, composeHash, measurements };
 }

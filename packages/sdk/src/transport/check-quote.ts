@@ -39,7 +39,13 @@ function checkChainRoot(chain: X509Certificate[], root: X509Certificate, what: s
   throw new RootMismatchError(`${what}: the chain does not end at the pinned root`);
 }
 
-export function checkQuote(params: CheckQuoteParameters): CheckQuoteReturnType {
+export type CheckQuoteNonceParameters = Pick<CheckQuoteParameters, 'quote' | 'reportDataHex' | 'nonce'>;
+
+/**
+ * The cheap first part of (a): the quote parses as a TDX quote and carries this client's nonce.
+ * Run before anything costs a round trip (a collateral fetch) or a signature check.
+ */
+export function checkQuoteNonce(params: CheckQuoteNonceParameters): { parsed: Quote; td: TDReport10 } {
   let parsed: Quote;
   let td: TDReport10 | null;
   try {
@@ -50,14 +56,18 @@ export function checkQuote(params: CheckQuoteParameters): CheckQuoteReturnType {
   }
   if (!td) throw new QuoteInvalidError('the quote is not a TDX quote');
 
-  // The nonce first: evidence for anyone else's nonce proves nothing about this connection.
+  // Evidence for anyone else's nonce proves nothing about this connection.
   const reportData = Buffer.from(td.reportData);
   if (
     !reportData.subarray(0, 32).equals(Buffer.from(params.nonce)) ||
     params.reportDataHex.toLowerCase() !== reportData.toString('hex')
   )
     throw new NonceMismatchError('the quote does not carry the nonce this client sent');
+  return { parsed, td };
+}
 
+export function checkQuote(params: CheckQuoteParameters): CheckQuoteReturnType {
+  const { parsed, td } = checkQuoteNonce(params);
   if (!params.collateral) throw new QuoteInvalidError('no DCAP collateral to verify the quote with');
   let root: X509Certificate;
   try {

@@ -10,6 +10,7 @@ import { once } from 'node:events';
 import type { createConnection } from 'node:net';
 import WebSocket, { type ClientOptions } from 'ws';
 import type { HttpResponse, RequestOptions } from './pinned-socket.js';
+import { assertPinnedMeasurements } from './check-measurements.js';
 import { SignerSetMismatchError } from './errors.js';
 import { openPinnedSocket, type PinnedSocket } from './pinned-socket.js';
 import {
@@ -49,6 +50,7 @@ interface Connection {
 
 export function createTransport(params: CreateTransportParameters): CreateTransportReturnType {
   const url = new URL(params.url);
+  assertPinnedMeasurements(params.measurements);
   let current: Connection | undefined;
   let closed = false;
   const sockets = new Set<PinnedSocket>();

@@ -3,6 +3,7 @@
  * check of the spec's Authentication rule 15 it belongs to ('a' to 'd'). Messages may change;
  * codes do not.
  */
+import type { MeasurementRegister } from './check-measurements.js';
 
 export type TransportCheck = 'a' | 'b' | 'c' | 'd';
 
@@ -12,10 +13,12 @@ export type TransportErrorCode =
   | 'ATTESTATION_ROOT'
   | 'ATTESTATION_QUOTE'
   | 'ATTESTATION_TCB'
+  | 'ATTESTATION_COLLATERAL'
   | 'ATTESTATION_MANIFEST'
   | 'ATTESTATION_SPKI'
   | 'ATTESTATION_EVENT_LOG'
   | 'ATTESTATION_COMPOSE_HASH'
+  | 'ATTESTATION_MEASUREMENT'
   | 'ATTESTATION_BOOT_SESSION'
   | 'ATTESTATION_SIGNER_SET'
   | 'TRANSPORT_TLS'
@@ -65,6 +68,13 @@ export class TcbStatusError extends TransportError {
   }
 }
 
+/** (a) The client's own collateral source (its PCCS or fetcher) failed; the venue's is not used instead. */
+export class CollateralUnavailableError extends TransportError {
+  override readonly name = 'CollateralUnavailableError';
+  readonly code = 'ATTESTATION_COLLATERAL';
+  override readonly check = 'a';
+}
+
 /** (b) The manifest bytes do not reproduce the quote's report data (or disagree with the manifest shown). */
 export class ManifestMismatchError extends TransportError {
   override readonly name = 'ManifestMismatchError';
@@ -100,6 +110,16 @@ export class ComposeHashMismatchError extends TransportError {
   override readonly name = 'ComposeHashMismatchError';
   readonly code = 'ATTESTATION_COMPOSE_HASH';
   override readonly check = 'c';
+}
+
+/** (c) A platform measurement (MRTD, RTMR0–2) is not the value this client pinned: another CVM image. */
+export class MeasurementMismatchError extends TransportError {
+  override readonly name = 'MeasurementMismatchError';
+  readonly code = 'ATTESTATION_MEASUREMENT';
+  override readonly check = 'c';
+  constructor(readonly register: MeasurementRegister) {
+    super(`the quote's ${register.toUpperCase()} is not the pinned value`);
+  }
 }
 
 /** (d) The manifest's boot session is not the one `/info` reports. */

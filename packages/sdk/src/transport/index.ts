@@ -10,6 +10,8 @@ export * from './fetch-evidence.js';
 export * from './check-quote.js';
 export * from './check-manifest.js';
 export * from './check-event-log.js';
+export * from './check-measurements.js';
+export * from './collateral.js';
 export * from './check-identity.js';
 export * from './check-evidence.js';
 export * from './verify-transport.js';

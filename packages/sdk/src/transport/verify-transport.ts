@@ -5,10 +5,12 @@
  * check: every parameter is a pinned value or a source of truth, none is a switch.
  */
 import { randomBytes } from 'node:crypto';
-import type { Collateral } from '@phala/dcap-qvl';
 import type { TransportManifest } from '@nightjar/protocol';
 import { checkTransportEvidence } from './check-evidence.js';
 import { checkIdentity, type SignerSetSource } from './check-identity.js';
+import { checkQuoteNonce } from './check-quote.js';
+import type { PinnedMeasurements, PlatformMeasurements } from './check-measurements.js';
+import { fetchOwnCollateral, type CollateralFetcher } from './collateral.js';
 import { EvidenceUnavailableError } from './errors.js';
 import { fetchTransportEvidence } from './fetch-evidence.js';
 import { markVerified, type PinnedSocket } from './pinned-socket.js';
@@ -21,8 +23,14 @@ export interface VerifyTransportParameters {
   composeHash: string;
   /** Where the finalized on-chain signer set is read (a ledger client). */
   ledger: SignerSetSource;
-  /** Collateral for a quote the engine serves without it (a real CVM): e.g. dcap-qvl's `getCollateral`. */
-  fetchCollateral?: (quote: Uint8Array) => Promise<Collateral>;
+  /**
+   * The client's own DCAP collateral source (e.g. `pccsCollateralFetcher(url)`). When given it is
+   * always used, in preference to collateral the venue serves; without it the venue's is used (a
+   * real CVM serves none, so there a client needs one).
+   */
+  fetchCollateral?: CollateralFetcher;
+  /** Pinned MRTD and RTMR0–2 (any subset): a mismatch fails with `MeasurementMismatchError`. */
+  measurements?: PinnedMeasurements;
   now?: () => number;
 }
 
@@ -32,6 +40,8 @@ export interface VerifyTransportReturnType {
   tlsSpkiSha256: string;
   composeHash: string;
   tcbStatus: 'UpToDate';
+  /** The quote's MRTD and RTMR0–2, lower-case hex. */
+  measurements: PlatformMeasurements;
   teeKeys: string[];
   signerSetSha256: string;
 }
@@ -40,10 +50,10 @@ export async function verifyTransport(params: VerifyTransportParameters): Promis
   const { socket } = params;
   const nonce = randomBytes(32);
   const evidence = await fetchTransportEvidence({ socket, nonce });
-  const collateral =
-    evidence.collateral === undefined && params.fetchCollateral
-      ? await params.fetchCollateral(Buffer.from(evidence.quote, 'hex'))
-      : undefined;
+  const quote = Buffer.from(evidence.quote, 'hex');
+  // A foreign or stale quote is refused before it costs a request to the client's PCCS.
+  checkQuoteNonce({ quote, reportDataHex: evidence.report_data, nonce });
+  const collateral = await fetchOwnCollateral(params.fetchCollateral, quote);
   const checked = checkTransportEvidence({
     evidence,
     nonce,
@@ -51,6 +61,7 @@ export async function verifyTransport(params: VerifyTransportParameters): Promis
     rootCaDer: params.rootCaDer,
     composeHash: params.composeHash,
     ...(collateral ? { collateral } : {}),
+    ...(params.measurements ? { measurements: params.measurements } : {}),
     nowMs: (params.now ?? Date.now)(),
   });
   const info = await socket.publicGet<{ boot_session_id?: unknown }>('/info');
@@ -69,6 +80,7 @@ export async function verifyTransport(params: VerifyTransportParameters): Promis
     tlsSpkiSha256: socket.spkiSha256,
     composeHash: checked.composeHash,
     tcbStatus: checked.tcbStatus,
+    measurements: checked.measurements,
     teeKeys: identity.teeKeys,
     signerSetSha256: identity.signerSetSha256,
   };
