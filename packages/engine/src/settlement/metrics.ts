@@ -15,7 +15,7 @@ export const COUNTERS = [
   'matches_returned_to_book',
   'lock_transactions',
   'settle_transactions',
-  'lock_releases',
+  'release_transactions',
   'rebroadcasts',
   'queue_overflow_rejections',
   'recovery_already_settled',

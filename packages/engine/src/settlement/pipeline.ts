@@ -500,7 +500,7 @@ export class SettlementPipeline implements SettlementSeam {
       const { tx, sent } = await this.io.submit({ name: 'release_lock', args: { nullifier } }, (tx) =>
         this.o.journal.write([], [{ tx, batchId: 0n, kind: 'release' }]),
       );
-      this.metrics.count('lock_releases');
+      this.metrics.count('release_transactions');
       if (sent === 'refused') continue;
       if ((await this.io.awaitLanding(tx)).kind !== 'lost') return;
     }

@@ -62,7 +62,7 @@ async function slotsUntilFree(v: TestVenue, nullifier: string): Promise<number> 
 
 async function releases(v: TestVenue): Promise<number> {
   const token = await login(v.client, v.admin);
-  return (await v.client.send('/admin/metrics/settlement', { token })).body.counters.lock_releases;
+  return (await v.client.send('/admin/metrics/settlement', { token })).body.counters.release_transactions;
 }
 
 describe('the engine releases its own relock', () => {
