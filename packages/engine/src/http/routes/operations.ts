@@ -5,6 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { parseParam, queryParams, VenueError, type DrainStatusResponse } from '@nightjar/protocol';
 import type { EngineContext } from '../../context.js';
+import { accountDoor } from './front-doors.js';
 
 const TRANSPARENCY_CACHE_MS = 1000;
 
@@ -80,7 +81,7 @@ export async function operationsRoutes(app: FastifyInstance, { ctx }: { ctx: Eng
 
   app.get<{ Params: { batch_id: string } }>(
     '/settlement/status/:batch_id',
-    { preHandler: ctx.requireAccount },
+    accountDoor(ctx, 'read'),
     async (req) => {
       const batchId = parseParam(queryParams.batch_id, req.params.batch_id, 'batch_id');
       const record = ctx.settlement.status?.(BigInt(batchId));
