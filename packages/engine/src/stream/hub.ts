@@ -1,7 +1,8 @@
 /**
- * Every open `/v1/stream` socket and who it belongs to: the venue's socket count (the upgrade
- * refuses past it), authenticated sessions by account (the 4290 cap, routing of `orders` and
- * `fills`), the `tree` subscribers. It also acts on account changes at once (revocation,
+ * Every open `/v1/stream` socket and who it belongs to: the sockets not logged in yet (their own
+ * budget, per address and in total), authenticated sessions venue-wide (the upgrade and `login`
+ * refuse past the cap) and by account (the 4290 cap, routing of `orders` and `fills`), the `tree`
+ * subscribers. It also acts on account changes at once (revocation,
  * invalidation, suspension), runs cancel-on-disconnect when a session ends, and closes every live
  * session with 1011 when the fan-out reports a loss.
  */
@@ -9,8 +10,10 @@ import type { Duplex } from 'node:stream';
 import type { WebSocket } from 'ws';
 import { STREAM_CLOSE_CODES, VenueError, type StreamChannel } from '@nightjar/protocol';
 import type { AccountEvent, AccountService, Principal } from '../accounts/account-service.js';
+import { addressKey } from '../http/address-limiter.js';
 import type { FillEventBody, OrderEvents } from '../orders/events.js';
 import type { Intake } from '../orders/intake.js';
+import { AnonymousBudget } from './anonymous-budget.js';
 import type { StreamClock } from './clock.js';
 import type { StreamLimits } from './options.js';
 import { StreamSession } from './session.js';
@@ -25,21 +28,30 @@ export interface StreamHubDeps {
   onFrameSent?: (latencyMs: number) => void;
 }
 
+/** Seconds a refused upgrade should wait before trying again. */
+export const FULL_VENUE_RETRY_AFTER_S = 2;
+
 export interface StreamStats {
   sockets: number;
   authenticated: number;
+  /** Sockets not logged in yet (their own budget). */
+  anonymous: number;
   treeSubscribers: number;
   /** Sessions closed because their backlog overflowed. */
   slowConsumerCloses: number;
   /** Times a fan-out loss closed every live session. */
   fanoutLosses: number;
-  /** Upgrades refused because the venue was full. */
+  /** Upgrades refused by a cap (authenticated, anonymous in total or per address). */
   refusedUpgrades: number;
 }
 
 export class StreamHub {
   private readonly sockets = new Set<StreamSession>();
   private readonly byAccount = new Map<string, Set<StreamSession>>();
+  private authenticated = 0;
+  private readonly anonymous: AnonymousBudget;
+  /** Sockets not logged in yet, and the address each counts under. */
+  private readonly anonymousAddress = new Map<StreamSession, string>();
   readonly treeSubscribers = new Set<StreamSession>();
   private readonly offAccounts: () => void;
   private readonly onSocketsGone = new Set<() => void>();
@@ -49,6 +61,7 @@ export class StreamHub {
   refusedUpgrades = 0;
 
   constructor(private readonly deps: StreamHubDeps) {
+    this.anonymous = new AnonymousBudget(deps.limits.maxAnonymousSockets, deps.limits.maxAnonymousPerAddress);
     this.offAccounts = deps.accounts.onChange((event) => this.onAccountEvent(event));
   }
 
@@ -61,17 +74,45 @@ export class StreamHub {
     this.deps.events.publish({ channel: 'fills', accountId, body });
   }
 
-  /** Can another socket be opened? */
-  get acceptingSockets(): boolean {
-    return !this.stopping && this.sockets.size < this.deps.limits.maxSockets;
+  /** Why an upgrade from `remoteAddress` is refused (counted in `refusedUpgrades`), or undefined. */
+  upgradeRefusal(remoteAddress: string | undefined): VenueError | undefined {
+    if (this.stopping) return new VenueError(5001, 'the engine is stopping');
+    const { maxSockets, maxAnonymousSockets, maxAnonymousPerAddress } = this.deps.limits;
+    const retry = { retryAfterSeconds: FULL_VENUE_RETRY_AFTER_S };
+    let refusal: VenueError | undefined;
+    if (!this.hasRoomForLogin)
+      refusal = new VenueError(5001, `stream at capacity (${maxSockets} sockets); retry shortly`, retry);
+    else
+      switch (this.anonymous.refusal(addressKey(remoteAddress))) {
+        case 'address':
+          refusal = new VenueError(
+            1401,
+            `too many sockets from this address waiting to log in (${maxAnonymousPerAddress}); log in on those first`,
+            retry,
+          );
+          break;
+        case 'total':
+          refusal = new VenueError(
+            5001,
+            `stream at capacity (${maxAnonymousSockets} sockets waiting to log in); retry shortly`,
+            retry,
+          );
+      }
+    if (refusal) this.refusedUpgrades++;
+    return refusal;
+  }
+
+  /** Is there room under the venue's authenticated cap for one more login? */
+  get hasRoomForLogin(): boolean {
+    return this.authenticated < this.deps.limits.maxSockets;
   }
 
   get isStopping(): boolean {
     return this.stopping;
   }
 
-  /** A freshly upgraded socket. */
-  open(ws: WebSocket, socket: Duplex): StreamSession {
+  /** A freshly upgraded socket (admitted by {@link StreamHub.upgradeRefusal} in the same turn). */
+  open(ws: WebSocket, socket: Duplex, remoteAddress: string | undefined): StreamSession {
     const session = new StreamSession(ws, socket, {
       clock: this.deps.clock,
       limits: this.deps.limits,
@@ -79,13 +120,24 @@ export class StreamHub {
       hooks: {
         ended: (s) => this.ended(s),
         socketGone: (s) => {
+          this.leaveAnonymous(s);
           this.sockets.delete(s);
           if (this.sockets.size === 0) for (const resolve of this.onSocketsGone) resolve();
         },
       },
     });
     this.sockets.add(session);
+    const address = addressKey(remoteAddress);
+    this.anonymous.add(address);
+    this.anonymousAddress.set(session, address);
     return session;
+  }
+
+  private leaveAnonymous(session: StreamSession): void {
+    const address = this.anonymousAddress.get(session);
+    if (address === undefined) return;
+    this.anonymousAddress.delete(session);
+    this.anonymous.remove(address);
   }
 
   accountSocketCount(accountId: string): number {
@@ -98,6 +150,8 @@ export class StreamHub {
 
   /** A session's first successful `login`. */
   bind(session: StreamSession, principal: Principal, cancelOnDisconnect: boolean): void {
+    this.leaveAnonymous(session);
+    this.authenticated++;
     session.authenticate(principal, cancelOnDisconnect);
     let set = this.byAccount.get(principal.accountId);
     if (!set) this.byAccount.set(principal.accountId, (set = new Set()));
@@ -127,11 +181,10 @@ export class StreamHub {
   }
 
   stats(): StreamStats {
-    let authenticated = 0;
-    for (const set of this.byAccount.values()) authenticated += set.size;
     return {
       sockets: this.sockets.size,
-      authenticated,
+      authenticated: this.authenticated,
+      anonymous: this.anonymous.size,
       treeSubscribers: this.treeSubscribers.size,
       slowConsumerCloses: this.slowConsumerCloses,
       fanoutLosses: this.fanoutLosses,
@@ -165,7 +218,7 @@ export class StreamHub {
     const accountId = session.principal?.accountId;
     if (accountId !== undefined) {
       const set = this.byAccount.get(accountId);
-      set?.delete(session);
+      if (set?.delete(session)) this.authenticated--;
       if (set?.size === 0) this.byAccount.delete(accountId);
     }
     // After detaching, so the `cancelled` events reach the account's other sessions only.
