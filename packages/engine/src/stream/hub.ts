@@ -33,6 +33,7 @@ export const FULL_VENUE_RETRY_AFTER_S = 2;
 
 export interface StreamStats {
   sockets: number;
+  /** Sockets that logged in and are still open (a closing one too, until it is gone). */
   authenticated: number;
   /** Sockets not logged in yet (their own budget). */
   anonymous: number;
@@ -48,7 +49,12 @@ export interface StreamStats {
 export class StreamHub {
   private readonly sockets = new Set<StreamSession>();
   private readonly byAccount = new Map<string, Set<StreamSession>>();
-  private authenticated = 0;
+  /**
+   * Sockets that logged in, by account, until the socket is gone: a session that ended may keep its
+   * socket a while for the close frame, and it counts against the caps until then.
+   */
+  private readonly loggedIn = new Map<StreamSession, string>();
+  private readonly loggedInByAccount = new Map<string, number>();
   private readonly anonymous: AnonymousBudget;
   /** Sockets not logged in yet, and the address each counts under. */
   private readonly anonymousAddress = new Map<StreamSession, string>();
@@ -104,7 +110,7 @@ export class StreamHub {
 
   /** Is there room under the venue's authenticated cap for one more login? */
   get hasRoomForLogin(): boolean {
-    return this.authenticated < this.deps.limits.maxSockets;
+    return this.loggedIn.size < this.deps.limits.maxSockets;
   }
 
   get isStopping(): boolean {
@@ -121,6 +127,7 @@ export class StreamHub {
         ended: (s) => this.ended(s),
         socketGone: (s) => {
           this.leaveAnonymous(s);
+          this.leaveLoggedIn(s);
           this.sockets.delete(s);
           if (this.sockets.size === 0) for (const resolve of this.onSocketsGone) resolve();
         },
@@ -140,8 +147,18 @@ export class StreamHub {
     this.anonymous.remove(address);
   }
 
+  private leaveLoggedIn(session: StreamSession): void {
+    const accountId = this.loggedIn.get(session);
+    if (accountId === undefined) return;
+    this.loggedIn.delete(session);
+    const n = this.loggedInByAccount.get(accountId)!;
+    if (n <= 1) this.loggedInByAccount.delete(accountId);
+    else this.loggedInByAccount.set(accountId, n - 1);
+  }
+
+  /** The account's logged-in sockets still open (the 4290 cap). */
   accountSocketCount(accountId: string): number {
-    return this.byAccount.get(accountId)?.size ?? 0;
+    return this.loggedInByAccount.get(accountId) ?? 0;
   }
 
   sessionsOf(accountId: string): ReadonlySet<StreamSession> | undefined {
@@ -151,7 +168,8 @@ export class StreamHub {
   /** A session's first successful `login`. */
   bind(session: StreamSession, principal: Principal, cancelOnDisconnect: boolean): void {
     this.leaveAnonymous(session);
-    this.authenticated++;
+    this.loggedIn.set(session, principal.accountId);
+    this.loggedInByAccount.set(principal.accountId, this.accountSocketCount(principal.accountId) + 1);
     session.authenticate(principal, cancelOnDisconnect);
     let set = this.byAccount.get(principal.accountId);
     if (!set) this.byAccount.set(principal.accountId, (set = new Set()));
@@ -183,7 +201,7 @@ export class StreamHub {
   stats(): StreamStats {
     return {
       sockets: this.sockets.size,
-      authenticated: this.authenticated,
+      authenticated: this.loggedIn.size,
       anonymous: this.anonymous.size,
       treeSubscribers: this.treeSubscribers.size,
       slowConsumerCloses: this.slowConsumerCloses,
@@ -218,7 +236,7 @@ export class StreamHub {
     const accountId = session.principal?.accountId;
     if (accountId !== undefined) {
       const set = this.byAccount.get(accountId);
-      if (set?.delete(session)) this.authenticated--;
+      set?.delete(session);
       if (set?.size === 0) this.byAccount.delete(accountId);
     }
     // After detaching, so the `cancelled` events reach the account's other sessions only.

@@ -11,7 +11,7 @@ import {
 import type { StreamClock } from './clock.js';
 
 export interface StreamOptions {
-  /** Authenticated sockets venue-wide; past it upgrades get 503 and logins 5001. Default 512. */
+  /** Logged-in sockets venue-wide; past it upgrades get 503 and logins 5001. Default 512. */
   maxSockets?: number;
   /**
    * Sockets not yet logged in, venue-wide, apart from `maxSockets` (so anonymous sockets never

@@ -50,7 +50,7 @@ describe('a slow consumer', () => {
       await fast!.until(() => fast!.textFrames === emitted + 2, `${emitted} events at the fast client`);
     }
     expect(hub.stats().slowConsumerCloses).toBe(1);
-    expect(hub.accountSocketCount(accountId)).toBe(1);
+    expect(hub.sessionsOf(accountId)?.size).toBe(1);
     // The fast session goes on, seq contiguous; the bystander noticed nothing.
     for (let i = 0; i < 10; i++) v.engine.events.emit(accountId, bigEvent(++emitted));
     await fast!.until(() => fast!.textFrames === emitted + 2, 'the events after the close');
@@ -149,7 +149,7 @@ describe('a paused reader', () => {
   const hub = () => v.engine.context.streamHub;
 
   /** A logged-in, subscribed raw client that then stops reading until its backlog overflows. */
-  async function overflowedReader(): Promise<RawWsClient> {
+  async function overflowedReader(): Promise<{ slow: RawWsClient; accountId: string }> {
     const { token, accountId } = await v.newAccount();
     const client = await RawWsClient.connect(v.engine.url, v.engine.certificate.certPem);
     client.sendText(JSON.stringify({ op: 'login', token }));
@@ -169,15 +169,18 @@ describe('a paused reader', () => {
       15_000,
     );
     expect(emitted).toBeGreaterThan(100);
-    return client;
+    return { slow: client, accountId };
   }
 
   it('receives the 1011 close frame when it resumes reading within the 60 s silence window', async () => {
     const sockets = hub().stats().sockets;
-    const slow = await overflowedReader();
-    // The session is over (backlog dropped) but the socket stays for its close frame.
+    const { slow, accountId } = await overflowedReader();
+    // The session is over (backlog dropped) but the socket stays for its close frame, and counts
+    // against the account's socket cap until it is gone.
     clock.advance(59_000);
     expect(hub().stats().sockets).toBe(sockets + 1);
+    expect(hub().sessionsOf(accountId)).toBeUndefined();
+    expect(hub().accountSocketCount(accountId)).toBe(1);
     slow.socket.resume();
     await slow.ended;
     expect(slow.closeCode).toBe(1011);
@@ -187,11 +190,12 @@ describe('a paused reader', () => {
 
   it('is cut off after more than 60 s of silence (it never gets the close frame)', async () => {
     const sockets = hub().stats().sockets;
-    const slow = await overflowedReader();
+    const { slow, accountId } = await overflowedReader();
     clock.advance(60_000);
     expect(hub().stats().sockets).toBe(sockets + 1);
     clock.advance(1);
     await eventually(() => hub().stats().sockets === sockets, 'the silent socket to be destroyed');
+    expect(hub().accountSocketCount(accountId)).toBe(0);
     slow.socket.resume();
     await slow.ended;
     expect(slow.closeCode).toBeUndefined();
