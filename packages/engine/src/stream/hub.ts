@@ -1,8 +1,8 @@
 /**
  * Every open `/v1/stream` socket and who it belongs to: the sockets not logged in yet (their own
- * budget, per address and in total), authenticated sessions venue-wide (the upgrade and `login`
- * refuse past the cap) and by account (the 4290 cap, routing of `orders` and `fills`), the `tree`
- * subscribers. It also acts on account changes at once (revocation,
+ * budget, per address and in total), logged-in sockets venue-wide (the upgrade and `login` refuse
+ * past the cap) and by account (the 4290 cap), live sessions by account (routing of `orders` and
+ * `fills`), the `tree` subscribers. It also acts on account changes at once (revocation,
  * invalidation, suspension), runs cancel-on-disconnect when a session ends, and closes every live
  * session with 1011 when the fan-out reports a loss.
  */
