@@ -4,6 +4,7 @@ import type { SystemStatusResponse } from '@nightjar/protocol';
 import type { LedgerClient } from '@nightjar/ledger';
 import type { AccountService } from './accounts/account-service.js';
 import type { RateLimiter } from './accounts/rate-limiter.js';
+import type { AddressLimiter } from './http/address-limiter.js';
 import type { AttestationIdentity } from './attestation/service.js';
 import type { ChainView } from './chain-view.js';
 import type { MarketRegistry } from './markets.js';
@@ -28,6 +29,8 @@ export interface EngineContext {
   accounts: AccountService;
   /** Per-account order-operation bucket (DESIGN.md section 9). */
   rateLimiter: RateLimiter;
+  /** Per-address bucket of the public reads that cost work (`/tree/root`), with the account bucket's weights. */
+  publicReads: AddressLimiter;
   registry: OrderRegistry;
   intake: Intake;
   settlement: SettlementSeam;

@@ -27,6 +27,7 @@ import { operationsRoutes } from './http/routes/operations.js';
 import { orderRoutes } from './http/routes/orders.js';
 import { systemRoutes } from './http/routes/system.js';
 import { treeRoutes } from './http/routes/tree.js';
+import { AddressLimiter } from './http/address-limiter.js';
 import { buildHttpServer } from './http/server.js';
 import { MarketRegistry } from './markets.js';
 import { OrderEvents } from './orders/events.js';
@@ -79,12 +80,34 @@ export interface EngineOptions {
   attestation?: {
     /** The TEE platform; by default the simulated one, its PKI in `<dataDir>/attestation`. */
     platform?: AttestationPlatform;
-    /** Per-IP bucket of the quote routes (default capacity 20, refill 5/s). */
-    rateLimit?: { capacity: number; refillPerSecond: number };
+    /** Per-address bucket of the quote routes (default capacity 20, refill 5/s, 10,000 addresses). */
+    rateLimit?: AddressRateLimit;
+    /** The quote budget of all callers together (default capacity 100, refill 20/s). */
+    globalRateLimit?: { capacity: number; refillPerSecond: number };
   };
+  /** Per-address bucket of public reads (`/tree/root`); default the account bucket's 40 and 20/s. */
+  publicReadRateLimit?: AddressRateLimit;
   logger?: FastifyServerOptions['logger'];
   /** `/v1/stream` caps and deadlines clock (the spec's values by default; tests shrink them). */
   stream?: StreamOptions;
+}
+
+export interface AddressRateLimit {
+  capacity: number;
+  refillPerSecond: number;
+  /** Addresses tracked at once; past it new addresses are refused, limited ones never forgiven. */
+  maxAddresses?: number;
+}
+
+const DEFAULT_MAX_ADDRESSES = 10_000;
+
+function perAddressLimiter(limit: AddressRateLimit, now: () => number): RateLimiter {
+  return new RateLimiter({
+    capacity: limit.capacity,
+    refillPerSecond: limit.refillPerSecond,
+    maxEntries: limit.maxAddresses ?? DEFAULT_MAX_ADDRESSES,
+    now,
+  });
 }
 
 export interface RunningEngine {
@@ -288,6 +311,15 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     trees,
     accounts,
     rateLimiter,
+    publicReads: new AddressLimiter(
+      perAddressLimiter(
+        options.publicReadRateLimit ?? {
+          capacity: RATE_LIMIT.capacity,
+          refillPerSecond: RATE_LIMIT.refillPerSecond,
+        },
+        now,
+      ),
+    ),
     registry,
     intake,
     settlement,
@@ -308,10 +340,14 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
   await app.register(attestationRoutes, {
     service: attestation,
     evidence: new EvidenceFiles(attestationDir ? join(attestationDir, 'evidences') : undefined),
-    limiter: new RateLimiter({
-      ...(options.attestation?.rateLimit ?? { capacity: 20, refillPerSecond: 5 }),
-      now,
-    }),
+    limiter: new AddressLimiter(
+      perAddressLimiter(options.attestation?.rateLimit ?? { capacity: 20, refillPerSecond: 5 }, now),
+      new RateLimiter({
+        ...(options.attestation?.globalRateLimit ?? { capacity: 100, refillPerSecond: 20 }),
+        maxEntries: 1,
+        now,
+      }),
+    ),
   });
   stream.listen(app.server);
   await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 8443 });

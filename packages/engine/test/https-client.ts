@@ -39,8 +39,15 @@ export class HttpsClient {
   constructor(
     readonly baseUrl: string,
     certPem: string,
+    /** Connect from this local address (another 127.0.0.x is another client to per-address limits). */
+    localAddress?: string,
   ) {
-    this.agent = new Agent({ ca: certPem, keepAlive: true, maxSockets: 64 });
+    this.agent = new Agent({
+      ca: certPem,
+      keepAlive: true,
+      maxSockets: 64,
+      ...(localAddress ? { localAddress } : {}),
+    });
   }
 
   // Test bodies are read field by field; `any` keeps the assertions short and is checked at run time.

@@ -70,22 +70,39 @@ describe('RateLimiter', () => {
     const { clock, limiter } = clocked({ capacity: 1, refillPerSecond: 1, maxEntries: 3 });
     for (const k of ['a', 'b', 'c']) limiter.take(k, 1);
     expect(limiter.size).toBe(3);
-    limiter.take('d', 1); // over the cap: the least recently used ('a') goes
+    // Full of buckets in debt: a new key is refused for a full refill time, nobody is forgiven.
+    expect(limiter.take('d', 1)).toEqual({ ok: false, retryAfterSeconds: 1 });
     expect(limiter.size).toBe(3);
-    expect(limiter.available('a')).toBe(1);
-    expect(limiter.available('b')).toBe(0);
+    expect(limiter.available('a')).toBe(0);
     clock.ms += 1000; // everything refilled
-    limiter.take('e', 1); // the refilled are dropped as a new one comes in
+    expect(limiter.take('e', 1).ok).toBe(true); // the refilled are dropped as a new one comes in
     expect(limiter.size).toBe(1);
     clock.ms += 1000;
     expect(limiter.sweep()).toBe(1);
     expect(limiter.size).toBe(0);
   });
 
-  it('stays bounded under many distinct keys', () => {
-    const { limiter } = clocked({ capacity: 1, refillPerSecond: 0.001, maxEntries: 100 });
-    for (let i = 0; i < 10_000; i++) limiter.take(`k${i}`, 1);
+  it('a flood of new keys never resets a limited key, and the table stays bounded', () => {
+    const { clock, limiter } = clocked({ capacity: 2, refillPerSecond: 1, maxEntries: 100 });
+    limiter.take('victim-or-attacker', 2);
+    expect(limiter.take('victim-or-attacker', 1).ok).toBe(false);
+    const admitted = Array.from({ length: 10_000 }, (_, i) => limiter.take(`k${i}`, 1).ok);
+    expect(admitted.filter(Boolean)).toHaveLength(99);
     expect(limiter.size).toBe(100);
+    clock.ms += 500; // refills 0.5: still short of 1
+    expect(limiter.take('victim-or-attacker', 1).ok).toBe(false);
+    expect(limiter.available('victim-or-attacker')).toBe(0.5);
+  });
+
+  it('a full table finds a refilled bucket that is not the least recently touched', () => {
+    const { clock, limiter } = clocked({ capacity: 1, refillPerSecond: 1, maxEntries: 2 });
+    limiter.take('b', 1);
+    clock.ms += 100;
+    limiter.take('a', 0.1);
+    clock.ms += 200; // 'a' refilled, 'b' (touched first) has not
+    expect(limiter.take('c', 1).ok).toBe(true);
+    expect(limiter.available('b')).toBeCloseTo(0.3, 5);
+    expect(limiter.size).toBe(2);
   });
 
   it('a clock stepping back refills nothing', () => {

@@ -4,13 +4,16 @@
  * Amounts are kept in integer micro-units so the spec's fractional costs (0.1, 0.2, 1.2) add up
  * exactly. Memory is bounded: a bucket that has refilled to capacity is indistinguishable from a
  * fresh one, so idle full buckets are dropped, and the map never holds more than `maxEntries`
- * buckets (least recently used first out; evicting a bucket forgives its debt, which is the
- * lenient side of the trade-off, and only happens when more than `maxEntries` keys are active).
+ * buckets. A bucket still in debt is never dropped to make room (that would forgive it: a caller
+ * rotating keys could reset itself or others); while every slot holds debt, a new key is refused
+ * instead, until buckets refill.
  */
 
 import { RATE_LIMIT } from '@nightjar/protocol';
 
 const MICRO = 1_000_000;
+/** A full table is swept for refilled buckets at most this often (a sweep is O(maxEntries)). */
+const FULL_SWEEP_INTERVAL_MS = 1_000;
 
 export interface RateLimiterOptions {
   /** Largest burst, in cost units. */
@@ -41,6 +44,7 @@ export class RateLimiter {
   private readonly refillMicrosPerMs: number;
   /** Insertion order is recency order: every touch re-inserts. */
   private readonly buckets = new Map<string, Bucket>();
+  private lastFullSweepAt = -Infinity;
 
   constructor(options: RateLimiterOptions) {
     if (!(options.capacity > 0) || !Number.isFinite(options.capacity))
@@ -65,19 +69,20 @@ export class RateLimiter {
 
   /**
    * Takes `cost` from `key`'s bucket if it holds that much; otherwise takes nothing and says how
-   * long until it will.
+   * long until it will. A new key is refused the same way while every slot holds a bucket in debt.
    */
   take(key: string, cost: number): TakeResult {
     const costMicros = this.toMicros(cost);
     const now = this.now();
     const available = this.level(key, now);
-    if (available < costMicros) {
-      // Whole milliseconds until the bucket holds `cost` again: exact, never early.
-      const retryAfterSeconds = Math.ceil((costMicros - available) / this.refillMicrosPerMs) / 1000;
-      // A refused request leaves the bucket as it was; nothing to store for an unseen key.
-      return { ok: false, retryAfterSeconds };
-    }
-    this.store(key, available - costMicros, now);
+    // A refused request leaves the bucket as it was; nothing to store for an unseen key.
+    if (available < costMicros)
+      return { ok: false, retryAfterSeconds: this.secondsToRegain(costMicros - available) };
+    const left = available - costMicros;
+    // A new key while every slot holds debt is refused; after one full refill time all are full again.
+    if (left < this.capacityMicros && !this.buckets.has(key) && !this.makeRoom(now))
+      return { ok: false, retryAfterSeconds: this.secondsToRegain(this.capacityMicros) };
+    this.store(key, left, now);
     return { ok: true };
   }
 
@@ -107,6 +112,22 @@ export class RateLimiter {
     return dropped;
   }
 
+  /** Whole milliseconds until `micros` are regained: exact, never early. */
+  private secondsToRegain(micros: number): number {
+    return Math.ceil(micros / this.refillMicrosPerMs) / 1000;
+  }
+
+  /** Is there a free slot for a new bucket? Drops refilled buckets to make one, never one in debt. */
+  private makeRoom(now: number): boolean {
+    this.dropRefilledOldest(now);
+    if (this.buckets.size < this.maxEntries) return true;
+    if (now - this.lastFullSweepAt >= FULL_SWEEP_INTERVAL_MS || now < this.lastFullSweepAt) {
+      this.lastFullSweepAt = now;
+      this.sweep();
+    }
+    return this.buckets.size < this.maxEntries;
+  }
+
   private toMicros(cost: number): number {
     if (!(cost >= 0) || !Number.isFinite(cost)) throw new RangeError('cost must be a non-negative number');
     const micros = Math.round(cost * MICRO);
@@ -125,18 +146,15 @@ export class RateLimiter {
     this.buckets.delete(key);
     if (micros >= this.capacityMicros) return; // full: same as absent
     this.buckets.set(key, { micros, atMs: now });
-    this.evict(now);
+    this.dropRefilledOldest(now);
   }
 
-  private evict(now: number): void {
+  private dropRefilledOldest(now: number): void {
     // The least recently touched buckets come first; drop those that have refilled meanwhile.
     // Amortised O(1): each bucket is deleted at most once per insertion.
     for (const [key] of this.buckets) {
-      if (this.buckets.size > this.maxEntries || this.level(key, now) >= this.capacityMicros) {
-        this.buckets.delete(key);
-      } else {
-        break;
-      }
+      if (this.level(key, now) < this.capacityMicros) break;
+      this.buckets.delete(key);
     }
   }
 }

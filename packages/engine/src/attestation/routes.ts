@@ -1,7 +1,8 @@
 /**
  * Public attestation routes: `GET /transport-attestation?nonce=`, `GET /attestation?reportData=`
- * and `GET /evidences/*`. Quotes cost signatures, so both quote routes share a small per-IP token
- * bucket (429 1401 with Retry-After), charged before anything is parsed.
+ * and `GET /evidences/*`. Quotes cost signatures, so both quote routes share a small per-address
+ * token bucket under a venue-wide quote budget (429 1401 with Retry-After), charged before anything
+ * is parsed.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
@@ -11,14 +12,14 @@ import {
   text,
   VenueError,
 } from '@nightjar/protocol';
-import type { RateLimiter } from '../accounts/rate-limiter.js';
+import type { AddressLimiter } from '../http/address-limiter.js';
 import { EVIDENCE_HEADER, EVIDENCE_HEADER_VALUE, type EvidenceFiles } from './evidence.js';
 import type { AttestationService } from './service.js';
 
 export interface AttestationRoutesOptions {
   service: AttestationService;
   evidence: EvidenceFiles;
-  limiter: RateLimiter;
+  limiter: AddressLimiter;
 }
 
 const nonceCodec = hexBytes(32, { description: 'A fresh caller nonce.' });
@@ -32,13 +33,7 @@ export async function attestationRoutes(
   app: FastifyInstance,
   { service, evidence, limiter }: AttestationRoutesOptions,
 ): Promise<void> {
-  const charge = (req: FastifyRequest) => {
-    const r = limiter.take(req.ip, 1);
-    if (!r.ok)
-      throw new VenueError(1401, 'attestation rate limited; retry later', {
-        retryAfterSeconds: r.retryAfterSeconds,
-      });
-  };
+  const charge = (req: FastifyRequest) => limiter.charge(req.ip, 1, 'attestation');
 
   app.get<{ Querystring: { nonce?: unknown } }>('/transport-attestation', async (req) => {
     charge(req);

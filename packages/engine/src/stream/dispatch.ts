@@ -99,6 +99,8 @@ export class FrameDispatcher {
           4290,
           `account over its concurrent-socket limit (${this.deps.limits.maxPerAccount})`,
         );
+      if (!this.deps.hub.hasRoomForLogin)
+        return session.error(request.request_id, 5001, 'stream at capacity; retry shortly');
       const cancelOnDisconnect =
         request.cancel_on_disconnect ??
         this.deps.accounts.getSettings(principal.accountId).cancel_on_disconnect_default;

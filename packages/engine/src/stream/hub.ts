@@ -1,6 +1,7 @@
 /**
- * Every open `/v1/stream` socket and who it belongs to: the venue's socket count (the upgrade
- * refuses past it), authenticated sessions by account (the 4290 cap, routing of `orders` and
+ * Every open `/v1/stream` socket and who it belongs to: the sockets not logged in yet (their own
+ * budget, per address and in total), logged-in sockets venue-wide (the upgrade and `login` refuse
+ * past the cap) and by account (the 4290 cap), live sessions by account (routing of `orders` and
  * `fills`), the `tree` subscribers. It also acts on account changes at once (revocation,
  * invalidation, suspension), runs cancel-on-disconnect when a session ends, and closes every live
  * session with 1011 when the fan-out reports a loss.
@@ -9,8 +10,10 @@ import type { Duplex } from 'node:stream';
 import type { WebSocket } from 'ws';
 import { STREAM_CLOSE_CODES, VenueError, type StreamChannel } from '@nightjar/protocol';
 import type { AccountEvent, AccountService, Principal } from '../accounts/account-service.js';
+import { addressKey } from '../http/address-limiter.js';
 import type { FillEventBody, OrderEvents } from '../orders/events.js';
 import type { Intake } from '../orders/intake.js';
+import { AnonymousBudget } from './anonymous-budget.js';
 import type { StreamClock } from './clock.js';
 import type { StreamLimits } from './options.js';
 import { StreamSession } from './session.js';
@@ -25,21 +28,36 @@ export interface StreamHubDeps {
   onFrameSent?: (latencyMs: number) => void;
 }
 
+/** Seconds a refused upgrade should wait before trying again. */
+export const FULL_VENUE_RETRY_AFTER_S = 2;
+
 export interface StreamStats {
   sockets: number;
+  /** Sockets that logged in and are still open (a closing one too, until it is gone). */
   authenticated: number;
+  /** Sockets not logged in yet (their own budget). */
+  anonymous: number;
   treeSubscribers: number;
   /** Sessions closed because their backlog overflowed. */
   slowConsumerCloses: number;
   /** Times a fan-out loss closed every live session. */
   fanoutLosses: number;
-  /** Upgrades refused because the venue was full. */
+  /** Upgrades refused by a cap (authenticated, anonymous in total or per address). */
   refusedUpgrades: number;
 }
 
 export class StreamHub {
   private readonly sockets = new Set<StreamSession>();
   private readonly byAccount = new Map<string, Set<StreamSession>>();
+  /**
+   * Sockets that logged in, by account, until the socket is gone: a session that ended may keep its
+   * socket a while for the close frame, and it counts against the caps until then.
+   */
+  private readonly loggedIn = new Map<StreamSession, string>();
+  private readonly loggedInByAccount = new Map<string, number>();
+  private readonly anonymous: AnonymousBudget;
+  /** Sockets not logged in yet, and the address each counts under. */
+  private readonly anonymousAddress = new Map<StreamSession, string>();
   readonly treeSubscribers = new Set<StreamSession>();
   private readonly offAccounts: () => void;
   private readonly onSocketsGone = new Set<() => void>();
@@ -49,6 +67,7 @@ export class StreamHub {
   refusedUpgrades = 0;
 
   constructor(private readonly deps: StreamHubDeps) {
+    this.anonymous = new AnonymousBudget(deps.limits.maxAnonymousSockets, deps.limits.maxAnonymousPerAddress);
     this.offAccounts = deps.accounts.onChange((event) => this.onAccountEvent(event));
   }
 
@@ -61,17 +80,45 @@ export class StreamHub {
     this.deps.events.publish({ channel: 'fills', accountId, body });
   }
 
-  /** Can another socket be opened? */
-  get acceptingSockets(): boolean {
-    return !this.stopping && this.sockets.size < this.deps.limits.maxSockets;
+  /** Why an upgrade from `remoteAddress` is refused (counted in `refusedUpgrades`), or undefined. */
+  upgradeRefusal(remoteAddress: string | undefined): VenueError | undefined {
+    if (this.stopping) return new VenueError(5001, 'the engine is stopping');
+    const { maxSockets, maxAnonymousSockets, maxAnonymousPerAddress } = this.deps.limits;
+    const retry = { retryAfterSeconds: FULL_VENUE_RETRY_AFTER_S };
+    let refusal: VenueError | undefined;
+    if (!this.hasRoomForLogin)
+      refusal = new VenueError(5001, `stream at capacity (${maxSockets} sockets); retry shortly`, retry);
+    else
+      switch (this.anonymous.refusal(addressKey(remoteAddress))) {
+        case 'address':
+          refusal = new VenueError(
+            1401,
+            `too many sockets from this address waiting to log in (${maxAnonymousPerAddress}); log in on those first`,
+            retry,
+          );
+          break;
+        case 'total':
+          refusal = new VenueError(
+            5001,
+            `stream at capacity (${maxAnonymousSockets} sockets waiting to log in); retry shortly`,
+            retry,
+          );
+      }
+    if (refusal) this.refusedUpgrades++;
+    return refusal;
+  }
+
+  /** Is there room under the venue's authenticated cap for one more login? */
+  get hasRoomForLogin(): boolean {
+    return this.loggedIn.size < this.deps.limits.maxSockets;
   }
 
   get isStopping(): boolean {
     return this.stopping;
   }
 
-  /** A freshly upgraded socket. */
-  open(ws: WebSocket, socket: Duplex): StreamSession {
+  /** A freshly upgraded socket (admitted by {@link StreamHub.upgradeRefusal} in the same turn). */
+  open(ws: WebSocket, socket: Duplex, remoteAddress: string | undefined): StreamSession {
     const session = new StreamSession(ws, socket, {
       clock: this.deps.clock,
       limits: this.deps.limits,
@@ -79,17 +126,39 @@ export class StreamHub {
       hooks: {
         ended: (s) => this.ended(s),
         socketGone: (s) => {
+          this.leaveAnonymous(s);
+          this.leaveLoggedIn(s);
           this.sockets.delete(s);
           if (this.sockets.size === 0) for (const resolve of this.onSocketsGone) resolve();
         },
       },
     });
     this.sockets.add(session);
+    const address = addressKey(remoteAddress);
+    this.anonymous.add(address);
+    this.anonymousAddress.set(session, address);
     return session;
   }
 
+  private leaveAnonymous(session: StreamSession): void {
+    const address = this.anonymousAddress.get(session);
+    if (address === undefined) return;
+    this.anonymousAddress.delete(session);
+    this.anonymous.remove(address);
+  }
+
+  private leaveLoggedIn(session: StreamSession): void {
+    const accountId = this.loggedIn.get(session);
+    if (accountId === undefined) return;
+    this.loggedIn.delete(session);
+    const n = this.loggedInByAccount.get(accountId)!;
+    if (n <= 1) this.loggedInByAccount.delete(accountId);
+    else this.loggedInByAccount.set(accountId, n - 1);
+  }
+
+  /** The account's logged-in sockets still open (the 4290 cap). */
   accountSocketCount(accountId: string): number {
-    return this.byAccount.get(accountId)?.size ?? 0;
+    return this.loggedInByAccount.get(accountId) ?? 0;
   }
 
   sessionsOf(accountId: string): ReadonlySet<StreamSession> | undefined {
@@ -98,6 +167,9 @@ export class StreamHub {
 
   /** A session's first successful `login`. */
   bind(session: StreamSession, principal: Principal, cancelOnDisconnect: boolean): void {
+    this.leaveAnonymous(session);
+    this.loggedIn.set(session, principal.accountId);
+    this.loggedInByAccount.set(principal.accountId, this.accountSocketCount(principal.accountId) + 1);
     session.authenticate(principal, cancelOnDisconnect);
     let set = this.byAccount.get(principal.accountId);
     if (!set) this.byAccount.set(principal.accountId, (set = new Set()));
@@ -127,11 +199,10 @@ export class StreamHub {
   }
 
   stats(): StreamStats {
-    let authenticated = 0;
-    for (const set of this.byAccount.values()) authenticated += set.size;
     return {
       sockets: this.sockets.size,
-      authenticated,
+      authenticated: this.loggedIn.size,
+      anonymous: this.anonymous.size,
       treeSubscribers: this.treeSubscribers.size,
       slowConsumerCloses: this.slowConsumerCloses,
       fanoutLosses: this.fanoutLosses,

@@ -11,8 +11,15 @@ import {
 import type { StreamClock } from './clock.js';
 
 export interface StreamOptions {
-  /** Open sockets venue-wide; the next upgrade is refused with 503. Default 512. */
+  /** Logged-in sockets venue-wide; past it upgrades get 503 and logins 5001. Default 512. */
   maxSockets?: number;
+  /**
+   * Sockets not yet logged in, venue-wide, apart from `maxSockets` (so anonymous sockets never
+   * lock traders out of the authenticated cap); the next upgrade gets 503. Default 128.
+   */
+  maxAnonymousSockets?: number;
+  /** Sockets not yet logged in from one client address (IPv6: one /64); the next upgrade gets 429. Default 8. */
+  maxAnonymousPerAddress?: number;
   /** Authenticated sockets per account; the next `login` gets 4290. Default 8. */
   maxPerAccount?: number;
   /** Frames a session may have waiting for its socket before it is closed with 1011. Default 1,024. */
@@ -29,6 +36,8 @@ export interface StreamOptions {
 
 export interface StreamLimits {
   maxSockets: number;
+  maxAnonymousSockets: number;
+  maxAnonymousPerAddress: number;
   maxPerAccount: number;
   bufferLimit: number;
   feedCapacity: number;
@@ -45,6 +54,8 @@ export interface StreamLimits {
 }
 
 export const DEFAULT_FEED_CAPACITY = 65_536;
+export const DEFAULT_MAX_ANONYMOUS_SOCKETS = 128;
+export const DEFAULT_MAX_ANONYMOUS_PER_ADDRESS = 8;
 export const DEFAULT_MAX_IN_FLIGHT_PER_SESSION = 32;
 
 function positive(name: string, value: number): number {
@@ -56,6 +67,14 @@ function positive(name: string, value: number): number {
 export function resolveStreamLimits(options: StreamOptions = {}): StreamLimits {
   return {
     maxSockets: positive('maxSockets', options.maxSockets ?? SOCKET_LIMITS.total),
+    maxAnonymousSockets: positive(
+      'maxAnonymousSockets',
+      options.maxAnonymousSockets ?? DEFAULT_MAX_ANONYMOUS_SOCKETS,
+    ),
+    maxAnonymousPerAddress: positive(
+      'maxAnonymousPerAddress',
+      options.maxAnonymousPerAddress ?? DEFAULT_MAX_ANONYMOUS_PER_ADDRESS,
+    ),
     maxPerAccount: positive('maxPerAccount', options.maxPerAccount ?? SOCKET_LIMITS.perAccount),
     bufferLimit: positive('bufferLimit', options.bufferLimit ?? STREAM_BUFFER_MESSAGES),
     feedCapacity: positive('feedCapacity', options.feedCapacity ?? DEFAULT_FEED_CAPACITY),

@@ -20,6 +20,7 @@ import {
 } from '@nightjar/protocol';
 import type { Principal } from '../accounts/account-service.js';
 import type { StreamClock } from './clock.js';
+import { CloseHandshake } from './close-handshake.js';
 import { authExpiredFrame, errorFrame, eventFrame, pongFrame, replyFrame, type RequestId } from './frames.js';
 import type { StreamLimits } from './options.js';
 import { Outbox } from './outbox.js';
@@ -64,6 +65,7 @@ export class StreamSession {
   private cancelExpiryWarning: (() => void) | undefined;
   private cancelExpiry: (() => void) | undefined;
   private socketClosed = false;
+  private readonly closing: CloseHandshake;
 
   constructor(
     private readonly ws: WebSocket,
@@ -73,6 +75,7 @@ export class StreamSession {
     this.openedAt = deps.clock.now();
     this.lastHeardAt = this.openedAt;
     this.outbox = new Outbox(ws, socket, deps.limits.bufferLimit, deps.onFrameSent);
+    this.closing = new CloseHandshake(ws, socket, deps.clock, deps.limits, () => this.lastHeardAt);
     this.cancelLoginDeadline = deps.clock.at(this.openedAt + deps.limits.loginDeadlineMs, () => {
       if (this.state === 'unauthenticated') this.close(STREAM_CLOSE_CODES.timeout, 'no login within 10 s');
     });
@@ -195,7 +198,8 @@ export class StreamSession {
   /**
    * Ends the session now (the hub detaches it and runs cancel-on-disconnect at once) and starts the
    * close handshake. A 1011 close drops the backlog; any other close first hands it to the socket,
-   * so an `error` frame always precedes its close.
+   * so an `error` frame always precedes its close. The close frame follows what the socket already
+   * holds, even for a reader that paused (see {@link CloseHandshake}).
    */
   close(code: number, reason: string): void {
     if (this.state === 'closed') return;
@@ -203,11 +207,7 @@ export class StreamSession {
     else this.outbox.flushAll();
     this.end(code);
     if (this.socketClosed) return;
-    this.ws.close(code, reason);
-    // A peer that never answers the close (or never reads) must not hold the socket for long.
-    const grace = setTimeout(() => this.ws.terminate(), this.deps.limits.closeGraceMs);
-    grace.unref();
-    this.ws.once('close', () => clearTimeout(grace));
+    this.closing.start(code, reason);
   }
 
   /** Destroys the socket without a close handshake (shutdown of a peer that does not answer). */
@@ -219,6 +219,7 @@ export class StreamSession {
   /** The socket closed (either side, or the connection dropped). */
   socketClosedEvent(code: number): void {
     this.socketClosed = true;
+    this.closing.stop();
     this.end(code);
     this.deps.hooks.socketGone(this);
   }

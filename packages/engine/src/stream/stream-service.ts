@@ -62,7 +62,9 @@ export class StreamService {
 
   /** Starts answering upgrades on the engine's HTTPS server. */
   listen(server: Server): void {
-    this.detach = attachStreamUpgrade(server, this.hub, (ws, socket) => this.onSocket(ws, socket));
+    this.detach = attachStreamUpgrade(server, this.hub, (ws, socket, address) =>
+      this.onSocket(ws, socket, address),
+    );
   }
 
   async close(): Promise<void> {
@@ -71,8 +73,8 @@ export class StreamService {
     this.feed.stop();
   }
 
-  private onSocket(ws: WebSocket, socket: Duplex): void {
-    const session = this.hub.open(ws, socket);
+  private onSocket(ws: WebSocket, socket: Duplex, remoteAddress: string | undefined): void {
+    const session = this.hub.open(ws, socket, remoteAddress);
     ws.on('message', (data, isBinary) => {
       void this.dispatcher.onFrame(session, toBuffer(data), isBinary);
     });

@@ -1,8 +1,10 @@
 /**
  * The HTTP upgrade to `/v1/stream` on the engine's HTTPS server. The upgrade is unauthenticated and
  * carries no token: a query string is refused (400 1001) so that no credential can end up in a
- * URL or a log. A full venue answers 503 with `Retry-After` (code 5001) before any WebSocket
- * work; other paths answer 404. Refusals carry the venue's envelope and `x-request-id`.
+ * URL or a log. A full venue (authenticated sockets, or sockets waiting to log in) answers 503 with
+ * `Retry-After` (code 5001), an address over its budget of sockets waiting to log in 429 (1401),
+ * before any WebSocket work; other paths answer 404. Refusals carry the venue's envelope and
+ * `x-request-id`.
  */
 import { randomBytes } from 'node:crypto';
 import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
@@ -12,10 +14,9 @@ import { stringifyJson, VenueError } from '@nightjar/protocol';
 import type { StreamHub } from './hub.js';
 
 export const STREAM_PATH = '/v1/stream';
-/** Seconds a refused client should wait before trying again. */
-export const FULL_VENUE_RETRY_AFTER_S = 2;
 
-function refuse(socket: Duplex, error: VenueError, retryAfterSeconds?: number): void {
+function refuse(socket: Duplex, error: VenueError): void {
+  const retryAfterSeconds = error.retryAfterSeconds;
   const body = stringifyJson(error.toEnvelope());
   const head = [
     `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? ''}`,
@@ -33,7 +34,7 @@ function refuse(socket: Duplex, error: VenueError, retryAfterSeconds?: number): 
 export function attachStreamUpgrade(
   server: Server,
   hub: StreamHub,
-  onSocket: (ws: WebSocket, socket: Duplex) => void,
+  onSocket: (ws: WebSocket, socket: Duplex, remoteAddress: string | undefined) => void,
 ): () => void {
   const wss = new WebSocketServer({
     noServer: true,
@@ -50,17 +51,11 @@ export function attachStreamUpgrade(
     if (path !== STREAM_PATH) return refuse(socket, new VenueError(1301, 'no such route'));
     if (queryAt >= 0)
       return refuse(socket, new VenueError(1001, 'no query string on /v1/stream: log in with op login'));
-    if (hub.isStopping) return refuse(socket, new VenueError(5001, 'the engine is stopping'));
-    if (!hub.acceptingSockets) {
-      hub.refusedUpgrades++;
-      return refuse(
-        socket,
-        new VenueError(5001, `stream at capacity (${hub.limits.maxSockets} sockets); retry shortly`),
-        FULL_VENUE_RETRY_AFTER_S,
-      );
-    }
-    // Synchronous without verifyClient, so the capacity check above cannot be raced.
-    wss.handleUpgrade(req, socket, head, (ws) => onSocket(ws, socket));
+    const remoteAddress = req.socket.remoteAddress;
+    const refusal = hub.upgradeRefusal(remoteAddress);
+    if (refusal) return refuse(socket, refusal);
+    // Synchronous without verifyClient, so the capacity checks above cannot be raced.
+    wss.handleUpgrade(req, socket, head, (ws) => onSocket(ws, socket, remoteAddress));
   };
   server.on('upgrade', onUpgrade);
   return () => {

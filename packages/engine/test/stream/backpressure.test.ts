@@ -5,9 +5,10 @@
  * without per-leaf events, for tree subscribers.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../src/stream/clock.js';
 import { startTestVenue, type TestVenue } from '../harness.js';
 import { RawWsClient } from './raw-ws.js';
-import { StreamClient } from './stream-client.js';
+import { eventually, StreamClient } from './stream-client.js';
 
 const bigEvent = (i: number) => ({
   order_id: i.toString(16).padStart(32, '0'),
@@ -49,7 +50,7 @@ describe('a slow consumer', () => {
       await fast!.until(() => fast!.textFrames === emitted + 2, `${emitted} events at the fast client`);
     }
     expect(hub.stats().slowConsumerCloses).toBe(1);
-    expect(hub.accountSocketCount(accountId)).toBe(1);
+    expect(hub.sessionsOf(accountId)?.size).toBe(1);
     // The fast session goes on, seq contiguous; the bystander noticed nothing.
     for (let i = 0; i < 10; i++) v.engine.events.emit(accountId, bigEvent(++emitted));
     await fast!.until(() => fast!.textFrames === emitted + 2, 'the events after the close');
@@ -132,4 +133,71 @@ describe('a fan-out loss', () => {
     expect(await orders.request({ op: 'ping' })).toMatchObject({ op: 'pong' });
     await orders.close();
   });
+});
+
+describe('a paused reader', () => {
+  const clock = new ManualClock(Date.now());
+  let v: TestVenue;
+
+  beforeAll(async () => {
+    v = await startTestVenue({ now: clock.now, stream: { clock, bufferLimit: 16 } });
+  });
+  afterAll(async () => {
+    await v.close();
+  });
+
+  const hub = () => v.engine.context.streamHub;
+
+  /** A logged-in, subscribed raw client that then stops reading until its backlog overflows. */
+  async function overflowedReader(): Promise<{ slow: RawWsClient; accountId: string }> {
+    const { token, accountId } = await v.newAccount();
+    const client = await RawWsClient.connect(v.engine.url, v.engine.certificate.certPem);
+    client.sendText(JSON.stringify({ op: 'login', token }));
+    client.sendText(JSON.stringify({ op: 'subscribe', channels: ['orders'] }));
+    await client.until(() => client.textFrames === 2, 'login and subscribe replies');
+    const closesBefore = hub().stats().slowConsumerCloses;
+    client.socket.pause(); // the TLS socket stops reading: kernel buffers fill, then the backlog
+    // One frame per turn, under the socket's high-water mark: the backlog only grows once the
+    // kernel's buffers are full, so the close frame really queues behind them.
+    let emitted = 0;
+    await eventually(
+      () => {
+        v.engine.events.emit(accountId, bigEvent(++emitted));
+        return hub().stats().slowConsumerCloses > closesBefore;
+      },
+      'the backlog to overflow',
+      15_000,
+    );
+    expect(emitted).toBeGreaterThan(100);
+    return { slow: client, accountId };
+  }
+
+  it('receives the 1011 close frame when it resumes reading within the 60 s silence window', async () => {
+    const sockets = hub().stats().sockets;
+    const { slow, accountId } = await overflowedReader();
+    // The session is over (backlog dropped) but the socket stays for its close frame, and counts
+    // against the account's socket cap until it is gone.
+    clock.advance(59_000);
+    expect(hub().stats().sockets).toBe(sockets + 1);
+    expect(hub().sessionsOf(accountId)).toBeUndefined();
+    expect(hub().accountSocketCount(accountId)).toBe(1);
+    slow.socket.resume();
+    await slow.ended;
+    expect(slow.closeCode).toBe(1011);
+    expect(slow.seqErrors).toEqual([]);
+    await eventually(() => hub().stats().sockets === sockets, 'the socket to go');
+  }, 20_000);
+
+  it('is cut off after more than 60 s of silence (it never gets the close frame)', async () => {
+    const sockets = hub().stats().sockets;
+    const { slow, accountId } = await overflowedReader();
+    clock.advance(60_000);
+    expect(hub().stats().sockets).toBe(sockets + 1);
+    clock.advance(1);
+    await eventually(() => hub().stats().sockets === sockets, 'the silent socket to be destroyed');
+    expect(hub().accountSocketCount(accountId)).toBe(0);
+    slow.socket.resume();
+    await slow.ended;
+    expect(slow.closeCode).toBeUndefined();
+  }, 20_000);
 });

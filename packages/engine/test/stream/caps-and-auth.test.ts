@@ -85,20 +85,25 @@ describe('stream caps and account enforcement', () => {
   });
 });
 
-describe('a full venue', () => {
+describe('socket caps: sockets waiting to log in have their own budget', () => {
   let v: TestVenue;
 
   beforeAll(async () => {
-    v = await startTestVenue({ stream: { maxSockets: 3 } });
+    v = await startTestVenue({
+      loginRateLimit: { capacity: 1000, refillPerSecond: 1000 },
+      stream: { maxSockets: 3, maxAnonymousSockets: 5, maxAnonymousPerAddress: 3 },
+    });
   });
   afterAll(async () => {
     await v.close();
   });
 
-  const upgrade = () =>
+  const hub = () => v.engine.context.streamHub;
+  const upgrade = (localAddress = '127.0.0.1') =>
     new Promise<{ status: number; retryAfter?: string; body: string }>((resolve, reject) => {
       const ws = new WebSocket(v.engine.url.replace(/^https:/, 'wss:') + '/v1/stream', {
         ca: v.engine.certificate.certPem,
+        localAddress,
       });
       ws.on('unexpected-response', (_req, res) => {
         let body = '';
@@ -119,17 +124,51 @@ describe('a full venue', () => {
       });
       ws.on('error', reject);
     });
+  const openAnonymous = (localAddress: string, n: number) =>
+    Promise.all(Array.from({ length: n }, () => StreamClient.connect(v, '/v1/stream', localAddress)));
 
-  it('refuses the upgrade with 503, Retry-After and 5001 past its socket cap, unauthenticated sockets included', async () => {
-    const open = await Promise.all([1, 2, 3].map(() => StreamClient.connect(v)));
-    const refused = await upgrade();
+  it('an attacker holding its whole budget of sockets it never logs in does not lock a trader out', async () => {
+    const attacker = await openAnonymous('127.0.0.2', 3);
+    // Its next upgrade is refused: 429 1401 with Retry-After, counted.
+    const refused = await upgrade('127.0.0.2');
+    expect(refused.status).toBe(429);
+    expect(refused.retryAfter).toBe('2');
+    expect(JSON.parse(refused.body)).toMatchObject({ code: 1401 });
+    expect(hub().stats()).toMatchObject({ anonymous: 3, refusedUpgrades: 1 });
+    // A trader from another address upgrades and logs in.
+    const { token, accountId } = await v.newAccount();
+    const trader = await StreamClient.login(v, token);
+    expect(trader.loginReply).toMatchObject({ result: { account_id: accountId } });
+    expect(hub().stats()).toMatchObject({ anonymous: 3, authenticated: 1 });
+    // Sockets that log in leave the anonymous budget: the attacker's address may open again.
+    await attacker[0]!.request({ op: 'login', token });
+    expect(hub().stats()).toMatchObject({ anonymous: 2, authenticated: 2 });
+    const again = await StreamClient.connect(v, '/v1/stream', '127.0.0.2');
+    await Promise.all([...attacker, again, trader].map((c) => c.close()));
+    await eventually(() => hub().stats().sockets === 0, 'every socket to go');
+    expect(hub().stats()).toMatchObject({ anonymous: 0, authenticated: 0 });
+  });
+
+  it('the total budget of sockets waiting to log in is refused with 503 5001; authenticated sessions are apart', async () => {
+    const { token } = await v.newAccount();
+    const traders = await Promise.all([1, 2].map(() => StreamClient.login(v, token)));
+    const waiting = [...(await openAnonymous('127.0.0.2', 3)), ...(await openAnonymous('127.0.0.3', 2))];
+    const refused = await upgrade('127.0.0.4');
     expect(refused.status).toBe(503);
     expect(refused.retryAfter).toBe('2');
     expect(JSON.parse(refused.body)).toMatchObject({ code: 5001 });
-    expect(v.engine.context.streamHub.stats().refusedUpgrades).toBe(1);
-    await open[0]!.close();
-    await eventually(() => v.engine.context.streamHub.stats().sockets === 2, 'the socket to go');
-    expect((await upgrade()).status).toBe(101);
-    await Promise.all(open.slice(1).map((c) => c.close()));
+    // Five sockets waiting and two sessions: the third session still fits the authenticated cap.
+    expect(await waiting[0]!.request({ op: 'login', token })).toMatchObject({ op: 'login' });
+    // The authenticated cap is full now: another login is refused and its socket stays waiting,
+    expect(await waiting[1]!.request({ op: 'login', token })).toMatchObject({ op: 'error', code: 5001 });
+    expect(await waiting[1]!.request({ op: 'ping' })).toMatchObject({ op: 'pong' });
+    // and so is any upgrade (it could not log in), from any address.
+    await waiting[2]!.close();
+    await eventually(() => hub().stats().anonymous === 3, 'the waiting socket to go');
+    expect((await upgrade('127.0.0.5')).status).toBe(503);
+    await traders[0]!.close();
+    await eventually(() => hub().stats().authenticated === 2, 'a session to go');
+    expect((await upgrade('127.0.0.5')).status).toBe(101);
+    await Promise.all([...traders.slice(1), ...waiting.filter((_, i) => i !== 2)].map((c) => c.close()));
   });
 });

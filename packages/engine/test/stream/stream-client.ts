@@ -55,9 +55,11 @@ export class StreamClient {
     ws.on('error', () => undefined);
   }
 
-  static async connect(venue: TestVenue, path = '/v1/stream'): Promise<StreamClient> {
+  /** `localAddress` (another 127.0.0.x) makes it another client to per-address limits. */
+  static async connect(venue: TestVenue, path = '/v1/stream', localAddress?: string): Promise<StreamClient> {
     const ws = new WebSocket(venue.engine.url.replace(/^https:/, 'wss:') + path, {
       ca: venue.engine.certificate.certPem,
+      ...(localAddress ? { localAddress } : {}),
     });
     await new Promise<void>((resolve, reject) => {
       ws.once('open', () => resolve());
@@ -72,8 +74,9 @@ export class StreamClient {
     venue: TestVenue,
     token: string,
     fields: { cancel_on_disconnect?: boolean } = {},
+    localAddress?: string,
   ): Promise<StreamClient> {
-    const client = await StreamClient.connect(venue);
+    const client = await StreamClient.connect(venue, '/v1/stream', localAddress);
     const reply = await client.request({ op: 'login', token, ...fields });
     if (reply.op !== 'login') throw new Error(`login failed: ${JSON.stringify(reply)}`);
     client.loginReply = reply;

@@ -5,6 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { parseParam, queryParams, VenueError, type DrainStatusResponse } from '@nightjar/protocol';
 import type { EngineContext } from '../../context.js';
+import { accountDoor } from './front-doors.js';
 
 const TRANSPARENCY_CACHE_MS = 1000;
 
@@ -13,7 +14,16 @@ interface TransparencyLedgerPart {
   mints: { mint: string; vault_balance: bigint; outstanding_note_value: bigint }[];
 }
 
+/** The ledger's half of the snapshot; any failure to read it is a ledger outage (503 5001). */
 async function readLedgerPart(ctx: EngineContext): Promise<TransparencyLedgerPart> {
+  try {
+    return await readLedger(ctx);
+  } catch {
+    throw new VenueError(5001, 'the ledger is unavailable; retry shortly');
+  }
+}
+
+async function readLedger(ctx: EngineContext): Promise<TransparencyLedgerPart> {
   const [solvency, ...roots] = await Promise.all([
     ctx.ledger.getSolvency(),
     ...Array.from({ length: ctx.trees.numTrees }, (_, tree_id) => ctx.ledger.getTreeRoot({ tree_id })),
@@ -71,7 +81,7 @@ export async function operationsRoutes(app: FastifyInstance, { ctx }: { ctx: Eng
 
   app.get<{ Params: { batch_id: string } }>(
     '/settlement/status/:batch_id',
-    { preHandler: ctx.requireAccount },
+    accountDoor(ctx, 'read'),
     async (req) => {
       const batchId = parseParam(queryParams.batch_id, req.params.batch_id, 'batch_id');
       const record = ctx.settlement.status?.(BigInt(batchId));
@@ -92,6 +102,8 @@ export async function operationsRoutes(app: FastifyInstance, { ctx }: { ctx: Eng
     return cached.value;
   };
   app.get('/transparency', async () => {
+    // A ledger the chain view already knows is down is not asked again.
+    if (!ctx.chain.available) throw new VenueError(5001, 'the ledger is unavailable; retry shortly');
     const part = await ledgerPart();
     let resting = 0;
     for (const o of ctx.registry.liveOrders()) if (o.lifecycle === 'pending') resting += 1;

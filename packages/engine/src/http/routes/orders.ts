@@ -1,19 +1,18 @@
 /** Order management over REST: the same intake the stream's order ops use. */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { OrderStatusResponse } from '@nightjar/protocol';
 import { principalOf } from '../../accounts/routes.js';
 import type { EngineContext } from '../../context.js';
 import { orderStatusBody } from '../../orders/engine-order.js';
 import type { OrderOperation } from '../../orders/intake.js';
+import { accountDoor } from './front-doors.js';
 
 type IdParams = { Params: { order_id: string } };
 
 export async function orderRoutes(app: FastifyInstance, { ctx }: { ctx: EngineContext }): Promise<void> {
   // The front door runs in onRequest, before the body is even parsed: the token, then the
   // account's bucket. A request over the limit costs no parsing, signature or proof work.
-  const frontDoor = (op: OrderOperation) => ({
-    onRequest: [ctx.requireAccount, async (req: FastifyRequest) => ctx.intake.admit(principalOf(req), op)],
-  });
+  const frontDoor = (op: OrderOperation) => accountDoor(ctx, op);
   app.post('/orders', frontDoor('place'), async (req, reply) => {
     const result = await ctx.intake.place(principalOf(req), req.body);
     return reply.status(202).send(result);

@@ -1,6 +1,7 @@
 /**
  * The tree mirror's reads. A diverged shard answers 503 5002 on all three, so nobody builds a
- * proof from a tree that disagrees with the chain.
+ * proof from a tree that disagrees with the chain. Each is charged as a read (0.1) before it is
+ * parsed: inclusion and leaves to the account's bucket, the public root to the caller's address.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
@@ -14,6 +15,7 @@ import {
   type TreeRootResponse,
 } from '@nightjar/protocol';
 import type { EngineContext } from '../../context.js';
+import { accountDoor, publicReadDoor } from './front-doors.js';
 
 type Query = Record<string, string | undefined>;
 
@@ -27,19 +29,23 @@ function shardOf(ctx: EngineContext, req: FastifyRequest<{ Querystring: Query }>
 }
 
 export async function treeRoutes(app: FastifyInstance, { ctx }: { ctx: EngineContext }): Promise<void> {
-  app.get<{ Querystring: Query }>('/tree/root', async (req): Promise<TreeRootResponse> => {
-    const { treeId, shard } = shardOf(ctx, req);
-    return {
-      tree_id: treeId,
-      merkle_root: fieldToHex(shard.root),
-      leaf_count: BigInt(shard.size),
-      on_chain_slot: BigInt(ctx.trees.syncedSlot(treeId)),
-    };
-  });
+  app.get<{ Querystring: Query }>(
+    '/tree/root',
+    publicReadDoor(ctx),
+    async (req): Promise<TreeRootResponse> => {
+      const { treeId, shard } = shardOf(ctx, req);
+      return {
+        tree_id: treeId,
+        merkle_root: fieldToHex(shard.root),
+        leaf_count: BigInt(shard.size),
+        on_chain_slot: BigInt(ctx.trees.syncedSlot(treeId)),
+      };
+    },
+  );
 
   app.get<{ Querystring: Query }>(
     '/tree/inclusion',
-    { preHandler: ctx.requireAccount },
+    accountDoor(ctx, 'read'),
     async (req): Promise<InclusionResponse> => {
       const commitment = parseParam(
         queryParams.note_commitment,
@@ -61,7 +67,7 @@ export async function treeRoutes(app: FastifyInstance, { ctx }: { ctx: EngineCon
 
   app.get<{ Querystring: Query }>(
     '/tree/leaves',
-    { preHandler: ctx.requireAccount },
+    accountDoor(ctx, 'read'),
     async (req): Promise<LeavesResponse> => {
       const from = parseParam(queryParams.leaf_index, req.query.from, 'from');
       const to = parseParam(queryParams.leaf_index, req.query.to, 'to');
