@@ -25,8 +25,19 @@ export class TestVerifier implements LedgerProofVerifier {
   readonly calls: { circuit: string; inputs: bigint[] }[] = [];
   /** Sizes of the batches it was asked to verify at once. */
   readonly batches: number[] = [];
+  private gate: Promise<void> | undefined;
+  /** Holds every verdict (a slow verifier) until the returned function is called. */
+  hold(): () => void {
+    let open!: () => void;
+    this.gate = new Promise((resolve) => (open = resolve));
+    return () => {
+      this.gate = undefined;
+      open();
+    };
+  }
   async verify(circuit: Circuit, proof: Uint8Array, inputs: bigint[]): Promise<boolean> {
     this.calls.push({ circuit, inputs });
+    if (this.gate) await this.gate;
     return proof[0] !== 0xee;
   }
   async verifyBatch(circuit: Circuit, items: { proof: Uint8Array; publicInputs: bigint[] }[]) {

@@ -17,6 +17,9 @@ import {
 } from './harness.js';
 import { settlementTests, SUITE_MEMOS_PER_READ } from './suite-settlement.js';
 import { signerTests } from './suite-signers.js';
+import { waitFor } from './wait.js';
+
+export { waitFor };
 
 export function ledgerSuite(
   name: string,
@@ -571,13 +574,4 @@ export function ledgerSuite(
       expect(COMMITMENT_LAG.finalized).toBe(31);
     });
   });
-}
-
-/** Resolves once `predicate` holds, polling the event loop (no fixed sleeps); fails after 5 s. */
-export async function waitFor(predicate: () => boolean): Promise<void> {
-  const deadline = Date.now() + 5000;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error('condition not reached');
-    await new Promise((r) => setImmediate(r));
-  }
 }
