@@ -8,9 +8,11 @@ import { ChainState } from './chain-state.js';
 import type { SlotClock } from './clock.js';
 import { RPC_ERRORS, RpcError } from './errors.js';
 import { LedgerQueries, parseParams, queryParams } from './queries.js';
+import { RootWindows } from './root-window.js';
 import type { Db } from './store.js';
 import {
   COMMITMENT_LAG,
+  COMMITMENTS,
   NO_FAULTS,
   type Commitment,
   type DepositRecord,
@@ -19,6 +21,7 @@ import {
   type MemoRecord,
   type MintSolvency,
   type NoteStatus,
+  type RootWindowRecord,
   type SignatureStatus,
   type TransactionRecord,
   type TreeRootRecord,
@@ -32,6 +35,7 @@ export class LedgerReads {
   protected faults: FaultConfig = { ...NO_FAULTS };
   protected closed = false;
   protected readonly queries: LedgerQueries;
+  private readonly rootWindows: RootWindows;
   private readonly readStmts;
 
   protected constructor(
@@ -41,6 +45,7 @@ export class LedgerReads {
     memosPerRead: number | undefined,
   ) {
     this.queries = new LedgerQueries(db, state, memosPerRead);
+    this.rootWindows = new RootWindows(db);
     this.readStmts = {
       nonce: db.prepare('SELECT nonce FROM nonces WHERE signer = ?').pluck(),
       tx: db.prepare(
@@ -107,6 +112,17 @@ export class LedgerReads {
       leaf_count: size,
       slot: this.slotAt(commitment),
     };
+  }
+
+  /** The shard's recent-root window at `commitment`: oldest first, ending with that level's root. */
+  async getRootWindow(params: { tree_id: number; commitment?: Commitment }): Promise<RootWindowRecord> {
+    this.guard();
+    const shard = this.requireTreeId(params.tree_id).shard(params.tree_id);
+    const commitment = params.commitment ?? 'processed';
+    if (!COMMITMENTS.includes(commitment))
+      throw new RpcError(RPC_ERRORS.invalidParams, 'commitment must be processed, confirmed or finalized');
+    const size = this.state.sizeAt(params.tree_id, this.clock.current, commitment);
+    return { tree_id: params.tree_id, roots: this.rootWindows.at(shard, size) };
   }
 
   async getLeaves(params: {

@@ -16,6 +16,7 @@ import {
   type TestNote,
 } from './harness.js';
 import { settlementTests, SUITE_MEMOS_PER_READ } from './suite-settlement.js';
+import { rootWindowTests } from './suite-root-window.js';
 import { signerTests } from './suite-signers.js';
 import { waitFor } from './wait.js';
 
@@ -562,6 +563,7 @@ export function ledgerSuite(
 
     settlementTests(() => ({ h, c, alice }));
     signerTests(() => ({ h, c, alice }));
+    rootWindowTests(() => ({ h, c, alice }));
 
     it('slot events reach subscribers', async () => {
       const slots: number[] = [];
