@@ -18,7 +18,7 @@ export interface AdmissionLimits {
   total: number;
 }
 
-export const DEFAULT_ADMISSION_LIMITS: AdmissionLimits = { perSigner: 64, total: 4096 };
+export const DEFAULT_ADMISSION_LIMITS: AdmissionLimits = { perSigner: 64, total: 1024 };
 
 interface Lane {
   held: number;
@@ -31,20 +31,25 @@ export class SignerLanes {
 
   constructor(private readonly limits: AdmissionLimits = DEFAULT_ADMISSION_LIMITS) {}
 
-  /**
-   * Admits one transaction of `signer` or throws -32007. `stage` runs once the signer's earlier
-   * transactions have finished theirs; the place is held until `release` (after landing, or when the
-   * transaction is given up).
-   */
-  admit<T>(signer: string, stage: () => Promise<T>): { staged: Promise<T>; release: () => void } {
-    const lane = this.lanes.get(signer) ?? { held: 0, tail: Promise.resolve() };
-    if (lane.held >= this.limits.perSigner)
+  /** Throws -32007 unless `signer` (and the ledger) may have one more transaction waiting. */
+  assertRoom(signer: string): void {
+    if ((this.lanes.get(signer)?.held ?? 0) >= this.limits.perSigner)
       throw new RpcError(
         RPC_ERRORS.busy,
         `too many transactions from this signer waiting to land (${this.limits.perSigner}); retry after one lands`,
       );
     if (this.total >= this.limits.total)
       throw new RpcError(RPC_ERRORS.busy, 'too many transactions waiting to land; retry shortly');
+  }
+
+  /**
+   * Admits one transaction of `signer` or throws -32007. `stage` runs once the signer's earlier
+   * transactions have finished theirs; the place is held until `release` (after landing, or when the
+   * transaction is given up).
+   */
+  admit<T>(signer: string, stage: () => Promise<T>): { staged: Promise<T>; release: () => void } {
+    this.assertRoom(signer);
+    const lane = this.lanes.get(signer) ?? { held: 0, tail: Promise.resolve() };
     this.lanes.set(signer, lane);
     lane.held++;
     this.total++;

@@ -35,7 +35,7 @@ export interface LedgerOptions {
   random?: () => number;
   /** Page cap of getMemos; 10,000 unless a test wants to reach it cheaply. */
   memosPerRead?: number;
-  /** Transactions waiting to land, per signer and in total, before -32007 (default 64 and 4096). */
+  /** Transactions waiting to land, per signer and in total, before -32007 (default 64 and 1024). */
   admission?: AdmissionLimits;
 }
 
@@ -123,6 +123,8 @@ export class Ledger extends LedgerReads implements DevLedgerClient {
     const tx = params.transaction;
     const shapeError = checkEnvelope(tx);
     if (shapeError) throw new RpcError(RPC_ERRORS.invalidParams, shapeError);
+    // A full lane refuses before the signature costs anything (admit checks again).
+    this.lanes.assertRoom(tx.signer);
     if (!verifyTransactionSignature(tx))
       throw new RpcError(RPC_ERRORS.transactionRejected, 'signature does not verify');
     const last = this.lastNonce(tx.signer);
@@ -154,6 +156,7 @@ export class Ledger extends LedgerReads implements DevLedgerClient {
 
   /** One transaction's turn in its signer's lane: judge its proofs, then hand it to the writer. */
   private async stage(tx: Transaction): Promise<{ landed: Promise<void> }> {
+    this.guard();
     const decoded = decodeInstruction(tx.instruction);
     const verdicts = await judgeProofs(this.verifier, this.writer.readOnlyContext(tx.signer), decoded);
     this.guard();
