@@ -14,7 +14,7 @@ import { proofJobs, verifyJobs, type LedgerProofVerifier } from './proof-checks.
 export interface AdmissionLimits {
   /** Transactions one signer may have accepted and not yet landed. */
   perSigner: number;
-  /** The same over all signers. */
+  /** The same over all signers but the TEE keys. */
   total: number;
 }
 
@@ -31,14 +31,18 @@ export class SignerLanes {
 
   constructor(private readonly limits: AdmissionLimits = DEFAULT_ADMISSION_LIMITS) {}
 
-  /** Throws -32007 unless `signer` (and the ledger) may have one more transaction waiting. */
-  assertRoom(signer: string): void {
+  /**
+   * Throws -32007 unless `signer` (and the ledger) may have one more transaction waiting. A TEE
+   * signer (at most 16, each bounded on its own) is not counted against the total, so strangers
+   * filling it cannot refuse settlements.
+   */
+  assertRoom(signer: string, teeSigner: boolean): void {
     if ((this.lanes.get(signer)?.held ?? 0) >= this.limits.perSigner)
       throw new RpcError(
         RPC_ERRORS.busy,
         `too many transactions from this signer waiting to land (${this.limits.perSigner}); retry after one lands`,
       );
-    if (this.total >= this.limits.total)
+    if (!teeSigner && this.total >= this.limits.total)
       throw new RpcError(RPC_ERRORS.busy, 'too many transactions waiting to land; retry shortly');
   }
 
@@ -47,19 +51,24 @@ export class SignerLanes {
    * transactions have finished theirs; the place is held until `release` (after landing, or when the
    * transaction is given up).
    */
-  admit<T>(signer: string, stage: () => Promise<T>): { staged: Promise<T>; release: () => void } {
-    this.assertRoom(signer);
+  admit<T>(
+    signer: string,
+    teeSigner: boolean,
+    stage: () => Promise<T>,
+  ): { staged: Promise<T>; release: () => void } {
+    this.assertRoom(signer, teeSigner);
     const lane = this.lanes.get(signer) ?? { held: 0, tail: Promise.resolve() };
     this.lanes.set(signer, lane);
     lane.held++;
-    this.total++;
+    const counted = !teeSigner;
+    if (counted) this.total++;
     const staged = lane.tail.then(stage);
     lane.tail = staged.catch(() => undefined);
     let released = false;
     const release = () => {
       if (released) return;
       released = true;
-      this.total--;
+      if (counted) this.total--;
       if (--lane.held === 0) this.lanes.delete(signer);
     };
     return { staged, release };

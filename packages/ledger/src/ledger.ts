@@ -17,7 +17,13 @@ import { decodeInstruction } from './program/args.js';
 import type { LedgerProofVerifier } from './proof-checks.js';
 import { getMeta, openDatabase, setMeta, type Db } from './store.js';
 import { checkEnvelope, verifyTransactionSignature } from './transaction.js';
-import type { DevLedgerClient, FaultConfig, LedgerEvent, Transaction } from './types.js';
+import {
+  COMMITMENT_LAG,
+  type DevLedgerClient,
+  type FaultConfig,
+  type LedgerEvent,
+  type Transaction,
+} from './types.js';
 import { LedgerWriter } from './writer.js';
 
 export { MAX_LEAVES_PER_READ } from './ledger-reads.js';
@@ -124,7 +130,8 @@ export class Ledger extends LedgerReads implements DevLedgerClient {
     const shapeError = checkEnvelope(tx);
     if (shapeError) throw new RpcError(RPC_ERRORS.invalidParams, shapeError);
     // A full lane refuses before the signature costs anything (admit checks again).
-    this.lanes.assertRoom(tx.signer);
+    const teeSigner = this.isTeeSigner(tx.signer);
+    this.lanes.assertRoom(tx.signer, teeSigner);
     if (!verifyTransactionSignature(tx))
       throw new RpcError(RPC_ERRORS.transactionRejected, 'signature does not verify');
     const last = this.lastNonce(tx.signer);
@@ -136,7 +143,7 @@ export class Ledger extends LedgerReads implements DevLedgerClient {
       throw new RpcError(RPC_ERRORS.transactionRejected, 'transaction rejected (injected)');
     }
     const drop = this.faults.dropRate > 0 && this.random() < this.faults.dropRate;
-    const { staged, release } = this.lanes.admit(tx.signer, () => this.stage(tx));
+    const { staged, release } = this.lanes.admit(tx.signer, teeSigner, () => this.stage(tx));
     let landed: Promise<void>;
     try {
       ({ landed } = await staged);
@@ -152,6 +159,15 @@ export class Ledger extends LedgerReads implements DevLedgerClient {
         'no response from the node (injected drop); the transaction may have landed',
       );
     return { signature: tx.signature };
+  }
+
+  /** In the signer set now or at finalized (a key being added or retired still settles). */
+  private isTeeSigner(signer: string): boolean {
+    const now = this.clock.current;
+    return (
+      this.state.teeKeysAt(now).includes(signer) ||
+      this.state.teeKeysAt(now - COMMITMENT_LAG.finalized).includes(signer)
+    );
   }
 
   /** One transaction's turn in its signer's lane: judge its proofs, then hand it to the writer. */

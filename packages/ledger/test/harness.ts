@@ -12,6 +12,7 @@ import {
   loadOrCreateDevKeys,
   mintAddress,
   signTransaction,
+  type AdmissionLimits,
   type DevKeys,
   type Circuit,
   type DevLedgerClient,
@@ -165,6 +166,7 @@ export async function startHarness(
     dataDir?: string;
     wrap?: (ledger: Ledger) => Promise<DevLedgerClient>;
     memosPerRead?: number;
+    admission?: AdmissionLimits;
   } = {},
 ): Promise<Harness> {
   const verifier = new TestVerifier();
@@ -174,6 +176,7 @@ export async function startHarness(
     dev: true,
     verifier,
     memosPerRead: options.memosPerRead,
+    ...(options.admission ? { admission: options.admission } : {}),
   });
   const keys = loadOrCreateDevKeys(options.dataDir);
   await ensureDevGenesis(ledger, keys);
