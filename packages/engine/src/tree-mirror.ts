@@ -2,13 +2,15 @@
  * The engine's mirror of the on-chain note trees, one shard per tree_id. It follows the ledger's
  * leaf events but applies a leaf only once its slot is finalized (31 slots), so what it serves is
  * the finalized tree (spec: `/tree/root` equals the finalized on-chain root). Each shard keeps the
- * same window as the chain: its current root and the previous 64, one step per append instruction.
+ * same window as the chain: its current root and the previous 64, one step per append instruction,
+ * read back from the ledger (`getRootWindow`) whenever a shard is rebuilt.
  * After every slot it compares each shard's root with the chain's; a mismatch at equal size marks
  * the shard diverged, and every tree read for it answers 503 5002 until a resync agrees.
  */
 import { TreeShard } from '@nightjar/crypto';
 import { fieldToHex } from '@nightjar/protocol';
 import { COMMITMENT_LAG, type LedgerClient, type LedgerEvent } from '@nightjar/ledger';
+import { RecentRoots } from './recent-roots.js';
 
 type LeafEvent = Extract<LedgerEvent, { type: 'leaf' }>;
 
@@ -30,6 +32,8 @@ export interface AppliedLeaves {
 
 interface ShardState {
   tree: TreeShard;
+  /** The chain's root window for this shard, as of the tree's size. */
+  window: RecentRoots;
   /** Leaf events not yet finalized, in arrival order. */
   pending: LeafEvent[];
   diverged: boolean;
@@ -58,13 +62,17 @@ export class TreeMirror {
   }
 
   async start(numTrees: number): Promise<void> {
-    this.shards = Array.from({ length: numTrees }, (_, i) => ({
-      tree: new TreeShard(i),
-      pending: [],
-      diverged: false,
-      syncedSlot: 0,
-      resyncing: undefined,
-    }));
+    this.shards = Array.from({ length: numTrees }, (_, i) => {
+      const tree = new TreeShard(i);
+      return {
+        tree,
+        window: new RecentRoots([tree.root]),
+        pending: [],
+        diverged: false,
+        syncedSlot: 0,
+        resyncing: undefined,
+      };
+    });
     // Subscribe first so that nothing appended during the initial sync is missed.
     this.unsubscribe = this.ledger.subscribe((e) => this.onEvent(e));
     for (let t = 0; t < numTrees; t++) await this.resync(t);
@@ -103,7 +111,7 @@ export class TreeMirror {
   /** Is `root` (hex) the shard's current root or one of its previous 64? */
   isRecentRoot(treeId: number, rootHex: string): boolean {
     const s = this.shards[treeId];
-    return !!s && !s.diverged && s.tree.isKnownRoot(BigInt('0x' + rootHex));
+    return !!s && !s.diverged && s.window.has(BigInt('0x' + rootHex));
   }
 
   private onEvent(e: LedgerEvent): void {
@@ -149,6 +157,7 @@ export class TreeMirror {
         }
         const values = group.map((x) => BigInt('0x' + x.commitment));
         s.tree.appendBatch(values);
+        s.window.push(s.tree.root);
         if (this.leafListeners.size > 0)
           this.announce(this.leafListeners, {
             treeId,
@@ -205,7 +214,10 @@ export class TreeMirror {
     }
   }
 
-  /** Rebuilds one shard from the chain's finalized leaves; a call during a rebuild waits for it. Never rejects. */
+  /**
+   * Rebuilds one shard from the chain's finalized leaves and root window (one append would leave
+   * a window of one step); a call during a rebuild waits for it. Never rejects.
+   */
   resync(treeId: number): Promise<void> {
     const s = this.shards[treeId];
     if (!s) return Promise.resolve();
@@ -234,8 +246,10 @@ export class TreeMirror {
       });
       tree.appendBatch(leaves.map((l) => BigInt('0x' + l.value)));
     }
+    const window = await this.ledger.getRootWindow({ tree_id: treeId, commitment: 'finalized' });
     const changed = s.tree.size !== tree.size || s.tree.root !== tree.root;
     s.tree = tree;
+    s.window = RecentRoots.fromChain(window.roots, tree.root);
     s.pending = s.pending.filter((e) => e.leaf_index >= tree.size);
     if (changed && this.started) this.announce(this.resetListeners, treeId);
     s.diverged = fieldToHex(tree.root) !== chain.merkle_root;

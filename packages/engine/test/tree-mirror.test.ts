@@ -22,7 +22,54 @@ async function until(predicate: () => boolean): Promise<void> {
   }
 }
 
+/** Signs a deposit of a fresh note of `amount` into shard 0 from `wallet`. */
+function depositTx(wallet: Uint8Array, nonce: bigint, amount: bigint) {
+  const d = deriveNote({
+    mint: parseAddress(SOL)!,
+    amount,
+    ownerCommitment: ownerCommitment(randomFieldElement()),
+    noteInnerHash: randomFieldElement(),
+  });
+  return signTransaction(wallet, nonce, {
+    name: 'deposit',
+    args: {
+      tree_id: 0,
+      mint: SOL,
+      amount: String(amount),
+      note_commitment: fieldToHex(d.noteCommitment),
+      opening_hash: fieldToHex(d.openingHash),
+    },
+  });
+}
+
 describe('TreeMirror', () => {
+  it('a resync (after an event-stream interruption) keeps the chain’s root window', async () => {
+    const ledger = Ledger.open({ clock: { mode: 'manual' }, verifier: { verify: async () => true } });
+    await ensureDevGenesis(ledger, loadOrCreateDevKeys(undefined));
+    const mirror = new TreeMirror(ledger);
+    await mirror.start(4);
+    const wallet = Uint8Array.from(randomBytes(32));
+    await ledger.requestAirdrop({
+      owner: addressToBase58(ed25519PublicKey(wallet)),
+      mint: SOL,
+      amount: '100',
+    });
+    const roots: string[] = [];
+    for (let i = 1; i <= 3; i++) {
+      await ledger.sendTransaction({ transaction: depositTx(wallet, BigInt(i), BigInt(i)) });
+      roots.push((await ledger.getTreeRoot({ tree_id: 0 })).merkle_root);
+    }
+    await ledger.advanceSlots({ slots: COMMITMENT_LAG.finalized + 1 });
+    await until(() => mirror.shard(0)!.size === 3);
+    expect(roots.map((r) => mirror.isRecentRoot(0, r))).toEqual([true, true, true]);
+    await mirror.resync(0);
+    expect(mirror.shard(0)!.size).toBe(3);
+    expect(roots.map((r) => mirror.isRecentRoot(0, r))).toEqual([true, true, true]);
+    expect(mirror.isRecentRoot(0, '01'.repeat(32))).toBe(false);
+    mirror.stop();
+    await ledger.close();
+  });
+
   it('notices finalized leaves it never heard about and reads them back from the chain', async () => {
     const ledger = Ledger.open({ clock: { mode: 'manual' }, verifier: { verify: async () => true } });
     await ensureDevGenesis(ledger, loadOrCreateDevKeys(undefined));
@@ -45,25 +92,8 @@ describe('TreeMirror', () => {
       amount: '100',
     });
     dropping = true;
-    for (let i = 1; i <= 3; i++) {
-      const d = deriveNote({
-        mint: parseAddress(SOL)!,
-        amount: BigInt(i),
-        ownerCommitment: ownerCommitment(randomFieldElement()),
-        noteInnerHash: randomFieldElement(),
-      });
-      const tx = signTransaction(wallet, BigInt(i), {
-        name: 'deposit',
-        args: {
-          tree_id: 0,
-          mint: SOL,
-          amount: String(i),
-          note_commitment: fieldToHex(d.noteCommitment),
-          opening_hash: fieldToHex(d.openingHash),
-        },
-      });
-      await ledger.sendTransaction({ transaction: tx });
-    }
+    for (let i = 1; i <= 3; i++)
+      await ledger.sendTransaction({ transaction: depositTx(wallet, BigInt(i), BigInt(i)) });
     dropping = false;
     await ledger.advanceSlots({ slots: COMMITMENT_LAG.finalized + 1 });
     expect(mirror.shard(0)!.size).toBe(0);

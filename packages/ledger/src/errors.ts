@@ -57,6 +57,11 @@ export const RPC_ERRORS = {
   nodeUnavailable: -32005,
   /** Dev-only method on a non-dev ledger. */
   notAllowed: -32006,
+  /**
+   * Transaction refused for load before anything ran (nonce not used): too many transactions of
+   * this signer (or of all signers) are waiting to land, or the proof verifier is at capacity.
+   */
+  busy: -32007,
 } as const;
 
 export class RpcError extends Error {

@@ -1,6 +1,7 @@
 /**
  * The proofs an instruction carries and how they are checked, before the instruction runs:
  * VALID_INPUT for locks, VALID_SPEND for withdrawals (public inputs as in DESIGN.md section 3).
+ * They are judged at admission, off the writer (see admission.ts).
  */
 import { mintToFields, parseAddress } from '@nightjar/protocol';
 import type { Args } from './program/args.js';
@@ -15,9 +16,11 @@ export interface LedgerProofVerifier {
    * verifier without it has each proof checked with `verify`.
    */
   verifyBatch?(circuit: Circuit, items: { proof: Uint8Array; publicInputs: bigint[] }[]): Promise<boolean[]>;
+  /** Releases what the verifier holds (worker threads). */
+  close?(): Promise<void>;
 }
 
-interface ProofJob {
+export interface ProofJob {
   circuit: Circuit;
   proof: Uint8Array;
   publicInputs: bigint[];
@@ -57,20 +60,15 @@ function validSpendJob(a: Args<'withdraw'>): ProofJob {
 }
 
 /** The proofs in an instruction's (already parsed) arguments, in argument order. */
-function proofJobs(name: string, args: unknown): ProofJob[] {
+export function proofJobs(name: string, args: unknown): ProofJob[] {
   if (name === 'lock_note') return [validInputJob(args as Args<'lock_note'>)];
   if (name === 'lock_notes') return (args as Args<'lock_notes'>).locks.map(validInputJob);
   if (name === 'withdraw') return [validSpendJob(args as Args<'withdraw'>)];
   return [];
 }
 
-/** One verdict per proof the instruction carries (none for instructions without proofs). */
-export async function checkProofs(
-  verifier: LedgerProofVerifier,
-  name: string,
-  args: unknown,
-): Promise<boolean[]> {
-  const jobs = proofJobs(name, args);
+/** One verdict per job, in order. */
+export async function verifyJobs(verifier: LedgerProofVerifier, jobs: ProofJob[]): Promise<boolean[]> {
   const circuit = jobs[0]?.circuit;
   // Every instruction's proofs are of one circuit, so one batch covers them.
   if (jobs.length > 1 && verifier.verifyBatch && jobs.every((j) => j.circuit === circuit))

@@ -12,6 +12,7 @@ import type {
   MintSolvency,
   DepositRecord,
   NoteStatus,
+  RootWindowRecord,
   SignatureStatus,
   Transaction,
   TransactionRecord,
@@ -77,6 +78,9 @@ export class RpcLedgerClient implements DevLedgerClient {
   }
   getLeaves(params: { tree_id: number; from: number; to: number }) {
     return this.call<{ leaves: LeafRecord[] }>('getLeaves', params);
+  }
+  getRootWindow(params: { tree_id: number; commitment?: Commitment }) {
+    return this.call<RootWindowRecord>('getRootWindow', params);
   }
   getBalance(params: { owner: string; mint: string }) {
     return this.call<string>('getBalance', params);

@@ -24,6 +24,7 @@ const METHODS: Record<string, Method> = {
   getMarkets: (l) => l.getMarkets(),
   getTreeRoot: (l, params) => l.getTreeRoot(p(params)),
   getLeaves: (l, params) => l.getLeaves(p(params)),
+  getRootWindow: (l, params) => l.getRootWindow(p(params)),
   getBalance: (l, params) => l.getBalance(p(params)),
   getNonce: (l, params) => l.getNonce(p(params)),
   requestAirdrop: (l, params) => l.requestAirdrop(p(params)),

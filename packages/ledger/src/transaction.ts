@@ -12,6 +12,7 @@ import {
   ed25519VerifyStrict,
   hexToBytes,
   parseAddress,
+  U64_MAX,
 } from '@nightjar/protocol';
 import type { Instruction, Transaction } from './types.js';
 
@@ -47,4 +48,29 @@ export function verifyTransactionSignature(tx: Transaction): boolean {
   } catch {
     return false;
   }
+}
+
+/** The envelope's shape (before its signature is checked); a message naming the first fault, or undefined. */
+export function checkEnvelope(tx: unknown): string | undefined {
+  if (typeof tx !== 'object' || tx === null) return 'transaction must be an object';
+  const t = tx as Record<string, unknown>;
+  for (const key of Object.keys(t))
+    if (!['signer', 'nonce', 'instruction', 'signature'].includes(key)) return `unknown field ${key}`;
+  if (!parseAddress(t.signer)) return 'signer must be a Base58 address';
+  if (typeof t.nonce !== 'string' || !/^(0|[1-9][0-9]{0,19})$/.test(t.nonce) || BigInt(t.nonce) > U64_MAX)
+    return 'nonce must be a canonical u64 decimal string';
+  if (typeof t.signature !== 'string' || !/^[0-9a-f]{128}$/.test(t.signature))
+    return 'signature must be 128 lowercase hex characters';
+  const ins = t.instruction as Record<string, unknown> | null;
+  if (
+    typeof ins !== 'object' ||
+    ins === null ||
+    typeof ins.name !== 'string' ||
+    typeof ins.args !== 'object' ||
+    ins.args === null ||
+    Array.isArray(ins.args)
+  ) {
+    return 'instruction must be {name, args}';
+  }
+  return undefined;
 }

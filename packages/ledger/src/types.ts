@@ -36,6 +36,12 @@ export interface TreeRootRecord {
   slot: number;
 }
 
+/** A shard's recent-root window (current root and the previous 64), oldest first, hex. */
+export interface RootWindowRecord {
+  tree_id: number;
+  roots: string[];
+}
+
 export interface LeafRecord {
   leaf_index: number;
   value: string;
@@ -169,6 +175,8 @@ export interface LedgerClient {
   getMarkets(): Promise<MarketRecord[]>;
   getTreeRoot(params: { tree_id: number; commitment?: Commitment }): Promise<TreeRootRecord>;
   getLeaves(params: { tree_id: number; from: number; to: number }): Promise<{ leaves: LeafRecord[] }>;
+  /** The shard's recent-root window at `commitment`, oldest first, ending with that level's root. */
+  getRootWindow(params: { tree_id: number; commitment?: Commitment }): Promise<RootWindowRecord>;
   getBalance(params: { owner: string; mint: string }): Promise<string>;
   requestAirdrop(params: { owner: string; mint: string; amount: string }): Promise<{ signature: string }>;
   sendTransaction(params: { transaction: Transaction }): Promise<{ signature: string }>;

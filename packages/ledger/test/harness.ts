@@ -12,6 +12,7 @@ import {
   loadOrCreateDevKeys,
   mintAddress,
   signTransaction,
+  type AdmissionLimits,
   type DevKeys,
   type Circuit,
   type DevLedgerClient,
@@ -25,8 +26,19 @@ export class TestVerifier implements LedgerProofVerifier {
   readonly calls: { circuit: string; inputs: bigint[] }[] = [];
   /** Sizes of the batches it was asked to verify at once. */
   readonly batches: number[] = [];
+  private gate: Promise<void> | undefined;
+  /** Holds every verdict (a slow verifier) until the returned function is called. */
+  hold(): () => void {
+    let open!: () => void;
+    this.gate = new Promise((resolve) => (open = resolve));
+    return () => {
+      this.gate = undefined;
+      open();
+    };
+  }
   async verify(circuit: Circuit, proof: Uint8Array, inputs: bigint[]): Promise<boolean> {
     this.calls.push({ circuit, inputs });
+    if (this.gate) await this.gate;
     return proof[0] !== 0xee;
   }
   async verifyBatch(circuit: Circuit, items: { proof: Uint8Array; publicInputs: bigint[] }[]) {
@@ -154,6 +166,7 @@ export async function startHarness(
     dataDir?: string;
     wrap?: (ledger: Ledger) => Promise<DevLedgerClient>;
     memosPerRead?: number;
+    admission?: AdmissionLimits;
   } = {},
 ): Promise<Harness> {
   const verifier = new TestVerifier();
@@ -163,6 +176,7 @@ export async function startHarness(
     dev: true,
     verifier,
     memosPerRead: options.memosPerRead,
+    ...(options.admission ? { admission: options.admission } : {}),
   });
   const keys = loadOrCreateDevKeys(options.dataDir);
   await ensureDevGenesis(ledger, keys);

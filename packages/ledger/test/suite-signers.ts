@@ -1,12 +1,151 @@
 /**
- * Who may do what with a lock: only the key that locked a note consumes or releases it, even when
- * another key is in the signer set. Part of the shared behaviour suite: in process and over JSON-RPC.
+ * Signers against each other: a stranger's junk proofs cost no verification, one signer's flood
+ * neither holds the writer nor delays another signer's settlement, admission is bounded per signer,
+ * and only the key that locked a note consumes or releases it. Part of the shared behaviour suite:
+ * in process and over JSON-RPC.
  */
+import { randomFieldElement } from '@nightjar/crypto';
+import { fieldToHex } from '@nightjar/protocol';
 import { describe, expect, it } from 'vitest';
-import { COMMITMENT_LAG, type DevLedgerClient } from '../src/index.js';
-import { Actor, makeNote, outputOf, SOL, type Harness } from './harness.js';
+import { COMMITMENT_LAG, DEFAULT_ADMISSION_LIMITS, type DevLedgerClient } from '../src/index.js';
+import { Actor, BAD_PROOF, makeNote, outputOf, SOL, USDC, type Harness, type TestNote } from './harness.js';
+import { waitFor } from './wait.js';
 
 export function signerTests(get: () => { h: Harness; c: DevLedgerClient; alice: Actor }): void {
+  /** A withdrawal of `note` (or of a made-up nullifier) with a junk proof. */
+  const junkWithdraw = async (
+    h: Harness,
+    note: TestNote | undefined,
+    fields: Record<string, unknown> = {},
+  ) => ({
+    tree_id: 0,
+    merkle_root: await h.currentRoot(),
+    nullifier: note?.nullifier ?? fieldToHex(randomFieldElement()),
+    mint: SOL,
+    amount: String(note?.amount ?? 1n),
+    recipient: new Actor().address,
+    proof: BAD_PROOF,
+    ...fields,
+  });
+
+  const settleOne = (h: Harness, c: DevLedgerClient, by: Actor, note: TestNote, batch: string) =>
+    by.send(c, 'settle_batch', {
+      batch_id: batch,
+      matches: [
+        {
+          match_idx: 0,
+          inputs: [note.nullifier],
+          outputs: [outputOf(makeNote(note.mint, note.amount))],
+          memos: [],
+        },
+      ],
+    });
+
+  describe('admission', () => {
+    it('a fresh key’s lock_notes and refused withdrawals cost no proof verification', async () => {
+      const { h, c, alice } = get();
+      const note = await h.deposit(alice, SOL, 9n);
+      const spent = await h.deposit(alice, SOL, 4n);
+      await h.lock(spent);
+      await settleOne(h, c, h.tee, spent, '1');
+      const locked = await h.deposit(alice, SOL, 5n);
+      await h.lock(locked);
+      const before = h.verifier.calls.length;
+      const stranger = new Actor();
+      const junk = await h.lockArgs(note, { proof: BAD_PROOF });
+      const many = Array.from({ length: 32 }, () => junk);
+      expect((await stranger.send(c, 'lock_notes', { locks: many })).err?.code).toBe('Unauthorized');
+      expect((await stranger.send(c, 'lock_note', junk)).err?.code).toBe('Unauthorized');
+      const refused: [string, Record<string, unknown>][] = [
+        ['UnknownRoot', await junkWithdraw(h, undefined, { merkle_root: '05'.repeat(32) })],
+        ['NoteSpent', await junkWithdraw(h, spent)],
+        ['NoteLocked', await junkWithdraw(h, locked)],
+        ['UnknownMint', await junkWithdraw(h, undefined, { mint: new Actor().address })],
+        ['InvalidArgs', await junkWithdraw(h, undefined, { amount: '0' })],
+      ];
+      for (const [code, args] of refused)
+        expect((await stranger.send(c, 'withdraw', args)).err?.code).toBe(code);
+      expect(h.verifier.calls.length).toBe(before);
+      // A request that passes the cheap checks is still verified, and its junk proof refused.
+      expect((await stranger.send(c, 'withdraw', await junkWithdraw(h, undefined))).err?.code).toBe(
+        'InvalidProof',
+      );
+      expect(h.verifier.calls.length).toBe(before + 1);
+    });
+
+    it('a flood of slow proofs from one signer does not delay another signer’s settle', async () => {
+      const { h, c, alice } = get();
+      const bid = await h.deposit(alice, USDC, 30n);
+      expect((await h.lock(bid)).err).toBeNull();
+      const flooder = new Actor();
+      const release = h.verifier.hold();
+      const flood: string[] = [];
+      const landed: Promise<unknown>[] = [];
+      const slot = await c.getSlot();
+      try {
+        const before = h.verifier.calls.length;
+        const args = await junkWithdraw(h, undefined);
+        for (let i = 0; i < 8; i++) {
+          const nullifier = fieldToHex(randomFieldElement());
+          const tx = flooder.sign({ name: 'withdraw', args: { ...args, nullifier } });
+          flood.push(tx.signature);
+          landed.push(c.sendTransaction({ transaction: tx }).catch((e: unknown) => e));
+        }
+        // The first of the flood is with the (held) verifier.
+        await waitFor(() => h.verifier.calls.length > before);
+        let settled = false;
+        const settle = settleOne(h, c, h.tee, bid, '2').then((r) => ((settled = true), r));
+        await waitFor(() => settled);
+        const rec = await settle;
+        expect(rec.slot).toBe(slot);
+        expect(rec.result?.matches?.[0]?.ok).toBe(true);
+        // None of the flood has landed yet; the writer is free: the clock moves on without it.
+        expect(await c.getSignatureStatuses({ signatures: flood })).toEqual(flood.map(() => null));
+        await c.advanceSlots({ slots: 1 });
+      } finally {
+        release();
+      }
+      await Promise.all(landed);
+      // The flood lands after the settle, in the next slot, each refused for its proof.
+      const statuses = await c.getSignatureStatuses({ signatures: flood });
+      expect(statuses.map((s) => [s?.err?.code, s?.slot])).toEqual(
+        flood.map(() => ['InvalidProof', slot + 1]),
+      );
+    });
+
+    it('one signer’s waiting transactions are bounded (-32007); other signers are still admitted', async () => {
+      const { h, c, alice } = get();
+      const note = await h.deposit(alice, SOL, 7n);
+      const flooder = new Actor();
+      const limit = DEFAULT_ADMISSION_LIMITS.perSigner;
+      const args = await junkWithdraw(h, undefined);
+      const txs = Array.from({ length: limit + 1 }, () =>
+        flooder.sign({ name: 'withdraw', args: { ...args, nullifier: fieldToHex(randomFieldElement()) } }),
+      );
+      const release = h.verifier.hold();
+      let refused = 0;
+      const sent = txs.map((tx) =>
+        c.sendTransaction({ transaction: tx }).then(
+          () => 'landed',
+          (e: { code?: number }) => (e.code === -32007 && refused++, e.code),
+        ),
+      );
+      try {
+        // Whichever arrives last finds the lane full (over HTTP, arrival order is not send order).
+        await waitFor(() => refused === 1);
+        // Another signer is admitted at once, and lands while the flood waits.
+        expect((await alice.send(c, 'release_lock', { nullifier: note.nullifier })).err?.code).toBe(
+          'NotLocked',
+        );
+      } finally {
+        release();
+      }
+      const outcomes = await Promise.all(sent);
+      expect(outcomes.filter((o) => o === 'landed')).toHaveLength(limit);
+      expect(outcomes.filter((o) => o === -32007)).toHaveLength(1);
+    });
+  });
+
   describe('lock ownership', () => {
     it('a second registered TEE key can neither consume nor release a lock it did not make', async () => {
       const { h, c, alice } = get();
@@ -15,14 +154,7 @@ export function signerTests(get: () => { h: Harness; c: DevLedgerClient; alice: 
       await c.advanceSlots({ slots: COMMITMENT_LAG.finalized });
       const note = await h.deposit(alice, SOL, 12n);
       expect((await h.lock(note, 20)).err).toBeNull();
-      const settle = (by: Actor, batch: string) =>
-        by.send(c, 'settle_batch', {
-          batch_id: batch,
-          matches: [
-            { match_idx: 0, inputs: [note.nullifier], outputs: [outputOf(makeNote(SOL, 12n))], memos: [] },
-          ],
-        });
-      expect((await settle(second, '1')).result?.matches?.[0]?.err?.code).toBe('Unauthorized');
+      expect((await settleOne(h, c, second, note, '1')).result?.matches?.[0]?.err?.code).toBe('Unauthorized');
       expect(await c.getNoteStatus({ nullifier: note.nullifier })).toMatchObject({ state: 'locked' });
       await c.advanceSlots({ slots: 20 });
       expect((await second.send(c, 'release_lock', { nullifier: note.nullifier })).err?.code).toBe(
@@ -30,7 +162,7 @@ export function signerTests(get: () => { h: Harness; c: DevLedgerClient; alice: 
       );
       // The locker still can: relock it (expired locks are replaced) and settle it.
       expect((await h.lock(note, 20)).err).toBeNull();
-      expect((await settle(h.tee, '2')).result?.matches?.[0]?.ok).toBe(true);
+      expect((await settleOne(h, c, h.tee, note, '2')).result?.matches?.[0]?.ok).toBe(true);
     });
   });
 }

@@ -16,7 +16,11 @@ import {
   type TestNote,
 } from './harness.js';
 import { settlementTests, SUITE_MEMOS_PER_READ } from './suite-settlement.js';
+import { rootWindowTests } from './suite-root-window.js';
 import { signerTests } from './suite-signers.js';
+import { waitFor } from './wait.js';
+
+export { waitFor };
 
 export function ledgerSuite(
   name: string,
@@ -562,6 +566,7 @@ export function ledgerSuite(
 
     settlementTests(() => ({ h, c, alice }));
     signerTests(() => ({ h, c, alice }));
+    rootWindowTests(() => ({ h, c, alice }));
 
     it('slot events reach subscribers', async () => {
       const slots: number[] = [];
@@ -574,13 +579,4 @@ export function ledgerSuite(
       expect(COMMITMENT_LAG.finalized).toBe(31);
     });
   });
-}
-
-/** Resolves once `predicate` holds, polling the event loop (no fixed sleeps); fails after 5 s. */
-export async function waitFor(predicate: () => boolean): Promise<void> {
-  const deadline = Date.now() + 5000;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error('condition not reached');
-    await new Promise((r) => setImmediate(r));
-  }
 }

@@ -12,8 +12,11 @@ import {
   smallUint,
   symbolCodec,
   text,
+  parseBody,
+  type Codec,
   type InferObject,
 } from '@nightjar/protocol';
+import { InstructionError } from '../errors.js';
 
 const u64 = decimalU64String;
 const treeId = smallUint(255, 'Tree shard.');
@@ -121,4 +124,18 @@ export type Args<N extends InstructionName> = InferObject<(typeof argCodecs)[N][
 
 export function isInstructionName(name: unknown): name is InstructionName {
   return typeof name === 'string' && Object.hasOwn(argCodecs, name);
+}
+
+/** An instruction's arguments parsed by its codec, or why they could not be. */
+export type DecodedInstruction =
+  { ok: true; name: InstructionName; args: unknown } | { ok: false; name: string; failure: InstructionError };
+
+export function decodeInstruction(instruction: { name: string; args: unknown }): DecodedInstruction {
+  const { name } = instruction;
+  if (!isInstructionName(name))
+    return { ok: false, name, failure: new InstructionError('UnknownInstruction') };
+  const r = parseBody(argCodecs[name] as Codec<unknown>, instruction.args);
+  return r.ok
+    ? { ok: true, name, args: r.value }
+    : { ok: false, name, failure: new InstructionError('InvalidArgs', r.message) };
 }

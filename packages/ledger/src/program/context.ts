@@ -23,8 +23,20 @@ export interface ExecContext {
   touchedMints: Set<string>;
   /** Memos to store with the transaction, in order. */
   memos: { match_idx: number; party: number; memo: string }[];
-  /** Verdicts of the instruction's proofs, checked before it ran, in argument order. */
-  proofs: readonly boolean[];
+  /** Verdicts of the instruction's proofs, judged before it ran, in argument order. */
+  proofs: readonly ProofVerdict[];
+}
+
+/**
+ * One proof's verdict: verified (true), invalid (false), or never verified because the cheap checks
+ * before it already refused the request (that refusal; see prechecks.ts).
+ */
+export type ProofVerdict = boolean | InstructionError;
+
+/** Passes only a verified proof; an unverified one fails with the refusal that spared its check. */
+export function requireProof(verdict: ProofVerdict | undefined): void {
+  if (verdict === true) return;
+  throw verdict instanceof InstructionError ? verdict : new InstructionError('InvalidProof');
 }
 
 export type InstructionResult = {

@@ -4,7 +4,7 @@
  */
 import { U64_MAX } from '@nightjar/protocol';
 import { marketAddress, mintAddress, VAULT_ADDRESS } from '../addresses.js';
-import type { VaultState } from '../chain-state.js';
+import type { LockRow, VaultState } from '../chain-state.js';
 import { InstructionError } from '../errors.js';
 import type { LockOutcome, MarketRecord } from '../types.js';
 import type { Args, InstructionName } from './args.js';
@@ -14,6 +14,7 @@ import {
   knownRoot,
   requireAdmin,
   requireMint,
+  requireProof,
   requireTeeSigner,
   requireVault,
   type ExecContext,
@@ -133,16 +134,8 @@ export const handlers: { [N in InstructionName]: Handler<N> } = {
   },
 
   withdraw(ctx, args) {
-    requireVault(ctx);
-    knownRoot(ctx, args.tree_id, args.merkle_root);
-    requireMint(ctx, args.mint);
-    const amount = BigInt(args.amount);
-    if (amount === 0n || amount > U64_MAX)
-      throw new InstructionError('InvalidArgs', 'amount must be a positive u64');
-    if (ctx.state.nullifierKind(args.nullifier) !== undefined) throw new InstructionError('NoteSpent');
-    const lock = ctx.state.lock(args.nullifier);
-    if (lock && lock.until_slot > ctx.slot) throw new InstructionError('NoteLocked');
-    if (ctx.proofs[0] !== true) throw new InstructionError('InvalidProof');
+    const { amount, lock } = checkWithdrawRequest(ctx, args);
+    requireProof(ctx.proofs[0]);
     if (lock) ctx.state.deleteLock(args.nullifier);
     ctx.state.spendNullifier(args.nullifier, args.mint, amount, 'withdrawn', ctx.slot);
     ctx.state.transfer(VAULT_ADDRESS, args.recipient, args.mint, amount);
@@ -150,3 +143,23 @@ export const handlers: { [N in InstructionName]: Handler<N> } = {
     return null;
   },
 };
+
+/**
+ * The checks of a withdrawal before its proof: a known root and mint, a positive amount, a note
+ * neither spent nor under a live lock. Read-only, so admission runs them too.
+ */
+export function checkWithdrawRequest(
+  ctx: ExecContext,
+  args: Args<'withdraw'>,
+): { amount: bigint; lock: LockRow | undefined } {
+  requireVault(ctx);
+  knownRoot(ctx, args.tree_id, args.merkle_root);
+  requireMint(ctx, args.mint);
+  const amount = BigInt(args.amount);
+  if (amount === 0n || amount > U64_MAX)
+    throw new InstructionError('InvalidArgs', 'amount must be a positive u64');
+  if (ctx.state.nullifierKind(args.nullifier) !== undefined) throw new InstructionError('NoteSpent');
+  const lock = ctx.state.lock(args.nullifier);
+  if (lock && lock.until_slot > ctx.slot) throw new InstructionError('NoteLocked');
+  return { amount, lock };
+}

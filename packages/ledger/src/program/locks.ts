@@ -5,7 +5,7 @@
 import type { LockRow } from '../chain-state.js';
 import { InstructionError } from '../errors.js';
 import type { Args } from './args.js';
-import { knownRoot, type ExecContext } from './context.js';
+import { knownRoot, requireProof, type ExecContext, type ProofVerdict } from './context.js';
 
 export const LOCK_TTL_CEILING_SLOTS = 4500;
 
@@ -40,18 +40,26 @@ export function requireLocker(ctx: ExecContext, lock: LockRow): void {
     throw new InstructionError('Unauthorized', 'only the key that locked the note may consume or release it');
 }
 
-/** One proved lock (the signer is already known to be a finalized TEE key). */
-export function lockProvedNote(
-  ctx: ExecContext,
-  args: Args<'lock_note'>,
-  proofOk: boolean | undefined,
-): void {
+/**
+ * The checks of one lock request before its proof: a known root, the note in that shard with that
+ * mint, and a lockable nullifier. Read-only, so admission runs them too. Returns the expiry slot.
+ */
+export function checkLockRequest(ctx: ExecContext, args: Args<'lock_note'>): number {
   knownRoot(ctx, args.tree_id, args.merkle_root);
   const note = ctx.state.note(args.note_commitment);
   if (!note || note.tree_id !== args.tree_id) throw new InstructionError('UnknownNote');
   if (note.mint !== args.mint) throw new InstructionError('MintMismatch');
-  const until = checkLockable(ctx, args.nullifier, args.until_slot);
-  if (proofOk !== true) throw new InstructionError('InvalidProof');
+  return checkLockable(ctx, args.nullifier, args.until_slot);
+}
+
+/** One proved lock (the signer is already known to be a finalized TEE key). */
+export function lockProvedNote(
+  ctx: ExecContext,
+  args: Args<'lock_note'>,
+  verdict: ProofVerdict | undefined,
+): void {
+  const until = checkLockRequest(ctx, args);
+  requireProof(verdict);
   placeLock(ctx, {
     nullifier: args.nullifier,
     note_commitment: args.note_commitment,

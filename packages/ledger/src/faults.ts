@@ -1,0 +1,29 @@
+/** Fault injection settings (dev only): validated before they replace the running configuration. */
+import { RPC_ERRORS, RpcError } from './errors.js';
+import type { FaultConfig } from './types.js';
+
+export function validateFaults(f: Partial<FaultConfig>): Partial<FaultConfig> {
+  const rate = (v: unknown) => typeof v === 'number' && v >= 0 && v <= 1;
+  if (typeof f !== 'object' || f === null)
+    throw new RpcError(RPC_ERRORS.invalidParams, 'faults must be an object');
+  const out: Partial<FaultConfig> = {};
+  for (const [k, v] of Object.entries(f)) {
+    if (k === 'rejectRate' || k === 'dropRate') {
+      if (!rate(v)) throw new RpcError(RPC_ERRORS.invalidParams, `${k} must be a number in [0, 1]`);
+      out[k] = v as number;
+    } else if (k === 'latencySlots') {
+      if (!Number.isInteger(v) || (v as number) < 0 || (v as number) > 10_000)
+        throw new RpcError(RPC_ERRORS.invalidParams, 'latencySlots must be an integer in 0..10000');
+      out.latencySlots = v as number;
+    } else if (k === 'outage') {
+      if (typeof v !== 'boolean') throw new RpcError(RPC_ERRORS.invalidParams, 'outage must be a boolean');
+      out.outage = v;
+    } else if (k === 'divergedShards') {
+      if (!Array.isArray(v) || v.length > 256 || !v.every((x) => Number.isInteger(x) && x >= 0 && x < 256)) {
+        throw new RpcError(RPC_ERRORS.invalidParams, 'divergedShards must be an array of shard ids');
+      }
+      out.divergedShards = [...(v as number[])];
+    } else throw new RpcError(RPC_ERRORS.invalidParams, `unknown fault ${k}`);
+  }
+  return out;
+}

@@ -1,0 +1,241 @@
+/**
+ * The ledger's reads: every `get*` method of the LedgerClient interface, answered from the state at
+ * the requested commitment level. The in-process `Ledger` extends this with the writer.
+ */
+import { parseAddress } from '@nightjar/protocol';
+import { signerSetSha256 } from './addresses.js';
+import { ChainState } from './chain-state.js';
+import type { SlotClock } from './clock.js';
+import { RPC_ERRORS, RpcError } from './errors.js';
+import { LedgerQueries, parseParams, queryParams } from './queries.js';
+import { RootWindows } from './root-window.js';
+import type { Db } from './store.js';
+import {
+  COMMITMENT_LAG,
+  COMMITMENTS,
+  NO_FAULTS,
+  type Commitment,
+  type DepositRecord,
+  type FaultConfig,
+  type MarketRecord,
+  type MemoRecord,
+  type MintSolvency,
+  type NoteStatus,
+  type RootWindowRecord,
+  type SignatureStatus,
+  type TransactionRecord,
+  type TreeRootRecord,
+  type VaultInfo,
+} from './types.js';
+
+export const MAX_LEAVES_PER_READ = 10_000;
+const MAX_SIGNATURES_PER_READ = 256;
+
+export class LedgerReads {
+  protected faults: FaultConfig = { ...NO_FAULTS };
+  protected closed = false;
+  protected readonly queries: LedgerQueries;
+  private readonly rootWindows: RootWindows;
+  private readonly readStmts;
+
+  protected constructor(
+    protected readonly db: Db,
+    protected readonly state: ChainState,
+    readonly clock: SlotClock,
+    memosPerRead: number | undefined,
+  ) {
+    this.queries = new LedgerQueries(db, state, memosPerRead);
+    this.rootWindows = new RootWindows(db);
+    this.readStmts = {
+      nonce: db.prepare('SELECT nonce FROM nonces WHERE signer = ?').pluck(),
+      tx: db.prepare(
+        'SELECT signature, slot, instruction, err, result FROM transactions WHERE signature = ?',
+      ),
+    };
+  }
+
+  protected guard(): void {
+    if (this.closed) throw new RpcError(RPC_ERRORS.nodeUnavailable, 'ledger is closed');
+    if (this.faults.outage)
+      throw new RpcError(RPC_ERRORS.nodeUnavailable, 'ledger unavailable (injected outage)');
+  }
+
+  protected slotAt(commitment: Commitment | undefined): number {
+    return Math.max(0, this.clock.current - COMMITMENT_LAG[commitment ?? 'processed']);
+  }
+
+  /** The last nonce that landed for `signer`. */
+  protected lastNonce(signer: string): string | undefined {
+    return this.readStmts.nonce.get(signer) as string | undefined;
+  }
+
+  /** The tree shard `treeId`, or invalid params. */
+  protected requireTreeId(treeId: unknown): NonNullable<ChainState['trees']> {
+    const trees = this.state.trees;
+    if (!trees || !Number.isInteger(treeId) || (treeId as number) < 0 || (treeId as number) >= trees.numTrees)
+      throw new RpcError(RPC_ERRORS.invalidParams, 'no such tree_id');
+    return trees;
+  }
+
+  async getSlot(params: { commitment?: Commitment } = {}): Promise<number> {
+    this.guard();
+    return this.slotAt(params.commitment);
+  }
+
+  async getVault(params: { commitment?: Commitment } = {}): Promise<VaultInfo> {
+    this.guard();
+    const vault = this.state.vault;
+    if (!vault) throw new RpcError(RPC_ERRORS.invalidRequest, 'vault is not initialized');
+    const keys = this.state.teeKeysAt(this.slotAt(params.commitment));
+    return {
+      admin: vault.admin,
+      fee_owner_commitment: vault.fee_owner_commitment,
+      num_trees: vault.num_trees,
+      tee_keys: keys,
+      signer_set_sha256: signerSetSha256(keys.map((k) => parseAddress(k)!)),
+    };
+  }
+
+  async getMarkets(): Promise<MarketRecord[]> {
+    this.guard();
+    return [...this.state.markets.values()].map((m) => ({ ...m }));
+  }
+
+  async getTreeRoot(params: { tree_id: number; commitment?: Commitment }): Promise<TreeRootRecord> {
+    this.guard();
+    const shard = this.requireTreeId(params.tree_id).shard(params.tree_id);
+    const commitment = params.commitment ?? 'processed';
+    const size = this.state.sizeAt(params.tree_id, this.clock.current, commitment);
+    return {
+      tree_id: params.tree_id,
+      merkle_root: ChainState.hexOf(size === shard.size ? shard.root : shard.rootAt(size)),
+      leaf_count: size,
+      slot: this.slotAt(commitment),
+    };
+  }
+
+  /** The shard's recent-root window at `commitment`: oldest first, ending with that level's root. */
+  async getRootWindow(params: { tree_id: number; commitment?: Commitment }): Promise<RootWindowRecord> {
+    this.guard();
+    const shard = this.requireTreeId(params.tree_id).shard(params.tree_id);
+    const commitment = params.commitment ?? 'processed';
+    if (!COMMITMENTS.includes(commitment))
+      throw new RpcError(RPC_ERRORS.invalidParams, 'commitment must be processed, confirmed or finalized');
+    const size = this.state.sizeAt(params.tree_id, this.clock.current, commitment);
+    return { tree_id: params.tree_id, roots: this.rootWindows.at(shard, size) };
+  }
+
+  async getLeaves(params: {
+    tree_id: number;
+    from: number;
+    to: number;
+  }): Promise<{ leaves: { leaf_index: number; value: string }[] }> {
+    this.guard();
+    const { tree_id, from, to } = params;
+    this.requireTreeId(tree_id);
+    if (!Number.isInteger(from) || !Number.isInteger(to) || from < 0 || to < from) {
+      throw new RpcError(RPC_ERRORS.invalidParams, 'from and to must be integers with 0 <= from <= to');
+    }
+    const end = Math.min(to, from + MAX_LEAVES_PER_READ);
+    const rows = this.state.leafRows(tree_id, from, end);
+    return { leaves: rows.map((r) => ({ leaf_index: r.leaf_index, value: r.commitment })) };
+  }
+
+  async getBalance(params: { owner: string; mint: string }): Promise<string> {
+    this.guard();
+    if (!parseAddress(params.owner) || !parseAddress(params.mint))
+      throw new RpcError(RPC_ERRORS.invalidParams, 'owner and mint must be Base58 addresses');
+    return this.state.balance(params.owner, params.mint).toString();
+  }
+
+  async getNonce(params: { signer: string }): Promise<string | null> {
+    this.guard();
+    return this.lastNonce(params.signer) ?? null;
+  }
+
+  async getSignatureStatuses(params: { signatures: string[] }): Promise<(SignatureStatus | null)[]> {
+    this.guard();
+    if (!Array.isArray(params.signatures) || params.signatures.length > MAX_SIGNATURES_PER_READ) {
+      throw new RpcError(
+        RPC_ERRORS.invalidParams,
+        `signatures must be an array of at most ${MAX_SIGNATURES_PER_READ}`,
+      );
+    }
+    return params.signatures.map((s) => {
+      const record = this.readTx(s);
+      return record
+        ? { slot: record.slot, confirmation_status: record.confirmation_status, err: record.err }
+        : null;
+    });
+  }
+
+  async getTransaction(params: { signature: string }): Promise<TransactionRecord | null> {
+    this.guard();
+    return this.readTx(params.signature);
+  }
+
+  async getNoteStatus(params: { nullifier: string }): Promise<NoteStatus> {
+    this.guard();
+    const { nullifier } = parseParams(queryParams.noteStatus, params);
+    return this.queries.noteStatus(nullifier, this.clock.current);
+  }
+
+  async getNoteStatuses(params: { nullifiers: string[] }): Promise<NoteStatus[]> {
+    this.guard();
+    const { nullifiers } = parseParams(queryParams.noteStatuses, params);
+    const slot = this.clock.current;
+    return nullifiers.map((n) => this.queries.noteStatus(n, slot));
+  }
+
+  /** A signer's landed deposits, oldest first: how a wallet with only its seed finds its deposit notes. */
+  async getDeposits(params: { owner: string; from?: number }): Promise<{ deposits: DepositRecord[] }> {
+    this.guard();
+    const { owner, from } = parseParams(queryParams.deposits, params);
+    return { deposits: this.queries.deposits(owner, from ?? 0) };
+  }
+
+  /** Fill memos by global index, for clients recovering their notes from the ledger alone. */
+  async getMemos(params: { from: number; to: number }): Promise<{ memos: MemoRecord[] }> {
+    this.guard();
+    if (params && typeof params === 'object' && 'signature' in params)
+      throw new RpcError(RPC_ERRORS.invalidParams, 'getMemos takes {from, to}; use getMemosBySignature');
+    const { from, to } = parseParams(queryParams.memos, params);
+    return { memos: this.queries.memos(from, to) };
+  }
+
+  /** The memos stored with one settlement transaction. */
+  async getMemosBySignature(params: { signature: string }): Promise<{ memos: MemoRecord[] }> {
+    this.guard();
+    const { signature } = parseParams(queryParams.memosBySignature, params);
+    return { memos: this.queries.memosOf(signature) };
+  }
+
+  async getSolvency(params: Record<string, never> = {}): Promise<{ slot: number; mints: MintSolvency[] }> {
+    this.guard();
+    parseParams(queryParams.solvency, params);
+    return { slot: this.clock.current, mints: this.queries.solvency() };
+  }
+
+  protected readTx(signature: unknown): TransactionRecord | null {
+    if (typeof signature !== 'string') return null;
+    const row = this.readStmts.tx.get(signature) as
+      | { signature: string; slot: number; instruction: string; err: string | null; result: string | null }
+      | undefined;
+    if (!row) return null;
+    const age = this.clock.current - row.slot;
+    const confirmation_status: Commitment =
+      age >= COMMITMENT_LAG.finalized
+        ? 'finalized'
+        : age >= COMMITMENT_LAG.confirmed
+          ? 'confirmed'
+          : 'processed';
+    return {
+      signature: row.signature,
+      slot: row.slot,
+      confirmation_status,
+      err: row.err === null ? null : JSON.parse(row.err),
+      instruction: row.instruction,
+      result: row.result === null ? null : JSON.parse(row.result),
+    };
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * What admission checks before any proof is verified: the handlers' own checks that come before
+ * the proof (signer, root window, note, nullifier state), run read-only against the current state.
+ * A proof whose request already fails them is never verified, so a stranger's junk costs no
+ * pairing. They are re-run when the transaction lands, since the state may have moved.
+ */
+import { InstructionError } from '../errors.js';
+import type { Args, InstructionName } from './args.js';
+import { requireTeeSigner, type ExecContext } from './context.js';
+import { checkWithdrawRequest } from './instructions.js';
+import { checkLockRequest } from './locks.js';
+
+/** Per proof the instruction carries, in argument order: the refusal that spares it, or undefined. */
+export function precheckProofs(
+  ctx: ExecContext,
+  name: InstructionName,
+  args: unknown,
+): (InstructionError | undefined)[] {
+  switch (name) {
+    case 'lock_note': {
+      const signer = refusal(() => requireTeeSigner(ctx));
+      return [signer ?? refusal(() => checkLockRequest(ctx, args as Args<'lock_note'>))];
+    }
+    case 'lock_notes': {
+      const signer = refusal(() => requireTeeSigner(ctx));
+      return (args as Args<'lock_notes'>).locks.map(
+        (lock) => signer ?? refusal(() => checkLockRequest(ctx, lock)),
+      );
+    }
+    case 'withdraw':
+      return [refusal(() => checkWithdrawRequest(ctx, args as Args<'withdraw'>))];
+    default:
+      return [];
+  }
+}
+
+function refusal(check: () => unknown): InstructionError | undefined {
+  try {
+    check();
+    return undefined;
+  } catch (err) {
+    if (err instanceof InstructionError) return err;
+    throw err;
+  }
+}
