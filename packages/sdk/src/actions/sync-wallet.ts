@@ -3,9 +3,9 @@ import type { Client } from '../client.js';
 import { NotFoundError } from '../errors.js';
 import { marketMints } from './mint-decimals.js';
 import { getOrder } from './get-order.js';
+import { refreshNoteStates } from './note-states.js';
 
 const MEMO_PAGE = 10_000;
-const STATUS_PAGE = 256;
 
 /** Options of `syncWallet`. */
 export interface SyncWalletParameters {
@@ -115,19 +115,17 @@ export async function syncWallet(
       scanned++;
       const r = wallet.ingestMemo(m.memo, mints);
       if (r.status === 'stored') stored++;
-      // An output not yet among the leaves: rescan from here next time.
+      // An output not yet among the leaves: rescan from here next time. (An orphan, whose outputs
+      // derive from no note of ours, is passed: memos are read in settlement order, so a parent
+      // is always stored before its children unless an earlier memo blocked.)
       if (r.status === 'unverified') blocked = true;
       if (!blocked) cursor = m.index + 1;
     }
     wallet.memoCursor = cursor;
     if (blocked || memos.length < MEMO_PAGE) break;
   }
-  const unspent = wallet.unspentNotes();
-  for (let i = 0; i < unspent.length; i += STATUS_PAGE) {
-    const page = unspent.slice(i, i + STATUS_PAGE);
-    const states = await client.ledger.getNoteStatuses({ nullifiers: page.map((n) => n.nullifier) });
-    page.forEach((n, j) => (n.state = states[j]?.state ?? 'unknown'));
-  }
+  // Every note not known spent, `spending` ones included: the ledger alone says spent.
+  await refreshNoteStates(client, wallet.unspentNotes());
   if (params.refreshOrders) await refreshTrackedOrders(client);
   wallet.save();
   return { newLeaves, memosScanned: scanned, memosStored: stored, notes: wallet.unspentNotes().length };

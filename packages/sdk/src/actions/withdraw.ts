@@ -65,7 +65,10 @@ export async function withdraw(client: Client, params: WithdrawParameters): Prom
   const { signature } = await client.ledger.sendTransaction({ transaction: tx });
   const rec = await client.ledger.getTransaction({ signature });
   if (rec?.err) throw new NightjarError(`withdrawal refused by the ledger: ${rec.err.code}`);
-  note.state = 'spent';
+  // Sent: offered to no order from now on, and spent once the ledger says so; a withdrawal that
+  // never lands leaves the note to the ledger's word at the next sync (free again).
+  const status = await client.ledger.getNoteStatus({ nullifier: note.nullifier });
+  note.state = status.state === 'spent' ? 'spent' : 'spending';
   wallet.save();
   return { note, signature, recipient };
 }

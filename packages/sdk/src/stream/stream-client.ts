@@ -20,6 +20,7 @@ import type { Client } from '../client.js';
 import { NightjarError, venueError } from '../errors.js';
 import { backoffDelay, sleep } from '../utils/backoff.js';
 import { getOrder } from '../actions/get-order.js';
+import { refreshNoteStates } from '../actions/note-states.js';
 import { syncLeaves, syncWallet } from '../actions/sync-wallet.js';
 import type { TrackedOrder } from '../wallet/wallet.js';
 
@@ -275,7 +276,10 @@ export class StreamClient implements AsyncIterable<StreamClientEvent> {
         await syncLeaves(this.client);
         const o = wallet.orders.get(event.order_id);
         const mints = o ? [o.baseMint, o.quoteMint] : [];
-        stored = wallet.ingestMemo(event.memo, mints).status === 'stored';
+        const r = wallet.ingestMemo(event.memo, mints);
+        stored = r.status === 'stored';
+        // The consumed note is `spending` now; the ledger says whether it is spent.
+        if (r.status === 'stored') await refreshNoteStates(this.client, [r.consumed]);
         wallet.save();
       } catch (error) {
         this.emit({ type: 'error', error: error as Error });
