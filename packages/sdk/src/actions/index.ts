@@ -15,3 +15,4 @@ export * from './sync-wallet.js';
 export * from './get-balances.js';
 export * from './withdraw.js';
 export * from './note-states.js';
+export * from './refresh-order.js';

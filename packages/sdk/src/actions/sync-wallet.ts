@@ -1,9 +1,8 @@
 import { LEAVES_PAGE_CAP } from '@nightjar/protocol';
 import type { Client } from '../client.js';
-import { NotFoundError } from '../errors.js';
 import { marketMints } from './mint-decimals.js';
-import { getOrder } from './get-order.js';
 import { refreshNoteStates } from './note-states.js';
+import { refreshTrackedOrders } from './refresh-order.js';
 
 const MEMO_PAGE = 10_000;
 
@@ -126,26 +125,10 @@ export async function syncWallet(
   }
   // Every note not known spent, `spending` ones included: the ledger alone says spent.
   await refreshNoteStates(client, wallet.unspentNotes());
-  if (params.refreshOrders) await refreshTrackedOrders(client);
-  wallet.save();
-  return { newLeaves, memosScanned: scanned, memosStored: stored, notes: wallet.unspentNotes().length };
-}
-
-/** Re-reads every tracked live order and updates its state in the wallet. */
-export async function refreshTrackedOrders(client: Client): Promise<void> {
-  for (const o of client.wallet.orders.values()) {
-    if (o.status !== 'open' && o.status !== 'pending_settlement') continue;
-    try {
-      const s = await getOrder(client, { orderId: o.orderId });
-      o.filledQuantity = s.filled_quantity;
-      if (s.status === 'pending') o.status = 'open';
-      else if (s.status === 'pending_settlement') o.status = 'pending_settlement';
-      else if (s.status === 'cancelled' || s.status === 'expired') o.status = s.status;
-      else if (s.status === 'empty') o.status = s.filled_quantity === s.amount ? 'fully_filled' : 'cancelled';
-    } catch (err) {
-      // Gone from the lookup: a definitive settlement failure or aged out. Its note is no longer held.
-      if (err instanceof NotFoundError) o.status = 'settlement_failed';
-      else throw err;
-    }
+  try {
+    if (params.refreshOrders) await refreshTrackedOrders(client);
+  } finally {
+    wallet.save();
   }
+  return { newLeaves, memosScanned: scanned, memosStored: stored, notes: wallet.unspentNotes().length };
 }

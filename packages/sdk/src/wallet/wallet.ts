@@ -10,6 +10,7 @@ import { bytesToHex, fieldToHex, hexToBytes, parseAddress } from '@nightjar/prot
 import { ingestFill } from './ingest-fill.js';
 import { MemoDecryptor } from './memo-decryptor.js';
 import { ParentIndex } from './memo-outputs.js';
+import { isLiveStatus } from './order-status.js';
 import { deriveWalletKeys, depositNoteInner, type WalletKeys } from './keys.js';
 import { DEFAULT_SCRYPT, readText, seal, unseal, writeFileAtomic, type ScryptParams } from './keystore.js';
 
@@ -101,8 +102,6 @@ export interface CreateWalletParameters {
   /** scrypt cost (tests lower it). */
   scrypt?: ScryptParams;
 }
-
-const LIVE: ReadonlySet<TrackedOrder['status']> = new Set(['open', 'pending_settlement']);
 
 /** A wallet: keys from one seed, notes, tracked orders; saved encrypted when it has a file. Create it with `createWallet`. */
 export class Wallet {
@@ -222,7 +221,7 @@ export class Wallet {
 
   /** Whether a tracked order is still live (resting or settling). */
   isLive(order: TrackedOrder): boolean {
-    return LIVE.has(order.status);
+    return isLiveStatus(order.status);
   }
 
   /** Unspent notes of this wallet. */
@@ -232,7 +231,8 @@ export class Wallet {
 
   /** The live order a note backs, if any. */
   orderBacking(commitment: string): TrackedOrder | undefined {
-    for (const o of this.orders.values()) if (LIVE.has(o.status) && o.noteCommitment === commitment) return o;
+    for (const o of this.orders.values())
+      if (isLiveStatus(o.status) && o.noteCommitment === commitment) return o;
     return undefined;
   }
 
@@ -254,8 +254,15 @@ export class Wallet {
     return out;
   }
 
-  /** Free notes of `mint` (in the tree, not locked or being consumed) no live order holds, smallest first. */
-  freeNotes(mint: string): WalletNote[] {
+  /**
+   * Free notes of `mint` (in the tree, not locked or being consumed) no live order holds, smallest
+   * first. `replacing`: the note of that order counts as free (a modify reuses it).
+   */
+  freeNotes(mint: string, options: { replacing?: string } = {}): WalletNote[] {
+    const held = (c: string) => {
+      const o = this.orderBacking(c);
+      return o !== undefined && o.orderId !== options.replacing;
+    };
     return this.unspentNotes()
       .filter(
         (n) =>
@@ -264,7 +271,7 @@ export class Wallet {
           n.state !== 'spending' &&
           n.leafIndex !== undefined &&
           !this.reserved.has(n.commitment) &&
-          !this.orderBacking(n.commitment),
+          !held(n.commitment),
       )
       .sort((a, b) => (a.amount < b.amount ? -1 : a.amount > b.amount ? 1 : 0));
   }
