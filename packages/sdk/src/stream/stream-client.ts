@@ -250,11 +250,26 @@ export class StreamClient implements AsyncIterable<StreamClientEvent> {
     if (this.client.hasWallet) {
       const o = this.client.wallet.orders.get(event.order_id);
       if (o) {
+        const wasLive = isLiveStatus(o.status);
         applyOrderEvent(o, event.kind, filled);
         this.client.wallet.save();
+        if (wasLive && !isLiveStatus(o.status)) this.readNoteState(o.noteCommitment);
       }
     }
     this.emit({ type: 'order', event, source });
+  }
+
+  /**
+   * An order ended: its note's state is the ledger's (locked after a failed settlement, until the
+   * lock expires; spent after a fill; free after a cancel).
+   */
+  private readNoteState(commitment: string): void {
+    const wallet = this.client.wallet;
+    const note = wallet.notes.get(commitment);
+    if (!note) return;
+    refreshNoteStates(this.client, [note])
+      .then(() => wallet.save())
+      .catch((error: Error) => this.emit({ type: 'error', error }));
   }
 
   private async onFill(event: FillEvent): Promise<void> {
