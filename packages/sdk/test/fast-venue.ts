@@ -29,11 +29,16 @@ export interface Party {
 /** A fresh account with a wallet file and a client (optionally over a wrapped ledger). */
 export async function newParty(
   v: TestVenue,
-  options: { ledger?: (l: LedgerClient) => LedgerClient; path?: string } = {},
+  options: { ledger?: (l: LedgerClient) => LedgerClient; path?: string; seed?: Uint8Array } = {},
 ): Promise<Party> {
   const { credentials } = await v.newAccount();
   const path = options.path ?? join(mkdtempSync(join(tmpdir(), 'sdk-fast-')), 'w.wallet');
-  const wallet = createWallet({ path, password: 'pw', scrypt: FAST_SCRYPT });
+  const wallet = createWallet({
+    path,
+    password: 'pw',
+    scrypt: FAST_SCRYPT,
+    ...(options.seed ? { seed: options.seed } : {}),
+  });
   const p = pins(v);
   const client = await createClient({
     baseUrl: v.engine.url,
