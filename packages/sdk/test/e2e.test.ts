@@ -336,7 +336,12 @@ describe('SDK end to end', () => {
     expect(alice.events.find((e) => e.type === 'order')).toMatchObject({ source: 'resync' });
     expect(alice.wallet.orders.get(bid.orderId)?.status).toBe('fully_filled');
     // The fill's note came back from the ledger's memos during the resync.
-    expect(alice.wallet.balances()[SOL]).toEqual({ available: ONE, locked: 0n, pendingSettlement: 0n, pending: 0n });
+    expect(alice.wallet.balances()[SOL]).toEqual({
+      available: ONE,
+      locked: 0n,
+      pendingSettlement: 0n,
+      pending: 0n,
+    });
     expect(alice.stream.reconnects).toBe(1);
 
     await Promise.all([alice.stream.close(), bob.stream.close()]);
