@@ -12,6 +12,7 @@ import {
   getBalances,
   InsufficientNotesError,
   modifyOrder,
+  OrderNotModifiableError,
   placeOrder,
   type PlaceOrderReturnType,
 } from '@nightjar/sdk';
@@ -49,6 +50,26 @@ stream.on('fill', ({ event, stored }) =>
 );
 stream.on('resync', ({ reason }) => console.log('stream resynced after', reason));
 
+/**
+ * Reprices a quote, or places a new one when there is none or the old one is no longer resting
+ * (it filled, or was cancelled): modifyOrder says so with OrderNotModifiableError.
+ */
+async function quote(
+  current: PlaceOrderReturnType | undefined,
+  side: 'bid' | 'ask',
+  price: string,
+): Promise<PlaceOrderReturnType> {
+  if (current) {
+    try {
+      return await modifyOrder(client, { orderId: current.orderId, side, amount: '1', price });
+    } catch (err) {
+      if (!(err instanceof OrderNotModifiableError)) throw err;
+      console.log(`${side} ${current.orderId.slice(0, 8)} is ${err.status}: quoting anew`);
+    }
+  }
+  return placeOrder(client, { symbol: SYMBOL, side, amount: '1', price });
+}
+
 let bid: PlaceOrderReturnType | undefined;
 let ask: PlaceOrderReturnType | undefined;
 let running = true;
@@ -59,14 +80,11 @@ for (let step = 0; running && step < 30; step++) {
   const bidPx = (Math.floor(mid * 100 - 50) / 100).toFixed(2);
   const askPx = (Math.ceil(mid * 100 + 50) / 100).toFixed(2);
   try {
-    bid = bid
-      ? await modifyOrder(client, { orderId: bid.orderId, side: 'bid', amount: '1', price: bidPx })
-      : await placeOrder(client, { symbol: SYMBOL, side: 'bid', amount: '1', price: bidPx });
-    ask = ask
-      ? await modifyOrder(client, { orderId: ask.orderId, side: 'ask', amount: '1', price: askPx })
-      : await placeOrder(client, { symbol: SYMBOL, side: 'ask', amount: '1', price: askPx });
+    bid = await quote(bid, 'bid', bidPx);
+    ask = await quote(ask, 'ask', askPx);
     console.log(`quoting ${bidPx} / ${askPx}`, await getBalances(client));
   } catch (err) {
+    // NotesPendingError (a fresh change note the venue's tree has not got yet) is one of these.
     if (err instanceof InsufficientNotesError) console.log('out of notes:', err.message);
     else throw err;
   }

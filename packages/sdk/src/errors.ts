@@ -120,6 +120,33 @@ export class InsufficientNotesError extends NightjarError {
   }
 }
 
+/**
+ * Notes that would cover the order exist but the venue's tree does not have them yet (a fresh
+ * deposit or change note that is not finalized): retry once they are, or deposit another.
+ */
+export class NotesPendingError extends InsufficientNotesError {
+  override name = 'NotesPendingError';
+  constructor(mint: string, required: bigint, available: bigint, waitedMs: number) {
+    super(mint, required, available);
+    this.message = `no free note of mint ${mint} covering ${required} is in the venue's tree yet (waited ${waitedMs} ms; largest usable note: ${available})`;
+  }
+}
+
+/**
+ * The order cannot be modified: it is no longer resting (filled, cancelled, expired, failed) or
+ * is settling. `status` is the wallet's view of it after re-reading it; place a new order instead.
+ */
+export class OrderNotModifiableError extends NightjarError {
+  override name = 'OrderNotModifiableError';
+  constructor(
+    readonly orderId: string,
+    readonly status: string,
+    options?: ErrorOptions,
+  ) {
+    super(`order ${orderId} is ${status}: it cannot be modified (place a new order instead)`, options);
+  }
+}
+
 /** A value the caller passed is unusable (a decimal with too many places, a price off the tick...). */
 export class ParameterError extends NightjarError {
   override name = 'ParameterError';

@@ -11,5 +11,8 @@ export * from './utils/backoff.js';
 export * from './wallet/keys.js';
 export * from './wallet/keystore.js';
 export * from './wallet/wallet.js';
+export * from './wallet/order-status.js';
 export * from './actions/index.js';
 export * from './stream/stream-client.js';
+export { StreamOverflowError } from './stream/event-queue.js';
+export type { StreamTimers } from './stream/heartbeat.js';

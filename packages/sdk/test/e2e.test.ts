@@ -220,11 +220,11 @@ describe('SDK end to end', () => {
     const quote1 = (ONE * price) / inst.price_scale;
     const aliceChange = bidCollateral - quote1 - feeOn(quote1, inst.fee_bps);
     let ab = await getBalances(alice.client);
-    expect(ab[SOL]).toEqual({ available: ONE, locked: 0n, pendingSettlement: 0n });
-    expect(ab[USDC]).toEqual({ available: 0n, locked: aliceChange, pendingSettlement: 0n });
+    expect(ab[SOL]).toEqual({ available: ONE, locked: 0n, pendingSettlement: 0n, pending: 0n });
+    expect(ab[USDC]).toEqual({ available: 0n, locked: aliceChange, pendingSettlement: 0n, pending: 0n });
     let bb = await getBalances(bob.client);
-    expect(bb[USDC]).toEqual({ available: quote1, locked: 0n, pendingSettlement: 0n });
-    expect(bb[SOL]).toEqual({ available: ask2Collateral, locked: 0n, pendingSettlement: 0n });
+    expect(bb[USDC]).toEqual({ available: quote1, locked: 0n, pendingSettlement: 0n, pending: 0n });
+    expect(bb[SOL]).toEqual({ available: ask2Collateral, locked: 0n, pendingSettlement: 0n, pending: 0n });
 
     // The continuation: Bob asks 2 SOL; Alice's re-locked remainder fills completely.
     const ask2 = await placeOrder(bob.client, { symbol: SYMBOL, side: 'ask', amount: '2', price: '150' });
@@ -245,14 +245,15 @@ describe('SDK end to end', () => {
     const quote2 = (2n * ONE * price) / inst.price_scale;
     expect(aliceChange).toBe(quote2 + feeOn(quote2, inst.fee_bps)); // nothing left over
     ab = await getBalances(alice.client);
-    expect(ab[SOL]).toEqual({ available: 3n * ONE, locked: 0n, pendingSettlement: 0n });
-    expect(ab[USDC] ?? { available: 0n, locked: 0n, pendingSettlement: 0n }).toEqual({
+    expect(ab[SOL]).toEqual({ available: 3n * ONE, locked: 0n, pendingSettlement: 0n, pending: 0n });
+    expect(ab[USDC] ?? { available: 0n, locked: 0n, pendingSettlement: 0n, pending: 0n }).toEqual({
       available: 0n,
       locked: 0n,
       pendingSettlement: 0n,
+      pending: 0n,
     });
     bb = await getBalances(bob.client);
-    expect(bb[USDC]).toEqual({ available: quote1 + quote2, locked: 0n, pendingSettlement: 0n });
+    expect(bb[USDC]).toEqual({ available: quote1 + quote2, locked: 0n, pendingSettlement: 0n, pending: 0n });
     expect(bb[SOL]?.available ?? 0n).toBe(0n);
 
     // A wallet recovered from Alice's seed alone (no file, a fresh client) shows the same notes.
@@ -335,7 +336,12 @@ describe('SDK end to end', () => {
     expect(alice.events.find((e) => e.type === 'order')).toMatchObject({ source: 'resync' });
     expect(alice.wallet.orders.get(bid.orderId)?.status).toBe('fully_filled');
     // The fill's note came back from the ledger's memos during the resync.
-    expect(alice.wallet.balances()[SOL]).toEqual({ available: ONE, locked: 0n, pendingSettlement: 0n });
+    expect(alice.wallet.balances()[SOL]).toEqual({
+      available: ONE,
+      locked: 0n,
+      pendingSettlement: 0n,
+      pending: 0n,
+    });
     expect(alice.stream.reconnects).toBe(1);
 
     await Promise.all([alice.stream.close(), bob.stream.close()]);

@@ -16,7 +16,7 @@ import { parsePrice, parseUnits } from '../utils/decimal.js';
 import type { WalletNote } from '../wallet/wallet.js';
 import { resolveExpirySlot, type Expiry } from './expiry.js';
 import { noteWitness } from './note-witness.js';
-import { selectNote } from './select-note.js';
+import { chooseNote } from './select-note.js';
 
 /** What to order: amounts and prices in human decimals (exact) or atomic bigints. */
 export interface BuildOrderParameters {
@@ -36,6 +36,11 @@ export interface BuildOrderParameters {
   orderId?: string;
   /** Back the order with this note (commitment) instead of choosing one. */
   note?: string;
+  /**
+   * How long to wait for the venue's tree to have a note that would do (a fresh deposit or change
+   * note), in ms; default 20,000. Then `NotesPendingError`.
+   */
+  noteWaitMs?: number;
 }
 
 /** The signed place-order body and the note backing it (reserved until placed). */
@@ -48,6 +53,8 @@ export interface BuildOrderReturnType {
 interface PrepareOptions {
   /** Take the nonce and sign now (default true); placeOrder signs under the send lock instead. */
   sign?: boolean;
+  /** The order a modify replaces: its note may back the replacement. */
+  replacing?: string;
 }
 
 /** Takes a durable arrival nonce for `body` and signs it with the wallet's trading key. */
@@ -61,7 +68,8 @@ export function signOrder(client: Client, body: PlaceOrderBody): PlaceOrderBody 
 
 /**
  * Builds, proves and signs an order (without sending it): converts amounts exactly with the
- * instrument's decimals and `price_scale`, resolves the expiry slot, selects a note, proves
+ * instrument's decimals and `price_scale`, resolves the expiry slot, selects a note the venue's
+ * tree has (waiting for one that is about to be, bounded by `noteWaitMs`), proves
  * VALID_INPUT against the engine's tree, takes a durable `arrival_nonce` and signs the canonical
  * body with the wallet's trading key. The chosen note is reserved until `release` or placement.
  *
@@ -94,12 +102,16 @@ export async function prepareOrder(
     resolveExpirySlot(client, params.expiry),
     client.bootSessionId(),
   ]);
-  const { note, collateralAmount } = selectNote(client, {
-    mint,
-    required,
-    ...(params.note ? { commitment: params.note } : {}),
-  });
-  wallet.reserved.add(note.commitment);
+  const { note, collateralAmount } = await chooseNote(
+    client,
+    {
+      mint,
+      required,
+      ...(params.note ? { commitment: params.note } : {}),
+      ...(options.replacing ? { replacing: options.replacing } : {}),
+    },
+    params.noteWaitMs === undefined ? {} : { waitMs: params.noteWaitMs },
+  );
   try {
     const witness = await noteWitness(client, note);
     let proof: Uint8Array;

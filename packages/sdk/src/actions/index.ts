@@ -14,3 +14,5 @@ export * from './deposit.js';
 export * from './sync-wallet.js';
 export * from './get-balances.js';
 export * from './withdraw.js';
+export * from './note-states.js';
+export * from './refresh-order.js';

@@ -1,9 +1,11 @@
 import { encodeCancelBody, modifyCancelFields, signCanonical } from '@nightjar/protocol';
 import type { Client } from '../client.js';
-import { NotFoundError } from '../errors.js';
+import { NotFoundError, OrderNotModifiableError } from '../errors.js';
 import { withSendLock } from '../utils/send-lock.js';
+import type { TrackedOrder } from '../wallet/wallet.js';
 import { prepareOrder, signOrder, type BuildOrderParameters } from './build-order.js';
 import { trackPlaced, type PlaceOrderReturnType } from './place-order.js';
+import { refreshOrder } from './refresh-order.js';
 
 /** The order to replace and its replacement's fields (symbol and note are the old order's). */
 export interface ModifyOrderParameters extends Omit<BuildOrderParameters, 'symbol' | 'note'> {
@@ -16,9 +18,25 @@ export interface ModifyOrderParameters extends Omit<BuildOrderParameters, 'symbo
 /** The replacement, as `placeOrder` returns it. */
 export type ModifyOrderReturnType = PlaceOrderReturnType;
 
+/** Whether the order's note can still back a replacement (not consumed by a fill). */
+function noteUsable(client: Client, order: TrackedOrder): boolean {
+  const note = client.wallet.notes.get(order.noteCommitment);
+  return note !== undefined && note.state !== 'spent' && note.state !== 'spending';
+}
+
+/** Re-reads the order after the venue said it is gone; a lookup failure leaves it as it was. */
+async function reread(client: Client, order: TrackedOrder): Promise<void> {
+  await refreshOrder(client, order).catch(() => undefined);
+  client.wallet.save();
+}
+
 /**
  * Atomically cancels `orderId` and places a replacement (`PUT /orders/{id}`), both signed by the
  * wallet's trading key. The replacement keeps the symbol and, by default, the same note.
+ *
+ * An order that is no longer resting (it filled, was cancelled or expired, or is settling) throws
+ * `OrderNotModifiableError` with its status as re-read from the venue; the wallet keeps that
+ * status (it never writes a filled order back as `open`). Place a new order instead.
  *
  * @example
  * await modifyOrder(client, { orderId, side: 'bid', amount: '1', price: '149.5' });
@@ -30,26 +48,22 @@ export async function modifyOrder(
   const wallet = client.wallet;
   const old = wallet.orders.get(params.orderId);
   if (!old) throw new NotFoundError(1301, 404, 'this wallet does not track that order');
+  // A fill consumed its note (the memo came before the order event): ask the venue what it is now.
+  if (old.status === 'open' && !noteUsable(client, old)) await reread(client, old);
+  if (old.status !== 'open' || !noteUsable(client, old))
+    throw new OrderNotModifiableError(old.orderId, old.status);
   const { orderId, newOrderId, ...rest } = params;
-  // The old order's note is free for the replacement: the swap is atomic.
-  old.status = 'cancelled';
-  let built;
-  try {
-    built = await prepareOrder(
-      client,
-      {
-        ...rest,
-        symbol: old.symbol,
-        note: old.noteCommitment,
-        ...(newOrderId ? { orderId: newOrderId } : {}),
-      },
-      { sign: false },
-    );
-  } catch (err) {
-    old.status = 'open';
-    throw err;
-  }
-  const { body, note } = built;
+  // The old order's note backs the replacement: the swap is atomic.
+  const { body, note } = await prepareOrder(
+    client,
+    {
+      ...rest,
+      symbol: old.symbol,
+      note: old.noteCommitment,
+      ...(newOrderId ? { orderId: newOrderId } : {}),
+    },
+    { sign: false, replacing: orderId },
+  );
   const trading = wallet.keys.trading;
   try {
     const r = await withSendLock(client, () => {
@@ -67,6 +81,8 @@ export async function modifyOrder(
         },
       );
     });
+    // The old order is gone (a replacement with its own id ends it `cancelled`).
+    if (body.order_id !== orderId) old.status = 'cancelled';
     await trackPlaced(client, body, note.commitment);
     return {
       orderId: r.order_id,
@@ -76,7 +92,11 @@ export async function modifyOrder(
       body,
     };
   } catch (err) {
-    old.status = 'open';
+    // 404: the old order left the book (filled, cancelled, expired) between the check and the swap.
+    if (err instanceof NotFoundError) {
+      await reread(client, old);
+      if (old.status !== 'open') throw new OrderNotModifiableError(old.orderId, old.status, { cause: err });
+    }
     throw err;
   } finally {
     wallet.reserved.delete(note.commitment);

@@ -1,5 +1,6 @@
 import type { Client } from '../client.js';
-import { InsufficientNotesError } from '../errors.js';
+import { InsufficientNotesError, NotesPendingError } from '../errors.js';
+import { sleep } from '../utils/backoff.js';
 import type { WalletNote } from '../wallet/wallet.js';
 
 /** The collateral an order needs. */
@@ -10,6 +11,10 @@ export interface SelectNoteParameters {
   required: bigint;
   /** Use this note (commitment) instead of choosing. */
   commitment?: string;
+  /** The order a modify replaces: its note may back the replacement. */
+  replacing?: string;
+  /** Consider only the notes for which this holds (e.g. those the venue's tree has). */
+  usable?: (note: WalletNote) => boolean;
 }
 
 /** The chosen note and the `collateral_amount` to declare. */
@@ -19,22 +24,82 @@ export interface SelectNoteReturnType {
   collateralAmount: bigint | undefined;
 }
 
+/** The largest amount among `notes` (0 for none). */
+export function largestAmount(notes: readonly WalletNote[]): bigint {
+  return notes.reduce((m, n) => (n.amount > m ? n.amount : m), 0n);
+}
+
+function pick(free: readonly WalletNote[], params: SelectNoteParameters): WalletNote | undefined {
+  const note = params.commitment
+    ? free.find((n) => n.commitment === params.commitment)
+    : (free.find((n) => n.amount === params.required) ?? free.find((n) => n.amount > params.required));
+  return note && note.amount >= params.required ? note : undefined;
+}
+
 /**
  * Chooses the note that backs an order: a note of exactly the required value, or else the
  * smallest larger one (with `collateral_amount` and a change note). Free notes only: not locked
- * on the ledger, not backing a live order, not being placed right now.
+ * or being consumed on the ledger, not backing a live order, not being placed right now.
  *
  * @example
  * const { note, collateralAmount } = selectNote(client, { mint, required });
  */
 export function selectNote(client: Client, params: SelectNoteParameters): SelectNoteReturnType {
-  const free = client.wallet.freeNotes(params.mint);
-  const note = params.commitment
-    ? free.find((n) => n.commitment === params.commitment)
-    : (free.find((n) => n.amount === params.required) ?? free.find((n) => n.amount > params.required));
-  if (!note || note.amount < params.required) {
-    const largest = free.reduce((m, n) => (n.amount > m ? n.amount : m), 0n);
-    throw new InsufficientNotesError(params.mint, params.required, largest);
-  }
+  const all = client.wallet.freeNotes(params.mint, { replacing: params.replacing });
+  const free = params.usable ? all.filter(params.usable) : all;
+  const note = pick(free, params);
+  if (!note) throw new InsufficientNotesError(params.mint, params.required, largestAmount(free));
   return { note, collateralAmount: note.amount === params.required ? undefined : note.amount };
+}
+
+/** A view of the venue's tree mirror: which notes' leaves it already has. */
+export async function venueTree(
+  client: Client,
+  notes: readonly WalletNote[],
+): Promise<(n: WalletNote) => boolean> {
+  const counts = new Map<number, number>();
+  for (const treeId of new Set(notes.map((n) => n.treeId))) {
+    const r = await client.request<{ leaf_count: bigint }>(`/tree/root?tree_id=${treeId}`, { auth: false });
+    counts.set(treeId, Number(r.leaf_count));
+  }
+  return (n) => n.leafIndex !== undefined && n.leafIndex < (counts.get(n.treeId) ?? 0);
+}
+
+/** Options of `chooseNote`: how long to wait for the venue's tree to have a note. */
+export interface ChooseNoteOptions {
+  /** Longest wait (default 20 s: a deposit is finalized about 13 s after it lands). */
+  waitMs?: number;
+  /** Poll interval (default one slot). */
+  pollMs?: number;
+}
+
+/**
+ * `selectNote` among the notes the venue's tree already has (an input proof is built against the
+ * venue's tree: a note it lacks gets 1301). When only notes it lacks would do, waits (bounded) for
+ * it to catch up, then throws `NotesPendingError`. The chosen note is reserved (`wallet.reserved`)
+ * until the caller releases it.
+ */
+export async function chooseNote(
+  client: Client,
+  params: SelectNoteParameters,
+  options: ChooseNoteOptions = {},
+): Promise<SelectNoteReturnType> {
+  const waitMs = options.waitMs ?? 20_000;
+  const start = Date.now();
+  for (;;) {
+    const candidates = client.wallet.freeNotes(params.mint, { replacing: params.replacing });
+    const usable = await venueTree(client, candidates);
+    try {
+      const chosen = selectNote(client, { ...params, usable });
+      // Reserved in the same tick it was chosen: a concurrent choice cannot take it too.
+      client.wallet.reserved.add(chosen.note.commitment);
+      return chosen;
+    } catch (err) {
+      // Would a note the venue lacks do? Then wait for it; else there is none.
+      if (!(err instanceof InsufficientNotesError) || !pick(candidates, params)) throw err;
+      const waited = Date.now() - start;
+      if (waited >= waitMs) throw new NotesPendingError(params.mint, params.required, err.available, waited);
+      await sleep(Math.min(options.pollMs ?? client.slotMs, waitMs - waited));
+    }
+  }
 }

@@ -1,11 +1,10 @@
 import { LEAVES_PAGE_CAP } from '@nightjar/protocol';
 import type { Client } from '../client.js';
-import { NotFoundError } from '../errors.js';
 import { marketMints } from './mint-decimals.js';
-import { getOrder } from './get-order.js';
+import { refreshNoteStates } from './note-states.js';
+import { refreshTrackedOrders } from './refresh-order.js';
 
 const MEMO_PAGE = 10_000;
-const STATUS_PAGE = 256;
 
 /** Options of `syncWallet`. */
 export interface SyncWalletParameters {
@@ -115,39 +114,21 @@ export async function syncWallet(
       scanned++;
       const r = wallet.ingestMemo(m.memo, mints);
       if (r.status === 'stored') stored++;
-      // An output not yet among the leaves: rescan from here next time.
+      // An output not yet among the leaves: rescan from here next time. (An orphan, whose outputs
+      // derive from no note of ours, is passed: memos are read in settlement order, so a parent
+      // is always stored before its children unless an earlier memo blocked.)
       if (r.status === 'unverified') blocked = true;
       if (!blocked) cursor = m.index + 1;
     }
     wallet.memoCursor = cursor;
     if (blocked || memos.length < MEMO_PAGE) break;
   }
-  const unspent = wallet.unspentNotes();
-  for (let i = 0; i < unspent.length; i += STATUS_PAGE) {
-    const page = unspent.slice(i, i + STATUS_PAGE);
-    const states = await client.ledger.getNoteStatuses({ nullifiers: page.map((n) => n.nullifier) });
-    page.forEach((n, j) => (n.state = states[j]?.state ?? 'unknown'));
+  // Every note not known spent, `spending` ones included: the ledger alone says spent.
+  await refreshNoteStates(client, wallet.unspentNotes());
+  try {
+    if (params.refreshOrders) await refreshTrackedOrders(client);
+  } finally {
+    wallet.save();
   }
-  if (params.refreshOrders) await refreshTrackedOrders(client);
-  wallet.save();
   return { newLeaves, memosScanned: scanned, memosStored: stored, notes: wallet.unspentNotes().length };
-}
-
-/** Re-reads every tracked live order and updates its state in the wallet. */
-export async function refreshTrackedOrders(client: Client): Promise<void> {
-  for (const o of client.wallet.orders.values()) {
-    if (o.status !== 'open' && o.status !== 'pending_settlement') continue;
-    try {
-      const s = await getOrder(client, { orderId: o.orderId });
-      o.filledQuantity = s.filled_quantity;
-      if (s.status === 'pending') o.status = 'open';
-      else if (s.status === 'pending_settlement') o.status = 'pending_settlement';
-      else if (s.status === 'cancelled' || s.status === 'expired') o.status = s.status;
-      else if (s.status === 'empty') o.status = s.filled_quantity === s.amount ? 'fully_filled' : 'cancelled';
-    } catch (err) {
-      // Gone from the lookup: a definitive settlement failure or aged out. Its note is no longer held.
-      if (err instanceof NotFoundError) o.status = 'settlement_failed';
-      else throw err;
-    }
-  }
 }

@@ -4,6 +4,7 @@ import type { Client } from '../client.js';
 import { InsufficientNotesError, NightjarError, ParameterError, ProofError } from '../errors.js';
 import type { WalletNote } from '../wallet/wallet.js';
 import { noteWitness } from './note-witness.js';
+import { largestAmount } from './select-note.js';
 
 /** Which note to withdraw, and where to. */
 export interface WithdrawParameters {
@@ -36,8 +37,14 @@ export async function withdraw(client: Client, params: WithdrawParameters): Prom
   else if (params.mint && params.amount !== undefined)
     note = wallet.freeNotes(params.mint).find((n) => n.amount === params.amount);
   else throw new ParameterError('withdraw needs a commitment, or a mint and an amount');
-  if (!note || note.state === 'spent' || wallet.orderBacking(note.commitment))
-    throw new InsufficientNotesError(params.mint ?? note?.mint ?? '', params.amount ?? 0n, 0n);
+  if (!note || !wallet.freeNotes(note.mint).includes(note)) {
+    const mint = params.mint ?? note?.mint ?? '';
+    throw new InsufficientNotesError(
+      mint,
+      params.amount ?? note?.amount ?? 0n,
+      largestAmount(wallet.freeNotes(mint)),
+    );
+  }
   const recipient = params.recipient ?? wallet.keys.funding.address;
   const recipientBytes = parseAddress(recipient);
   if (!recipientBytes) throw new ParameterError('recipient must be a Base58 address');
@@ -65,7 +72,10 @@ export async function withdraw(client: Client, params: WithdrawParameters): Prom
   const { signature } = await client.ledger.sendTransaction({ transaction: tx });
   const rec = await client.ledger.getTransaction({ signature });
   if (rec?.err) throw new NightjarError(`withdrawal refused by the ledger: ${rec.err.code}`);
-  note.state = 'spent';
+  // Sent: offered to no order from now on, and spent once the ledger says so; a withdrawal that
+  // never lands leaves the note to the ledger's word at the next sync (free again).
+  const status = await client.ledger.getNoteStatus({ nullifier: note.nullifier });
+  note.state = status.state === 'spent' ? 'spent' : 'spending';
   wallet.save();
   return { note, signature, recipient };
 }

@@ -13,46 +13,20 @@ import {
   STREAM_CLOSE_CODES,
   type FillEvent,
   type OrderEvent,
-  type StreamChannel,
   type TreeEvent,
 } from '@nightjar/protocol';
 import type { Client } from '../client.js';
 import { NightjarError, venueError } from '../errors.js';
 import { backoffDelay, sleep } from '../utils/backoff.js';
-import { getOrder } from '../actions/get-order.js';
+import { refreshOrder } from '../actions/refresh-order.js';
+import { refreshNoteStates } from '../actions/note-states.js';
 import { syncLeaves, syncWallet } from '../actions/sync-wallet.js';
-import type { TrackedOrder } from '../wallet/wallet.js';
+import { applyOrderEvent, isLiveStatus, statusFromEvent } from '../wallet/order-status.js';
+import { EventQueue } from './event-queue.js';
+import { Heartbeat, nodeTimers } from './heartbeat.js';
+import type { CreateStreamParameters, EventOf, ResyncReason, StreamClientEvent } from './types.js';
 
-/** Why the stream resynchronised. */
-export type ResyncReason = 'seq_gap' | 'events_missed' | 'closed';
-
-/** Events the stream client emits. */
-export type StreamClientEvent =
-  /** An order event; `source: 'resync'` when it was inferred from the order lookup after a reconnect. */
-  | { type: 'order'; event: OrderEvent; source: 'stream' | 'resync' }
-  /** A fill memo; `stored` when the wallet verified and stored its notes. */
-  | { type: 'fill'; event: FillEvent; stored: boolean }
-  | { type: 'tree'; event: TreeEvent }
-  /** The stream reconnected; tracked orders and the wallet were re-read. */
-  | { type: 'resync'; reason: ResyncReason }
-  | { type: 'error'; error: Error };
-
-type EventOf<T extends StreamClientEvent['type']> = Extract<StreamClientEvent, { type: T }>;
-
-/** Options of `createStream`. */
-export interface CreateStreamParameters {
-  /** Default `['orders', 'fills']`. */
-  channels?: StreamChannel[];
-  /** Ask the engine to cancel this session's resting orders when the socket closes. */
-  cancelOnDisconnect?: boolean;
-  /** Ping interval (default 20 s; the engine drops a session silent for 60 s). */
-  pingIntervalMs?: number;
-  /** First reconnect delay (default 100 ms, jittered, doubling) and the longest (default 5 s). */
-  reconnectDelayMs?: number;
-  maxReconnectDelayMs?: number;
-  /** Awaited before each reconnect attempt (e.g. to pause a bot until the operator allows it). */
-  beforeReconnect?: () => Promise<void>;
-}
+export type { CreateStreamParameters, ResyncReason, StreamClientEvent } from './types.js';
 
 interface Pending {
   resolve: (v: unknown) => void;
@@ -73,12 +47,11 @@ export class StreamClient implements AsyncIterable<StreamClientEvent> {
   private ws: WebSocket | undefined;
   private lastSeq = 0;
   private closed = false;
-  private pingTimer: NodeJS.Timeout | undefined;
+  private heartbeat: Heartbeat | undefined;
   private refreshTimer: NodeJS.Timeout | undefined;
   private readonly pending = new Map<string, Pending>();
   private readonly listeners = new Map<string, Set<(e: StreamClientEvent) => void>>();
-  private readonly queue: StreamClientEvent[] = [];
-  private readonly waiters: ((r: IteratorResult<StreamClientEvent>) => void)[] = [];
+  private readonly queue: EventQueue<StreamClientEvent>;
   private reconnecting: Promise<void> | undefined;
   /** Last order event kind seen per order, to infer what a disconnection hid. */
   private readonly seen = new Map<string, { kind: string; filled: bigint }>();
@@ -88,7 +61,17 @@ export class StreamClient implements AsyncIterable<StreamClientEvent> {
   constructor(
     private readonly client: Client,
     private readonly params: CreateStreamParameters = {},
-  ) {}
+  ) {
+    this.queue = new EventQueue<StreamClientEvent>(params.maxQueuedEvents ?? 1_000, (error) => ({
+      type: 'error',
+      error,
+    }));
+  }
+
+  /** Events the async iterator holds that were not taken yet (at most `maxQueuedEvents`). */
+  get queuedEvents(): number {
+    return this.queue.size;
+  }
 
   /** Registers a callback for one event type; returns the unsubscribe function. */
   on<T extends StreamClientEvent['type']>(type: T, listener: (event: EventOf<T>) => void): () => void {
@@ -102,10 +85,10 @@ export class StreamClient implements AsyncIterable<StreamClientEvent> {
   [Symbol.asyncIterator](): AsyncIterator<StreamClientEvent> {
     return {
       next: () => {
-        const e = this.queue.shift();
+        const e = this.queue.take();
         if (e) return Promise.resolve({ value: e, done: false });
         if (this.closed) return Promise.resolve({ value: undefined, done: true });
-        return new Promise((resolve) => this.waiters.push(resolve));
+        return this.queue.wait();
       },
       return: async () => {
         await this.close();
@@ -132,18 +115,24 @@ export class StreamClient implements AsyncIterable<StreamClientEvent> {
       ws.terminate();
       throw err;
     }
-    clearInterval(this.pingTimer);
-    this.pingTimer = setInterval(() => {
-      this.send({ op: 'ping' }).catch(() => undefined);
-    }, this.params.pingIntervalMs ?? 20_000);
-    this.pingTimer.unref();
+    this.heartbeat?.stop();
+    this.heartbeat = new Heartbeat(
+      this.params.timers ?? nodeTimers,
+      this.params.pingIntervalMs ?? 20_000,
+      this.params.pongTimeoutMs ?? 10_000,
+      () => this.send({ op: 'ping' }, ws),
+      () => {
+        if (ws === this.ws) this.reconnect('heartbeat');
+      },
+    );
+    this.heartbeat.start();
   }
 
   /** Closes the stream for good (a `logout`, then the socket). */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    clearInterval(this.pingTimer);
+    this.heartbeat?.stop();
     clearTimeout(this.refreshTimer);
     const ws = this.ws;
     this.ws = undefined;
@@ -153,7 +142,7 @@ export class StreamClient implements AsyncIterable<StreamClientEvent> {
     }
     for (const p of this.pending.values()) p.reject(new NightjarError('stream closed'));
     this.pending.clear();
-    for (const w of this.waiters.splice(0)) w({ value: undefined, done: true });
+    this.queue.end();
   }
 
   /**
@@ -208,9 +197,7 @@ export class StreamClient implements AsyncIterable<StreamClientEvent> {
 
   private emit(e: StreamClientEvent): void {
     for (const l of this.listeners.get(e.type) ?? []) l(e);
-    const w = this.waiters.shift();
-    if (w) w({ value: e, done: false });
-    else this.queue.push(e);
+    this.queue.push(e);
   }
 
   private onFrame(text: string): void {
@@ -256,15 +243,33 @@ export class StreamClient implements AsyncIterable<StreamClientEvent> {
   private onOrder(event: OrderEvent, source: 'stream' | 'resync'): void {
     const filled = event.filled_quantity === undefined ? undefined : BigInt(event.filled_quantity);
     const prev = this.seen.get(event.order_id);
-    this.seen.set(event.order_id, { kind: event.kind, filled: filled ?? prev?.filled ?? 0n });
+    // Kept for live orders only (a terminal event is an order's last), so the map stays bounded.
+    if (isLiveStatus(statusFromEvent(event.kind)))
+      this.seen.set(event.order_id, { kind: event.kind, filled: filled ?? prev?.filled ?? 0n });
+    else this.seen.delete(event.order_id);
     if (this.client.hasWallet) {
       const o = this.client.wallet.orders.get(event.order_id);
       if (o) {
+        const wasLive = isLiveStatus(o.status);
         applyOrderEvent(o, event.kind, filled);
         this.client.wallet.save();
+        if (wasLive && !isLiveStatus(o.status)) this.readNoteState(o.noteCommitment);
       }
     }
     this.emit({ type: 'order', event, source });
+  }
+
+  /**
+   * An order ended: its note's state is the ledger's (locked after a failed settlement, until the
+   * lock expires; spent after a fill; free after a cancel).
+   */
+  private readNoteState(commitment: string): void {
+    const wallet = this.client.wallet;
+    const note = wallet.notes.get(commitment);
+    if (!note) return;
+    refreshNoteStates(this.client, [note])
+      .then(() => wallet.save())
+      .catch((error: Error) => this.emit({ type: 'error', error }));
   }
 
   private async onFill(event: FillEvent): Promise<void> {
@@ -275,7 +280,10 @@ export class StreamClient implements AsyncIterable<StreamClientEvent> {
         await syncLeaves(this.client);
         const o = wallet.orders.get(event.order_id);
         const mints = o ? [o.baseMint, o.quoteMint] : [];
-        stored = wallet.ingestMemo(event.memo, mints).status === 'stored';
+        const r = wallet.ingestMemo(event.memo, mints);
+        stored = r.status === 'stored';
+        // The consumed note is `spending` now; the ledger says whether it is spent.
+        if (r.status === 'stored') await refreshNoteStates(this.client, [r.consumed]);
         wallet.save();
       } catch (error) {
         this.emit({ type: 'error', error: error as Error });
@@ -287,8 +295,8 @@ export class StreamClient implements AsyncIterable<StreamClientEvent> {
   private onClose(ws: WebSocket, code: number): void {
     if (ws !== this.ws) return;
     this.ws = undefined;
-    for (const p of this.pending.values()) p.reject(new NightjarError(`stream closed (${code})`));
-    this.pending.clear();
+    this.heartbeat?.stop();
+    this.rejectPending(`stream closed (${code})`);
     if (this.closed) return;
     if (code === STREAM_CLOSE_CODES.suspended) {
       this.emit({ type: 'error', error: venueError(1150, 403, 'account suspended') });
@@ -298,12 +306,20 @@ export class StreamClient implements AsyncIterable<StreamClientEvent> {
     this.reconnect(code === STREAM_CLOSE_CODES.eventsMissed ? 'events_missed' : 'closed');
   }
 
+  private rejectPending(why: string): void {
+    for (const p of this.pending.values()) p.reject(new NightjarError(why));
+    this.pending.clear();
+  }
+
   /** Reconnects with backoff, then re-reads tracked orders and the wallet, then emits `resync`. */
   private reconnect(reason: ResyncReason): void {
     if (this.reconnecting || this.closed) return;
     const old = this.ws;
     this.ws = undefined;
+    this.heartbeat?.stop();
     old?.terminate();
+    // Requests on the old socket will never be answered.
+    this.rejectPending(`stream reconnecting (${reason})`);
     this.reconnecting = (async () => {
       const backoff = {
         baseMs: this.params.reconnectDelayMs ?? 100,
@@ -327,24 +343,24 @@ export class StreamClient implements AsyncIterable<StreamClientEvent> {
     })().finally(() => (this.reconnecting = undefined));
   }
 
-  /** Re-reads every tracked order and emits what the disconnection hid; resyncs the wallet. */
+  /**
+   * Re-reads every tracked live order through the wallet's one status mapping and emits what the
+   * disconnection hid; then resyncs the wallet. An order whose lookup fails (5001, the network)
+   * keeps its status and its note: the failure is reported as an `error` event.
+   */
   private async resync(): Promise<void> {
     if (!this.client.hasWallet) return;
     const wallet = this.client.wallet;
     for (const o of wallet.orders.values()) {
-      if (o.status !== 'open' && o.status !== 'pending_settlement') continue;
+      if (!isLiveStatus(o.status)) continue;
       let kind: OrderEvent['kind'] | undefined;
-      let filled = o.filledQuantity;
       try {
-        const s = await getOrder(this.client, { orderId: o.orderId });
-        filled = s.filled_quantity;
-        if (s.status === 'empty') kind = s.filled_quantity === s.amount ? 'fully_filled' : 'cancelled';
-        else if (s.status === 'cancelled' || s.status === 'expired') kind = s.status;
-        else if (s.status === 'pending_settlement') kind = 'pending_settlement';
-        else if (s.filled_quantity > o.filledQuantity) kind = 'partially_filled';
-      } catch {
-        kind = 'settlement_failed';
+        kind = await refreshOrder(this.client, o);
+      } catch (error) {
+        this.emit({ type: 'error', error: error as Error });
+        continue;
       }
+      wallet.save();
       if (!kind || this.seen.get(o.orderId)?.kind === kind) continue;
       this.onOrder(
         {
@@ -354,21 +370,13 @@ export class StreamClient implements AsyncIterable<StreamClientEvent> {
           market_id: '',
           server_time_ms: Date.now(),
           kind,
-          filled_quantity: filled,
+          filled_quantity: o.filledQuantity,
         },
         'resync',
       );
     }
     await syncWallet(this.client);
   }
-}
-
-/** Updates a tracked order from an order event kind. */
-export function applyOrderEvent(o: TrackedOrder, kind: OrderEvent['kind'], filled: bigint | undefined): void {
-  if (filled !== undefined) o.filledQuantity = filled;
-  if (kind === 'pending_settlement') o.status = 'pending_settlement';
-  else if (kind === 'partially_filled') o.status = 'open';
-  else o.status = kind;
 }
 
 /**

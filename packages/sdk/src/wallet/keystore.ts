@@ -1,12 +1,23 @@
 /**
  * The wallet file, encrypted at rest: scrypt (memory-hard, N = 2^17, r = 8, p = 1 by default) turns
  * the password into a key, AES-256-GCM seals the JSON state (the seed and the note store). The
- * file is `{version, kdf, salt, iv, tag, ciphertext}`, written atomically (temp, fsync, rename)
- * with mode 0600.
+ * file is `{version, kdf, salt, iv, tag, ciphertext}`, written atomically (a fresh exclusive temp
+ * file, fsync, rename, fsync of the directory) with mode 0600.
  */
 import { createCipheriv, createDecipheriv, randomBytes, scryptSync } from 'node:crypto';
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
-import { dirname } from 'node:path';
+import {
+  closeSync,
+  constants,
+  fchmodSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { WalletDecryptError } from '../errors.js';
 
 /** scrypt cost parameters. */
@@ -76,18 +87,49 @@ export function unseal(sealed: string, password: string): string {
   }
 }
 
-/** Writes `content` to `path` atomically with mode 0600. */
+/**
+ * Creates `path` for writing, mode 0600, only if nothing is there: never opens an existing file
+ * (whose mode would stay) and never follows a symlink planted at that name (O_EXCL|O_NOFOLLOW).
+ */
+export function openExclusive(path: string): number {
+  const fd = openSync(
+    path,
+    constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+    0o600,
+  );
+  // The umask may narrow the mode but never widen it; set it exactly anyway.
+  fchmodSync(fd, 0o600);
+  return fd;
+}
+
+/**
+ * Writes `content` to `path` atomically with mode 0600: an exclusive temp file with a random name
+ * in the same directory, fsync, rename over `path`, then fsync the directory so the rename
+ * survives a crash.
+ */
 export function writeFileAtomic(path: string, content: string): void {
-  mkdirSync(dirname(path), { recursive: true });
-  const tmp = `${path}.tmp`;
-  const fd = openSync(tmp, 'w', 0o600);
+  const dir = dirname(path);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const tmp = join(dir, `.${basename(path)}.${randomBytes(12).toString('hex')}.tmp`);
+  const fd = openExclusive(tmp);
   try {
-    writeSync(fd, content);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
+    try {
+      writeSync(fd, content);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, path);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    throw err;
   }
-  renameSync(tmp, path);
+  const dirFd = openSync(dir, constants.O_RDONLY | constants.O_DIRECTORY);
+  try {
+    fsyncSync(dirFd);
+  } finally {
+    closeSync(dirFd);
+  }
 }
 
 /** Reads a file as UTF-8. */

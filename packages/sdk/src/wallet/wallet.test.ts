@@ -2,14 +2,17 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { encryptFillMemo, OutputRole, outputInner } from '@nightjar/crypto';
+import { encryptFillMemo, OutputRole, outputInner, type FillMemo } from '@nightjar/crypto';
 import { hexToBytes, bytesToHex } from '@nightjar/protocol';
 import { WalletDecryptError } from '../errors.js';
 import { deriveWalletKeys } from './keys.js';
-import { createWallet } from './wallet.js';
+import { createWallet, type Wallet } from './wallet.js';
 
 const FAST = { N: 1024, r: 8, p: 1 };
 const SOL = 'So11111111111111111111111111111111111111112';
+const USDC = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v';
+
+const sealMemo = (w: Wallet, memo: FillMemo) => bytesToHex(encryptFillMemo(w.keys.viewingPublicKey, memo));
 
 describe('wallet', () => {
   it('derives the same keys from the same seed, different ones from another', () => {
@@ -41,34 +44,34 @@ describe('wallet', () => {
 
   it('stores a memo only once every output is a leaf; skips the fee note; ignores foreign memos', () => {
     const w = createWallet({ seed: new Uint8Array(32).fill(3) });
-    const parent = 12345n;
+    const input = w.depositNote(0, USDC, 9n).note;
+    w.addLeaves(0, 0, [input.commitment]);
+    w.addNote({ ...input, leafIndex: 0, state: 'free' });
+    const parent = BigInt('0x' + input.inner);
     const trade = outputInner(parent, OutputRole.tradeOut);
     const fee = outputInner(parent, OutputRole.fee);
-    const memo = bytesToHex(
-      encryptFillMemo(w.keys.viewingPublicKey, {
-        orderId: hexToBytes('11'.repeat(16)),
-        matchId: 1n,
-        tradeAmount: 5n,
-        changeAmount: 0n,
-        feeAmount: 1n,
-        outputInners: [trade, fee],
-      }),
-    );
-    expect(w.ingestMemo(memo, [SOL]).status).toBe('unverified');
+    const memo = sealMemo(w, {
+      orderId: hexToBytes('11'.repeat(16)),
+      matchId: 1n,
+      tradeAmount: 5n,
+      changeAmount: 0n,
+      feeAmount: 1n,
+      outputInners: [trade, fee],
+    });
+    expect(w.ingestMemo(memo, [SOL, USDC]).status).toBe('unverified');
     const tradeNote = w.noteFor(SOL, 5n, trade, 0, 'trade');
-    w.addLeaves(0, 0, ['00'.repeat(32), tradeNote.commitment]);
-    const r = w.ingestMemo(memo, [SOL]);
+    w.addLeaves(0, 1, [tradeNote.commitment]);
+    const r = w.ingestMemo(memo, [SOL, USDC]);
     expect(r.status).toBe('stored');
-    expect(w.unspentNotes()).toHaveLength(1);
-    expect(w.unspentNotes()[0]).toMatchObject({ amount: 5n, leafIndex: 1, origin: 'trade' });
-    expect(w.ingestMemo(memo, [SOL]).status).toBe('duplicate');
+    expect(w.unspentNotes().filter((n) => n.origin === 'trade')).toHaveLength(1);
+    expect(w.notes.get(tradeNote.commitment)).toMatchObject({ amount: 5n, leafIndex: 1, origin: 'trade' });
+    expect(w.ingestMemo(memo, [SOL, USDC]).status).toBe('duplicate');
     const other = createWallet({ seed: new Uint8Array(32).fill(4) });
-    expect(other.ingestMemo(memo, [SOL]).status).toBe('not_ours');
+    expect(other.ingestMemo(memo, [SOL, USDC]).status).toBe('not_ours');
   });
 
-  it('a stored fill marks the note that backed the order spent at once, and the change note backs the rest', () => {
+  it('a stored fill takes the note that backed the order out of use at once (spending), and the change note backs the rest', () => {
     const w = createWallet({ seed: new Uint8Array(32).fill(5) });
-    const USDC = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v';
     const input = w.depositNote(0, USDC, 1000n).note;
     w.addLeaves(0, 0, [input.commitment]);
     w.addNote({ ...input, leafIndex: 0, state: 'free' });
@@ -100,10 +103,12 @@ describe('wallet', () => {
       }),
     );
     expect(w.ingestMemo(memo, [SOL, USDC]).status).toBe('stored');
-    expect(w.notes.get(input.commitment)?.state).toBe('spent');
+    expect(w.notes.get(input.commitment)?.state).toBe('spending');
+    expect(w.freeNotes(USDC)).toEqual([]); // the input is offered to no order; the change backs the rest
     expect(
       w
         .unspentNotes()
+        .filter((n) => n.state !== 'spending')
         .map((n) => [n.mint, n.amount])
         .sort(),
     ).toEqual(

@@ -5,9 +5,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { deriveNote, openingHash, outputInner, OutputRole, type FillMemo } from '@nightjar/crypto';
+import { deriveNote, openingHash, type FillMemo } from '@nightjar/crypto';
 import { bytesToHex, fieldToHex, hexToBytes, parseAddress } from '@nightjar/protocol';
+import { ingestFill } from './ingest-fill.js';
 import { MemoDecryptor } from './memo-decryptor.js';
+import { ParentIndex } from './memo-outputs.js';
+import { isLiveStatus } from './order-status.js';
 import { deriveWalletKeys, depositNoteInner, type WalletKeys } from './keys.js';
 import { DEFAULT_SCRYPT, readText, seal, unseal, writeFileAtomic, type ScryptParams } from './keystore.js';
 
@@ -28,8 +31,13 @@ export interface WalletNote {
   treeId: number;
   leafIndex: number | undefined;
   origin: NoteOrigin;
-  /** Last state read from the ledger. */
-  state: 'free' | 'locked' | 'spent' | 'unknown';
+  /**
+   * Last state read from the ledger (`free`, `locked`, `spent`; `unknown` before the first read),
+   * or `spending`: this wallet saw it being consumed (a confirmed fill's memo, a withdrawal it
+   * sent) and the ledger has not said so yet. Only the ledger's `getNoteStatus` makes a note
+   * `spent`; a `spending` note is offered to no order and is re-read at every sync.
+   */
+  state: 'free' | 'locked' | 'spent' | 'unknown' | 'spending';
 }
 
 /** The wallet's view of one of its orders. */
@@ -53,19 +61,28 @@ export interface MintBalance {
   available: bigint;
   /** Notes backing live (resting) orders. */
   locked: bigint;
-  /** Notes locked on the ledger while a match settles. */
+  /** Notes locked on the ledger while a match settles. (A `spending` note counts nowhere.) */
   pendingSettlement: bigint;
+  /** Notes whose leaf is not in the tree yet (a deposit that has not landed): not spendable. */
+  pending: bigint;
 }
 
 /** What ingesting a memo did. */
 export type MemoIngestResult =
-  | { status: 'stored'; memo: FillMemo; notes: WalletNote[] }
+  /** Stored: its outputs (`notes`) and the note it consumed (now `spending`). */
+  | { status: 'stored'; memo: FillMemo; notes: WalletNote[]; consumed: WalletNote }
   | { status: 'duplicate' }
   | { status: 'not_ours' }
   /** Decrypted, but an output commitment is not (yet) among the known leaves: not stored. */
-  | { status: 'unverified'; memo: FillMemo };
+  | { status: 'unverified'; memo: FillMemo }
+  /** Decrypted, but its outputs derive from no note of this wallet (or are malformed): ignored. */
+  | { status: 'orphan'; memo: FillMemo };
+
+/** The wallet file's state format: 2 since only the ledger marks a note `spent`. */
+const STATE_VERSION = 2;
 
 interface Saved {
+  version?: number;
   seed: string;
   depositCount: number;
   notes: (Omit<WalletNote, 'amount'> & { amount: string })[];
@@ -86,8 +103,6 @@ export interface CreateWalletParameters {
   scrypt?: ScryptParams;
 }
 
-const LIVE: ReadonlySet<TrackedOrder['status']> = new Set(['open', 'pending_settlement']);
-
 /** A wallet: keys from one seed, notes, tracked orders; saved encrypted when it has a file. Create it with `createWallet`. */
 export class Wallet {
   readonly keys: WalletKeys;
@@ -106,6 +121,7 @@ export class Wallet {
   /** Notes promised to an order being placed (not yet tracked). */
   readonly reserved = new Set<string>();
   private readonly decryptor: MemoDecryptor;
+  private readonly parents = new ParentIndex();
 
   constructor(
     readonly seed: Uint8Array,
@@ -179,64 +195,33 @@ export class Wallet {
   }
 
   /**
-   * Decrypts a fill memo and stores its outputs only once every output of this wallet (trade-out
-   * and change; the fee note belongs to the fee owner and is skipped) recomputes to a commitment
-   * found among the known leaves. `mints` are the candidate mints when the order is not tracked
-   * (a wallet recovered from its seed): each output is tried against each.
+   * Decrypts a fill memo and stores its outputs (see `ingestFill`). `mints` are the candidate
+   * mints of a trade-out when the order is not tracked (a wallet recovered from its seed).
    */
   ingestMemo(memoHex: string, mints: readonly string[]): MemoIngestResult {
     const key = memoHex.toLowerCase();
     if (this.memos.has(key)) return { status: 'duplicate' };
     const memo = this.decryptor.open(hexToBytes(key));
     if (!memo) return { status: 'not_ours' };
-    const orderId = bytesToHex(memo.orderId);
-    const order = this.orders.get(orderId);
-    const tradeInner = memo.outputInners[0];
-    const changeInner = memo.changeAmount > 0n ? memo.outputInners[1] : undefined;
-    const outputs: { inner: bigint; amount: bigint; origin: NoteOrigin; mints: readonly string[] }[] = [];
-    if (tradeInner !== undefined && memo.tradeAmount > 0n) {
-      const m = order ? [order.side === 'bid' ? order.baseMint : order.quoteMint] : mints;
-      outputs.push({ inner: tradeInner, amount: memo.tradeAmount, origin: 'trade', mints: m });
-    }
-    if (changeInner !== undefined) {
-      const m = order ? [order.side === 'bid' ? order.quoteMint : order.baseMint] : mints;
-      outputs.push({ inner: changeInner, amount: memo.changeAmount, origin: 'change', mints: m });
-    }
-    const found: WalletNote[] = [];
-    for (const out of outputs) {
-      let match: WalletNote | undefined;
-      for (const mint of out.mints) {
-        const note = this.noteFor(mint, out.amount, out.inner, 0, out.origin);
-        const leaf = this.leaves.get(note.commitment);
-        if (leaf) {
-          match = { ...note, treeId: leaf.treeId, leafIndex: leaf.leafIndex };
-          break;
-        }
-      }
-      if (!match) return { status: 'unverified', memo };
-      found.push(match);
-    }
-    for (const n of found) this.addNote(n);
-    this.memos.add(key);
-    // The confirmed settlement consumed the note that backed this fill: spent from now on, so it
-    // is never offered for another order before the next ledger sync says so too.
-    const input = order ? this.notes.get(order.noteCommitment) : undefined;
-    if (input) input.state = 'spent';
-    // A partial fill re-locks the change note to the same order: it backs the remainder now.
-    const change = found.find((n) => n.origin === 'change');
-    if (order && change && LIVE.has(order.status)) order.noteCommitment = change.commitment;
-    return { status: 'stored', memo, notes: found };
+    const r = ingestFill(this, memo, mints);
+    if (r.status === 'stored') this.memos.add(key);
+    return r;
   }
 
-  /** Which parent a memo's outputs came from: is `inner` an output of one of our notes? (for audits) */
-  isOutputOf(parentInner: string, inner: bigint): boolean {
-    const p = BigInt('0x' + parentInner);
-    return [OutputRole.tradeOut, OutputRole.change].some((r) => outputInner(p, r) === inner);
+  /** The note of this wallet a memo output's `inner` derives from (DESIGN 3), if any. */
+  parentOf(inner: bigint): WalletNote | undefined {
+    const c = this.parents.find(inner, this.notes.values());
+    return c === undefined ? undefined : this.notes.get(c);
   }
 
   /** Starts tracking an order this wallet placed. */
   trackOrder(order: TrackedOrder): void {
     this.orders.set(order.orderId, order);
+  }
+
+  /** Whether a tracked order is still live (resting or settling). */
+  isLive(order: TrackedOrder): boolean {
+    return isLiveStatus(order.status);
   }
 
   /** Unspent notes of this wallet. */
@@ -246,7 +231,8 @@ export class Wallet {
 
   /** The live order a note backs, if any. */
   orderBacking(commitment: string): TrackedOrder | undefined {
-    for (const o of this.orders.values()) if (LIVE.has(o.status) && o.noteCommitment === commitment) return o;
+    for (const o of this.orders.values())
+      if (isLiveStatus(o.status) && o.noteCommitment === commitment) return o;
     return undefined;
   }
 
@@ -254,27 +240,38 @@ export class Wallet {
   balances(): Record<string, MintBalance> {
     const out: Record<string, MintBalance> = {};
     for (const n of this.unspentNotes()) {
-      const b = (out[n.mint] ??= { available: 0n, locked: 0n, pendingSettlement: 0n });
+      const b = (out[n.mint] ??= { available: 0n, locked: 0n, pendingSettlement: 0n, pending: 0n });
       const order = this.orderBacking(n.commitment);
       if (order) {
         if (order.status === 'pending_settlement') b.pendingSettlement += n.amount;
         else b.locked += n.amount;
-      } else if (n.state === 'locked') b.pendingSettlement += n.amount;
+      } else if (n.state === 'spending')
+        continue; // its value is in the outputs (or leaving)
+      else if (n.leafIndex === undefined) b.pending += n.amount;
+      else if (n.state === 'locked') b.pendingSettlement += n.amount;
       else b.available += n.amount;
     }
     return out;
   }
 
-  /** Free notes of `mint` no live order holds, smallest first. */
-  freeNotes(mint: string): WalletNote[] {
+  /**
+   * Free notes of `mint` (in the tree, not locked or being consumed) no live order holds, smallest
+   * first. `replacing`: the note of that order counts as free (a modify reuses it).
+   */
+  freeNotes(mint: string, options: { replacing?: string } = {}): WalletNote[] {
+    const held = (c: string) => {
+      const o = this.orderBacking(c);
+      return o !== undefined && o.orderId !== options.replacing;
+    };
     return this.unspentNotes()
       .filter(
         (n) =>
           n.mint === mint &&
           n.state !== 'locked' &&
+          n.state !== 'spending' &&
           n.leafIndex !== undefined &&
           !this.reserved.has(n.commitment) &&
-          !this.orderBacking(n.commitment),
+          !held(n.commitment),
       )
       .sort((a, b) => (a.amount < b.amount ? -1 : a.amount > b.amount ? 1 : 0));
   }
@@ -283,6 +280,7 @@ export class Wallet {
   save(): void {
     if (!this.file) return;
     const saved: Saved = {
+      version: STATE_VERSION,
       seed: bytesToHex(this.seed),
       depositCount: this.depositCount,
       notes: [...this.notes.values()].map((n) => ({ ...n, amount: n.amount.toString() })),
@@ -297,7 +295,13 @@ export class Wallet {
   private load(saved: Saved): void {
     this.depositCount = saved.depositCount;
     this.memoCursor = saved.memoCursor;
-    for (const n of saved.notes) this.notes.set(n.commitment, { ...n, amount: BigInt(n.amount) });
+    // Files of version 1 marked notes spent on hearsay (a memo, an unlanded withdrawal): the
+    // ledger decides again at the next sync.
+    const hearsay = (saved.version ?? 1) < STATE_VERSION;
+    for (const n of saved.notes) {
+      const state = hearsay && n.state === 'spent' ? 'spending' : n.state;
+      this.notes.set(n.commitment, { ...n, state, amount: BigInt(n.amount) });
+    }
     for (const o of saved.orders)
       this.orders.set(o.orderId, { ...o, filledQuantity: BigInt(o.filledQuantity) });
     for (const m of saved.memos) this.memos.add(m);

@@ -1,0 +1,48 @@
+/** The stream client's public types: its events, why it resyncs, and its options. */
+import type { FillEvent, OrderEvent, StreamChannel, TreeEvent } from '@nightjar/protocol';
+import type { StreamTimers } from './heartbeat.js';
+
+/** Why the stream resynchronised. */
+export type ResyncReason = 'seq_gap' | 'events_missed' | 'closed' | 'heartbeat';
+
+/** Events the stream client emits. */
+export type StreamClientEvent =
+  /** An order event; `source: 'resync'` when it was inferred from the order lookup after a reconnect. */
+  | { type: 'order'; event: OrderEvent; source: 'stream' | 'resync' }
+  /** A fill memo; `stored` when the wallet verified and stored its notes. */
+  | { type: 'fill'; event: FillEvent; stored: boolean }
+  | { type: 'tree'; event: TreeEvent }
+  /** The stream reconnected; tracked orders and the wallet were re-read. */
+  | { type: 'resync'; reason: ResyncReason }
+  | { type: 'error'; error: Error };
+
+export type EventOf<T extends StreamClientEvent['type']> = Extract<StreamClientEvent, { type: T }>;
+
+/** Options of `createStream`. */
+export interface CreateStreamParameters {
+  /** Default `['orders', 'fills']`. */
+  channels?: StreamChannel[];
+  /** Ask the engine to cancel this session's resting orders when the socket closes. */
+  cancelOnDisconnect?: boolean;
+  /** Ping interval (default 20 s; the engine drops a session silent for 60 s). */
+  pingIntervalMs?: number;
+  /**
+   * How long a ping may go unanswered before the connection is presumed dead and replaced
+   * (default 10 s; reconnect reason `heartbeat`).
+   */
+  pongTimeoutMs?: number;
+  /**
+   * Most events the async iterator buffers before the oldest are dropped (default 1,000); the
+   * iterator then yields one `error` event (`StreamOverflowError`, with `dropped`) in their place.
+   * The wallet is updated before events are buffered, so an overflow loses notifications only.
+   * Listeners (`on`) are called at once and never buffered.
+   */
+  maxQueuedEvents?: number;
+  /** Timer functions (tests drive the heartbeat with a manual clock). */
+  timers?: StreamTimers;
+  /** First reconnect delay (default 100 ms, jittered, doubling) and the longest (default 5 s). */
+  reconnectDelayMs?: number;
+  maxReconnectDelayMs?: number;
+  /** Awaited before each reconnect attempt (e.g. to pause a bot until the operator allows it). */
+  beforeReconnect?: () => Promise<void>;
+}

@@ -1,0 +1,96 @@
+/**
+ * A venue for SDK tests that need orders, fills and the stream but not real proofs: the engine's
+ * harness (HTTPS, attestation, in-process ledger with a manual clock, the engine's stand-in proof
+ * check), and SDK clients whose prover returns a stand-in proof.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { COMMITMENT_LAG, type LedgerClient } from '@nightjar/ledger';
+import type { Instrument } from '@nightjar/protocol';
+import { createClient, createWallet, deposit, type Client, type Prover, type Wallet } from '../src/index.js';
+import { pins, type TestVenue } from './helpers.js';
+
+/** Proofs the harness's engine and ledger accept (they check only the first byte). */
+export const standInProver: Prover = {
+  proveValidInput: async () => ({ proof: new Uint8Array(256).fill(0x11), publicInputs: [] }),
+  proveValidSpend: async () => ({ proof: new Uint8Array(256).fill(0x11), publicInputs: [] }),
+  close: async () => undefined,
+};
+
+export const FAST_SCRYPT = { N: 1024, r: 8, p: 1 };
+
+export interface Party {
+  wallet: Wallet;
+  client: Client;
+  path: string;
+}
+
+/** A fresh account with a wallet file and a client (optionally over a wrapped ledger). */
+export async function newParty(
+  v: TestVenue,
+  options: { ledger?: (l: LedgerClient) => LedgerClient; path?: string; seed?: Uint8Array } = {},
+): Promise<Party> {
+  const { credentials } = await v.newAccount();
+  const path = options.path ?? join(mkdtempSync(join(tmpdir(), 'sdk-fast-')), 'w.wallet');
+  const wallet = createWallet({
+    path,
+    password: 'pw',
+    scrypt: FAST_SCRYPT,
+    ...(options.seed ? { seed: options.seed } : {}),
+  });
+  const p = pins(v);
+  const client = await createClient({
+    baseUrl: v.engine.url,
+    pinnedRoot: p.rootCaDer,
+    composeHash: p.composeHash,
+    ledger: options.ledger ? options.ledger(v.ledger) : v.ledger,
+    credentials,
+    wallet,
+    prover: standInProver,
+    backoff: { attempts: 1 },
+  });
+  return { wallet, client, path };
+}
+
+/** Airdrops and deposits `amount` atomic units of `mint` (not finalized). */
+export async function fund(party: Party, v: TestVenue, mint: string, amount: bigint) {
+  await v.ledger.requestAirdrop({
+    owner: party.wallet.keys.funding.address,
+    mint,
+    amount: amount.toString(),
+  });
+  return (await deposit(party.client, { mint, amount })).note;
+}
+
+/** Lets the chain finalize what landed and the engine's mirror apply it. */
+export async function finalize(v: TestVenue): Promise<void> {
+  await v.advance(COMMITMENT_LAG.finalized + 1);
+  await v.engine.context.trees.checkAgainstChain();
+}
+
+/**
+ * Advances the chain slot by slot until `condition` holds (settlement runs on slots; the engine's
+ * settlement pipeline works between them).
+ */
+export async function advanceUntil(
+  v: TestVenue,
+  condition: () => boolean | Promise<boolean>,
+  what: string,
+  maxMs = 20_000,
+): Promise<void> {
+  const deadline = performance.now() + maxMs;
+  while (!(await condition())) {
+    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await v.advance(1);
+    await new Promise((r) => setTimeout(r, 15));
+  }
+}
+
+/** One base unit and a price, in atomic units, for `inst`. */
+export function units(inst: Instrument) {
+  return {
+    one: 10n ** BigInt(inst.base_decimals),
+    price: (p: number) => BigInt(p) * 10n ** BigInt(inst.quote_decimals),
+  };
+}
