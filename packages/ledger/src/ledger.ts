@@ -9,6 +9,7 @@ import { VAULT_ADDRESS, signerSetSha256 } from './addresses.js';
 import { ChainState } from './chain-state.js';
 import { SlotClock, type ClockMode } from './clock.js';
 import { InstructionError, RPC_ERRORS, RpcError } from './errors.js';
+import type { GenesisAuthority } from './genesis-authority.js';
 import { argCodecs, isInstructionName } from './program/args.js';
 import type { ExecContext, InstructionResult } from './program/context.js';
 import { handlers } from './program/instructions.js';
@@ -41,6 +42,8 @@ export interface LedgerOptions {
   clock?: { mode?: ClockMode; slotMs?: number };
   /** Dev mode allows the faucet and the dev-only controls. */
   dev?: boolean;
+  /** Who alone may `initialize`; required outside dev mode (see genesis-authority.ts). */
+  genesis?: GenesisAuthority;
   verifier: LedgerProofVerifier;
   /** Write a tree snapshot after this many appended leaves (and always on close). */
   snapshotEveryLeaves?: number;
@@ -86,6 +89,9 @@ export class Ledger implements DevLedgerClient {
     this.snapshotEvery = options.snapshotEveryLeaves ?? 50_000;
     this.events.setMaxListeners(0);
     this.state = new ChainState(db);
+    if (!this.dev && !options.genesis)
+      throw new Error('a ledger outside dev mode needs its genesis authority');
+    this.state.genesis = options.genesis;
     const startSlot = Number(getMeta(db, 'slot') ?? '0');
     this.state.load(startSlot);
     this.queries = new LedgerQueries(db, this.state, options.memosPerRead);

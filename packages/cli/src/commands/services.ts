@@ -101,6 +101,9 @@ export const ledger: Command = {
     'slot-ms': { type: 'string' },
     'manual-clock': { type: 'boolean' },
     'no-dev': { type: 'boolean' },
+    'genesis-admin': { type: 'string' },
+    'fee-owner-commitment': { type: 'string' },
+    'circuit-keys': { type: 'string' },
   },
   longRunning: true,
   async run({ out, argv }) {
