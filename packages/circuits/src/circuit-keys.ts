@@ -6,6 +6,7 @@
  */
 import { resolve } from 'node:path';
 import type { SnarkjsVerificationKey } from '@nightjar/crypto';
+import type { CircuitKeysInfo } from '@nightjar/protocol';
 import {
   ARTIFACTS_DIR,
   ArtifactIntegrityError,
@@ -71,4 +72,13 @@ export async function loadCircuitKeys(options: {
       throw new DevOnlyKeysError(dir);
   }
   return { dir, devOnly, keys, vkeySha256 };
+}
+
+/** What `/info` shows of a key set: the pinned hashes, and whether they are dev-only. */
+export function circuitKeysInfo(set: CircuitKeySet): CircuitKeysInfo {
+  return {
+    dev_only: set.devOnly,
+    valid_input_vkey_sha256: set.vkeySha256.valid_input,
+    valid_spend_vkey_sha256: set.vkeySha256.valid_spend,
+  };
 }

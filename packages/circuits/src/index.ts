@@ -21,7 +21,7 @@ export {
   type CircuitFiles,
   type CircuitName,
 } from './artifacts.js';
-export { DevOnlyKeysError, loadCircuitKeys, type CircuitKeySet } from './circuit-keys.js';
+export { DevOnlyKeysError, circuitKeysInfo, loadCircuitKeys, type CircuitKeySet } from './circuit-keys.js';
 export {
   ProverInputError,
   pathBits,

@@ -8,7 +8,12 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { FastifyServerOptions } from 'fastify';
 import { AdaptiveBatcher, type BatcherStats, type SnarkjsVerificationKey } from '@nightjar/crypto';
-import { RATE_LIMIT, SETTLEMENT_BUFFER_SLOTS, type SystemStatusResponse } from '@nightjar/protocol';
+import {
+  RATE_LIMIT,
+  SETTLEMENT_BUFFER_SLOTS,
+  type CircuitKeysInfo,
+  type SystemStatusResponse,
+} from '@nightjar/protocol';
 import type { LedgerClient } from '@nightjar/ledger';
 import { AccountService } from './accounts/account-service.js';
 import type { CredentialHasherOptions } from './accounts/credential-hasher.js';
@@ -63,6 +68,8 @@ export interface EngineOptions {
    */
   verifyInputProof?: VerifyInputProof;
   validInputKey?: SnarkjsVerificationKey;
+  /** SHA-256 of the venue's verification key files and whether they are dev-only (for `/info`). */
+  circuitKeys: CircuitKeysInfo;
   verifierWorkers?: number;
   /** A settlement stand-in (tests only); by default the real pipeline settles on `ledger`. */
   settlement?: SettlementSeam;
@@ -295,6 +302,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     settlement,
     drain,
     settlementBufferSlots,
+    circuitKeys: options.circuitKeys,
     systemStatus,
     requireAccount: requireAccount(accounts),
     requireAdmin: requireAdmin(accounts),
