@@ -60,7 +60,7 @@ export interface EngineOptions {
   tokenTtlSeconds?: number;
   /** Wall clock in Unix ms (tests inject one to make token expiry exact). */
   now?: () => number;
-  /** Create a dev admin on first boot and return its credentials. */
+  /** Dev mode: create a dev admin on first boot and return its credentials; honour test hooks. */
   dev?: boolean;
   /**
    * VALID_INPUT proof check run on the main thread (tests); by default every per-order check runs
@@ -185,7 +185,8 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       now,
       ...(options.registerTeeKeys ? { registerTeeKeys: options.registerTeeKeys } : {}),
       ...(options.settlementTuning ?? {}),
-      ...(process.env.NIGHTJAR_CRASH_AT ? { crashAt: process.env.NIGHTJAR_CRASH_AT } : {}),
+      // The SIGKILL test hook is a dev shortcut: a production engine ignores it.
+      ...(options.dev && process.env.NIGHTJAR_CRASH_AT ? { crashAt: process.env.NIGHTJAR_CRASH_AT } : {}),
     });
   }
   const settlement: SettlementSeam = options.settlement ?? pipeline!;
