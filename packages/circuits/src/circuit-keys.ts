@@ -67,9 +67,9 @@ export async function loadCircuitKeys(options: {
   }
   // A copy of the committed dev keys under a manifest that no longer says so is still dev-only.
   if (!options.allowDevOnly) {
-    const committed = (await readManifest()).files;
-    if (names.some((n) => committed[CIRCUITS[n].vkey]?.sha256 === vkeySha256[n]))
-      throw new DevOnlyKeysError(dir);
+    const committed = await readManifest();
+    const pinned = (n: CircuitName) => committed.files[CIRCUITS[n].vkey]?.sha256;
+    if (committed.dev_only && names.some((n) => pinned(n) === vkeySha256[n])) throw new DevOnlyKeysError(dir);
   }
   return { dir, devOnly, keys, vkeySha256 };
 }
