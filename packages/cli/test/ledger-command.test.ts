@@ -130,6 +130,24 @@ describe('nightjar ledger', () => {
       ledger.child.kill('SIGTERM');
       expect(await ledger.exited).toBe(0);
     }
+    // The same data directory under another configured authority is refused.
+    const other = newAuthority();
+    const reopened = run([
+      'ledger',
+      '--no-dev',
+      '--port',
+      '0',
+      '--data-dir',
+      join(dir, 'ledger'),
+      '--genesis-admin',
+      other.admin,
+      '--fee-owner-commitment',
+      other.feeOwnerCommitment,
+      '--circuit-keys',
+      keys,
+    ]);
+    expect(await reopened.exited).not.toBe(0);
+    expect(reopened.errors()).toContain('another admin');
   }, 60_000);
 
   it('--no-dev refuses to start without a genesis authority, or with the dev-ceremony circuit keys', async () => {

@@ -188,6 +188,8 @@ async function asAuthority(
   authority: LoadedAuthority,
 ): Promise<(keys: string[]) => Promise<void>> {
   await ensureGenesis(ledger, authority.key);
+  if ((await ledger.getVault()).admin !== authority.genesis.admin)
+    throw new Error('the ledger’s vault has another admin than --authority-key; refusing to start');
   return (keys) => runAsAdmin(ledger, authority.key.adminSeed, [{ name: 'set_tee_keys', args: { keys } }]);
 }
 
