@@ -30,6 +30,9 @@ import { readAuthorityKey, type LoadedAuthority } from '../authority-key.js';
 export const START_USAGE = `nightjar start [--data-dir D] [--port P] [--ledger URL] [--token-ttl SECONDS] [--slot-ms N]
                [--platform simulated|dstack] [--no-dev --authority-key FILE] [--circuit-keys DIR]
 
+  Dev mode by default (simulated platform): a ledger faucet, fault injection, a dev admin whose
+  credentials ready.json carries, and the dev-ceremony circuit keys. Never for real value; see --no-dev.
+
   --data-dir D         state of the ledger and the engine (default ./.nightjar)
   --port P             HTTPS port of the engine (default 8443; 0 picks a free one)
   --ledger URL         use a running ledger instead of starting one
