@@ -116,6 +116,10 @@ export interface RunningEngine {
 }
 
 export async function startEngine(options: EngineOptions): Promise<RunningEngine> {
+  if (!options.dev && options.circuitKeys.dev_only)
+    throw new Error(
+      'a production engine (dev: false) refuses dev-ceremony circuit keys: load a real ceremony’s',
+    );
   const now = options.now ?? Date.now;
   const certificate = await generateBootCertificate();
   const bootSessionId = randomBytes(32).toString('hex');

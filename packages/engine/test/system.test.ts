@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readManifest } from '@nightjar/circuits';
 import { infoResponseCodec, openApiDocument } from '@nightjar/protocol';
-import { login, startTestVenue, type TestVenue } from './harness.js';
+import { startEngine } from '../src/index.js';
+import { devCircuitKeys, login, startTestVenue, type TestVenue } from './harness.js';
 
 describe('system routes over HTTPS', () => {
   let v: TestVenue;
@@ -48,6 +49,14 @@ describe('system routes over HTTPS', () => {
       trading: 'open',
       draining: false,
     });
+  });
+
+  it('a production engine (dev: false) refuses dev-ceremony circuit keys before it serves', async () => {
+    const keys = await devCircuitKeys();
+    expect(keys.dev_only).toBe(true);
+    await expect(
+      startEngine({ ledger: v.ledger, port: 0, verifyInputProof: async () => true, circuitKeys: keys }),
+    ).rejects.toThrow(/refuses dev-ceremony circuit keys/);
   });
 
   it('lists instruments and 404s an unknown one', async () => {
