@@ -3,9 +3,11 @@
  * `{"admin_seed": "<64 hex>", "fee_owner_commitment": "<64 hex>"}` that only its owner may read.
  * The seed signs genesis and `set_tee_keys`; nothing else in the venue ever sees it.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { ownerCommitment, randomFieldElement } from '@nightjar/crypto';
 import { parseGenesisAuthority, type AuthorityKey, type GenesisAuthority } from '@nightjar/ledger';
-import { addressToBase58, ed25519PublicKey, hexToBytes } from '@nightjar/protocol';
+import { addressToBase58, bytesToHex, ed25519PublicKey, fieldToHex, hexToBytes } from '@nightjar/protocol';
 import { UsageError } from './args.js';
 
 export interface LoadedAuthority {
@@ -39,4 +41,31 @@ export function readAuthorityKey(file: string): LoadedAuthority {
     throw new UsageError(`the authority key ${file}: ${(err as Error).message}`);
   }
   return { key: { adminSeed, feeOwnerCommitment: genesis.fee_owner_commitment }, genesis };
+}
+
+/**
+ * A new authority: `file` gets the admin seed and the fee owner commitment, `feeFile` the fee
+ * owner's spending key (it spends the fee notes: keep it offline). Both are created exclusively,
+ * mode 0600, so an existing key is never overwritten.
+ */
+export function createAuthorityKey(file: string, feeFile: string): GenesisAuthority {
+  const seed = Uint8Array.from(randomBytes(32));
+  const feeSpendingKey = randomFieldElement();
+  const genesis = {
+    admin: addressToBase58(ed25519PublicKey(seed)),
+    fee_owner_commitment: fieldToHex(ownerCommitment(feeSpendingKey)),
+  };
+  const write = (path: string, data: unknown) => {
+    try {
+      writeFileSync(path, JSON.stringify(data) + '\n', { mode: 0o600, flag: 'wx' });
+    } catch (err) {
+      throw new UsageError(`cannot create ${path}: ${(err as Error).message.split('\n')[0]}`);
+    }
+  };
+  write(feeFile, {
+    fee_spending_key: fieldToHex(feeSpendingKey),
+    fee_owner_commitment: genesis.fee_owner_commitment,
+  });
+  write(file, { admin_seed: bytesToHex(seed), fee_owner_commitment: genesis.fee_owner_commitment });
+  return genesis;
 }

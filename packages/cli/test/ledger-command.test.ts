@@ -1,10 +1,11 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RpcError, RpcLedgerClient, signTransaction } from '@nightjar/ledger';
 import { addressToBase58, ed25519PublicKey } from '@nightjar/protocol';
+import { readAuthorityKey } from '../src/authority-key.js';
 import { newAuthority, writeCeremonyKeys } from './production-config.js';
 import { afterEach, describe, expect, it } from 'vitest';
 
@@ -173,6 +174,25 @@ describe('nightjar ledger', () => {
     expect(devKeys.errors()).toMatch(/DEV-ONLY ceremony.*--circuit-keys DIR/s);
     expect(devKeys.output()).not.toContain('ready at');
   }, 60_000);
+
+  it('authority-key creates a 0600 authority key (never overwritten) and prints its public side', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'nightjar-cli-'));
+    dirs.push(dir);
+    const file = join(dir, 'authority.json');
+    const created = run(['authority-key', '--out', file, '--json']);
+    expect(await created.exited).toBe(0);
+    const printed = JSON.parse(created.output()) as { admin: string; fee_owner_commitment: string };
+    const loaded = readAuthorityKey(file);
+    expect(loaded.genesis).toEqual({
+      admin: printed.admin,
+      fee_owner_commitment: printed.fee_owner_commitment,
+    });
+    for (const f of [file, `${file}.fee-owner`]) expect(statSync(f).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(readFileSync(`${file}.fee-owner`, 'utf8')).fee_spending_key).toMatch(/^[0-9a-f]{64}$/);
+    const again = run(['authority-key', '--out', file]);
+    expect(await again.exited).toBe(2);
+    expect(readAuthorityKey(file).genesis.admin).toBe(printed.admin);
+  }, 30_000);
 
   it('refuses bad options with usage and exit code 2', async () => {
     const r = run(['ledger', '--port', 'x']);
