@@ -19,8 +19,9 @@
  *     prepare phase 2, verify;
  *  3. phase 2 per circuit: groth16 setup, one contribution, a fixed beacon, verify against the
  *     r1cs and the ptau, export the verification key;
- *  4. copy wasm, zkey, vkey and r1cs to artifacts/ and write artifacts/manifest.json with the
- *     SHA-256 of every artifact and `"dev_only": true`.
+ *  4. copy wasm, zkey, vkey and r1cs to artifacts/, and the phase-1 output (pot13_final.ptau) so
+ *     anyone can run `snarkjs zkey verify` on the committed keys; write artifacts/manifest.json
+ *     with the SHA-256 of every artifact, each contribution's hash and `"dev_only": true`.
  *
  * Deterministic parts: the circom outputs (wasm, r1cs) are byte-for-byte reproducible from the
  * sources. The ptau and zkeys are not (snarkjs always mixes OS randomness into a contribution),
@@ -33,7 +34,13 @@ import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { CIRCUITS, MANIFEST_FILE, type ArtifactManifest, type CircuitName } from '../src/artifacts.js';
+import {
+  CIRCUITS,
+  MANIFEST_FILE,
+  PTAU_FILE,
+  type ArtifactManifest,
+  type CircuitName,
+} from '../src/artifacts.js';
 import { loadSnarkjs } from '@nightjar/crypto';
 
 const require = createRequire(import.meta.url);
@@ -137,6 +144,14 @@ function sha256File(path: string): string {
   return createHash('sha256').update(readFileSync(path)).digest('hex');
 }
 
+/** snarkjs returns a contribution's hash (BLAKE2b-512) as bytes; the manifest keeps it in hex. */
+function hashHex(hash: unknown): string | undefined {
+  return hash instanceof Uint8Array ? Buffer.from(hash).toString('hex') : undefined;
+}
+
+/** Contribution hashes, in order, as snarkjs prints them: a participant finds theirs in the manifest. */
+const transcript: { phase1: string[]; phase2: Record<string, string[]> } = { phase1: [], phase2: {} };
+
 async function phase1(): Promise<string> {
   const snarkjs = await loadSnarkjs();
   const p = (s: string) => join(BUILD_DIR, `pot${PTAU_POWER}_${s}.ptau`);
@@ -153,7 +168,7 @@ async function phase1(): Promise<string> {
     await curve.terminate();
   }
   step('phase 1: contribution 1 (dev entropy)');
-  await snarkjs.powersOfTau.contribute(
+  const contribution = await snarkjs.powersOfTau.contribute(
     p('0000'),
     p('0001'),
     'nightjar dev phase 1 #1',
@@ -161,7 +176,7 @@ async function phase1(): Promise<string> {
     logger,
   );
   step(`phase 1: beacon ${BEACON_HASH} 2^${BEACON_ITERATIONS_EXP}`);
-  await snarkjs.powersOfTau.beacon(
+  const beacon = await snarkjs.powersOfTau.beacon(
     p('0001'),
     p('beacon'),
     'nightjar dev phase 1 beacon',
@@ -169,6 +184,7 @@ async function phase1(): Promise<string> {
     BEACON_ITERATIONS_EXP,
     logger,
   );
+  transcript.phase1 = [hashHex(contribution), hashHex(beacon)].filter((h) => h !== undefined);
   step('phase 1: prepare phase 2');
   await snarkjs.powersOfTau.preparePhase2(p('beacon'), final, logger);
   step('phase 1: verify');
@@ -195,7 +211,7 @@ async function phase2(name: CircuitName, ptau: string): Promise<CircuitResult> {
   step(`phase 2 ${name}: groth16 setup (${info.nConstraints} constraints)`);
   await snarkjs.zKey.newZKey(r1cs, ptau, z('0000'), logger);
   step(`phase 2 ${name}: contribution 1 (dev entropy)`);
-  await snarkjs.zKey.contribute(
+  const contribution = await snarkjs.zKey.contribute(
     z('0000'),
     z('0001'),
     `nightjar dev ${name} #1`,
@@ -203,7 +219,7 @@ async function phase2(name: CircuitName, ptau: string): Promise<CircuitResult> {
     logger,
   );
   step(`phase 2 ${name}: beacon`);
-  await snarkjs.zKey.beacon(
+  const beacon = await snarkjs.zKey.beacon(
     z('0001'),
     z('final'),
     `nightjar dev ${name} beacon`,
@@ -211,6 +227,7 @@ async function phase2(name: CircuitName, ptau: string): Promise<CircuitResult> {
     BEACON_ITERATIONS_EXP,
     logger,
   );
+  transcript.phase2[name] = [hashHex(contribution), hashHex(beacon)].filter((h) => h !== undefined);
   step(`phase 2 ${name}: verify zkey against r1cs and ptau`);
   if (!(await snarkjs.zKey.verifyFromR1cs(r1cs, ptau, z('final'), logger))) {
     throw new Error(`${name}: zkey verification failed`);
@@ -246,7 +263,11 @@ async function main(): Promise<void> {
   const results = {} as Record<CircuitName, CircuitResult>;
   for (const name of names) results[name] = await phase2(name, ptau);
 
-  const files: ArtifactManifest['files'] = {};
+  // The phase-1 output is committed beside the zkeys so anyone can run `snarkjs zkey verify`.
+  copyFileSync(ptau, join(ARTIFACTS_DIR, PTAU_FILE));
+  const files: ArtifactManifest['files'] = {
+    [PTAU_FILE]: { sha256: sha256File(join(ARTIFACTS_DIR, PTAU_FILE)), bytes: statSync(ptau).size },
+  };
   const circuits = {} as ArtifactManifest['circuits'];
   for (const name of names) {
     const c = CIRCUITS[name];
@@ -281,7 +302,9 @@ async function main(): Promise<void> {
     circom_flags: ['--O2'],
     ceremony: {
       phase1: {
+        ptau: PTAU_FILE,
         contributions: [{ name: 'nightjar dev phase 1 #1', entropy: PHASE1_ENTROPY }],
+        contribution_hashes: transcript.phase1,
         beacon: {
           hash: BEACON_HASH,
           source: `sha256("${BEACON_SOURCE}")`,
@@ -293,6 +316,7 @@ async function main(): Promise<void> {
           circuit: n,
           name: `nightjar dev ${n} #1`,
           entropy: PHASE2_ENTROPY[n],
+          contribution_hashes: transcript.phase2[n] ?? [],
         })),
         beacon: {
           hash: BEACON_HASH,
@@ -300,7 +324,12 @@ async function main(): Promise<void> {
           iterations_exp: BEACON_ITERATIONS_EXP,
         },
       },
-      note: 'snarkjs mixes 64 bytes of OS randomness into every contribution, so zkeys differ between runs.',
+      note:
+        'snarkjs mixes 64 bytes of OS randomness into every contribution, so zkeys differ between runs. ' +
+        'contribution_hashes: snarkjs BLAKE2b-512 contribution hashes, the beacon last. Check with ' +
+        '`snarkjs zkey verify <circuit>.r1cs ' +
+        PTAU_FILE +
+        ' <circuit>.zkey`.',
     },
     circuits,
     files,

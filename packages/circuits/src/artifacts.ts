@@ -51,11 +51,13 @@ export const CIRCUITS: Readonly<Record<CircuitName, CircuitFiles>> = {
 
 export const ARTIFACTS_DIR: string = fileURLToPath(new URL('../artifacts/', import.meta.url));
 export const MANIFEST_FILE = 'manifest.json';
+/** The dev ceremony's phase-1 output (prepared for phase 2): what `snarkjs zkey verify` checks against. */
+export const PTAU_FILE = 'pot13_final.ptau';
 export const MANIFEST_PATH: string = join(ARTIFACTS_DIR, MANIFEST_FILE);
 
 export interface ArtifactManifest {
-  /** Always true: these keys come from a single-machine dev ceremony. */
-  dev_only: true;
+  /** True for the committed keys (a single-machine dev ceremony); false only for a real ceremony's. */
+  dev_only: boolean;
   warning: string;
   curve: 'bn128';
   protocol: 'groth16';
@@ -122,7 +124,7 @@ let manifestPromise: Promise<ArtifactManifest> | undefined;
 export function readManifest(dir: string = ARTIFACTS_DIR): Promise<ArtifactManifest> {
   const load = async (): Promise<ArtifactManifest> => {
     const raw = JSON.parse(await readFile(join(dir, MANIFEST_FILE), 'utf8')) as ArtifactManifest;
-    if (raw.dev_only !== true || typeof raw.files !== 'object' || raw.files === null) {
+    if (typeof raw.dev_only !== 'boolean' || typeof raw.files !== 'object' || raw.files === null) {
       throw new ArtifactIntegrityError(MANIFEST_FILE, undefined, undefined, 'malformed artifacts manifest');
     }
     return raw;

@@ -8,6 +8,7 @@ export {
   CIRCUITS,
   MANIFEST_FILE,
   MANIFEST_PATH,
+  PTAU_FILE,
   artifactPaths,
   loadArtifact,
   loadCircuitArtifacts,
@@ -20,6 +21,7 @@ export {
   type CircuitFiles,
   type CircuitName,
 } from './artifacts.js';
+export { DevOnlyKeysError, circuitKeysInfo, loadCircuitKeys, type CircuitKeySet } from './circuit-keys.js';
 export {
   ProverInputError,
   pathBits,

@@ -11,6 +11,7 @@ import {
   VenueRequestError,
   WalletDecryptError,
 } from '@nightjar/sdk';
+import { DevOnlyKeysError } from '@nightjar/circuits';
 import { UsageError } from './args.js';
 import { CliError, EXIT } from './exit-codes.js';
 
@@ -24,7 +25,8 @@ export interface Classified {
 export function classifyError(err: unknown): Classified {
   const text = err instanceof Error ? err.message : String(err);
   if (err instanceof CliError) return { exitCode: err.exitCode, message: text };
-  if (err instanceof UsageError || err instanceof ParameterError)
+  // Dev-ceremony keys outside dev mode: the fix is a flag (--circuit-keys), named in the message.
+  if (err instanceof UsageError || err instanceof ParameterError || err instanceof DevOnlyKeysError)
     return { exitCode: EXIT.usage, message: text.includes('--help') ? text : `${text} (see --help)` };
   if (err instanceof AccountSuspendedError)
     return {

@@ -1,25 +1,45 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { request } from 'node:https';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { RpcError } from '@nightjar/ledger';
 import { RpcLedgerClient } from '@nightjar/ledger';
+import { sha256Hex } from '@nightjar/circuits';
 import { createTransport } from '@nightjar/sdk';
+import { newAuthority, writeAuthorityKey, writeCeremonyKeys } from './production-config.js';
 
 const BIN = fileURLToPath(new URL('../bin/nightjar.mjs', import.meta.url));
 
-function getJson(url: string, ca: string): Promise<{ status: number; body: unknown }> {
+function getJson(url: string, ca: string, post?: unknown): Promise<{ status: number; body: unknown }> {
   return new Promise((resolve, reject) => {
-    request(url, { ca }, (res) => {
+    const options =
+      post === undefined ? { ca } : { ca, method: 'POST', headers: { 'content-type': 'application/json' } };
+    request(url, options, (res) => {
       let text = '';
       res.on('data', (d) => (text += d));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
     })
       .on('error', reject)
-      .end();
+      .end(post === undefined ? undefined : JSON.stringify(post));
   });
+}
+
+/** Runs `nightjar start ARGS` until it prints that the venue is ready. */
+async function startCli(args: string[]) {
+  const child = spawn(process.execPath, [BIN, 'start', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (err += d));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', () => out.includes('venue ready at') && resolve());
+    child.on('exit', () => reject(new Error(`exited early: ${out} ${err}`)));
+  });
+  return { child, exited, output: () => out };
 }
 
 describe('nightjar start', () => {
@@ -75,6 +95,113 @@ describe('nightjar start', () => {
     }
     child.kill('SIGINT');
     expect(await exited).toBe(0);
+    expect(existsSync(join(dir, 'ready.json'))).toBe(false);
+  }, 60_000);
+
+  it('--no-dev: no admin in ready.json or on disk, no faucet or dev_* methods, the authority registers the key', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'nightjar-start-'));
+    dirs.push(dir);
+    const authority = newAuthority();
+    const keys = writeCeremonyKeys(dir);
+    const args = [
+      '--no-dev',
+      '--port',
+      '0',
+      '--data-dir',
+      join(dir, 'venue'),
+      '--authority-key',
+      writeAuthorityKey(dir, authority),
+      '--circuit-keys',
+      keys,
+    ];
+    const first = await startCli(args);
+    const ready = JSON.parse(readFileSync(join(dir, 'venue', 'ready.json'), 'utf8'));
+    expect(ready.admin).toBeUndefined();
+    expect(Object.keys(ready).sort()).toEqual([
+      'base_url',
+      'boot_session_id',
+      'compose_hash',
+      'ledger_url',
+      'platform_root',
+    ]);
+    // The first admin is shown once on the terminal, and works.
+    const [, apiKey, apiSecret, passphrase] =
+      /api_key (\S+)\n {2}api_secret (\S+)\n {2}passphrase (\S+)/.exec(first.output()) ?? [];
+    const ca = readFileSync(join(dir, 'venue', 'engine', 'tls-cert.pem'), 'utf8');
+    const login = await getJson(`${ready.base_url}/auth/token`, ca, {
+      api_key: apiKey,
+      api_secret: apiSecret,
+      passphrase,
+    });
+    expect(login.status).toBe(200);
+    // ... and stored nowhere: no file under the data directory holds the secret or a dev key.
+    expect(apiSecret).toMatch(/\S{16}/);
+    const files = readdirSync(join(dir, 'venue'), { recursive: true, withFileTypes: true }).filter((f) =>
+      f.isFile(),
+    );
+    expect(files.length).toBeGreaterThan(3);
+    expect(files.filter((f) => f.name.includes('dev-admin'))).toEqual([]);
+    for (const f of files) expect(readFileSync(join(f.parentPath, f.name)).includes(apiSecret!)).toBe(false);
+
+    // The ledger: initialized by the authority, which registered the engine's key; no dev methods.
+    const ledger = new RpcLedgerClient(ready.ledger_url);
+    try {
+      const vault = await ledger.getVault();
+      expect(vault.admin).toBe(authority.admin);
+      expect(vault.fee_owner_commitment).toBe(authority.feeOwnerCommitment);
+      expect(vault.tee_keys).toHaveLength(1);
+      const refused = async (p: Promise<unknown>) =>
+        expect(((await p.catch((e: unknown) => e)) as RpcError).code).toBe(-32006);
+      await refused(ledger.requestAirdrop({ owner: authority.admin, mint: vault.tee_keys[0]!, amount: '1' }));
+      await refused(ledger.setFaults({ outage: true }));
+      await refused(ledger.advanceSlots({ slots: 1 }));
+    } finally {
+      await ledger.close();
+    }
+    // /info names the real ceremony's keys.
+    const info = (await getJson(`${ready.base_url}/info`, ca)).body as {
+      circuit_keys: Record<string, unknown>;
+    };
+    expect(info.circuit_keys).toEqual({
+      dev_only: false,
+      valid_input_vkey_sha256: sha256Hex(readFileSync(join(keys, 'valid_input.vkey.json'))),
+      valid_spend_vkey_sha256: sha256Hex(readFileSync(join(keys, 'valid_spend.vkey.json'))),
+    });
+    first.child.kill('SIGINT');
+    expect(await first.exited).toBe(0);
+
+    // A restart shows no credentials again (the admin exists) and still writes no admin.
+    const second = await startCli(args);
+    expect(second.output()).not.toContain('api_secret');
+    expect(JSON.parse(readFileSync(join(dir, 'venue', 'ready.json'), 'utf8')).admin).toBeUndefined();
+    second.child.kill('SIGTERM');
+    expect(await second.exited).toBe(0);
+  }, 90_000);
+
+  it('--no-dev refuses the dev-ceremony circuit keys and a missing authority key', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'nightjar-start-'));
+    dirs.push(dir);
+    const run = (args: string[]) => {
+      const child = spawn(
+        process.execPath,
+        [BIN, 'start', '--no-dev', '--port', '0', '--data-dir', dir, ...args],
+        {
+          stdio: ['ignore', 'pipe', 'pipe'],
+          env: { ...process.env, NIGHTJAR_AUTHORITY_KEY: undefined },
+        },
+      );
+      let err = '';
+      child.stderr.on('data', (d) => (err += d));
+      return new Promise<{ code: number | null; err: string }>((resolve) =>
+        child.on('exit', (code) => resolve({ code, err })),
+      );
+    };
+    const noAuthority = await run([]);
+    expect(noAuthority.code).toBe(2);
+    expect(noAuthority.err).toContain('--authority-key');
+    const devKeys = await run(['--authority-key', writeAuthorityKey(dir, newAuthority())]);
+    expect(devKeys.code).toBe(2);
+    expect(devKeys.err).toMatch(/DEV-ONLY ceremony.*--circuit-keys DIR/s);
     expect(existsSync(join(dir, 'ready.json'))).toBe(false);
   }, 60_000);
 });

@@ -1,6 +1,6 @@
 /** The services every route plugin may use, built once per boot by engine.ts. */
 import type { preHandlerAsyncHookHandler } from 'fastify';
-import type { SystemStatusResponse } from '@nightjar/protocol';
+import type { CircuitKeysInfo, SystemStatusResponse } from '@nightjar/protocol';
 import type { LedgerClient } from '@nightjar/ledger';
 import type { AccountService } from './accounts/account-service.js';
 import type { RateLimiter } from './accounts/rate-limiter.js';
@@ -37,6 +37,8 @@ export interface EngineContext {
   /** A planned-stop drain: while started, new trading is paused. */
   drain: { startedAtMs: number | undefined };
   settlementBufferSlots: bigint;
+  /** SHA-256 of the verification keys this venue runs with, shown on `/info`. */
+  circuitKeys: CircuitKeysInfo;
   systemStatus(): SystemStatusResponse;
   /** preHandlers: a valid bearer token (any account) / an admin's token. */
   requireAccount: preHandlerAsyncHookHandler;

@@ -8,7 +8,12 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { FastifyServerOptions } from 'fastify';
 import { AdaptiveBatcher, type BatcherStats, type SnarkjsVerificationKey } from '@nightjar/crypto';
-import { RATE_LIMIT, SETTLEMENT_BUFFER_SLOTS, type SystemStatusResponse } from '@nightjar/protocol';
+import {
+  RATE_LIMIT,
+  SETTLEMENT_BUFFER_SLOTS,
+  type CircuitKeysInfo,
+  type SystemStatusResponse,
+} from '@nightjar/protocol';
 import type { LedgerClient } from '@nightjar/ledger';
 import { AccountService } from './accounts/account-service.js';
 import type { CredentialHasherOptions } from './accounts/credential-hasher.js';
@@ -55,7 +60,7 @@ export interface EngineOptions {
   tokenTtlSeconds?: number;
   /** Wall clock in Unix ms (tests inject one to make token expiry exact). */
   now?: () => number;
-  /** Create a dev admin on first boot and return its credentials. */
+  /** Dev mode: create a dev admin on first boot and return its credentials; honour test hooks. */
   dev?: boolean;
   /**
    * VALID_INPUT proof check run on the main thread (tests); by default every per-order check runs
@@ -63,6 +68,8 @@ export interface EngineOptions {
    */
   verifyInputProof?: VerifyInputProof;
   validInputKey?: SnarkjsVerificationKey;
+  /** SHA-256 of the venue's verification key files and whether they are dev-only (for `/info`). */
+  circuitKeys: CircuitKeysInfo;
   verifierWorkers?: number;
   /** A settlement stand-in (tests only); by default the real pipeline settles on `ledger`. */
   settlement?: SettlementSeam;
@@ -131,6 +138,10 @@ export interface RunningEngine {
 }
 
 export async function startEngine(options: EngineOptions): Promise<RunningEngine> {
+  if (!options.dev && options.circuitKeys.dev_only)
+    throw new Error(
+      'a production engine (dev: false) refuses dev-ceremony circuit keys: load a real ceremony’s',
+    );
   const now = options.now ?? Date.now;
   const certificate = await generateBootCertificate();
   const bootSessionId = randomBytes(32).toString('hex');
@@ -199,7 +210,8 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       now,
       ...(options.registerTeeKeys ? { registerTeeKeys: options.registerTeeKeys } : {}),
       ...(options.settlementTuning ?? {}),
-      ...(process.env.NIGHTJAR_CRASH_AT ? { crashAt: process.env.NIGHTJAR_CRASH_AT } : {}),
+      // The SIGKILL test hook is a dev shortcut: a production engine ignores it.
+      ...(options.dev && process.env.NIGHTJAR_CRASH_AT ? { crashAt: process.env.NIGHTJAR_CRASH_AT } : {}),
     });
   }
   const settlement: SettlementSeam = options.settlement ?? pipeline!;
@@ -325,6 +337,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     settlement,
     drain,
     settlementBufferSlots,
+    circuitKeys: options.circuitKeys,
     systemStatus,
     requireAccount: requireAccount(accounts),
     requireAdmin: requireAdmin(accounts),

@@ -29,6 +29,7 @@ import {
   type LedgerClient,
   type LedgerProofVerifier,
 } from '@nightjar/ledger';
+import { circuitKeysInfo, loadCircuitKeys } from '@nightjar/circuits';
 import { startEngine, type EngineOptions, type RunningEngine } from '../src/index.js';
 import { HttpsClient } from './https-client.js';
 
@@ -60,6 +61,11 @@ export interface TestVenue {
   close(): Promise<void>;
 }
 
+/** `/info`'s circuit_keys of the committed (dev-ceremony) keys, which every test venue runs with. */
+export async function devCircuitKeys(): Promise<EngineOptions['circuitKeys']> {
+  return circuitKeysInfo(await loadCircuitKeys({ allowDevOnly: true }));
+}
+
 /**
  * `settle: true` registers the engine's settlement key with the dev ledger's admin and waits until
  * the signer set holding it is finalized, so matches settle.
@@ -89,6 +95,7 @@ export async function startTestVenue(
     dev: true,
     hasher: FAST_ARGON2,
     verifyInputProof: stubVerifyInputProof,
+    circuitKeys: await devCircuitKeys(),
     ...(settle
       ? {
           registerTeeKeys: (keys: string[]) =>

@@ -10,7 +10,15 @@ import { COMMITMENT_LAG } from '@nightjar/ledger';
 import { fieldToHex } from '@nightjar/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startEngine } from '../src/index.js';
-import { FAST_ARGON2, login, startTestVenue, stubVerifyInputProof, USDC, type TestVenue } from './harness.js';
+import {
+  devCircuitKeys,
+  FAST_ARGON2,
+  login,
+  startTestVenue,
+  stubVerifyInputProof,
+  USDC,
+  type TestVenue,
+} from './harness.js';
 import { HttpsClient } from './https-client.js';
 
 describe('root window across an engine restart', () => {
@@ -41,6 +49,7 @@ describe('root window across an engine restart', () => {
     await v.engine.close();
     v.engine = await startEngine({
       ledger: v.ledger,
+      circuitKeys: await devCircuitKeys(),
       port: 0,
       dev: true,
       hasher: FAST_ARGON2,

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openApiDocument } from '@nightjar/protocol';
-import { login, startTestVenue, type TestVenue } from './harness.js';
+import { readManifest } from '@nightjar/circuits';
+import { infoResponseCodec, openApiDocument } from '@nightjar/protocol';
+import { startEngine } from '../src/index.js';
+import { devCircuitKeys, login, startTestVenue, type TestVenue } from './harness.js';
 
 describe('system routes over HTTPS', () => {
   let v: TestVenue;
@@ -27,6 +29,17 @@ describe('system routes over HTTPS', () => {
     expect(info.body.boot_session_id).toMatch(/^[0-9a-f]{64}$/);
     expect(info.body).toMatchObject({ api_version: '4.1.0', order_domain: 'venue-order-v5', num_trees: 4 });
 
+    // The verification keys' SHA-256, exactly as the committed manifest pins the files (dev ceremony).
+    const files = (await readManifest()).files;
+    expect(info.body.circuit_keys).toEqual({
+      dev_only: true,
+      valid_input_vkey_sha256: files['valid_input.vkey.json']!.sha256,
+      valid_spend_vkey_sha256: files['valid_spend.vkey.json']!.sha256,
+    });
+    expect(infoResponseCodec.parse(info.body).circuit_keys.dev_only).toBe(true);
+    const doc = openApiDocument() as { components: { schemas: Record<string, { properties: object }> } };
+    expect(doc.components.schemas.Info!.properties).toHaveProperty('circuit_keys');
+
     const status = await v.client.send('/system/status');
     expect(status.body).toMatchObject({
       matching: 'running',
@@ -36,6 +49,14 @@ describe('system routes over HTTPS', () => {
       trading: 'open',
       draining: false,
     });
+  });
+
+  it('a production engine (dev: false) refuses dev-ceremony circuit keys before it serves', async () => {
+    const keys = await devCircuitKeys();
+    expect(keys.dev_only).toBe(true);
+    await expect(
+      startEngine({ ledger: v.ledger, port: 0, verifyInputProof: async () => true, circuitKeys: keys }),
+    ).rejects.toThrow(/refuses dev-ceremony circuit keys/);
   });
 
   it('lists instruments and 404s an unknown one', async () => {

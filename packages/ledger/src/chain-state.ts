@@ -7,6 +7,7 @@ import { ShardedTrees } from '@nightjar/crypto';
 import { fieldToHex } from '@nightjar/protocol';
 import { VAULT_ADDRESS } from './addresses.js';
 import { InstructionError } from './errors.js';
+import type { GenesisAuthority } from './genesis-authority.js';
 import { getMeta, setMeta, type Db } from './store.js';
 import { COMMITMENT_LAG, type Commitment, type MarketRecord } from './types.js';
 
@@ -45,6 +46,8 @@ export class ChainState {
   readonly mints = new Map<string, { decimals: number; label: string }>();
   readonly markets = new Map<string, MarketRecord>();
   trees: ShardedTrees | undefined;
+  /** Configured genesis authority (production); undefined lets the first `initialize` win (dev). */
+  genesis: GenesisAuthority | undefined;
   private checkpoints: SizeCheckpoint[][] = [];
   private readonly stmts;
 

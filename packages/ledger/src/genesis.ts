@@ -1,8 +1,9 @@
 /**
- * Dev genesis: a new dev ledger gets a vault, three demo mints and two demo markets, created by
- * ordinary signed transactions from a generated admin key. The admin key and the fee owner's
- * spending key are dev secrets kept in `<dataDir>/dev-admin.json` (mode 0600) so that a restarted
- * ledger, and `nightjar start`, can still act as admin.
+ * Genesis: a new ledger gets a vault, three demo mints and two demo markets, created by ordinary
+ * signed transactions from the admin key. In dev mode that key is generated here, and it and the
+ * fee owner's spending key are dev secrets kept in `<dataDir>/dev-admin.json` (mode 0600) so that a
+ * restarted ledger, and `nightjar start`, can still act as admin. In production the operator
+ * supplies the authority key (see genesis-authority.ts); nothing is generated or written.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -10,9 +11,19 @@ import { join } from 'node:path';
 import { ownerCommitment, randomFieldElement } from '@nightjar/crypto';
 import { addressToBase58, bytesToHex, ed25519PublicKey, fieldToHex, hexToBytes } from '@nightjar/protocol';
 import { mintAddress } from './addresses.js';
+import { RPC_ERRORS, RpcError } from './errors.js';
 import type { Ledger } from './ledger.js';
 import { signTransaction } from './transaction.js';
-import type { Instruction } from './types.js';
+import type { Instruction, LedgerClient } from './types.js';
+
+/** What signing as the admin needs from a ledger, in process or over JSON-RPC. */
+export type AdminLedger = Pick<LedgerClient, 'getNonce' | 'sendTransaction' | 'getTransaction'>;
+
+/** The genesis authority's secret side: its Ed25519 seed and the fee owner commitment it sets. */
+export interface AuthorityKey {
+  adminSeed: Uint8Array;
+  feeOwnerCommitment: string;
+}
 
 export interface DevKeys {
   adminSeed: Uint8Array;
@@ -72,7 +83,7 @@ export function loadOrCreateDevKeys(dataDir: string | undefined): DevKeys {
 
 /** Signs and lands instructions as the admin, in order, failing loudly on any error. */
 export async function runAsAdmin(
-  ledger: Ledger,
+  ledger: AdminLedger,
   adminSeed: Uint8Array,
   instructions: Instruction[],
 ): Promise<void> {
@@ -91,13 +102,32 @@ export async function runAsAdmin(
 /** Initialises a new dev ledger; does nothing to one that already has a vault. */
 export async function ensureDevGenesis(ledger: Ledger, keys: DevKeys): Promise<void> {
   if (ledger.isInitialized) return;
-  const instructions: Instruction[] = [
+  const feeOwner = fieldToHex(ownerCommitment(keys.feeSpendingKey));
+  await runAsAdmin(ledger, keys.adminSeed, genesisInstructions(feeOwner));
+}
+
+/** Initialises a ledger as the configured authority (production); does nothing once it has a vault. */
+export async function ensureGenesis(
+  ledger: AdminLedger & Pick<LedgerClient, 'getVault'>,
+  authority: AuthorityKey,
+): Promise<void> {
+  const initialized = await ledger.getVault().then(
+    () => true,
+    (err: unknown) => {
+      // getVault's only invalid-request answer: the vault does not exist yet.
+      if (err instanceof RpcError && err.code === RPC_ERRORS.invalidRequest) return false;
+      throw err;
+    },
+  );
+  if (!initialized)
+    await runAsAdmin(ledger, authority.adminSeed, genesisInstructions(authority.feeOwnerCommitment));
+}
+
+function genesisInstructions(feeOwnerCommitment: string): Instruction[] {
+  return [
     {
       name: 'initialize',
-      args: {
-        fee_owner_commitment: fieldToHex(ownerCommitment(keys.feeSpendingKey)),
-        num_trees: DEV_NUM_TREES,
-      },
+      args: { fee_owner_commitment: feeOwnerCommitment, num_trees: DEV_NUM_TREES },
     },
     ...DEMO_MINTS.map((m) => ({ name: 'create_mint', args: { label: m.label, decimals: m.decimals } })),
     ...DEMO_MARKETS.map((m) => ({
@@ -113,5 +143,4 @@ export async function ensureDevGenesis(ledger: Ledger, keys: DevKeys): Promise<v
       },
     })),
   ];
-  await runAsAdmin(ledger, keys.adminSeed, instructions);
 }

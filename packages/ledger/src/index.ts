@@ -6,6 +6,7 @@ export * from './transaction.js';
 export * from './ledger.js';
 export { DEFAULT_ADMISSION_LIMITS, type AdmissionLimits } from './admission.js';
 export * from './genesis.js';
+export * from './genesis-authority.js';
 export { argCodecs, MAX_LOCKS_PER_TX, type Args, type InstructionName } from './program/args.js';
 export { LOCK_TTL_CEILING_SLOTS } from './program/locks.js';
 export type { Circuit, LedgerProofVerifier } from './proof-checks.js';

@@ -12,6 +12,7 @@ import { ChainState } from './chain-state.js';
 import { SlotClock, type ClockMode } from './clock.js';
 import { RPC_ERRORS, RpcError } from './errors.js';
 import { validateFaults } from './faults.js';
+import type { GenesisAuthority } from './genesis-authority.js';
 import { LedgerReads } from './ledger-reads.js';
 import { decodeInstruction } from './program/args.js';
 import type { LedgerProofVerifier } from './proof-checks.js';
@@ -34,6 +35,8 @@ export interface LedgerOptions {
   clock?: { mode?: ClockMode; slotMs?: number };
   /** Dev mode allows the faucet and the dev-only controls. */
   dev?: boolean;
+  /** Who alone may `initialize`; required outside dev mode (see genesis-authority.ts). */
+  genesis?: GenesisAuthority;
   verifier: LedgerProofVerifier;
   /** Write a tree snapshot after this many appended leaves (and always on close). */
   snapshotEveryLeaves?: number;
@@ -55,6 +58,9 @@ export class Ledger extends LedgerReads implements DevLedgerClient {
 
   private constructor(db: Db, options: LedgerOptions) {
     const state = new ChainState(db);
+    if (options.dev === false && !options.genesis)
+      throw new Error('a ledger outside dev mode needs its genesis authority');
+    state.genesis = options.genesis;
     const startSlot = Number(getMeta(db, 'slot') ?? '0');
     state.load(startSlot);
     super(

@@ -62,6 +62,8 @@ async function handleOne(ledger: Ledger, request: unknown): Promise<JsonRpcRespo
     return failure(id, RPC_ERRORS.invalidRequest, 'expected {jsonrpc: "2.0", method, params?, id}');
   const method = Object.hasOwn(METHODS, r.method) ? METHODS[r.method] : undefined;
   if (!method) return failure(id, RPC_ERRORS.methodNotFound, `no method ${r.method.slice(0, 64)}`);
+  if (r.method.startsWith('dev_') && !ledger.dev)
+    return failure(id, RPC_ERRORS.notAllowed, `${r.method} is only available in dev mode`);
   const params = r.params === undefined ? {} : r.params;
   if (typeof params !== 'object' || params === null || Array.isArray(params))
     return failure(id, RPC_ERRORS.invalidParams, 'params must be one object');

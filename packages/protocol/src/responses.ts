@@ -95,6 +95,18 @@ export const systemStatusCodec = object({
 });
 export type SystemStatusResponse = InferObject<typeof systemStatusCodec.props>;
 
+export const circuitKeysCodec = object(
+  {
+    dev_only: required(
+      boolean('True: the keys of the one-machine dev ceremony, whose operator could forge proofs.'),
+    ),
+    valid_input_vkey_sha256: required(hexBytes(32)),
+    valid_spend_vkey_sha256: required(hexBytes(32)),
+  },
+  'SHA-256 of each Groth16 verification key file the venue verifies with (as pinned by the ceremony manifest).',
+);
+export type CircuitKeysInfo = InferObject<typeof circuitKeysCodec.props>;
+
 export const infoResponseCodec = object({
   boot_session_id: required(hexBytes(32)),
   api_version: required(text({ maxLength: 16 })),
@@ -117,6 +129,7 @@ export const infoResponseCodec = object({
       'The engine identity its transport attestation binds (GET /transport-attestation).',
     ),
   ),
+  circuit_keys: required(circuitKeysCodec),
 });
 export type InfoResponse = InferObject<typeof infoResponseCodec.props>;
 

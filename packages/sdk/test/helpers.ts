@@ -4,7 +4,12 @@
  */
 import type { TestVenue } from '../../engine/test/harness.js';
 
-export { startTestVenue, FAST_ARGON2, stubVerifyInputProof } from '../../engine/test/harness.js';
+export {
+  devCircuitKeys,
+  startTestVenue,
+  FAST_ARGON2,
+  stubVerifyInputProof,
+} from '../../engine/test/harness.js';
 export type { TestVenue } from '../../engine/test/harness.js';
 
 /** The pinned values for a venue: its simulated root, its release, its ledger. */

@@ -27,6 +27,7 @@ import {
   type VerifyTransportReturnType,
 } from '../src/index.js';
 import {
+  devCircuitKeys,
   expectRejection,
   FAST_ARGON2,
   pins,
@@ -216,6 +217,7 @@ describe('a new boot session', () => {
         dev: true,
         hasher: FAST_ARGON2,
         verifyInputProof: stubVerifyInputProof,
+        circuitKeys: await devCircuitKeys(),
       });
       await sleep(50);
       // Same root (kept in the data directory), new boot session, new TLS key.

@@ -3,30 +3,65 @@
  * Ctrl-C (SIGINT) or SIGTERM closes it cleanly, keeping its state in the data directory.
  */
 import { resolve } from 'node:path';
-import { loadVerificationKey } from '@nightjar/circuits';
+import { loadCircuitKeys } from '@nightjar/circuits';
 import {
   createGroth16Verifier,
   ensureDevGenesis,
   Ledger,
   loadOrCreateDevKeys,
+  parseGenesisAuthority,
   serveLedger,
+  type GenesisAuthority,
 } from '@nightjar/ledger';
-import { parseOptions, portOption, positiveIntOption } from '../args.js';
+import { parseOptions, portOption, positiveIntOption, UsageError } from '../args.js';
 
-export const LEDGER_USAGE = `nightjar ledger [--port P] [--host H] [--data-dir D] [--slot-ms N] [--manual-clock] [--no-dev]
+export const LEDGER_USAGE = `nightjar ledger [--port P] [--host H] [--data-dir D] [--slot-ms N] [--manual-clock]
+                [--no-dev --genesis-admin KEY --fee-owner-commitment HEX] [--circuit-keys DIR]
 
   --port P        port to listen on (default 8899; 0 picks a free one)
   --host H        interface to bind (default 127.0.0.1)
   --data-dir D    where the chain's state lives (default ./.nightjar/ledger)
   --slot-ms N     slot length in milliseconds (default 400)
-  --manual-clock  slots advance only through dev_advanceSlots (for tests)
-  --no-dev        no faucet, no fault injection, no dev genesis
+  --manual-clock  slots advance only through dev_advanceSlots (for tests; dev mode only)
+  --no-dev        production: no faucet, no dev_* methods (fault injection, clock), no dev genesis;
+                  only the configured genesis authority may initialize the vault, and the committed
+                  dev-ceremony circuit keys are refused (give --circuit-keys)
+  --genesis-admin KEY          with --no-dev: Base58 public key of the genesis authority, the only
+                               signer whose initialize lands (or env NIGHTJAR_GENESIS_ADMIN)
+  --fee-owner-commitment HEX   with --no-dev: the fee owner commitment initialize must carry
+                               (or env NIGHTJAR_FEE_OWNER_COMMITMENT)
+  --circuit-keys DIR           verification keys of a real ceremony: manifest.json pinning the
+                               SHA-256 of valid_input.vkey.json and valid_spend.vkey.json
 `;
 
 export interface RunningLedger {
   url: string;
   wsUrl: string;
   close(): Promise<void>;
+}
+
+/** The production genesis authority from flags, else the environment; refused in dev mode. */
+function genesisAuthority(
+  dev: boolean,
+  opts: { 'genesis-admin'?: string; 'fee-owner-commitment'?: string },
+): GenesisAuthority | undefined {
+  const admin = opts['genesis-admin'] ?? process.env.NIGHTJAR_GENESIS_ADMIN;
+  const feeOwner = opts['fee-owner-commitment'] ?? process.env.NIGHTJAR_FEE_OWNER_COMMITMENT;
+  if (dev) {
+    if (opts['genesis-admin'] !== undefined || opts['fee-owner-commitment'] !== undefined)
+      throw new UsageError('--genesis-admin and --fee-owner-commitment configure a --no-dev ledger');
+    return undefined;
+  }
+  if (admin === undefined || feeOwner === undefined)
+    throw new UsageError(
+      '--no-dev needs its genesis authority: --genesis-admin KEY and --fee-owner-commitment HEX ' +
+        '(or NIGHTJAR_GENESIS_ADMIN and NIGHTJAR_FEE_OWNER_COMMITMENT)',
+    );
+  try {
+    return parseGenesisAuthority({ admin, fee_owner_commitment: feeOwner });
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
 }
 
 export async function startLedger(argv: string[]): Promise<RunningLedger> {
@@ -37,16 +72,21 @@ export async function startLedger(argv: string[]): Promise<RunningLedger> {
     'slot-ms': { type: 'string' },
     'manual-clock': { type: 'boolean' },
     'no-dev': { type: 'boolean' },
+    'genesis-admin': { type: 'string' },
+    'fee-owner-commitment': { type: 'string' },
+    'circuit-keys': { type: 'string' },
   });
   const dataDir = resolve(opts['data-dir'] ?? '.nightjar/ledger');
   const dev = !opts['no-dev'];
-  const verifier = await createGroth16Verifier({
-    valid_input: await loadVerificationKey('valid_input'),
-    valid_spend: await loadVerificationKey('valid_spend'),
-  });
+  if (!dev && opts['manual-clock'])
+    throw new UsageError('--manual-clock needs dev mode (dev_advanceSlots is refused with --no-dev)');
+  const genesis = genesisAuthority(dev, opts);
+  const circuitKeys = await loadCircuitKeys({ dir: opts['circuit-keys'], allowDevOnly: dev });
+  const verifier = await createGroth16Verifier(circuitKeys.keys);
   const ledger = Ledger.open({
     dataDir,
     dev,
+    ...(genesis ? { genesis } : {}),
     verifier,
     clock: {
       mode: opts['manual-clock'] ? 'manual' : 'auto',
@@ -54,6 +94,10 @@ export async function startLedger(argv: string[]): Promise<RunningLedger> {
     },
   });
   if (dev) await ensureDevGenesis(ledger, loadOrCreateDevKeys(dataDir));
+  else if (ledger.isInitialized && (await ledger.getVault()).admin !== genesis?.admin) {
+    await ledger.close();
+    throw new Error(`the vault in ${dataDir} has another admin than --genesis-admin; refusing to serve it`);
+  }
   const server = await serveLedger(ledger, {
     host: opts.host ?? '127.0.0.1',
     port: portOption(opts.port, 8899),

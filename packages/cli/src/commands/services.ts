@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { LEDGER_USAGE, startLedger } from './ledger.js';
 import { START_USAGE, startVenue } from './start.js';
-import { positiveIntOption } from '../args.js';
+import { positiveIntOption, UsageError } from '../args.js';
 import { str, type Command } from '../command.js';
 
 /** Keeps a long-running service up until Ctrl-C or SIGTERM, then closes it. */
@@ -52,10 +52,10 @@ function forkDemoTraders(n: number, dataDir: string): ChildProcess {
 
 export const start: Command = {
   name: 'start',
-  summary: 'run the venue: the ledger and the engine, demo markets, a dev admin',
+  summary: 'run the venue: the ledger and the engine, demo markets, a dev admin (none with --no-dev)',
   usage:
     START_USAGE.trimEnd() +
-    `\n  --demo-traders N     also run N simulated traders (own process, SDK only) that quote and trade`,
+    `\n  --demo-traders N     also run N simulated traders (own process, SDK only) that quote and trade (dev mode)`,
   options: {
     port: { type: 'string' },
     ledger: { type: 'string' },
@@ -63,6 +63,9 @@ export const start: Command = {
     'slot-ms': { type: 'string' },
     platform: { type: 'string' },
     'demo-traders': { type: 'string' },
+    'no-dev': { type: 'boolean' },
+    'authority-key': { type: 'string' },
+    'circuit-keys': { type: 'string' },
   },
   longRunning: true,
   async run({ out, paths, values, argv }) {
@@ -71,6 +74,9 @@ export const start: Command = {
     const venueArgv = withoutFlags(argv, { '--json': 0, '--home': 1, '--demo-traders': 1 });
     if (!venueArgv.some((a) => a === '--data-dir' || a.startsWith('--data-dir=')))
       venueArgv.push('--data-dir', paths.dataDir);
+    const production = values['no-dev'] === true || str(values, 'platform') === 'dstack';
+    if (production && n > 0)
+      throw new UsageError('--demo-traders needs dev mode: the traders use the faucet and the dev admin');
     const venue = await startVenue(venueArgv);
     const child = n > 0 ? forkDemoTraders(n, paths.dataDir) : undefined;
     closeOnSignal(async () => {
@@ -81,9 +87,21 @@ export const start: Command = {
       await venue.close();
     });
     const { admin: _admin, ...publicReady } = venue.ready;
+    const first = venue.firstAdmin;
     out.result(
-      { ...publicReady, ready_file: venue.readyFile, demo_traders: n },
+      {
+        ...publicReady,
+        ready_file: venue.readyFile,
+        demo_traders: n,
+        mode: venue.dev ? 'dev' : 'production',
+        ...(first ? { first_admin: first } : {}),
+      },
       `nightjar venue ready at ${venue.ready.base_url} (ledger ${venue.ready.ledger_url}); details in ${venue.readyFile}\n` +
+        (first
+          ? `production mode, first boot: the admin's credentials, shown this once and stored nowhere:\n` +
+            `  api_key ${first.api_key}\n  api_secret ${first.api_secret}\n  passphrase ${first.passphrase}\n` +
+            `log in with \`nightjar login --api-key ... --api-secret ... --passphrase ...\`\n`
+          : '') +
         `next: \`npx nightjar wallet init\`, then see docs/quickstart.md${n ? `\n${n} demo traders starting (they trade as the dev admin): \`npx nightjar watch\` shows their orders and fills` : ''}`,
     );
     return 0;
@@ -101,6 +119,9 @@ export const ledger: Command = {
     'slot-ms': { type: 'string' },
     'manual-clock': { type: 'boolean' },
     'no-dev': { type: 'boolean' },
+    'genesis-admin': { type: 'string' },
+    'fee-owner-commitment': { type: 'string' },
+    'circuit-keys': { type: 'string' },
   },
   longRunning: true,
   async run({ out, argv }) {

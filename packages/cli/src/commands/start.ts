@@ -1,16 +1,23 @@
 /**
  * `nightjar start`: the venue on one machine. Starts the ledger as its own JSON-RPC server on a
  * local port (unless `--ledger URL` names one), then the engine talking to it over JSON-RPC, with
- * the demo markets and a dev admin; writes `<data-dir>/ready.json` once both answer. Ctrl-C or
- * SIGTERM shuts both down and removes ready.json.
+ * the demo markets; writes `<data-dir>/ready.json` once both answer. Ctrl-C or SIGTERM shuts both
+ * down and removes ready.json.
+ *
+ * Dev mode (the default with the simulated platform): a dev ledger (faucet, dev_* methods, its
+ * generated admin), and a dev venue admin whose credentials ready.json carries. Production mode
+ * (`--no-dev`, always on dstack): none of these; the operator's genesis authority key initializes
+ * the ledger and registers the settlement key, the first admin's credentials are shown once, and
+ * the dev-ceremony circuit keys are refused.
  */
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { loadVerificationKey } from '@nightjar/circuits';
+import { circuitKeysInfo, loadCircuitKeys } from '@nightjar/circuits';
 import { DstackPlatform, startEngine } from '@nightjar/engine';
 import {
   createGroth16Verifier,
   ensureDevGenesis,
+  ensureGenesis,
   Ledger,
   loadOrCreateDevKeys,
   RpcLedgerClient,
@@ -18,9 +25,13 @@ import {
   serveLedger,
 } from '@nightjar/ledger';
 import { parseOptions, portOption, positiveIntOption, UsageError } from '../args.js';
+import { readAuthorityKey, type LoadedAuthority } from '../authority-key.js';
 
 export const START_USAGE = `nightjar start [--data-dir D] [--port P] [--ledger URL] [--token-ttl SECONDS] [--slot-ms N]
-               [--platform simulated|dstack]
+               [--platform simulated|dstack] [--no-dev --authority-key FILE] [--circuit-keys DIR]
+
+  Dev mode by default (simulated platform): a ledger faucet, fault injection, a dev admin whose
+  credentials ready.json carries, and the dev-ceremony circuit keys. Never for real value; see --no-dev.
 
   --data-dir D         state of the ledger and the engine (default ./.nightjar)
   --port P             HTTPS port of the engine (default 8443; 0 picks a free one)
@@ -29,6 +40,15 @@ export const START_USAGE = `nightjar start [--data-dir D] [--port P] [--ledger U
   --slot-ms N          slot length of the started ledger (default 400)
   --platform KIND      attestation platform: simulated (default; its PKI under D/engine/attestation)
                        or dstack (a real CVM's guest agent at /var/run/dstack.sock)
+  --no-dev             production mode (implied by --platform dstack): no faucet, no dev_* ledger
+                       methods (fault injection, clock), no dev admin in ready.json or on disk: the
+                       first boot prints the first admin's credentials once, on this terminal only;
+                       the dev-ceremony circuit keys are refused (give --circuit-keys)
+  --authority-key FILE production: the ledger's genesis authority, a 0600 JSON file
+                       {admin_seed, fee_owner_commitment} (or env NIGHTJAR_AUTHORITY_KEY); it
+                       initializes a new ledger and registers the engine's settlement key
+  --circuit-keys DIR   verification keys of a real ceremony: manifest.json pinning the SHA-256
+                       of valid_input.vkey.json and valid_spend.vkey.json
 `;
 
 interface Credentials {
@@ -46,8 +66,12 @@ export interface RunningVenue {
     compose_hash: string;
     /** Path of the simulated platform's root CA certificate (DER); absent on dstack. */
     platform_root?: string;
-    admin: Credentials;
+    /** Dev mode only. */
+    admin?: Credentials;
   };
+  dev: boolean;
+  /** Production mode, first boot only: the first admin's credentials, never written anywhere. */
+  firstAdmin?: Credentials;
   close(): Promise<void>;
 }
 
@@ -59,10 +83,24 @@ export async function startVenue(argv: string[]): Promise<RunningVenue> {
     'token-ttl': { type: 'string' },
     'slot-ms': { type: 'string' },
     platform: { type: 'string' },
+    'no-dev': { type: 'boolean' },
+    'authority-key': { type: 'string' },
+    'circuit-keys': { type: 'string' },
   });
   const platformKind = opts.platform ?? 'simulated';
   if (platformKind !== 'simulated' && platformKind !== 'dstack')
     throw new UsageError('--platform must be simulated or dstack');
+  // A real CVM never runs the dev shortcuts.
+  const dev = !opts['no-dev'] && platformKind !== 'dstack';
+  const authorityFile = opts['authority-key'] ?? (dev ? undefined : process.env.NIGHTJAR_AUTHORITY_KEY);
+  if (dev && authorityFile !== undefined)
+    throw new UsageError('--authority-key is for production (--no-dev)');
+  const authority = authorityFile === undefined ? undefined : readAuthorityKey(authorityFile);
+  if (!dev && !authority && opts.ledger === undefined)
+    throw new UsageError(
+      'production mode starts its ledger as the genesis authority: give --authority-key FILE',
+    );
+  const circuitKeys = await loadCircuitKeys({ dir: opts['circuit-keys'], allowDevOnly: dev });
   const dataDir = resolve(opts['data-dir'] ?? '.nightjar');
   const tokenTtlSeconds = positiveIntOption('token-ttl', opts['token-ttl'], 3600);
   if (tokenTtlSeconds > 3600) throw new UsageError('--token-ttl must be at most 3600');
@@ -77,25 +115,25 @@ export async function startVenue(argv: string[]): Promise<RunningVenue> {
   };
   try {
     let ledgerUrl = opts.ledger;
-    // Dev mode: the started ledger's admin registers the engine's settlement key at first boot.
+    // The ledger's admin (dev: its generated key; production: the operator's authority) registers
+    // the engine's settlement key at first boot.
     let registerTeeKeys: ((keys: string[]) => Promise<void>) | undefined;
     if (ledgerUrl === undefined) {
       const ledgerDir = join(dataDir, 'ledger');
-      const verifier = await createGroth16Verifier({
-        valid_input: await loadVerificationKey('valid_input'),
-        valid_spend: await loadVerificationKey('valid_spend'),
-      });
       const ledger = Ledger.open({
         dataDir: ledgerDir,
-        dev: true,
-        verifier,
+        dev,
+        ...(authority ? { genesis: authority.genesis } : {}),
+        verifier: await createGroth16Verifier(circuitKeys.keys),
         clock: { mode: 'auto', slotMs: positiveIntOption('slot-ms', opts['slot-ms'], 400) },
       });
       closers.push(() => ledger.close());
-      const devKeys = loadOrCreateDevKeys(ledgerDir);
-      await ensureDevGenesis(ledger, devKeys);
-      registerTeeKeys = (keys) =>
-        runAsAdmin(ledger, devKeys.adminSeed, [{ name: 'set_tee_keys', args: { keys } }]);
+      if (dev) {
+        const devKeys = loadOrCreateDevKeys(ledgerDir);
+        await ensureDevGenesis(ledger, devKeys);
+        registerTeeKeys = (keys) =>
+          runAsAdmin(ledger, devKeys.adminSeed, [{ name: 'set_tee_keys', args: { keys } }]);
+      } else registerTeeKeys = await asAuthority(ledger, authority!);
       const server = await serveLedger(ledger, { port: 0 });
       closers.push(() => server.close());
       ledgerUrl = server.url;
@@ -103,24 +141,27 @@ export async function startVenue(argv: string[]): Promise<RunningVenue> {
     const client = new RpcLedgerClient(ledgerUrl);
     closers.push(() => client.close());
     await client.connectEvents();
+    if (opts.ledger !== undefined && authority) registerTeeKeys = await asAuthority(client, authority);
 
     const engineDir = join(dataDir, 'engine');
     const engine = await startEngine({
       ledger: client,
       dataDir: engineDir,
       port: portOption(opts.port, 8443),
-      dev: true,
+      dev,
       tokenTtlSeconds,
-      validInputKey: await loadVerificationKey('valid_input'),
+      validInputKey: circuitKeys.keys.valid_input,
+      circuitKeys: circuitKeysInfo(circuitKeys),
       logger: { level: 'warn' },
       ...(platformKind === 'dstack' ? { attestation: { platform: await DstackPlatform.open() } } : {}),
-      // With --ledger URL there is no admin here: the engine logs that the operator must register its key.
+      // With --ledger URL and no authority here, the engine logs that the operator must register its key.
       ...(registerTeeKeys ? { registerTeeKeys } : {}),
     });
     closers.push(() => engine.close());
     // The certificate is public and new each boot; local tools pin it from here.
     writeFileSync(join(engineDir, 'tls-cert.pem'), engine.certificate.certPem);
-    const admin = devAdminCredentials(engineDir, engine.devAdmin);
+    const admin = dev ? devAdminCredentials(engineDir, engine.devAdmin) : undefined;
+    const firstAdmin = dev ? undefined : await engine.context.accounts.ensureFirstAdmin('operator');
 
     const ready = {
       base_url: engine.url,
@@ -128,25 +169,44 @@ export async function startVenue(argv: string[]): Promise<RunningVenue> {
       boot_session_id: engine.bootSessionId,
       compose_hash: engine.attestation.identity.compose_hash,
       ...(engine.attestation.rootCa?.path ? { platform_root: engine.attestation.rootCa.path } : {}),
-      admin,
+      ...(admin ? { admin } : {}),
     };
     writeFileSync(readyFile, JSON.stringify(ready, null, 2) + '\n', { mode: 0o600 });
-    return { readyFile, ready, close: closeAll };
+    return {
+      readyFile,
+      ready,
+      dev,
+      ...(firstAdmin ? { firstAdmin: credentialsOf(firstAdmin) } : {}),
+      close: closeAll,
+    };
   } catch (err) {
     await closeAll();
     throw err;
   }
 }
 
+/** Production: genesis as the operator's authority (once), and its `set_tee_keys` for the engine. */
+async function asAuthority(
+  ledger: Parameters<typeof ensureGenesis>[0],
+  authority: LoadedAuthority,
+): Promise<(keys: string[]) => Promise<void>> {
+  await ensureGenesis(ledger, authority.key);
+  if ((await ledger.getVault()).admin !== authority.genesis.admin)
+    throw new Error('the ledger’s vault has another admin than --authority-key; refusing to start');
+  return (keys) => runAsAdmin(ledger, authority.key.adminSeed, [{ name: 'set_tee_keys', args: { keys } }]);
+}
+
+const credentialsOf = (c: Credentials): Credentials => ({
+  api_key: c.api_key,
+  api_secret: c.api_secret,
+  passphrase: c.passphrase,
+});
+
 /** Dev mode only: the dev admin's credentials, kept (0600) so every boot's ready.json can carry them. */
 function devAdminCredentials(engineDir: string, created: Credentials | undefined): Credentials {
   const file = join(engineDir, 'dev-admin-credentials.json');
   if (created) {
-    const creds = {
-      api_key: created.api_key,
-      api_secret: created.api_secret,
-      passphrase: created.passphrase,
-    };
+    const creds = credentialsOf(created);
     writeFileSync(file, JSON.stringify(creds) + '\n', { mode: 0o600 });
     chmodSync(file, 0o600);
     return creds;

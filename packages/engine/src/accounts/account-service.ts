@@ -274,11 +274,16 @@ export class AccountService {
    * Creates an enabled admin labelled `dev-admin` if the venue has no admin account at all and
    * returns its credentials (for `ready.json` in dev mode); `undefined` when an admin exists.
    */
-  async ensureDevAdmin(): Promise<CreatedAccountResponse | undefined> {
+  ensureDevAdmin(): Promise<CreatedAccountResponse | undefined> {
+    return this.ensureFirstAdmin(DEV_ADMIN_LABEL);
+  }
+
+  /** Creates the venue's first admin, labelled `label`, unless an admin exists; its credentials once. */
+  async ensureFirstAdmin(label: string): Promise<CreatedAccountResponse | undefined> {
     if (this.hasAdmin()) return undefined;
     const creds = await this.generateCredentials();
     if (this.hasAdmin()) return undefined; // another call won the race while hashing
-    return this.insert(true, DEV_ADMIN_LABEL, creds);
+    return this.insert(true, label, creds);
   }
 
   // ---------------------------------------------------------------- settings

@@ -5,6 +5,7 @@
  */
 import { RpcLedgerClient } from '@nightjar/ledger';
 import { startEngine } from '../../src/index.js';
+import { devCircuitKeys } from '../harness.js';
 
 const FAST_ARGON2 = { memoryCost: 1024, timeCost: 1, parallelism: 1 };
 
@@ -15,6 +16,7 @@ const engine = await startEngine({
   dataDir: process.env.DATA_DIR!,
   port: 0,
   dev: true,
+  circuitKeys: await devCircuitKeys(),
   hasher: FAST_ARGON2,
   verifyInputProof: async (proof: Uint8Array) => proof[0] !== 0xee,
   settlementTuning: { budgetMs: 3000, rebroadcastAfterMs: 300, parkMs: 200 },

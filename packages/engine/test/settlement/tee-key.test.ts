@@ -19,7 +19,7 @@ import {
   TEE_KEY_PATH,
 } from '../../src/settlement/tee-key.js';
 import { startFakeDstackAgent } from '../attestation/fake-dstack.js';
-import { FAST_ARGON2, stubVerifyInputProof } from '../harness.js';
+import { devCircuitKeys, FAST_ARGON2, stubVerifyInputProof } from '../harness.js';
 
 const dirs: string[] = [];
 function tempDir(): string {
@@ -47,12 +47,13 @@ async function devLedger() {
   return { ledger, setKeys, registerTeeKeys, registered, signerSet };
 }
 
-function boot(
+async function boot(
   l: Awaited<ReturnType<typeof devLedger>>,
   options: { dataDir: string; platform?: DstackPlatform },
 ): Promise<RunningEngine> {
   return startEngine({
     ledger: l.ledger,
+    circuitKeys: await devCircuitKeys(),
     port: 0,
     dev: true,
     hasher: FAST_ARGON2,

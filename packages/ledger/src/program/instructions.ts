@@ -28,6 +28,11 @@ type Handler<N extends InstructionName> = (ctx: ExecContext, args: Args<N>) => I
 export const handlers: { [N in InstructionName]: Handler<N> } = {
   initialize(ctx, args) {
     if (ctx.state.vault) throw new InstructionError('AlreadyInitialized');
+    const genesis = ctx.state.genesis;
+    if (genesis && ctx.signer !== genesis.admin)
+      throw new InstructionError('Unauthorized', 'only the configured genesis authority may initialize');
+    if (genesis && args.fee_owner_commitment !== genesis.fee_owner_commitment)
+      throw new InstructionError('InvalidArgs', 'fee_owner_commitment differs from the configured one');
     if (args.num_trees < 1) throw new InstructionError('InvalidArgs', 'num_trees must be at least 1');
     const vault: VaultState = {
       admin: ctx.signer,

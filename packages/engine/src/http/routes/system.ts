@@ -41,6 +41,7 @@ export async function systemRoutes(app: FastifyInstance, { ctx }: { ctx: EngineC
     max_order_lifetime_slots: MAX_ORDER_LIFETIME_SLOTS,
     leaves_page_cap: LEAVES_PAGE_CAP,
     attestation: ctx.attestation,
+    circuit_keys: ctx.circuitKeys,
   }));
 
   app.get('/openapi.json', async (_req, reply) => reply.type('application/json').send(openapi));

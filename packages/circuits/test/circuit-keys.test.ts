@@ -1,0 +1,71 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ARTIFACTS_DIR, CIRCUITS, MANIFEST_FILE, readManifest, sha256Hex } from '../src/artifacts.js';
+import { DevOnlyKeysError, circuitKeysInfo, loadCircuitKeys } from '../src/circuit-keys.js';
+
+const TOY = new URL('../../crypto/test/fixtures/groth16/', import.meta.url);
+
+/** A directory laid out like a real ceremony's result: manifest (dev_only false) and two vkeys. */
+function ceremonyDir(root: string, vkeys: { valid_input: Buffer; valid_spend: Buffer }): string {
+  const dir = mkdtempSync(join(root, 'keys-'));
+  const files: Record<string, { sha256: string; bytes: number }> = {};
+  for (const name of ['valid_input', 'valid_spend'] as const) {
+    writeFileSync(join(dir, CIRCUITS[name].vkey), vkeys[name]);
+    files[CIRCUITS[name].vkey] = { sha256: sha256Hex(vkeys[name]), bytes: vkeys[name].length };
+  }
+  writeFileSync(join(dir, MANIFEST_FILE), JSON.stringify({ dev_only: false, files }));
+  return dir;
+}
+
+describe('loadCircuitKeys', () => {
+  const root = mkdtempSync(join(tmpdir(), 'nightjar-keys-'));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  const toy = {
+    valid_input: readFileSync(new URL('verification_key.json', TOY)),
+    valid_spend: readFileSync(new URL('spend7_verification_key.json', TOY)),
+  };
+
+  it('dev mode: the committed keys, marked dev-only, with the hashes the manifest pins', async () => {
+    const set = await loadCircuitKeys({ allowDevOnly: true });
+    const files = (await readManifest()).files;
+    expect(set.devOnly).toBe(true);
+    expect(circuitKeysInfo(set)).toEqual({
+      dev_only: true,
+      valid_input_vkey_sha256: files['valid_input.vkey.json']!.sha256,
+      valid_spend_vkey_sha256: files['valid_spend.vkey.json']!.sha256,
+    });
+    expect(set.keys.valid_spend.nPublic).toBe(7);
+  });
+
+  it('outside dev mode: refuses the committed keys with an error that names the fix', async () => {
+    const err = await loadCircuitKeys({ allowDevOnly: false }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(DevOnlyKeysError);
+    expect((err as Error).message).toMatch(/DEV-ONLY ceremony.*--circuit-keys DIR.*README/s);
+  });
+
+  it('outside dev mode: refuses a copy of the dev keys whose manifest no longer says dev-only', async () => {
+    const dir = mkdtempSync(join(root, 'copy-'));
+    cpSync(join(ARTIFACTS_DIR, CIRCUITS.valid_input.vkey), join(dir, CIRCUITS.valid_input.vkey));
+    cpSync(join(ARTIFACTS_DIR, CIRCUITS.valid_spend.vkey), join(dir, CIRCUITS.valid_spend.vkey));
+    const manifest = await readManifest();
+    writeFileSync(join(dir, MANIFEST_FILE), JSON.stringify({ ...manifest, dev_only: false }));
+    await expect(loadCircuitKeys({ dir, allowDevOnly: false })).rejects.toBeInstanceOf(DevOnlyKeysError);
+  });
+
+  it('outside dev mode: accepts a real ceremony directory, each key checked against its pinned hash', async () => {
+    const dir = ceremonyDir(root, toy);
+    const set = await loadCircuitKeys({ dir, allowDevOnly: false });
+    expect(set.devOnly).toBe(false);
+    expect(set.vkeySha256.valid_input).toBe(sha256Hex(toy.valid_input));
+    expect(set.keys.valid_input.nPublic).toBe(5);
+
+    const tampered = ceremonyDir(root, toy);
+    writeFileSync(join(tampered, CIRCUITS.valid_spend.vkey), toy.valid_input);
+    await expect(loadCircuitKeys({ dir: tampered, allowDevOnly: false })).rejects.toThrow(/does not match/);
+    // A key with the wrong number of public inputs for its circuit is refused too.
+    const swapped = ceremonyDir(root, { valid_input: toy.valid_spend, valid_spend: toy.valid_input });
+    await expect(loadCircuitKeys({ dir: swapped, allowDevOnly: false })).rejects.toThrow(/nPublic/);
+  });
+});
