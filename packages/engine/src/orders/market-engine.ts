@@ -1,6 +1,9 @@
 /**
  * One market's single writer: its book, its auction every tick, expiry by slot. Everything that
- * changes the book goes through here, synchronously, so there is never a half-applied change.
+ * changes the market is a `MarketCommand` (market-commands.ts) applied in `apply`, synchronously
+ * and one at a time, so there is never a half-applied change and a market can be driven from a
+ * list of messages. The named entry points (`add`, `cancel`, `onSlot`, `settleConfirmed`, …) are
+ * thin wrappers for callers: each builds its command and applies it.
  */
 import type { Instrument } from '@nightjar/protocol';
 import { OrderBook } from '../book/order-book.js';
@@ -12,6 +15,7 @@ import type { EngineOrder } from './engine-order.js';
 import type { OrderEventBody, OrderEvents } from './events.js';
 import type { OrderRegistry } from './order-registry.js';
 import { confirmedKind, orderEvent } from './event-bodies.js';
+import { unknownCommand, type MarketCommand } from './market-commands.js';
 
 /** Slots a matched order's note stays locked for settlement (well under the 4,500-slot ceiling). */
 export const SETTLEMENT_LOCK_SLOTS = 150n;
@@ -52,13 +56,68 @@ export class MarketEngine {
     return ++this.seq;
   }
 
+  /** The one place this market changes: each command in full, before the next. */
+  apply(command: MarketCommand): void {
+    switch (command.kind) {
+      case 'place':
+        return this.place(command.order);
+      case 'cancel':
+        return this.cancelResting(command.order);
+      case 'reclaim':
+        return this.reclaimId(command.old, command.replacement);
+      case 'slot':
+        return this.runSlot(command.slot);
+      case 'settle_confirmed':
+        return this.confirmFill(command.order, command.party);
+      case 'settle_failed':
+        return this.dropFailed(command.order);
+      case 'settle_returned':
+        return this.rebookReturned(command.order, command.lockedUntilSlot);
+      default:
+        return unknownCommand(command);
+    }
+  }
+
+  // The named entry points, for callers: each builds its command and applies it.
+
   add(order: EngineOrder): void {
+    this.apply({ kind: 'place', order });
+  }
+
+  cancel(order: EngineOrder): void {
+    this.apply({ kind: 'cancel', order });
+  }
+
+  reclaim(old: EngineOrder, replacement: EngineOrder): void {
+    this.apply({ kind: 'reclaim', old, replacement });
+  }
+
+  onSlot(slot: bigint): void {
+    this.apply({ kind: 'slot', slot });
+  }
+
+  settleConfirmed(order: EngineOrder, party: PartyPlan): void {
+    this.apply({ kind: 'settle_confirmed', order, party });
+  }
+
+  settleFailed(order: EngineOrder): void {
+    this.apply({ kind: 'settle_failed', order });
+  }
+
+  settleReturned(order: EngineOrder, lockedUntilSlot: bigint): void {
+    this.apply({ kind: 'settle_returned', order, lockedUntilSlot });
+  }
+
+  // What each command does.
+
+  /** An accepted order rests on the book and becomes live in the lookup. */
+  private place(order: EngineOrder): void {
     this.book.add(order);
     this.deps.registry.addLive(order);
   }
 
   /** Takes a resting order off the book (cancel, modify, disconnect) and retires it. */
-  cancel(order: EngineOrder): void {
+  private cancelResting(order: EngineOrder): void {
     this.book.remove(order.orderId);
     this.deps.registry.retire(order, 'cancelled');
     this.emit(order, 'cancelled');
@@ -66,15 +125,15 @@ export class MarketEngine {
   }
 
   /** Modify with the same id: the replacement takes the old order's place, with no cancelled event. */
-  reclaim(old: EngineOrder, replacement: EngineOrder): void {
+  private reclaimId(old: EngineOrder, replacement: EngineOrder): void {
     this.book.remove(old.orderId);
     this.deps.registry.forget(old);
     this.releaseLock(old);
-    this.add(replacement);
+    this.place(replacement);
   }
 
   /** One slot: expire, then auction; matched orders go to settlement. */
-  onSlot(slot: bigint): void {
+  private runSlot(slot: bigint): void {
     this.endStaleRelocks(slot);
     for (const order of this.book.expire(slot)) {
       this.deps.registry.retire(order, 'expired');
@@ -126,7 +185,7 @@ export class MarketEngine {
    * one that ends is `empty` when filled in full, else `cancelled` (ioc remainder, or a remainder
    * its change note cannot back).
    */
-  settleConfirmed(order: EngineOrder, p: PartyPlan): void {
+  private confirmFill(order: EngineOrder, p: PartyPlan): void {
     order.filledQuantity = BigInt(p.filledAfter);
     const kind = confirmedKind(p);
     if (kind === 'partially_filled') {
@@ -146,7 +205,7 @@ export class MarketEngine {
   }
 
   /** A definitive settlement failure: gone from the lookup, never rebooked (the caller publishes it). */
-  settleFailed(order: EngineOrder): void {
+  private dropFailed(order: EngineOrder): void {
     this.book.remove(order.orderId);
     this.deps.registry.forget(order);
   }
@@ -155,7 +214,7 @@ export class MarketEngine {
    * The counterparty's lock failed but this order's held: it rests again at its priority, its
    * note still locked to it (the next match reuses the lock). An ioc/fok order leaves instead.
    */
-  settleReturned(order: EngineOrder, lockedUntilSlot: bigint): void {
+  private rebookReturned(order: EngineOrder, lockedUntilSlot: bigint): void {
     if (order.orderType !== 'limit') {
       this.book.remove(order.orderId);
       this.deps.registry.retire(order, 'cancelled');

@@ -10,6 +10,7 @@ import type { SettlementBatch, SettlementSeam } from '../settlement/seam.js';
 import type { JobState } from '../settlement/types.js';
 import type { EngineOrder } from './engine-order.js';
 import { OrderEvents, type OrderEventBody } from './events.js';
+import type { MarketCommand } from './market-commands.js';
 import { MarketEngine } from './market-engine.js';
 import { OrderRegistry } from './order-registry.js';
 import { SettlementEffects } from './settlement-effects.js';
@@ -43,14 +44,18 @@ export interface TestMarket {
   registry: OrderRegistry;
   /** Every `orders` event published, in order. */
   events: OrderEventBody[];
-  /** A booked order over a note of `noteAmount` (its own key and owner unless given). */
-  place(
+  /** An accepted order over a note of `noteAmount` (its own key and owner unless given), not booked. */
+  order(
     side: 'bid' | 'ask',
     priceLimit: bigint,
     amount: bigint,
     noteAmount: bigint,
     extra?: Partial<EngineOrder>,
   ): EngineOrder;
+  /** The same order, booked. */
+  place(...args: Parameters<TestMarket['order']>): EngineOrder;
+  /** Applies one command to the market; returns the matches it planned (a slot's settlement jobs). */
+  apply(command: MarketCommand): JobState[];
   /** Runs the slot's expiry and auction; returns the matches it planned (settlement jobs). */
   slot(slot: bigint): JobState[];
   /** Reports planned jobs confirmed on the ledger, through the order effects. */
@@ -118,7 +123,7 @@ export function testMarket(instrument: Instrument = SOL_USDC): TestMarket {
     market,
     registry,
     events: published,
-    place(side, priceLimit, amount, noteAmount, extra = {}) {
+    order(side, priceLimit, amount, noteAmount, extra = {}) {
       n += 1;
       const order: EngineOrder = {
         seq: market.nextSeq(),
@@ -152,14 +157,21 @@ export function testMarket(instrument: Instrument = SOL_USDC): TestMarket {
         lifecycle: 'pending',
         ...extra,
       };
+      return order;
+    },
+    place(...args) {
+      const order = this.order(...args);
       market.add(order);
       return order;
     },
-    slot(slot) {
-      currentSlot = slot;
+    apply(command) {
+      if (command.kind === 'slot') currentSlot = command.slot;
       planned = [];
-      market.onSlot(slot);
+      market.apply(command);
       return planned;
+    },
+    slot(slot) {
+      return this.apply({ kind: 'slot', slot });
     },
     confirm(jobs) {
       for (const j of jobs) effects.confirmed(j);
