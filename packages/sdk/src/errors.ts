@@ -103,6 +103,11 @@ export class NetworkError extends NightjarError {
   override readonly retryable = true;
 }
 
+/** The venue answered with a body that does not match the spec (`path: rule`, never a value). */
+export class InvalidResponseError extends NightjarError {
+  override name = 'InvalidResponseError';
+}
+
 /** A proof could not be made (bad inclusion path, prover crashed or closed). */
 export class ProofError extends NightjarError {
   override name = 'ProofError';
