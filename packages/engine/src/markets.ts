@@ -1,22 +1,6 @@
 /** The venue's markets, read from the ledger's market accounts at start-up. */
-import type { Instrument } from '@nightjar/protocol';
-import type { LedgerClient, MarketRecord } from '@nightjar/ledger';
-
-export function instrumentOf(m: MarketRecord): Instrument {
-  return {
-    symbol: m.symbol,
-    market_id: m.market_id,
-    base_mint: m.base_mint,
-    quote_mint: m.quote_mint,
-    base_decimals: m.base_decimals,
-    quote_decimals: m.quote_decimals,
-    price_scale: BigInt(m.price_scale),
-    tick_size: BigInt(m.tick_size),
-    min_order_size: BigInt(m.min_order_size),
-    fee_bps: BigInt(m.fee_bps),
-    trading_enabled: m.trading_enabled,
-  };
-}
+import { instrumentFromRecord, type Instrument } from '@nightjar/protocol';
+import type { LedgerClient } from '@nightjar/ledger';
 
 export class MarketRegistry {
   private readonly bySymbol = new Map<string, Instrument>();
@@ -26,7 +10,7 @@ export class MarketRegistry {
   }
 
   static async load(ledger: LedgerClient): Promise<MarketRegistry> {
-    return new MarketRegistry((await ledger.getMarkets()).map(instrumentOf));
+    return new MarketRegistry((await ledger.getMarkets()).map(instrumentFromRecord));
   }
 
   get(symbol: string): Instrument | undefined {

@@ -27,7 +27,13 @@ export const INSTRUCTION_ERRORS = {
   BatchTooLarge: 'too many matches in one batch',
   SolvencyViolation: 'vault balance would differ from unspent note value',
 } as const;
+/** The closed set of instruction error codes: a table keyed by it must name every code. */
 export type InstructionErrorCode = keyof typeof INSTRUCTION_ERRORS;
+
+/** Whether a code read off the wire (`TransactionError.code`) is one of the ledger's. */
+export function isInstructionErrorCode(code: string): code is InstructionErrorCode {
+  return Object.hasOwn(INSTRUCTION_ERRORS, code);
+}
 
 export class InstructionError extends Error {
   override readonly name = 'InstructionError';

@@ -1,10 +1,9 @@
 /** Order economics (DESIGN.md section 4). BigInt only: never floating point. */
 import type { Side } from './bodies.js';
+import type { Instrument } from './instrument.js';
 
-export interface FeeSchedule {
-  price_scale: bigint;
-  fee_bps: bigint;
-}
+/** The instrument fields the economics read. */
+export type FeeSchedule = Pick<Instrument, 'price_scale' | 'fee_bps'>;
 
 const BPS = 10_000n;
 

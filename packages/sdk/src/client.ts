@@ -15,9 +15,16 @@ import {
   type ValidSpendRequest,
 } from '@nightjar/circuits';
 import { RpcLedgerClient, type LedgerClient } from '@nightjar/ledger';
-import type { Instrument } from '@nightjar/protocol';
+import {
+  FieldError,
+  instrumentCodec,
+  tokenResponseCodec,
+  type Codec,
+  type Instrument,
+} from '@nightjar/protocol';
 import {
   AccountSuspendedError,
+  InvalidResponseError,
   NetworkError,
   NightjarError,
   VenueRequestError,
@@ -103,13 +110,18 @@ export interface RetryInfo {
 }
 
 /** Options of `client.request`. */
-export interface ClientRequestOptions {
+export interface ClientRequestOptions<T = unknown> {
   method?: string;
   body?: unknown;
   /** Send the bearer token (default true). */
   auth?: boolean;
   /** Retry retryable failures (default true). */
   retry?: boolean;
+  /**
+   * The protocol's codec of the answer (`orderStatusCodec`...): the body is parsed with it, and one
+   * that does not match throws `InvalidResponseError`. Without it the body is returned as parsed.
+   */
+  codec?: Codec<T>;
 }
 
 /** A verified, logged-in venue client; pass it to every action. */
@@ -136,8 +148,8 @@ export interface Client {
   readonly refreshLeadMs: number;
   /** The verified boot session id (re-verified after a reconnect). */
   bootSessionId(): Promise<string>;
-  /** A REST call with auth, retry and typed errors; returns the exactly parsed body. */
-  request<T>(path: string, options?: ClientRequestOptions): Promise<T>;
+  /** A REST call with auth, retry and typed errors; returns the exactly parsed body (checked by `codec`). */
+  request<T>(path: string, options?: ClientRequestOptions<T>): Promise<T>;
   /** Instrument metadata, cached. */
   instrument(symbol: string): Promise<Instrument>;
   /** Closes sockets, the prover (if the client made it) and the ledger client (if it made it). */
@@ -152,21 +164,18 @@ function rootDer(root: Uint8Array | string): Uint8Array {
   return new Uint8Array(new X509Certificate(root).raw);
 }
 
-/** Converts exactly parsed JSON (integers as bigint) of an instrument into its typed record. */
-export function toInstrument(raw: Record<string, unknown>): Instrument {
-  return {
-    symbol: String(raw.symbol),
-    market_id: String(raw.market_id),
-    base_mint: String(raw.base_mint),
-    quote_mint: String(raw.quote_mint),
-    base_decimals: Number(raw.base_decimals),
-    quote_decimals: Number(raw.quote_decimals),
-    price_scale: BigInt(raw.price_scale as bigint),
-    tick_size: BigInt(raw.tick_size as bigint),
-    min_order_size: BigInt(raw.min_order_size as bigint),
-    fee_bps: BigInt(raw.fee_bps as bigint),
-    trading_enabled: Boolean(raw.trading_enabled),
-  };
+/** The venue's answer to `path`, parsed with the protocol's codec for it. */
+function parseResponse<T>(codec: Codec<T>, body: unknown, path: string): T {
+  try {
+    return codec.parse(body);
+  } catch (err) {
+    if (!(err instanceof FieldError)) throw err;
+    // The path without its query (which may name a note); FieldError messages never echo values.
+    const route = path.split('?')[0];
+    throw new InvalidResponseError(`the answer to ${route} does not match the spec: ${err.message}`, {
+      cause: err,
+    });
+  }
 }
 
 /** The client's own collateral source, if it has one: the fetcher, else its PCCS. */
@@ -214,7 +223,7 @@ export async function createClient(params: CreateClientParameters): Promise<Crea
   const instruments = new Map<string, Instrument>();
 
   /** One HTTP exchange on the verified transport, errors typed. */
-  const send = async <T>(path: string, method: string, body: unknown, bearer?: string): Promise<T> => {
+  const send = async (path: string, method: string, body: unknown, bearer?: string): Promise<unknown> => {
     let res;
     try {
       res = await transport.request<unknown>(path, {
@@ -226,7 +235,7 @@ export async function createClient(params: CreateClientParameters): Promise<Crea
       if (err instanceof TransportError && err.code !== 'TRANSPORT_CLOSED') throw err;
       throw new NetworkError(`request to ${path} failed: ${(err as Error).message}`, { cause: err });
     }
-    if (res.status >= 200 && res.status < 300) return res.body as T;
+    if (res.status >= 200 && res.status < 300) return res.body;
     const envelope = (res.body ?? {}) as { code?: unknown; message?: unknown };
     const retryAfter = res.headers['retry-after'];
     const options = {
@@ -257,9 +266,9 @@ export async function createClient(params: CreateClientParameters): Promise<Crea
   };
 
   const login = async (): Promise<string> => {
-    const r = await withRetry(
+    const body = await withRetry(
       () =>
-        send<{ access_token: string; expires_in: bigint; account_id: string }>('/auth/token', 'POST', {
+        send('/auth/token', 'POST', {
           api_key: params.credentials.api_key,
           api_secret: params.credentials.api_secret,
           passphrase: params.credentials.passphrase,
@@ -269,6 +278,7 @@ export async function createClient(params: CreateClientParameters): Promise<Crea
       if (err instanceof AccountSuspendedError) suspended = err;
       throw err;
     });
+    const r = parseResponse(tokenResponseCodec, body, '/auth/token');
     accountId = r.account_id;
     const lifetimeMs = Number(r.expires_in) * 1000;
     token = { value: r.access_token, expiresAt: Date.now() + lifetimeMs, lifetimeMs };
@@ -316,14 +326,14 @@ export async function createClient(params: CreateClientParameters): Promise<Crea
     async bootSessionId() {
       return (await transport.verify()).bootSessionId;
     },
-    async request<T>(path: string, options: ClientRequestOptions = {}): Promise<T> {
+    async request<T>(path: string, options: ClientRequestOptions<T> = {}): Promise<T> {
       const method = options.method ?? (options.body === undefined ? 'GET' : 'POST');
       const auth = options.auth ?? true;
       const once = async () => {
-        if (!auth) return send<T>(path, method, options.body);
+        if (!auth) return send(path, method, options.body);
         const bearer = await accessToken();
         try {
-          return await send<T>(path, method, options.body, bearer);
+          return await send(path, method, options.body, bearer);
         } catch (err) {
           if (err instanceof AccountSuspendedError) {
             suspended = err;
@@ -332,23 +342,21 @@ export async function createClient(params: CreateClientParameters): Promise<Crea
           // Any 401: a fresh token and one more try.
           if (err instanceof VenueRequestError && err.status === 401) {
             if (token?.value === bearer) token = undefined;
-            return send<T>(path, method, options.body, await accessToken());
+            return send(path, method, options.body, await accessToken());
           }
           throw err;
         }
       };
-      return withRetry(once, options.retry ?? true);
+      const body = await withRetry(once, options.retry ?? true);
+      return options.codec ? parseResponse(options.codec, body, path) : (body as T);
     },
     async instrument(symbol: string) {
       const cached = instruments.get(symbol);
       if (cached) return cached;
-      const raw = await client.request<Record<string, unknown>>(
-        `/instruments/${encodeURIComponent(symbol)}`,
-        {
-          auth: false,
-        },
-      );
-      const inst = toInstrument(raw);
+      const inst = await client.request(`/instruments/${encodeURIComponent(symbol)}`, {
+        auth: false,
+        codec: instrumentCodec,
+      });
       instruments.set(symbol, inst);
       return inst;
     },

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import { ERROR_CATALOGUE, type ErrorCode } from '@nightjar/protocol';
 import {
   AccountSuspendedError,
@@ -9,6 +9,9 @@ import {
   InsufficientCollateralError,
   InternalError,
   InvalidRequestError,
+  InvalidResponseError,
+  isNightjarError,
+  NetworkError,
   NotFoundError,
   RateLimitError,
   UnavailableError,
@@ -39,5 +42,42 @@ describe('typed errors', () => {
     expect(venueError(5001, 503, 'x')).toBeInstanceOf(UnavailableError);
     expect(venueError(5000, 500, 'x')).toBeInstanceOf(InternalError);
     expect(venueError(1401, 429, 'x', { retryAfterSeconds: 2 }).retryAfterSeconds).toBe(2);
+  });
+});
+
+describe('isNightjarError', () => {
+  it('without a code: any error the SDK threw', () => {
+    expect(isNightjarError(new NetworkError('down'))).toBe(true);
+    expect(isNightjarError(new InvalidResponseError('bad body'))).toBe(true);
+    expect(isNightjarError(venueError(1301, 404, 'x'))).toBe(true);
+    expect(isNightjarError(new Error('x'))).toBe(false);
+    expect(isNightjarError({ code: 1301 })).toBe(false);
+  });
+
+  it('with a code: the venue error of that code, narrowed to its class', () => {
+    const err: unknown = venueError(1401, 429, 'x', { retryAfterSeconds: 2 });
+    expect(isNightjarError(err, 1402)).toBe(false);
+    expect(isNightjarError(new NetworkError('down'), 1401)).toBe(false);
+    expect(isNightjarError(err, 1401)).toBe(true);
+    if (isNightjarError(err, 1401)) {
+      expectTypeOf(err).toMatchTypeOf<RateLimitError>();
+      expectTypeOf(err.code).toEqualTypeOf<1401>();
+      expect(err.retryAfterSeconds).toBe(2);
+    }
+    const short = venueError(1003, 400, 'x');
+    if (isNightjarError(short, 1003)) expectTypeOf(short).toMatchTypeOf<InsufficientCollateralError>();
+    expect(isNightjarError(short, 1003)).toBe(true);
+  });
+
+  it('agrees with venueError for every spec code', () => {
+    for (const [k, entry] of Object.entries(ERROR_CATALOGUE)) {
+      const code = Number(k) as ErrorCode;
+      expect(isNightjarError(venueError(code, entry.status, entry.message), code)).toBe(true);
+    }
+  });
+
+  it('a code that does not match the class is not narrowed', () => {
+    // Built by hand with a code its class does not own: not the venue's 1003.
+    expect(isNightjarError(new InvalidRequestError(1003, 400, 'x'), 1003)).toBe(false);
   });
 });

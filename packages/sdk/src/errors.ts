@@ -4,6 +4,7 @@
  * failures; everything else is fatal). Branch with `instanceof` or on `code`, never on `message`.
  * Messages never carry secrets (no token, key, note opening or seed).
  */
+import type { ErrorCode, StreamErrorCode } from '@nightjar/protocol';
 
 /** The root of every error the SDK throws (transport verification errors excepted, see `TransportError`). */
 export class NightjarError extends Error {
@@ -103,6 +104,11 @@ export class NetworkError extends NightjarError {
   override readonly retryable = true;
 }
 
+/** The venue answered with a body that does not match the spec (`path: rule`, never a value). */
+export class InvalidResponseError extends NightjarError {
+  override name = 'InvalidResponseError';
+}
+
 /** A proof could not be made (bad inclusion path, prover crashed or closed). */
 export class ProofError extends NightjarError {
   override name = 'ProofError';
@@ -157,6 +163,66 @@ export class WalletDecryptError extends NightjarError {
   override name = 'WalletDecryptError';
 }
 
+/** Every code the venue answers with: the spec's (`ERROR_CATALOGUE`) and the stream-only ones. */
+export type VenueErrorCode = ErrorCode | StreamErrorCode;
+
+/** The class of each venue code: `venueError` builds it, `isNightjarError` narrows to it. */
+const VENUE_ERROR_CLASSES = {
+  1000: InvalidRequestError,
+  1001: InvalidRequestError,
+  1003: InsufficientCollateralError,
+  1004: InvalidRequestError,
+  1005: InvalidRequestError,
+  1006: InvalidRequestError,
+  1007: InvalidRequestError,
+  1008: InvalidRequestError,
+  1009: InvalidRequestError,
+  1010: InvalidRequestError,
+  1011: InvalidProofError,
+  1012: InvalidRequestError,
+  1101: AuthenticationError,
+  1102: ForbiddenError,
+  1103: ForbiddenError,
+  1150: AccountSuspendedError,
+  1201: ConflictError,
+  1202: ConflictError,
+  1203: ConflictError,
+  1204: ConflictError,
+  1205: StaleSessionError,
+  1206: ConflictError,
+  1301: NotFoundError,
+  1401: RateLimitError,
+  1402: CapacityError,
+  4030: StreamError,
+  4290: StreamError,
+  5000: InternalError,
+  5001: UnavailableError,
+  5002: UnavailableError,
+} as const satisfies Record<VenueErrorCode, typeof VenueRequestError>;
+
+/** The error class the SDK throws for a venue code (`VenueErrorOf<1003>` is `InsufficientCollateralError`). */
+export type VenueErrorOf<C extends VenueErrorCode> = InstanceType<(typeof VENUE_ERROR_CLASSES)[C]> & {
+  readonly code: C;
+};
+
+function isVenueErrorCode(code: number): code is VenueErrorCode {
+  return Object.hasOwn(VENUE_ERROR_CLASSES, code);
+}
+
+/**
+ * Whether `e` is an error the SDK threw, and with `code` whether it is the venue's answer with that
+ * code, narrowed to its class (in the manner of `@solana/kit`'s `isSolanaError`).
+ *
+ * @example
+ * if (isNightjarError(err, 1401)) await sleep(err.retryAfterSeconds ?? 1); // err: RateLimitError
+ */
+export function isNightjarError(e: unknown): e is NightjarError;
+export function isNightjarError<C extends VenueErrorCode>(e: unknown, code: C): e is VenueErrorOf<C>;
+export function isNightjarError(e: unknown, code?: VenueErrorCode): boolean {
+  if (code === undefined) return e instanceof NightjarError;
+  return e instanceof VENUE_ERROR_CLASSES[code] && e.code === code;
+}
+
 /** Builds the typed error for a venue `{code, message}` and its HTTP status. */
 export function venueError(
   code: number,
@@ -165,21 +231,10 @@ export function venueError(
   options: VenueErrorOptions = {},
 ): VenueRequestError {
   const args = [code, status, message, options] as const;
-  if (code === 1003) return new InsufficientCollateralError(...args);
-  if (code === 1011) return new InvalidProofError(...args);
+  if (isVenueErrorCode(code)) return new VENUE_ERROR_CLASSES[code](...args);
+  // A code the spec does not name: classify by its family, else by status.
   if (code >= 1000 && code < 1100) return new InvalidRequestError(...args);
-  if (code === 1101) return new AuthenticationError(...args);
-  if (code === 1150) return new AccountSuspendedError(...args);
-  if (code === 1102 || code === 1103) return new ForbiddenError(...args);
-  if (code === 1205) return new StaleSessionError(...args);
   if (code >= 1200 && code < 1300) return new ConflictError(...args);
-  if (code === 1301) return new NotFoundError(...args);
-  if (code === 1401) return new RateLimitError(...args);
-  if (code === 1402) return new CapacityError(...args);
-  if (code === 5001 || code === 5002) return new UnavailableError(...args);
-  if (code === 4290 || code === 4030) return new StreamError(...args);
-  if (code === 5000) return new InternalError(...args);
-  // An unknown code: classify by status so the caller still gets a sensible class.
   if (status === 401) return new AuthenticationError(...args);
   if (status === 403) return new ForbiddenError(...args);
   if (status === 404) return new NotFoundError(...args);

@@ -12,6 +12,9 @@ import {
   NotFoundError,
   getOrder,
   createStream,
+  getInstruments,
+  InvalidResponseError,
+  isNightjarError,
   RateLimitError,
   type RetryInfo,
   type StreamClientEvent,
@@ -50,6 +53,29 @@ describe('client core', () => {
       const err = await getOrder(c, { orderId: '11'.repeat(16) }).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(NotFoundError);
       expect(err).toMatchObject({ code: 1301, status: 404, retryable: false });
+    } finally {
+      await c.close();
+    }
+  });
+
+  it("parses answers with protocol's codecs; one off the spec throws InvalidResponseError", async () => {
+    const { credentials } = await v.newAccount();
+    const c = await connect(credentials);
+    try {
+      const [instrument] = await getInstruments(c);
+      expect(typeof instrument!.price_scale).toBe('bigint');
+      expect(await c.instrument(instrument!.symbol)).toEqual(instrument);
+      const real = c.transport.request.bind(c.transport);
+      c.transport.request = (async (path: string, options?: Parameters<typeof real>[1]) => {
+        const res = await real(path, options);
+        return path === '/time' ? { ...res, body: { slot: -1 } } : res;
+      }) as typeof c.transport.request;
+      const err = await getTime(c).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(InvalidResponseError);
+      expect((err as Error).message).toContain('/time');
+      expect(isNightjarError(err)).toBe(true);
+      const missing = await getOrder(c, { orderId: '11'.repeat(16) }).catch((e: unknown) => e);
+      expect(isNightjarError(missing, 1301)).toBe(true);
     } finally {
       await c.close();
     }

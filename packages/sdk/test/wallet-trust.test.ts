@@ -25,6 +25,7 @@ import {
   writeFileAtomic,
   readText,
   type Client,
+  type ClientRequestOptions,
   type StreamClientEvent,
 } from '../src/index.js';
 import { startTestVenue, type TestVenue } from './helpers.js';
@@ -76,7 +77,7 @@ function holdingLedger(name: 'deposit' | 'withdraw') {
 /** Makes `GET /orders/{id}` fail with `make()` on this client (the rest goes through). */
 function failOrderLookups(c: Client, make: () => Error): void {
   const real = c.request.bind(c);
-  c.request = (<T>(path: string, options?: Parameters<Client['request']>[1]) =>
+  c.request = (<T>(path: string, options?: ClientRequestOptions<T>) =>
     /^\/orders\/[0-9a-f]{32}$/.test(path) && (options?.method ?? 'GET') === 'GET'
       ? Promise.reject(make())
       : real<T>(path, options)) as Client['request'];

@@ -17,6 +17,7 @@ import {
 import type { LedgerClient, LockOutcome, MatchOutcome, Transaction } from '@nightjar/ledger';
 import type { ChainView } from '../chain-view.js';
 import type { SettlementJournal } from './journal.js';
+import { lockReason, settleReason } from './ledger-codes.js';
 import { LedgerIo, type Landing } from './ledger-io.js';
 import { SettlementMetrics } from './metrics.js';
 import { conserves, planMatch, settleEntry } from './plan.js';
@@ -712,31 +713,6 @@ export class SettlementPipeline implements SettlementSeam {
 
   private crash(point: string): void {
     if (this.o.crashAt === point) process.kill(process.pid, 'SIGKILL');
-  }
-}
-
-function lockReason(code: string | undefined): RejectReason {
-  switch (code) {
-    case 'UnknownRoot':
-      return 'input_root_expired';
-    case 'NoteSpent':
-      return 'note_spent';
-    case 'NoteLocked':
-      return 'note_locked';
-    default:
-      return 'lock_rejected';
-  }
-}
-
-function settleReason(code: string | undefined): RejectReason {
-  switch (code) {
-    case 'LockExpired':
-    case 'NotLocked':
-      return 'lock_expired';
-    case 'NoteSpent':
-      return 'note_spent';
-    default:
-      return 'settlement_rejected';
   }
 }
 

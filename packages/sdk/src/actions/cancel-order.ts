@@ -1,4 +1,4 @@
-import { encodeCancelBody, signCanonical } from '@nightjar/protocol';
+import { cancelResponseCodec, encodeCancelBody, signCanonical } from '@nightjar/protocol';
 import type { Client } from '../client.js';
 import { withSendLock } from '../utils/send-lock.js';
 
@@ -47,9 +47,10 @@ export async function cancelOrder(
   params: CancelOrderParameters,
 ): Promise<CancelOrderReturnType> {
   const r = await withSendLock(client, async () =>
-    client.request<{ order_id: string; status: 'cancelled' }>(`/orders/${params.orderId}`, {
+    client.request(`/orders/${params.orderId}`, {
       method: 'DELETE',
       body: await signCancel(client, params.orderId),
+      codec: cancelResponseCodec,
     }),
   );
   const tracked = client.wallet.orders.get(params.orderId);

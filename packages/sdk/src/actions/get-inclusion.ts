@@ -1,3 +1,4 @@
+import { inclusionCodec } from '@nightjar/protocol';
 import type { Client } from '../client.js';
 
 /** The note whose inclusion path to read. */
@@ -24,8 +25,9 @@ export async function getInclusion(
   client: Client,
   params: GetInclusionParameters,
 ): Promise<GetInclusionReturnType> {
-  const r = await client.request<{ leaf_index: bigint; merkle_root: string; siblings: string[] }>(
+  const r = await client.request(
     `/tree/inclusion?note_commitment=${params.commitment}&tree_id=${params.treeId ?? 0}`,
+    { codec: inclusionCodec },
   );
   return { leafIndex: Number(r.leaf_index), merkleRoot: r.merkle_root, siblings: r.siblings };
 }

@@ -1,5 +1,5 @@
-import type { Instrument } from '@nightjar/protocol';
-import { toInstrument, type Client } from '../client.js';
+import { instrumentListCodec, type Instrument } from '@nightjar/protocol';
+import type { Client } from '../client.js';
 
 /** No parameters. */
 export type GetInstrumentsParameters = Record<string, never>;
@@ -16,6 +16,5 @@ export async function getInstruments(
   client: Client,
   _params: GetInstrumentsParameters = {},
 ): Promise<GetInstrumentsReturnType> {
-  const raw = await client.request<Record<string, unknown>[]>('/instruments', { auth: false });
-  return raw.map(toInstrument);
+  return client.request('/instruments', { auth: false, codec: instrumentListCodec });
 }

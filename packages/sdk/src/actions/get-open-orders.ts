@@ -1,6 +1,5 @@
-import type { OrderStatusResponse } from '@nightjar/protocol';
+import { accountOrdersCodec, type OrderStatusResponse } from '@nightjar/protocol';
 import type { Client } from '../client.js';
-import { toOrderStatus } from './get-order.js';
 
 /** No parameters. */
 export type GetOpenOrdersParameters = Record<string, never>;
@@ -17,6 +16,5 @@ export async function getOpenOrders(
   client: Client,
   _params: GetOpenOrdersParameters = {},
 ): Promise<GetOpenOrdersReturnType> {
-  const raw = await client.request<Record<string, unknown>[]>('/account/orders');
-  return raw.map(toOrderStatus);
+  return client.request('/account/orders', { codec: accountOrdersCodec });
 }

@@ -1,3 +1,4 @@
+import { timeResponseCodec } from '@nightjar/protocol';
 import type { Client } from '../client.js';
 
 /** No parameters. */
@@ -16,6 +17,6 @@ export interface GetTimeReturnType {
  * const { slot } = await getTime(client);
  */
 export async function getTime(client: Client, _params: GetTimeParameters = {}): Promise<GetTimeReturnType> {
-  const r = await client.request<{ slot: bigint; unix_ms: bigint }>('/time', { auth: false });
-  return { slot: BigInt(r.slot), unixMs: Number(r.unix_ms) };
+  const r = await client.request('/time', { auth: false, codec: timeResponseCodec });
+  return { slot: r.slot, unixMs: Number(r.unix_ms) };
 }

@@ -1,4 +1,4 @@
-import { encodeCancelBody, modifyCancelFields, signCanonical } from '@nightjar/protocol';
+import { encodeCancelBody, modifyCancelFields, modifyResponseCodec, signCanonical } from '@nightjar/protocol';
 import type { Client } from '../client.js';
 import { NotFoundError, OrderNotModifiableError } from '../errors.js';
 import { withSendLock } from '../utils/send-lock.js';
@@ -73,13 +73,11 @@ export async function modifyOrder(
         trading.seed,
         encodeCancelBody(modifyCancelFields(orderId, nonce, body)),
       );
-      return client.request<{ order_id: string; status: 'accepted'; arrival_slot: bigint }>(
-        `/orders/${orderId}`,
-        {
-          method: 'PUT',
-          body: { cancel_signature: cancelSignature, cancel_nonce: nonce.toString(), replacement: body },
-        },
-      );
+      return client.request(`/orders/${orderId}`, {
+        method: 'PUT',
+        body: { cancel_signature: cancelSignature, cancel_nonce: nonce.toString(), replacement: body },
+        codec: modifyResponseCodec,
+      });
     });
     // The old order is gone (a replacement with its own id ends it `cancelled`).
     if (body.order_id !== orderId) old.status = 'cancelled';
@@ -87,7 +85,7 @@ export async function modifyOrder(
     return {
       orderId: r.order_id,
       status: 'accepted',
-      arrivalSlot: BigInt(r.arrival_slot ?? 0n),
+      arrivalSlot: r.arrival_slot,
       noteCommitment: note.commitment,
       body,
     };

@@ -1,4 +1,4 @@
-import type { PlaceOrderBody } from '@nightjar/protocol';
+import { placeOrderResponseCodec, type PlaceOrderBody } from '@nightjar/protocol';
 import type { Client } from '../client.js';
 import { withSendLock } from '../utils/send-lock.js';
 import { prepareOrder, signOrder, type BuildOrderParameters } from './build-order.js';
@@ -48,18 +48,12 @@ export async function submitOrder(
 ): Promise<PlaceOrderReturnType> {
   const wallet = client.wallet;
   try {
-    const r = await client.request<{ order_id: string; status: 'accepted'; arrival_slot: bigint }>(
-      '/orders',
-      {
-        method: 'POST',
-        body,
-      },
-    );
+    const r = await client.request('/orders', { method: 'POST', body, codec: placeOrderResponseCodec });
     await trackPlaced(client, body, noteCommitment);
     return {
       orderId: r.order_id,
       status: r.status,
-      arrivalSlot: BigInt(r.arrival_slot),
+      arrivalSlot: r.arrival_slot,
       noteCommitment,
       body,
     };

@@ -1,3 +1,4 @@
+import { treeRootCodec } from '@nightjar/protocol';
 import type { Client } from '../client.js';
 import { InsufficientNotesError, NotesPendingError } from '../errors.js';
 import { sleep } from '../utils/backoff.js';
@@ -59,7 +60,7 @@ export async function venueTree(
 ): Promise<(n: WalletNote) => boolean> {
   const counts = new Map<number, number>();
   for (const treeId of new Set(notes.map((n) => n.treeId))) {
-    const r = await client.request<{ leaf_count: bigint }>(`/tree/root?tree_id=${treeId}`, { auth: false });
+    const r = await client.request(`/tree/root?tree_id=${treeId}`, { auth: false, codec: treeRootCodec });
     counts.set(treeId, Number(r.leaf_count));
   }
   return (n) => n.leafIndex !== undefined && n.leafIndex < (counts.get(n.treeId) ?? 0);

@@ -2,6 +2,7 @@
  * Exact conversion between human decimal strings and atomic integers. No floating point: a value
  * that does not convert exactly is refused, never rounded.
  */
+import type { Instrument } from '@nightjar/protocol';
 import { ParameterError } from '../errors.js';
 
 const DECIMAL = /^(0|[1-9][0-9]*)(?:\.([0-9]+))?$/;
@@ -31,11 +32,7 @@ export function formatUnits(value: bigint, decimals: number): string {
 }
 
 /** The instrument fields a price conversion needs. */
-export interface PriceScale {
-  base_decimals: number;
-  quote_decimals: number;
-  price_scale: bigint;
-}
+export type PriceScale = Pick<Instrument, 'base_decimals' | 'quote_decimals' | 'price_scale'>;
 
 /**
  * A human price (quote per base, e.g. `"150.25"` USDC per SOL) → `price_limit` (quote atomic units
