@@ -8,12 +8,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { FastifyServerOptions } from 'fastify';
 import { AdaptiveBatcher, type BatcherStats, type SnarkjsVerificationKey } from '@nightjar/crypto';
-import {
-  RATE_LIMIT,
-  SETTLEMENT_BUFFER_SLOTS,
-  type CircuitKeysInfo,
-  type SystemStatusResponse,
-} from '@nightjar/protocol';
+import { RATE_LIMIT, SETTLEMENT_BUFFER_SLOTS, type CircuitKeysInfo } from '@nightjar/protocol';
 import type { LedgerClient } from '@nightjar/ledger';
 import { AccountService } from './accounts/account-service.js';
 import type { CredentialHasherOptions } from './accounts/credential-hasher.js';
@@ -49,6 +44,9 @@ import type { StreamOptions } from './stream/options.js';
 import { StreamService } from './stream/stream-service.js';
 import { generateBootCertificate, type BootCertificate } from './tls.js';
 import { TreeMirror } from './tree-mirror.js';
+import { Drain } from './venue/drain.js';
+import { systemStatusOf } from './venue/system-status.js';
+import { TradingGate } from './venue/trading-gate.js';
 
 export interface EngineOptions {
   ledger: LedgerClient;
@@ -215,7 +213,8 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     });
   }
   const settlement: SettlementSeam = options.settlement ?? pipeline!;
-  const drain = { startedAtMs: undefined as number | undefined };
+  const drain = new Drain({ now, openOrders: () => registry.liveCount, settlement });
+  const gate = new TradingGate({ drain, chain });
   let batchId = pipeline?.nextBatchIdSeed() ?? 0n;
   const marketEngines = new Map<string, MarketEngine>();
   for (const instrument of markets.list()) {
@@ -239,19 +238,12 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     }),
     now,
   });
-  let matching = true;
   const hubRef: { hub?: StreamService['hub'] } = {};
   pipeline?.setEffects(
     new SettlementEffects({ registry, events, hub: () => hubRef.hub, marketBySymbol: marketEngines, now }),
   );
   await pipeline?.start();
 
-  const tradingPausedReason = (): string | undefined => {
-    if (!matching) return 'matching is stopped';
-    if (drain.startedAtMs !== undefined) return 'the venue is draining for a planned stop';
-    if (!chain.available) return 'the ledger is unavailable';
-    return undefined;
-  };
   const intake = new Intake({
     bootSessionId,
     currentSlot: () => BigInt(chain.slot),
@@ -262,7 +254,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     isRecentRoot: (t, root) => trees.isRecentRoot(t, root),
     checkOrder,
     rateLimiter,
-    tradingPausedReason,
+    tradingPausedReason: () => gate.pausedReason(),
   });
 
   const stream = new StreamService({
@@ -293,15 +285,6 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
 
   const offSlot = chain.onSlot((slot) => {
     for (const m of marketEngines.values()) m.onSlot(BigInt(slot));
-  });
-
-  const systemStatus = (): SystemStatusResponse => ({
-    matching: matching ? 'running' : 'stopped',
-    settlement: settlement.state,
-    ledger: chain.available ? 'connected' : 'unavailable',
-    trading: tradingPausedReason() === undefined ? 'open' : 'paused',
-    draining: drain.startedAtMs !== undefined,
-    slot: BigInt(chain.slot),
   });
 
   const attestation = new AttestationService({
@@ -338,7 +321,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     drain,
     settlementBufferSlots,
     circuitKeys: options.circuitKeys,
-    systemStatus,
+    systemStatus: () => systemStatusOf({ gate, drain, settlement, chain }),
     requireAccount: requireAccount(accounts),
     requireAdmin: requireAdmin(accounts),
     streamHub: stream.hub,
@@ -386,7 +369,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       await stream.close();
       offLeaves();
       offReset();
-      matching = false;
+      gate.stopMatching();
       offSlot();
       trees.stop();
       chain.stop();

@@ -1,9 +1,6 @@
-/**
- * Operator and transparency routes, and the seams later issues fill: settlement status, drain,
- * settlement metrics. Until those exist they answer plainly.
- */
+/** Operator and transparency routes: settlement status and metrics, the drain, `/transparency`. */
 import type { FastifyInstance } from 'fastify';
-import { parseParam, queryParams, VenueError, type DrainStatusResponse } from '@nightjar/protocol';
+import { parseParam, queryParams, VenueError } from '@nightjar/protocol';
 import type { EngineContext } from '../../context.js';
 import { accountDoor } from './front-doors.js';
 
@@ -45,32 +42,9 @@ async function readLedger(ctx: EngineContext): Promise<TransparencyLedgerPart> {
 export async function operationsRoutes(app: FastifyInstance, { ctx }: { ctx: EngineContext }): Promise<void> {
   const admin = { preHandler: ctx.requireAdmin };
 
-  const drainStatus = (): DrainStatusResponse => {
-    const inFlight = ctx.settlement.inFlightMatches?.() ?? 0;
-    return {
-      state:
-        ctx.drain.startedAtMs === undefined
-          ? 'idle'
-          : ctx.registry.liveCount === 0 && inFlight === 0
-            ? 'drained'
-            : 'draining',
-      ...(ctx.drain.startedAtMs === undefined ? {} : { started_at_ms: BigInt(ctx.drain.startedAtMs) }),
-      open_orders: BigInt(ctx.registry.liveCount),
-      pending_settlements: BigInt(ctx.settlement.pendingBatches()),
-      in_flight_settlements: BigInt(inFlight),
-      // Stopping with settlements in flight is recoverable (the journal), but a quiet stop is cleaner.
-      safe_to_stop: inFlight === 0,
-    };
-  };
-  app.get('/admin/drain', admin, async () => drainStatus());
-  app.post('/admin/drain', admin, async () => {
-    ctx.drain.startedAtMs ??= ctx.now();
-    return drainStatus();
-  });
-  app.delete('/admin/drain', admin, async () => {
-    ctx.drain.startedAtMs = undefined;
-    return drainStatus();
-  });
+  app.get('/admin/drain', admin, async () => ctx.drain.status());
+  app.post('/admin/drain', admin, async () => ctx.drain.begin());
+  app.delete('/admin/drain', admin, async () => ctx.drain.cancel());
 
   app.get('/admin/metrics/settlement', admin, async () => ({
     settlement: ctx.settlement.state,
