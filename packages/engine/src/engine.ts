@@ -13,20 +13,15 @@ import type { LedgerClient } from '@nightjar/ledger';
 import { AccountService } from './accounts/account-service.js';
 import type { CredentialHasherOptions } from './accounts/credential-hasher.js';
 import { RateLimiter } from './accounts/rate-limiter.js';
-import { accountRoutes, requireAccount, requireAdmin } from './accounts/routes.js';
+import { requireAccount, requireAdmin } from './accounts/routes.js';
 import { computeComposeHash } from './attestation/compose-hash.js';
 import { EvidenceFiles } from './attestation/evidence.js';
 import type { AttestationPlatform } from './attestation/platform.js';
-import { attestationRoutes } from './attestation/routes.js';
 import { AttestationService, type AttestationIdentity } from './attestation/service.js';
 import { SimulatedPlatform } from './attestation/simulated-platform.js';
 import { ChainView } from './chain-view.js';
 import type { EngineContext } from './context.js';
-import { instrumentRoutes } from './http/routes/instruments.js';
-import { operationsRoutes } from './http/routes/operations.js';
-import { orderRoutes } from './http/routes/orders.js';
-import { systemRoutes } from './http/routes/system.js';
-import { treeRoutes } from './http/routes/tree.js';
+import { registerVenueRoutes } from './http/routes/index.js';
 import { AddressLimiter } from './http/address-limiter.js';
 import { buildHttpServer } from './http/server.js';
 import { MarketRegistry } from './markets.js';
@@ -327,13 +322,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     streamHub: stream.hub,
   };
 
-  await app.register(systemRoutes, { ctx: context });
-  await app.register(instrumentRoutes, { ctx: context });
-  await app.register(treeRoutes, { ctx: context });
-  await app.register(orderRoutes, { ctx: context });
-  await app.register(operationsRoutes, { ctx: context });
-  await app.register(accountRoutes, { accounts });
-  await app.register(attestationRoutes, {
+  registerVenueRoutes(app, context, {
     service: attestation,
     evidence: new EvidenceFiles(attestationDir ? join(attestationDir, 'evidences') : undefined),
     limiter: new AddressLimiter(
