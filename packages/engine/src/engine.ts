@@ -23,7 +23,7 @@ import { ChainView } from './chain-view.js';
 import type { EngineContext } from './context.js';
 import { registerVenueRoutes } from './http/routes/index.js';
 import { AddressLimiter } from './http/address-limiter.js';
-import { buildHttpServer } from './http/server.js';
+import { buildHttpServer, servedRoutes } from './http/server.js';
 import { MarketRegistry } from './markets.js';
 import { OrderEvents } from './orders/events.js';
 import { inlineOrderChecker, type VerifyInputProof } from './orders/inline-order-check.js';
@@ -127,6 +127,8 @@ export interface RunningEngine {
   };
   /** The verifier workers' batching counters (undefined when proofs are checked inline). */
   verifierStats(): BatcherStats | undefined;
+  /** Every method and path the HTTPS server answers, as Fastify registered them. */
+  servedRoutes(): string[];
   close(): Promise<void>;
 }
 
@@ -353,6 +355,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       ...(platform.rootCa ? { rootCa: platform.rootCa } : {}),
     },
     verifierStats: () => batcher?.stats(),
+    servedRoutes: () => servedRoutes(app),
     async close() {
       // Sessions first: their cancel-on-disconnect still finds the books running.
       await stream.close();
