@@ -9,6 +9,7 @@ import {
   routerPath,
   type PathParamsOf,
   type QueryOf,
+  type Codec,
   type RestRouteId,
   type RouteDescriptor,
   type VENUE_ROUTES,
@@ -30,11 +31,15 @@ export interface FrontDoors {
 
 type Descriptor<K extends RestRouteId> = (typeof VENUE_ROUTES)[K];
 
-/** The handler of route `K`, its path and query parameters typed from the descriptor. */
+/** What route `K` answers with: its response codec's type, or the reply it sent itself. */
+type ResponseOf<K extends RestRouteId> =
+  (Descriptor<K>['ok'] extends { codec: Codec<infer T> } ? T : unknown) | FastifyReply;
+
+/** The handler of route `K`, its parameters and response typed from the descriptor. */
 export type RouteHandler<K extends RestRouteId> = (
   req: FastifyRequest<{ Params: PathParamsOf<Descriptor<K>>; Querystring: QueryOf<Descriptor<K>> }>,
   reply: FastifyReply,
-) => Promise<unknown>;
+) => Promise<ResponseOf<K>>;
 
 /** One handler per REST route of the table: a missing one is a compile error. */
 export type RouteHandlers = { [K in RestRouteId]: RouteHandler<K> };
