@@ -1,4 +1,4 @@
-/** The services every route plugin may use, built once per boot by engine.ts. */
+/** The services every route handler may use, built once per boot by engine.ts. */
 import type { preHandlerAsyncHookHandler } from 'fastify';
 import type { CircuitKeysInfo, SystemStatusResponse } from '@nightjar/protocol';
 import type { LedgerClient } from '@nightjar/ledger';
@@ -13,6 +13,7 @@ import type { OrderRegistry } from './orders/order-registry.js';
 import type { SettlementSeam } from './settlement/seam.js';
 import type { StreamHub } from './stream/hub.js';
 import type { TreeMirror } from './tree-mirror.js';
+import type { Drain } from './venue/drain.js';
 
 export interface EngineContext {
   /** 64 hex characters, fresh each boot; signed into every order. */
@@ -34,8 +35,7 @@ export interface EngineContext {
   registry: OrderRegistry;
   intake: Intake;
   settlement: SettlementSeam;
-  /** A planned-stop drain: while started, new trading is paused. */
-  drain: { startedAtMs: number | undefined };
+  drain: Drain;
   settlementBufferSlots: bigint;
   /** SHA-256 of the verification keys this venue runs with, shown on `/info`. */
   circuitKeys: CircuitKeysInfo;
@@ -43,6 +43,6 @@ export interface EngineContext {
   /** preHandlers: a valid bearer token (any account) / an admin's token. */
   requireAccount: preHandlerAsyncHookHandler;
   requireAdmin: preHandlerAsyncHookHandler;
-  /** `/v1/stream` sessions; settlement publishes fill memos through `streamHub.publishFill`. */
+  /** `/v1/stream` sessions and caps (no route reads them; tests inspect them here). */
   streamHub: StreamHub;
 }

@@ -8,32 +8,22 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { FastifyServerOptions } from 'fastify';
 import { AdaptiveBatcher, type BatcherStats, type SnarkjsVerificationKey } from '@nightjar/crypto';
-import {
-  RATE_LIMIT,
-  SETTLEMENT_BUFFER_SLOTS,
-  type CircuitKeysInfo,
-  type SystemStatusResponse,
-} from '@nightjar/protocol';
+import { RATE_LIMIT, SETTLEMENT_BUFFER_SLOTS, type CircuitKeysInfo } from '@nightjar/protocol';
 import type { LedgerClient } from '@nightjar/ledger';
 import { AccountService } from './accounts/account-service.js';
 import type { CredentialHasherOptions } from './accounts/credential-hasher.js';
 import { RateLimiter } from './accounts/rate-limiter.js';
-import { accountRoutes, requireAccount, requireAdmin } from './accounts/routes.js';
+import { requireAccount, requireAdmin } from './accounts/routes.js';
 import { computeComposeHash } from './attestation/compose-hash.js';
 import { EvidenceFiles } from './attestation/evidence.js';
 import type { AttestationPlatform } from './attestation/platform.js';
-import { attestationRoutes } from './attestation/routes.js';
 import { AttestationService, type AttestationIdentity } from './attestation/service.js';
 import { SimulatedPlatform } from './attestation/simulated-platform.js';
 import { ChainView } from './chain-view.js';
 import type { EngineContext } from './context.js';
-import { instrumentRoutes } from './http/routes/instruments.js';
-import { operationsRoutes } from './http/routes/operations.js';
-import { orderRoutes } from './http/routes/orders.js';
-import { systemRoutes } from './http/routes/system.js';
-import { treeRoutes } from './http/routes/tree.js';
+import { registerVenueRoutes } from './http/routes/index.js';
 import { AddressLimiter } from './http/address-limiter.js';
-import { buildHttpServer } from './http/server.js';
+import { buildHttpServer, servedRoutes } from './http/server.js';
 import { MarketRegistry } from './markets.js';
 import { OrderEvents } from './orders/events.js';
 import { inlineOrderChecker, type VerifyInputProof } from './orders/inline-order-check.js';
@@ -49,6 +39,9 @@ import type { StreamOptions } from './stream/options.js';
 import { StreamService } from './stream/stream-service.js';
 import { generateBootCertificate, type BootCertificate } from './tls.js';
 import { TreeMirror } from './tree-mirror.js';
+import { Drain } from './venue/drain.js';
+import { systemStatusOf } from './venue/system-status.js';
+import { TradingGate } from './venue/trading-gate.js';
 
 export interface EngineOptions {
   ledger: LedgerClient;
@@ -134,6 +127,8 @@ export interface RunningEngine {
   };
   /** The verifier workers' batching counters (undefined when proofs are checked inline). */
   verifierStats(): BatcherStats | undefined;
+  /** Every method and path the HTTPS server answers, as Fastify registered them. */
+  servedRoutes(): string[];
   close(): Promise<void>;
 }
 
@@ -215,7 +210,8 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     });
   }
   const settlement: SettlementSeam = options.settlement ?? pipeline!;
-  const drain = { startedAtMs: undefined as number | undefined };
+  const drain = new Drain({ now, openOrders: () => registry.liveCount, settlement });
+  const gate = new TradingGate({ drain, chain });
   let batchId = pipeline?.nextBatchIdSeed() ?? 0n;
   const marketEngines = new Map<string, MarketEngine>();
   for (const instrument of markets.list()) {
@@ -239,19 +235,12 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     }),
     now,
   });
-  let matching = true;
   const hubRef: { hub?: StreamService['hub'] } = {};
   pipeline?.setEffects(
     new SettlementEffects({ registry, events, hub: () => hubRef.hub, marketBySymbol: marketEngines, now }),
   );
   await pipeline?.start();
 
-  const tradingPausedReason = (): string | undefined => {
-    if (!matching) return 'matching is stopped';
-    if (drain.startedAtMs !== undefined) return 'the venue is draining for a planned stop';
-    if (!chain.available) return 'the ledger is unavailable';
-    return undefined;
-  };
   const intake = new Intake({
     bootSessionId,
     currentSlot: () => BigInt(chain.slot),
@@ -262,7 +251,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     isRecentRoot: (t, root) => trees.isRecentRoot(t, root),
     checkOrder,
     rateLimiter,
-    tradingPausedReason,
+    tradingPausedReason: () => gate.pausedReason(),
   });
 
   const stream = new StreamService({
@@ -293,15 +282,6 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
 
   const offSlot = chain.onSlot((slot) => {
     for (const m of marketEngines.values()) m.onSlot(BigInt(slot));
-  });
-
-  const systemStatus = (): SystemStatusResponse => ({
-    matching: matching ? 'running' : 'stopped',
-    settlement: settlement.state,
-    ledger: chain.available ? 'connected' : 'unavailable',
-    trading: tradingPausedReason() === undefined ? 'open' : 'paused',
-    draining: drain.startedAtMs !== undefined,
-    slot: BigInt(chain.slot),
   });
 
   const attestation = new AttestationService({
@@ -338,19 +318,13 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     drain,
     settlementBufferSlots,
     circuitKeys: options.circuitKeys,
-    systemStatus,
+    systemStatus: () => systemStatusOf({ gate, drain, settlement, chain }),
     requireAccount: requireAccount(accounts),
     requireAdmin: requireAdmin(accounts),
     streamHub: stream.hub,
   };
 
-  await app.register(systemRoutes, { ctx: context });
-  await app.register(instrumentRoutes, { ctx: context });
-  await app.register(treeRoutes, { ctx: context });
-  await app.register(orderRoutes, { ctx: context });
-  await app.register(operationsRoutes, { ctx: context });
-  await app.register(accountRoutes, { accounts });
-  await app.register(attestationRoutes, {
+  registerVenueRoutes(app, context, {
     service: attestation,
     evidence: new EvidenceFiles(attestationDir ? join(attestationDir, 'evidences') : undefined),
     limiter: new AddressLimiter(
@@ -381,12 +355,13 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       ...(platform.rootCa ? { rootCa: platform.rootCa } : {}),
     },
     verifierStats: () => batcher?.stats(),
+    servedRoutes: () => servedRoutes(app),
     async close() {
       // Sessions first: their cancel-on-disconnect still finds the books running.
       await stream.close();
       offLeaves();
       offReset();
-      matching = false;
+      gate.stopMatching();
       offSlot();
       trees.stop();
       chain.stop();

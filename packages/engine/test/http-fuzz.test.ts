@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ERROR_CATALOGUE, isErrorCode } from '@nightjar/protocol';
+import { ERROR_CATALOGUE, isErrorCode, routeEntries } from '@nightjar/protocol';
 import { MAX_PARAM_LENGTH } from '../src/http/envelope.js';
 import { buildHttpServer } from '../src/http/server.js';
 import { generateBootCertificate } from '../src/tls.js';
@@ -43,41 +43,10 @@ function expectEnvelope(r: RawResponse, status: number, code: number): void {
   expect(JSON.parse(r.text)).toEqual({ code, message: expect.any(String) });
 }
 
-/** Every route the engine serves; `:p` is the path parameter the fuzz fills in. */
-const ROUTES: ReadonlyArray<readonly [string, string]> = [
-  ['POST', '/auth/token'],
-  ['POST', '/auth/token/revoke'],
-  ['GET', '/account/settings'],
-  ['PUT', '/account/settings'],
-  ['GET', '/account/orders'],
-  ['POST', '/admin/accounts'],
-  ['POST', '/admin/accounts/:p/disable'],
-  ['POST', '/admin/accounts/:p/enable'],
-  ['POST', '/admin/accounts/:p/revoke-tokens'],
-  ['GET', '/admin/drain'],
-  ['POST', '/admin/drain'],
-  ['DELETE', '/admin/drain'],
-  ['GET', '/admin/metrics/settlement'],
-  ['POST', '/orders'],
-  ['GET', '/orders/:p'],
-  ['DELETE', '/orders/:p'],
-  ['PUT', '/orders/:p'],
-  ['GET', '/health'],
-  ['GET', '/time'],
-  ['GET', '/system/status'],
-  ['GET', '/info'],
-  ['GET', '/openapi.json'],
-  ['GET', '/instruments'],
-  ['GET', '/instruments/:p'],
-  ['GET', '/tree/root'],
-  ['GET', '/tree/inclusion'],
-  ['GET', '/tree/leaves'],
-  ['GET', '/settlement/status/:p'],
-  ['GET', '/transparency'],
-  ['GET', '/transport-attestation'],
-  ['GET', '/attestation'],
-  ['GET', '/evidences/:p'],
-];
+/** Every REST route of the table; `:p` is the path parameter the fuzz fills in. */
+const ROUTES: ReadonlyArray<readonly [string, string]> = routeEntries()
+  .filter(([, route]) => route.upgrade !== true)
+  .map(([, route]) => [route.method.toUpperCase(), route.path.replace(/\{[^}]+\}/g, ':p')] as const);
 
 // Request-target characters Node's client passes through untouched (no controls, no space).
 const latin1 = fc.integer({ min: 0x21, max: 0xff }).map((c) => String.fromCharCode(c));

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readManifest } from '@nightjar/circuits';
-import { infoResponseCodec, openApiDocument } from '@nightjar/protocol';
+import { infoResponseCodec, openApiDocument, routeEntries, routerPath } from '@nightjar/protocol';
 import { startEngine } from '../src/index.js';
 import { devCircuitKeys, login, startTestVenue, type TestVenue } from './harness.js';
 
@@ -123,5 +123,26 @@ describe('system routes over HTTPS', () => {
     expect((await v.client.send('/settlement/status/7')).status).toBe(401);
     expect((await v.client.send('/settlement/status/x', { token })).body.code).toBe(1001);
     expect((await v.client.send('/evidences/anything')).status).toBe(404);
+  });
+
+  // Asked of Fastify itself (onRoute), so a route registered beside the route table shows up here.
+  const paths = openApiDocument().paths as Record<string, Record<string, unknown>>;
+  /** The router's form of each route the document describes, e.g. `GET /orders/:order_id`. */
+  const documented = routeEntries()
+    .filter(([, route]) => paths[route.path]?.[route.method] !== undefined)
+    .map(([, route]) => ({ route, served: `${route.method.toUpperCase()} ${routerPath(route)}` }));
+
+  it('serves only routes the OpenAPI document describes', () => {
+    const known = new Set(documented.map((d) => d.served));
+    for (const served of v.engine.servedRoutes()) {
+      // Fastify answers HEAD for every GET route.
+      expect(known, served).toContain(served.replace(/^HEAD /, 'GET '));
+    }
+  });
+
+  it('serves every documented REST route (the stream is the upgrade)', () => {
+    const served = new Set(v.engine.servedRoutes());
+    for (const { route, served: key } of documented)
+      expect(served.has(key), key).toBe(route.upgrade !== true);
   });
 });

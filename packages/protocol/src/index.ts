@@ -14,4 +14,6 @@ export * from './parse-body.js';
 export * from './validate-order.js';
 export * from './validate-cancel.js';
 export * from './stream.js';
+export * from './route-descriptor.js';
+export * from './routes.js';
 export * from './openapi.js';

@@ -1,9 +1,9 @@
 /**
- * HTTP routes for accounts and tokens, and the Bearer/admin guards every other authenticated
- * route uses. Register with `app.register(accountRoutes, { accounts })` on the server from
- * `buildHttpServer`, whose error handler turns a thrown `VenueError` into the spec's envelope.
+ * HTTP handlers for accounts and tokens, and the Bearer/admin guards every authenticated route
+ * uses. `registerRoutes` attaches them on the server from `buildHttpServer`, whose error handler
+ * turns a thrown `VenueError` into the spec's envelope.
  */
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   accountSettingsCodec,
   createAccountCodec,
@@ -17,6 +17,7 @@ import {
   type RevokeResponse,
   type TokenResponse,
 } from '@nightjar/protocol';
+import type { RouteHandlers } from '../http/register-routes.js';
 import type { AccountService, Principal } from './account-service.js';
 
 declare module 'fastify' {
@@ -24,10 +25,6 @@ declare module 'fastify' {
     /** Set by {@link requireAccount} / {@link requireAdmin}. */
     principal?: Principal;
   }
-}
-
-export interface AccountRoutesOptions {
-  accounts: AccountService;
 }
 
 type Guard = (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
@@ -60,52 +57,31 @@ function parse<T>(codec: Codec<T>, raw: unknown): T {
   return result.value;
 }
 
-export const accountRoutes: FastifyPluginAsync<AccountRoutesOptions> = async (app, { accounts }) => {
-  const bearer = requireAccount(accounts);
-  const admin = requireAdmin(accounts);
-
-  app.post('/auth/token', async (req, reply): Promise<TokenResponse> => {
-    const body = parse(tokenRequestCodec, req.body);
-    const response = await accounts.login(body);
-    void reply.header('cache-control', 'no-store');
-    return response;
-  });
-
-  app.post('/auth/token/revoke', { preHandler: bearer }, async (req): Promise<RevokeResponse> => {
-    return accounts.revoke(principalOf(req));
-  });
-
-  app.get('/account/settings', { preHandler: bearer }, async (req): Promise<AccountSettings> => {
-    return accounts.getSettings(principalOf(req).accountId);
-  });
-
-  app.put('/account/settings', { preHandler: bearer }, async (req): Promise<AccountSettings> => {
-    const body = parse(accountSettingsCodec, req.body);
-    return accounts.putSettings(principalOf(req).accountId, body);
-  });
-
-  app.post('/admin/accounts', { preHandler: admin }, async (req, reply): Promise<CreatedAccountResponse> => {
-    // Both fields are optional, so an absent body means `{}`.
-    const body = parse(createAccountCodec, req.body === undefined ? {} : req.body);
-    const created = await accounts.createAccount(body);
-    void reply.code(201).header('cache-control', 'no-store');
-    return created;
-  });
-
-  type ApiKeyParams = { Params: { api_key: string } };
-  app.post<ApiKeyParams>(
-    '/admin/accounts/:api_key/disable',
-    { preHandler: admin },
-    async (req): Promise<AccountStateResponse> => accounts.disable(req.params.api_key),
-  );
-  app.post<ApiKeyParams>(
-    '/admin/accounts/:api_key/enable',
-    { preHandler: admin },
-    async (req): Promise<AccountStateResponse> => accounts.enable(req.params.api_key),
-  );
-  app.post<ApiKeyParams>(
-    '/admin/accounts/:api_key/revoke-tokens',
-    { preHandler: admin },
-    async (req): Promise<AccountStateResponse> => accounts.revokeTokens(req.params.api_key),
-  );
-};
+/** The account and token routes' handlers; their guards come from the route table's `auth`. */
+export function accountHandlers(accounts: AccountService) {
+  return {
+    login: async (req, reply): Promise<TokenResponse> => {
+      const body = parse(tokenRequestCodec, req.body);
+      const response = await accounts.login(body);
+      void reply.header('cache-control', 'no-store');
+      return response;
+    },
+    revokeToken: async (req): Promise<RevokeResponse> => accounts.revoke(principalOf(req)),
+    getSettings: async (req): Promise<AccountSettings> => accounts.getSettings(principalOf(req).accountId),
+    putSettings: async (req): Promise<AccountSettings> => {
+      const body = parse(accountSettingsCodec, req.body);
+      return accounts.putSettings(principalOf(req).accountId, body);
+    },
+    createAccount: async (req, reply): Promise<CreatedAccountResponse> => {
+      // Both fields are optional, so an absent body means `{}`.
+      const body = parse(createAccountCodec, req.body === undefined ? {} : req.body);
+      const created = await accounts.createAccount(body);
+      void reply.header('cache-control', 'no-store');
+      return created;
+    },
+    disableAccount: async (req): Promise<AccountStateResponse> => accounts.disable(req.params.api_key),
+    enableAccount: async (req): Promise<AccountStateResponse> => accounts.enable(req.params.api_key),
+    revokeAccountTokens: async (req): Promise<AccountStateResponse> =>
+      accounts.revokeTokens(req.params.api_key),
+  } satisfies Partial<RouteHandlers>;
+}

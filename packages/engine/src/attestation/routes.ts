@@ -1,10 +1,10 @@
 /**
- * Public attestation routes: `GET /transport-attestation?nonce=`, `GET /attestation?reportData=`
- * and `GET /evidences/*`. Quotes cost signatures, so both quote routes share a small per-address
- * token bucket under a venue-wide quote budget (429 1401 with Retry-After), charged before anything
- * is parsed.
+ * Handlers of the public attestation routes: `GET /transport-attestation?nonce=`,
+ * `GET /attestation?reportData=` and `GET /evidences/*`. Quotes cost signatures, so both quote
+ * routes share a small per-address token bucket under a venue-wide quote budget (429 1401 with
+ * Retry-After), charged before anything is parsed.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import {
   ATTESTATION_CALLER_DATA_MAX_BYTES,
   hexBytes,
@@ -13,6 +13,7 @@ import {
   VenueError,
 } from '@nightjar/protocol';
 import type { AddressLimiter } from '../http/address-limiter.js';
+import type { RouteHandlers } from '../http/register-routes.js';
 import { EVIDENCE_HEADER, EVIDENCE_HEADER_VALUE, type EvidenceFiles } from './evidence.js';
 import type { AttestationService } from './service.js';
 
@@ -29,30 +30,26 @@ const reportDataCodec = text({
   pattern: '^([0-9a-fA-F]{2})*$',
 });
 
-export async function attestationRoutes(
-  app: FastifyInstance,
-  { service, evidence, limiter }: AttestationRoutesOptions,
-): Promise<void> {
+export function attestationHandlers({ service, evidence, limiter }: AttestationRoutesOptions) {
   const charge = (req: FastifyRequest) => limiter.charge(req.ip, 1, 'attestation');
-
-  app.get<{ Querystring: { nonce?: unknown } }>('/transport-attestation', async (req) => {
-    charge(req);
-    const nonce = parseParam(nonceCodec, req.query.nonce, 'nonce');
-    return service.transportAttestation(Buffer.from(nonce, 'hex'));
-  });
-
-  app.get<{ Querystring: { reportData?: unknown } }>('/attestation', async (req) => {
-    charge(req);
-    const raw =
-      req.query.reportData === undefined
-        ? ''
-        : parseParam(reportDataCodec, req.query.reportData, 'reportData');
-    return service.attestation(Buffer.from(raw, 'hex'));
-  });
-
-  app.get<{ Params: { '*': string } }>('/evidences/*', async (req, reply) => {
-    const file = evidence.get(req.params['*']);
-    if (!file) throw new VenueError(1301, 'no such evidence file');
-    return reply.header(EVIDENCE_HEADER, EVIDENCE_HEADER_VALUE).type(file.type).send(file.body);
-  });
+  return {
+    transportAttestation: async (req) => {
+      charge(req);
+      const nonce = parseParam(nonceCodec, req.query.nonce, 'nonce');
+      return service.transportAttestation(Buffer.from(nonce, 'hex'));
+    },
+    attestation: async (req) => {
+      charge(req);
+      const raw =
+        req.query.reportData === undefined
+          ? ''
+          : parseParam(reportDataCodec, req.query.reportData, 'reportData');
+      return service.attestation(Buffer.from(raw, 'hex'));
+    },
+    evidence: async (req, reply) => {
+      const file = evidence.get(req.params['*']);
+      if (!file) throw new VenueError(1301, 'no such evidence file');
+      return reply.header(EVIDENCE_HEADER, EVIDENCE_HEADER_VALUE).type(file.type).send(file.body);
+    },
+  } satisfies Partial<RouteHandlers>;
 }

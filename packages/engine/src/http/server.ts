@@ -24,6 +24,13 @@ export interface HttpServerOptions {
   logger?: FastifyServerOptions['logger'];
 }
 
+const SERVED = new WeakMap<FastifyInstance, string[]>();
+
+/** Every route `app` serves, as Fastify registered it: `GET /orders/:order_id`, `HEAD /health`. */
+export function servedRoutes(app: FastifyInstance): string[] {
+  return [...(SERVED.get(app) ?? [])];
+}
+
 export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
   const app = Fastify({
     https: {
@@ -45,6 +52,11 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
     return503OnClosing: false,
   });
   wireRawServer(app.server);
+  const served: string[] = [];
+  SERVED.set(app, served);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) served.push(`${method} ${route.url}`);
+  });
 
   let closing = false;
   app.addHook('preClose', async () => {

@@ -10,10 +10,11 @@ import { randomBytes } from 'node:crypto';
 import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { stringifyJson, VenueError } from '@nightjar/protocol';
+import { stringifyJson, VENUE_ROUTES, VenueError } from '@nightjar/protocol';
 import type { StreamHub } from './hub.js';
 
-export const STREAM_PATH = '/v1/stream';
+/** The route table's upgrade route, the only path the upgrade answers. */
+export const STREAM_PATH = VENUE_ROUTES.stream.path;
 
 function refuse(socket: Duplex, error: VenueError): void {
   const retryAfterSeconds = error.retryAfterSeconds;

@@ -9,13 +9,14 @@ import type { CreatedAccountResponse } from '@nightjar/protocol';
 import {
   AccountService,
   CredentialHasher,
-  accountRoutes,
+  accountHandlers,
   principalOf,
   requireAccount,
   requireAdmin,
   type AccountServiceOptions,
   type CredentialHasherOptions,
 } from '../../src/accounts/index.js';
+import { registerRoutes } from '../../src/http/register-routes.js';
 import { buildHttpServer } from '../../src/http/server.js';
 import type { BootCertificate } from '../../src/tls.js';
 import { HttpsClient, type HttpsResponse, type RequestOptions } from '../https-client.js';
@@ -96,7 +97,17 @@ export async function startVenue(options: VenueOptions): Promise<Venue> {
     now: clock.now,
   });
   const app = buildHttpServer({ certificate: options.certificate });
-  await app.register(accountRoutes, { accounts });
+  const unmetered = () => {};
+  registerRoutes(
+    app,
+    {
+      requireAccount: requireAccount(accounts),
+      requireAdmin: requireAdmin(accounts),
+      admit: unmetered,
+      chargeAddress: unmetered,
+    },
+    accountHandlers(accounts),
+  );
   // How the lead's other routes use the guards.
   app.get('/probe', { preHandler: requireAccount(accounts) }, async (req) => {
     const p = principalOf(req);

@@ -1,11 +1,7 @@
-/**
- * Operator and transparency routes, and the seams later issues fill: settlement status, drain,
- * settlement metrics. Until those exist they answer plainly.
- */
-import type { FastifyInstance } from 'fastify';
-import { parseParam, queryParams, VenueError, type DrainStatusResponse } from '@nightjar/protocol';
+/** Operator and transparency routes: settlement status and metrics, the drain, `/transparency`. */
+import { parseParam, queryParams, VenueError } from '@nightjar/protocol';
 import type { EngineContext } from '../../context.js';
-import { accountDoor } from './front-doors.js';
+import type { RouteHandlers } from '../register-routes.js';
 
 const TRANSPARENCY_CACHE_MS = 1000;
 
@@ -42,55 +38,7 @@ async function readLedger(ctx: EngineContext): Promise<TransparencyLedgerPart> {
   };
 }
 
-export async function operationsRoutes(app: FastifyInstance, { ctx }: { ctx: EngineContext }): Promise<void> {
-  const admin = { preHandler: ctx.requireAdmin };
-
-  const drainStatus = (): DrainStatusResponse => {
-    const inFlight = ctx.settlement.inFlightMatches?.() ?? 0;
-    return {
-      state:
-        ctx.drain.startedAtMs === undefined
-          ? 'idle'
-          : ctx.registry.liveCount === 0 && inFlight === 0
-            ? 'drained'
-            : 'draining',
-      ...(ctx.drain.startedAtMs === undefined ? {} : { started_at_ms: BigInt(ctx.drain.startedAtMs) }),
-      open_orders: BigInt(ctx.registry.liveCount),
-      pending_settlements: BigInt(ctx.settlement.pendingBatches()),
-      in_flight_settlements: BigInt(inFlight),
-      // Stopping with settlements in flight is recoverable (the journal), but a quiet stop is cleaner.
-      safe_to_stop: inFlight === 0,
-    };
-  };
-  app.get('/admin/drain', admin, async () => drainStatus());
-  app.post('/admin/drain', admin, async () => {
-    ctx.drain.startedAtMs ??= ctx.now();
-    return drainStatus();
-  });
-  app.delete('/admin/drain', admin, async () => {
-    ctx.drain.startedAtMs = undefined;
-    return drainStatus();
-  });
-
-  app.get('/admin/metrics/settlement', admin, async () => ({
-    settlement: ctx.settlement.state,
-    pending_batches: ctx.settlement.pendingBatches(),
-    open_orders: ctx.registry.liveCount,
-    ...(ctx.settlement.metricsSnapshot?.() ?? {}),
-  }));
-
-  app.get<{ Params: { batch_id: string } }>(
-    '/settlement/status/:batch_id',
-    accountDoor(ctx, 'read'),
-    async (req) => {
-      const batchId = parseParam(queryParams.batch_id, req.params.batch_id, 'batch_id');
-      const record = ctx.settlement.status?.(BigInt(batchId));
-      if (!record)
-        throw new VenueError(1301, 'no such batch (only the last 1,024 finished batches are kept)');
-      return record;
-    },
-  );
-
+export function operationsHandlers(ctx: EngineContext) {
   // Ledger reads behind /transparency are cached briefly: a public endpoint must not fan out.
   let cached: { at: number; value: Promise<TransparencyLedgerPart> } | undefined;
   const ledgerPart = (): Promise<TransparencyLedgerPart> => {
@@ -101,26 +49,43 @@ export async function operationsRoutes(app: FastifyInstance, { ctx }: { ctx: Eng
     }
     return cached.value;
   };
-  app.get('/transparency', async () => {
-    // A ledger the chain view already knows is down is not asked again.
-    if (!ctx.chain.available) throw new VenueError(5001, 'the ledger is unavailable; retry shortly');
-    const part = await ledgerPart();
-    let resting = 0;
-    for (const o of ctx.registry.liveOrders()) if (o.lifecycle === 'pending') resting += 1;
-    const totals = ctx.settlement.totals?.() ?? { batches: 0, confirmed_matches: 0, rejected_matches: 0 };
-    return {
-      slot: BigInt(ctx.chain.slot),
-      engine: {
-        boot_session_id: ctx.bootSessionId,
-        tee_keys: ctx.chain.teeKeys,
-        signer_set_sha256: ctx.chain.signerSetSha256,
-        compose_hash: ctx.attestation.compose_hash,
-      },
-      ...part,
-      orders: { resting, pending_settlement: ctx.registry.liveCount - resting },
-      settlement: totals,
-    };
-  });
 
-  // Transport attestation, /attestation and /evidences/* live in attestation/routes.ts.
+  return {
+    drainStatus: async () => ctx.drain.status(),
+    beginDrain: async () => ctx.drain.begin(),
+    cancelDrain: async () => ctx.drain.cancel(),
+    settlementMetrics: async () => ({
+      settlement: ctx.settlement.state,
+      pending_batches: ctx.settlement.pendingBatches(),
+      open_orders: ctx.registry.liveCount,
+      ...(ctx.settlement.metricsSnapshot?.() ?? {}),
+    }),
+    settlementStatus: async (req) => {
+      const batchId = parseParam(queryParams.batch_id, req.params.batch_id, 'batch_id');
+      const record = ctx.settlement.status?.(BigInt(batchId));
+      if (!record)
+        throw new VenueError(1301, 'no such batch (only the last 1,024 finished batches are kept)');
+      return record;
+    },
+    transparency: async () => {
+      // A ledger the chain view already knows is down is not asked again.
+      if (!ctx.chain.available) throw new VenueError(5001, 'the ledger is unavailable; retry shortly');
+      const part = await ledgerPart();
+      let resting = 0;
+      for (const o of ctx.registry.liveOrders()) if (o.lifecycle === 'pending') resting += 1;
+      const totals = ctx.settlement.totals?.() ?? { batches: 0, confirmed_matches: 0, rejected_matches: 0 };
+      return {
+        slot: BigInt(ctx.chain.slot),
+        engine: {
+          boot_session_id: ctx.bootSessionId,
+          tee_keys: ctx.chain.teeKeys,
+          signer_set_sha256: ctx.chain.signerSetSha256,
+          compose_hash: ctx.attestation.compose_hash,
+        },
+        ...part,
+        orders: { resting, pending_settlement: ctx.registry.liveCount - resting },
+        settlement: totals,
+      };
+    },
+  } satisfies Partial<RouteHandlers>;
 }

@@ -1,9 +1,8 @@
 /**
  * The tree mirror's reads. A diverged shard answers 503 5002 on all three, so nobody builds a
- * proof from a tree that disagrees with the chain. Each is charged as a read (0.1) before it is
- * parsed: inclusion and leaves to the account's bucket, the public root to the caller's address.
+ * proof from a tree that disagrees with the chain. Each is charged as a read before it is parsed
+ * (the route table's `charge`): inclusion and leaves to the account's bucket, the root to the address.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   fieldToHex,
   LEAVES_PAGE_CAP,
@@ -15,12 +14,10 @@ import {
   type TreeRootResponse,
 } from '@nightjar/protocol';
 import type { EngineContext } from '../../context.js';
-import { accountDoor, publicReadDoor } from './front-doors.js';
+import type { RouteHandlers } from '../register-routes.js';
 
-type Query = Record<string, string | undefined>;
-
-function shardOf(ctx: EngineContext, req: FastifyRequest<{ Querystring: Query }>) {
-  const raw = req.query.tree_id;
+/** The `tree_id` query parameter's shard (default 0), refused while it disagrees with the chain. */
+function shardOf(ctx: EngineContext, raw: unknown) {
   const treeId = raw === undefined ? 0 : parseParam(queryParams.tree_id, raw, 'tree_id');
   const shard = ctx.trees.shard(treeId);
   if (!shard) throw new VenueError(1001, `tree_id: must be below ${ctx.trees.numTrees}`);
@@ -28,12 +25,10 @@ function shardOf(ctx: EngineContext, req: FastifyRequest<{ Querystring: Query }>
   return { treeId, shard };
 }
 
-export async function treeRoutes(app: FastifyInstance, { ctx }: { ctx: EngineContext }): Promise<void> {
-  app.get<{ Querystring: Query }>(
-    '/tree/root',
-    publicReadDoor(ctx),
-    async (req): Promise<TreeRootResponse> => {
-      const { treeId, shard } = shardOf(ctx, req);
+export function treeHandlers(ctx: EngineContext) {
+  return {
+    treeRoot: async (req): Promise<TreeRootResponse> => {
+      const { treeId, shard } = shardOf(ctx, req.query.tree_id);
       return {
         tree_id: treeId,
         merkle_root: fieldToHex(shard.root),
@@ -41,18 +36,13 @@ export async function treeRoutes(app: FastifyInstance, { ctx }: { ctx: EngineCon
         on_chain_slot: BigInt(ctx.trees.syncedSlot(treeId)),
       };
     },
-  );
-
-  app.get<{ Querystring: Query }>(
-    '/tree/inclusion',
-    accountDoor(ctx, 'read'),
-    async (req): Promise<InclusionResponse> => {
+    treeInclusion: async (req): Promise<InclusionResponse> => {
       const commitment = parseParam(
         queryParams.note_commitment,
         req.query.note_commitment,
         'note_commitment',
       );
-      const { shard } = shardOf(ctx, req);
+      const { shard } = shardOf(ctx, req.query.tree_id);
       const index = shard.indexOf(BigInt('0x' + commitment));
       if (index === undefined) throw new VenueError(1301, 'no such note in this shard');
       const proof = shard.proof(index);
@@ -63,16 +53,11 @@ export async function treeRoutes(app: FastifyInstance, { ctx }: { ctx: EngineCon
         siblings: proof.siblings.map(fieldToHex),
       };
     },
-  );
-
-  app.get<{ Querystring: Query }>(
-    '/tree/leaves',
-    accountDoor(ctx, 'read'),
-    async (req): Promise<LeavesResponse> => {
+    treeLeaves: async (req): Promise<LeavesResponse> => {
       const from = parseParam(queryParams.leaf_index, req.query.from, 'from');
       const to = parseParam(queryParams.leaf_index, req.query.to, 'to');
       if (to < from) throw new VenueError(1001, 'to: must not be below from');
-      const { shard } = shardOf(ctx, req);
+      const { shard } = shardOf(ctx, req.query.tree_id);
       // Half-open [from, to), capped to one page and to what exists.
       const end = Math.min(to, from + LEAVES_PAGE_CAP, shard.size);
       const values = from < end ? shard.leaves(from, end) : [];
@@ -81,5 +66,5 @@ export async function treeRoutes(app: FastifyInstance, { ctx }: { ctx: EngineCon
         leaves: values.map((v, i) => ({ leaf_index: BigInt(from + i), value: fieldToHex(v) })),
       };
     },
-  );
+  } satisfies Partial<RouteHandlers>;
 }
