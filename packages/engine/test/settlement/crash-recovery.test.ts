@@ -7,8 +7,8 @@
  */
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decryptFillMemo, deriveNote } from '@nightjar/crypto';
-import { bytesToHex, fieldToHex, hexToBytes, parseAddress } from '@nightjar/protocol';
+import { decryptFillMemo } from '@nightjar/crypto';
+import { bytesToHex, hexToBytes } from '@nightjar/protocol';
 import {
   ensureDevGenesis,
   Ledger,
@@ -16,12 +16,10 @@ import {
   serveLedger,
   type LedgerServer,
 } from '@nightjar/ledger';
-import { login, SOL, Trader, USDC, type Note } from '../harness.js';
+import { login, type Trader } from '../harness.js';
 import { HttpsClient } from '../https-client.js';
-import { clientVenue, preparedDataDir, startChild } from './engine-process.js';
-
-const ONE_SOL = 1_000_000_000n;
-const PRICE = 150_000_000n;
+import { crashMidSettlement, killChildren, nullifierOf, startChild } from './crash-scenario.js';
+import { preparedDataDir } from './engine-process.js';
 
 let ledger: Ledger;
 let server: LedgerServer;
@@ -35,6 +33,7 @@ beforeAll(async () => {
   server = await serveLedger(ledger, { port: 0 });
 });
 afterAll(async () => {
+  killChildren();
   await server.close();
   await ledger.close();
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
@@ -59,39 +58,16 @@ describe('settlement survives SIGKILL at every stage', () => {
       dirs.push(dataDir);
 
       const env = { LEDGER_URL: server.url, DATA_DIR: dataDir };
-      const first = await startChild({ ...env, NIGHTJAR_CRASH_AT: at });
-      const client = new HttpsClient(first.url, first.cert);
-      const { venue } = await clientVenue(ledger, first, client);
-      const adminToken = await login(client, first.admin!);
-      const account = async () => {
-        const c = await client.send('/admin/accounts', { method: 'POST', token: adminToken, body: {} });
-        return login(client, c.body);
-      };
-      const [aliceToken, bobToken] = [await account(), await account()];
-      const alice = new Trader(venue);
-      const bob = new Trader(venue);
-      const usdc: Note = await alice.deposit(USDC, Trader.required('bid', ONE_SOL, PRICE));
-      const sol: Note = await bob.deposit(SOL, 2n * ONE_SOL);
-      const memosBefore = (await ledger.getMemos({ from: 0, to: 10_000 })).memos.length;
-      const bid = alice.order(usdc);
-      const ask = bob.order(sol, { amount: ONE_SOL, price_limit: PRICE });
-      expect((await client.send('/orders', { token: aliceToken, body: bid })).status).toBe(202);
-      expect((await client.send('/orders', { token: bobToken, body: ask })).status).toBe(202);
-
-      // Slots until the pipeline kills its process at the stage.
-      let how: NodeJS.Signals | number | null | undefined;
-      void first.exited.then((h) => (how = h));
-      for (let i = 0; i < 300 && how === undefined; i++) {
-        await ledger.advanceSlots({ slots: 1 });
-        await new Promise((r) => setTimeout(r, 20));
-      }
-      expect(how).toBe('SIGKILL');
-      client.close();
+      const { alice, bob, usdc, sol, bid, ask, admin, memosBefore } = await crashMidSettlement(
+        ledger,
+        env,
+        at,
+      );
 
       // Restart on the same data directory; recovery reconciles against the ledger.
       const second = await startChild(env);
       const client2 = new HttpsClient(second.url, second.cert);
-      const admin2 = await login(client2, first.admin!);
+      const admin2 = await login(client2, admin);
       // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a JSON body read field by field
       let metrics: Record<string, any> = {};
       for (let i = 0; i < 300; i++) {
@@ -111,16 +87,7 @@ describe('settlement survives SIGKILL at every stage', () => {
       client2.close();
 
       // The ledger: both inputs spent or neither; value per mint conserved.
-      const nullifier = (n: Note) =>
-        fieldToHex(
-          deriveNote({
-            mint: parseAddress(n.mint)!,
-            amount: n.amount,
-            ownerCommitment: BigInt('0x' + n.ownerCommitment),
-            noteInnerHash: BigInt('0x' + n.innerHash),
-          }).nullifier,
-        );
-      const states = await ledger.getNoteStatuses({ nullifiers: [nullifier(usdc), nullifier(sol)] });
+      const states = await ledger.getNoteStatuses({ nullifiers: [nullifierOf(usdc), nullifierOf(sol)] });
       const solvency = await ledger.getSolvency();
       for (const m of solvency.mints) expect(m.vault_balance).toBe(m.outstanding_note_value);
       const memos = (await ledger.getMemos({ from: memosBefore, to: memosBefore + 100 })).memos;
