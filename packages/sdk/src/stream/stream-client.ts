@@ -14,7 +14,7 @@ import { EventQueue } from './event-queue.js';
 import { Listeners, type EventSource } from './listeners.js';
 import type { StreamClientEvent } from './types.js';
 
-export type { CreateStreamParameters, ReceivedEvent, ResyncReason, StreamClientEvent } from './types.js';
+export type { CreateStreamParameters, ResyncReason, StreamClientEvent } from './types.js';
 
 const DELIVERED = ['order', 'fill', 'tree', 'resync', 'error'] as const satisfies StreamClientEvent['type'][];
 
