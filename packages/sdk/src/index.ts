@@ -14,5 +14,6 @@ export * from './wallet/wallet.js';
 export * from './wallet/order-status.js';
 export * from './actions/index.js';
 export * from './stream/stream-client.js';
+export * from './create-stream.js';
 export { StreamOverflowError } from './stream/event-queue.js';
 export type { StreamTimers } from './stream/heartbeat.js';

@@ -59,24 +59,32 @@ export async function recoverDeposits(client: Client): Promise<number> {
 
 /** Reads the ledger's new leaves of every shard into the wallet. */
 export async function syncLeaves(client: Client): Promise<number> {
-  const wallet = client.wallet;
   const vault = await client.ledger.getVault({});
   let added = 0;
-  for (let treeId = 0; treeId < vault.num_trees; treeId++) {
-    const root = await client.ledger.getTreeRoot({ tree_id: treeId });
-    let from = wallet.leafCounts.get(treeId) ?? 0;
-    while (from < root.leaf_count) {
-      const to = Math.min(root.leaf_count, from + LEAVES_PAGE_CAP);
-      const { leaves } = await client.ledger.getLeaves({ tree_id: treeId, from, to });
-      if (leaves.length === 0) break;
-      wallet.addLeaves(
-        treeId,
-        from,
-        leaves.map((l) => l.value),
-      );
-      from += leaves.length;
-      added += leaves.length;
-    }
+  for (let treeId = 0; treeId < vault.num_trees; treeId++) added += await syncShard(client, treeId);
+  return added;
+}
+
+/**
+ * Reads one shard's leaves the wallet lacks into it: from the wallet's known leaf count up to the
+ * ledger's, page by page. Returns how many it read.
+ */
+export async function syncShard(client: Client, treeId: number): Promise<number> {
+  const wallet = client.wallet;
+  const root = await client.ledger.getTreeRoot({ tree_id: treeId });
+  let from = wallet.leafCounts.get(treeId) ?? 0;
+  let added = 0;
+  while (from < root.leaf_count) {
+    const to = Math.min(root.leaf_count, from + LEAVES_PAGE_CAP);
+    const { leaves } = await client.ledger.getLeaves({ tree_id: treeId, from, to });
+    if (leaves.length === 0) break;
+    wallet.addLeaves(
+      treeId,
+      from,
+      leaves.map((l) => l.value),
+    );
+    from += leaves.length;
+    added += leaves.length;
   }
   return added;
 }

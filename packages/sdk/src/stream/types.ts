@@ -1,11 +1,25 @@
-/** The stream client's public types: its events, why it resyncs, and its options. */
+/**
+ * The stream's public types: what its connection receives, the events its client delivers, why
+ * it resyncs, and its options.
+ */
 import type { FillEvent, OrderEvent, StreamChannel, TreeEvent } from '@nightjar/protocol';
 import type { StreamTimers } from './heartbeat.js';
 
 /** Why the stream resynchronised. */
 export type ResyncReason = 'seq_gap' | 'events_missed' | 'closed' | 'heartbeat';
 
-/** Events the stream client emits. */
+/** What the stream's connection receives: the venue's events as they come, and its own doings. */
+export type ReceivedEvent =
+  | { type: 'order'; event: OrderEvent }
+  | { type: 'fill'; event: FillEvent }
+  | { type: 'tree'; event: TreeEvent }
+  /** A new socket is logged in and subscribed again; what the old one missed is unknown. */
+  | { type: 'reconnected'; reason: ResyncReason }
+  | { type: 'error'; error: Error }
+  /** Closed for good (by `close`, or a suspended account). */
+  | { type: 'closed' };
+
+/** Events the stream client delivers. */
 export type StreamClientEvent =
   /** An order event; `source: 'resync'` when it was inferred from the order lookup after a reconnect. */
   | { type: 'order'; event: OrderEvent; source: 'stream' | 'resync' }
@@ -15,8 +29,6 @@ export type StreamClientEvent =
   /** The stream reconnected; tracked orders and the wallet were re-read. */
   | { type: 'resync'; reason: ResyncReason }
   | { type: 'error'; error: Error };
-
-export type EventOf<T extends StreamClientEvent['type']> = Extract<StreamClientEvent, { type: T }>;
 
 /** Options of `createStream`. */
 export interface CreateStreamParameters {

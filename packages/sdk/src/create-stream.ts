@@ -1,0 +1,30 @@
+/**
+ * `createStream`: the stream client over its connection, and, when the client has a wallet, the
+ * wallet following it (`wallet/follow-stream.ts`): order events update the tracked orders, fill
+ * memos are verified and stored, and a reconnect re-reads the wallet, before a program sees them.
+ */
+import type { Client } from './client.js';
+import { StreamConnection } from './stream/connection.js';
+import { StreamClient } from './stream/stream-client.js';
+import { unfollowed } from './stream/unfollowed.js';
+import type { CreateStreamParameters } from './stream/types.js';
+import { followStream } from './wallet/follow-stream.js';
+
+/**
+ * Opens the stream: a verified WebSocket, logged in and subscribed.
+ *
+ * @example
+ * const stream = await createStream(client, { channels: ['orders', 'fills'] });
+ * stream.on('order', ({ event }) => console.log(event.order_id, event.kind));
+ * for await (const e of stream) if (e.type === 'resync') console.log('resynced');
+ */
+export async function createStream(
+  client: Client,
+  params: CreateStreamParameters = {},
+): Promise<StreamClient> {
+  const connection = new StreamConnection(client, params);
+  const events = client.hasWallet ? followStream(client, connection) : unfollowed(connection);
+  const stream = new StreamClient(connection, events, params.maxQueuedEvents);
+  await stream.connect();
+  return stream;
+}
