@@ -116,12 +116,10 @@ describe('nightjar CLI against a started venue', () => {
     await json(
       [
         'login',
-        '--api-key',
-        created.api_key,
-        '--api-secret',
-        created.api_secret,
-        '--passphrase',
-        created.passphrase,
+        // The `=` form: a base64url secret may begin with '-', which a separate argument cannot.
+        `--api-key=${created.api_key}`,
+        `--api-secret=${created.api_secret}`,
+        `--passphrase=${created.passphrase}`,
       ],
       envB,
     );
