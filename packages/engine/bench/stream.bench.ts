@@ -7,7 +7,7 @@
  *  - memory per idle authenticated session.
  *
  * Latency is measured inside the engine: the bus stamps `performance.now()` when the event is
- * published (MarketEngine.emit → OrderEvents), and the `onFrameSent` hook reads the clock in the
+ * published (MarketEngine.emit → VenueEventBus), and the `onFrameSent` hook reads the clock in the
  * ws write callback, i.e. when the frame's bytes were handed to the kernel. The load clients run in
  * their own process (child_process.fork) and count frames and check seq there; delivery rates are
  * measured at the clients, from the first publication to the last frame received, on a clock both
@@ -273,7 +273,7 @@ ${row('orders, paced at 10,000 frames/s', ordersLight, true)}
 ${row('tree, saturated', treeMax, false)}
 ${row('tree, paced at 50,000 frames/s', treePaced, true)}
 
-Targets: at least 50,000 events per second delivered to the 500 sockets (the "frames delivered / s" column: one event to 5 or 500 sockets is 5 or 500 deliveries); p99 from a book event to its frame leaving the socket under 5 ms. Latency is measured in the engine: from the bus publication (\`performance.now()\` stamped by \`OrderEvents.publish\`) to the ws write callback of that frame (its bytes handed to the kernel). It includes the fan-out's one-turn deferral, serialization, the session's backlog, corking and TLS encryption, not the kernel or the client. "Peak backlog" is the most frames any session had waiting for its socket during the phase (0: the sockets always took every frame at once, so any latency was spent in the engine's event loop). "Loop delay" is how late the engine's 1 ms timers fired during the phase: time the main thread could not run (busy, or not scheduled); "longest GC" the longest garbage-collection pause.
+Targets: at least 50,000 events per second delivered to the 500 sockets (the "frames delivered / s" column: one event to 5 or 500 sockets is 5 or 500 deliveries); p99 from a book event to its frame leaving the socket under 5 ms. Latency is measured in the engine: from the bus publication (\`performance.now()\` stamped by \`VenueEventBus.publish\`) to the ws write callback of that frame (its bytes handed to the kernel). It includes the fan-out's one-turn deferral, serialization, the session's backlog, corking and TLS encryption, not the kernel or the client. "Peak backlog" is the most frames any session had waiting for its socket during the phase (0: the sockets always took every frame at once, so any latency was spent in the engine's event loop). "Loop delay" is how late the engine's 1 ms timers fired during the phase: time the main thread could not run (busy, or not scheduled); "longest GC" the longest garbage-collection pause.
 
 ### Reading these figures
 

@@ -43,6 +43,6 @@ export interface EngineContext {
   /** preHandlers: a valid bearer token (any account) / an admin's token. */
   requireAccount: preHandlerAsyncHookHandler;
   requireAdmin: preHandlerAsyncHookHandler;
-  /** `/v1/stream` sessions; settlement publishes fill memos through `streamHub.publishFill`. */
+  /** `/v1/stream` sessions (fill memos reach them over the event bus, like every event). */
   streamHub: StreamHub;
 }

@@ -35,7 +35,7 @@ import { treeRoutes } from './http/routes/tree.js';
 import { AddressLimiter } from './http/address-limiter.js';
 import { buildHttpServer } from './http/server.js';
 import { MarketRegistry } from './markets.js';
-import { OrderEvents } from './orders/events.js';
+import { VenueEventBus } from './event-bus.js';
 import { inlineOrderChecker, type VerifyInputProof } from './orders/inline-order-check.js';
 import { Intake, type IntakeDeps } from './orders/intake.js';
 import { MarketEngine } from './orders/market-engine.js';
@@ -125,7 +125,7 @@ export interface RunningEngine {
   /** Dev admin credentials, only on the boot that created them. */
   devAdmin?: { api_key: string; api_secret: string; passphrase: string };
   context: EngineContext;
-  events: OrderEvents;
+  events: VenueEventBus;
   attestation: {
     platform: AttestationPlatform;
     identity: AttestationIdentity;
@@ -191,7 +191,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
 
   const settlementBufferSlots = options.settlementBufferSlots ?? SETTLEMENT_BUFFER_SLOTS;
   const registry = new OrderRegistry();
-  const events = new OrderEvents((err) =>
+  const events = new VenueEventBus((err) =>
     app.log.error({ err: err instanceof Error ? err.message : String(err) }, 'event bus listener failed'),
   );
   let pipeline: SettlementPipeline | undefined;
@@ -240,10 +240,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     now,
   });
   let matching = true;
-  const hubRef: { hub?: StreamService['hub'] } = {};
-  pipeline?.setEffects(
-    new SettlementEffects({ registry, events, hub: () => hubRef.hub, marketBySymbol: marketEngines, now }),
-  );
+  pipeline?.setEffects(new SettlementEffects({ registry, events, marketBySymbol: marketEngines, now }));
   await pipeline?.start();
 
   const tradingPausedReason = (): string | undefined => {
@@ -273,7 +270,6 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     log: app.log,
     ...(options.stream === undefined ? {} : { options: options.stream }),
   });
-  hubRef.hub = stream.hub;
   // Every finalized leaf the mirror applies goes to the `tree` channel, one push per leaf, in order.
   const offLeaves = trees.onLeaves((applied) => {
     applied.values.forEach((value, i) =>

@@ -9,7 +9,7 @@ import type { SettlementSeam } from '../settlement/seam.js';
 import { inputLockUntil, MIN_REUSABLE_LOCK_SLOTS } from '../settlement/plan.js';
 import type { PartyPlan } from '../settlement/types.js';
 import type { EngineOrder } from './engine-order.js';
-import type { OrderEventBody, OrderEvents } from './events.js';
+import type { OrderEventBody, VenueEventBus } from '../event-bus.js';
 import type { OrderRegistry } from './order-registry.js';
 import { confirmedKind, orderEvent } from './event-bodies.js';
 
@@ -18,7 +18,7 @@ export const SETTLEMENT_LOCK_SLOTS = 150n;
 
 export interface MarketEngineDeps {
   registry: OrderRegistry;
-  events: OrderEvents;
+  events: VenueEventBus;
   settlement: SettlementSeam;
   settlementBufferSlots: bigint;
   now(): number;

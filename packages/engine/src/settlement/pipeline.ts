@@ -23,16 +23,7 @@ import { conserves, planMatch, settleEntry } from './plan.js';
 import { classifyJob } from './recovery.js';
 import type { SettlementBatch, SettlementSeam } from './seam.js';
 import type { TeeKey } from './tee-key.js';
-import { TERMINAL_STAGES, type JobState, type RejectReason } from './types.js';
-
-/** What settlement does to orders; the engine implements it over its market engines. */
-export interface OrderEffects {
-  confirmed(job: JobState): void;
-  /** A definitive failure of one party's order (terminal `settlement_failed`). */
-  rejected(job: JobState, party: 'bid' | 'ask', reason: RejectReason): void;
-  /** The party's own lock held but its counterparty's failed: the order rests again. */
-  returned(job: JobState, party: 'bid' | 'ask'): void;
-}
+import { TERMINAL_STAGES, type JobState, type OrderEffects, type RejectReason } from './types.js';
 
 export interface PipelineLog {
   info(obj: object, msg: string): void;

@@ -10,8 +10,7 @@ import { deriveNote, outputInner, OutputRole } from '@nightjar/crypto';
 import { fieldToHex, parseAddress, requiredCollateral, type Instrument } from '@nightjar/protocol';
 import { LOCK_TTL_CEILING_SLOTS } from '@nightjar/ledger';
 import type { Match } from '../book/types.js';
-import type { EngineOrder } from '../orders/engine-order.js';
-import type { MatchPlan, OutputPlan, PartyPlan } from './types.js';
+import type { MatchPlan, OutputPlan, PartyPlan, SettleableOrder } from './types.js';
 
 /** A relocked note must outlive the order by this much, so its last match can still settle. */
 export const RELOCK_MARGIN_SLOTS = 150n;
@@ -25,7 +24,7 @@ export interface PlanContext {
   lockExpirySlot: bigint;
 }
 
-export function planMatch(m: Match<EngineOrder>, matchIdx: number, ctx: PlanContext): MatchPlan {
+export function planMatch(m: Match<SettleableOrder>, matchIdx: number, ctx: PlanContext): MatchPlan {
   const { instrument } = ctx;
   return {
     matchIdx,
@@ -63,15 +62,15 @@ interface Flow {
 }
 
 /** The slot an order's input lock holds until if it is matched now (for `lock_expiry_slot`). */
-export function inputLockUntil(order: EngineOrder, slot: bigint, batchLockExpiry: bigint): bigint {
+export function inputLockUntil(order: SettleableOrder, slot: bigint, batchLockExpiry: bigint): bigint {
   return reusableLock(order, slot) ? order.lockedUntilSlot! : batchLockExpiry;
 }
 
-function reusableLock(order: EngineOrder, slot: bigint): boolean {
+function reusableLock(order: SettleableOrder, slot: bigint): boolean {
   return order.lockedUntilSlot !== undefined && order.lockedUntilSlot > slot + MIN_REUSABLE_LOCK_SLOTS;
 }
 
-function planParty(o: EngineOrder, f: Flow): PartyPlan {
+function planParty(o: SettleableOrder, f: Flow): PartyPlan {
   const { ctx } = f;
   const change = o.noteAmount - f.gives;
   if (change < 0n) throw new Error('note value below what the match takes');

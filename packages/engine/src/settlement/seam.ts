@@ -6,14 +6,14 @@
  */
 import type { SettlementStatusResponse } from '@nightjar/protocol';
 import type { Match } from '../book/types.js';
-import type { EngineOrder } from '../orders/engine-order.js';
+import type { SettleableOrder } from './types.js';
 
 export interface SettlementBatch {
   /** Local to this boot (`/settlement/status/{batch_id}`). */
   batchId: bigint;
   marketId: string;
   symbol: string;
-  matches: Match<EngineOrder>[];
+  matches: Match<SettleableOrder>[];
   /** Slot until which the inputs will be locked on chain. */
   lockExpirySlot: bigint;
   createdAtMs: number;

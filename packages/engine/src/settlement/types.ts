@@ -1,8 +1,11 @@
 /**
- * The settlement pipeline's vocabulary: a match's plan (everything the ledger transactions and the
- * order effects need, computed once at match time and journaled), its stage, outcome and reason.
+ * The settlement pipeline's vocabulary: the order view it reads (`SettleableOrder`), a match's plan
+ * (everything the ledger transactions and the order effects need, computed once at match time and
+ * journaled), its stage, outcome and reason, and the `OrderEffects` it calls. Orders implement
+ * these; settlement imports nothing from `orders/`.
  */
 import type { SettlementOutcome, SettlementStage } from '@nightjar/protocol';
+import type { BookOrder } from '../book/types.js';
 
 export type { SettlementOutcome, SettlementStage };
 
@@ -21,6 +24,21 @@ export const REJECT_REASONS = [
   'engine_restarted',
 ] as const;
 export type RejectReason = (typeof REJECT_REASONS)[number];
+
+/** What settlement reads of a matched order: the book's fields plus its note and lock. */
+export interface SettleableOrder extends BookOrder {
+  /** Cumulative filled quantity before this match. */
+  filledQuantity: bigint;
+  noteCommitment: string;
+  noteInnerHash: string;
+  nullifier: string;
+  treeId: number;
+  viewingPubkey: string;
+  merkleRoot: string;
+  validInputProof: string;
+  /** Slot until which the note is already locked to this order on the ledger, if it is. */
+  lockedUntilSlot?: bigint;
+}
 
 /** `lock_note` arguments as the ledger takes them (u64 as decimal strings). */
 export interface LockArgs {
@@ -103,3 +121,13 @@ export interface JobState {
 }
 
 export const TERMINAL_STAGES: ReadonlySet<SettlementStage> = new Set(['done', 'failed']);
+
+/** What settlement does to orders; `orders/settlement-effects.ts` implements it over the markets. */
+export interface OrderEffects {
+  /** Both parties' fills (memos published, orders filled). */
+  confirmed(job: JobState): void;
+  /** A definitive failure of one party's order (terminal `settlement_failed`). */
+  rejected(job: JobState, party: 'bid' | 'ask', reason: RejectReason): void;
+  /** The party's own lock held but its counterparty's failed: the order rests again. */
+  returned(job: JobState, party: 'bid' | 'ask'): void;
+}
