@@ -21,7 +21,7 @@ import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { OrderRegistry } from '../src/orders/order-registry.js';
 import { MarketEngine } from '../src/orders/market-engine.js';
 import type { EngineOrder } from '../src/orders/engine-order.js';
-import { UnwiredSettlement } from '../src/settlement/seam.js';
+import type { SettlementSeam } from '../src/settlement/types.js';
 import { startTestVenue } from '../test/harness.js';
 import type { LoadCommand, LoadCounts } from './stream-load-client.js';
 
@@ -93,10 +93,12 @@ async function main(): Promise<void> {
   // A real MarketEngine on the engine's own bus: an add and a cancel on its book is one book event.
   const instrument = engine.context.markets.list()[0]!;
   let batch = 0n;
+  // Each book event is an add and its cancel: nothing ever matches, so nothing reaches settlement.
+  const settlesNothing: SettlementSeam = { state: 'wired', submit: () => undefined, pendingBatches: () => 0 };
   const market = new MarketEngine(instrument, {
     registry: new OrderRegistry(1_000),
     events: engine.events,
-    settlement: new UnwiredSettlement(),
+    settlement: settlesNothing,
     settlementBufferSlots: 20n,
     now: Date.now,
     nextBatchId: () => ++batch,

@@ -10,7 +10,7 @@ import type { ChainView } from './chain-view.js';
 import type { MarketRegistry } from './markets.js';
 import type { Intake } from './orders/intake.js';
 import type { OrderRegistry } from './orders/order-registry.js';
-import type { SettlementSeam } from './settlement/seam.js';
+import type { SettlementSeam } from './settlement/types.js';
 import type { StreamHub } from './stream/hub.js';
 import type { TreeMirror } from './tree-mirror.js';
 

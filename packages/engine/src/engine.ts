@@ -43,7 +43,7 @@ import { OrderRegistry } from './orders/order-registry.js';
 import { SettlementEffects } from './orders/settlement-effects.js';
 import { SettlementJournal } from './settlement/journal.js';
 import { SettlementPipeline, type PipelineOptions } from './settlement/pipeline.js';
-import type { SettlementSeam } from './settlement/seam.js';
+import type { SettlementSeam } from './settlement/types.js';
 import { hadTeeKey, loadTeeKey } from './settlement/tee-key.js';
 import type { StreamOptions } from './stream/options.js';
 import { StreamService } from './stream/stream-service.js';

@@ -5,9 +5,8 @@
 import type { Instrument } from '@nightjar/protocol';
 import { OrderBook } from '../book/order-book.js';
 import { runAuction } from '../book/matcher.js';
-import type { SettlementSeam } from '../settlement/seam.js';
 import { inputLockUntil, MIN_REUSABLE_LOCK_SLOTS } from '../settlement/plan.js';
-import type { PartyPlan } from '../settlement/types.js';
+import type { PartyPlan, SettlementSeam } from '../settlement/types.js';
 import type { EngineOrder } from './engine-order.js';
 import type { OrderEventBody, VenueEventBus } from '../event-bus.js';
 import type { OrderRegistry } from './order-registry.js';

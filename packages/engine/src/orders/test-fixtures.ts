@@ -6,8 +6,7 @@
 import { marketAddress, mintAddress } from '@nightjar/ledger';
 import { requiredCollateral, type Instrument } from '@nightjar/protocol';
 import { planMatch } from '../settlement/plan.js';
-import type { SettlementBatch, SettlementSeam } from '../settlement/seam.js';
-import type { JobState } from '../settlement/types.js';
+import type { JobState, SettlementBatch, SettlementSeam } from '../settlement/types.js';
 import type { EngineOrder } from './engine-order.js';
 import { VenueEventBus, type OrderEventBody } from '../event-bus.js';
 import { MarketEngine } from './market-engine.js';

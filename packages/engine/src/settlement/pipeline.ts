@@ -21,9 +21,15 @@ import { LedgerIo, type Landing } from './ledger-io.js';
 import { SettlementMetrics } from './metrics.js';
 import { conserves, planMatch, settleEntry } from './plan.js';
 import { classifyJob } from './recovery.js';
-import type { SettlementBatch, SettlementSeam } from './seam.js';
 import type { TeeKey } from './tee-key.js';
-import { TERMINAL_STAGES, type JobState, type OrderEffects, type RejectReason } from './types.js';
+import {
+  TERMINAL_STAGES,
+  type JobState,
+  type OrderEffects,
+  type RejectReason,
+  type SettlementBatch,
+  type SettlementSeam,
+} from './types.js';
 
 export interface PipelineLog {
   info(obj: object, msg: string): void;
