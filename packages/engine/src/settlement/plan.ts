@@ -121,12 +121,7 @@ function planParty(o: SettleableOrder, f: Flow): PartyPlan {
   const reuse = reusableLock(o, ctx.slot);
   const lockUntil = reuse ? o.lockedUntilSlot! : ctx.lockExpirySlot;
   return {
-    orderId: o.orderId,
-    accountId: o.accountId,
-    side: o.side,
-    treeId: o.treeId,
-    viewingPubkey: o.viewingPubkey,
-    inputNullifier: o.nullifier,
+    ...partyOf(o),
     ...(reuse
       ? {}
       : {
@@ -182,4 +177,38 @@ export function conserves(plan: MatchPlan, inputMint: (side: 'bid' | 'ask') => s
   add(inputMint('bid'), -BigInt(plan.ask.tradeAmount));
   for (const v of bal.values()) if (v !== 0n) return false;
   return true;
+}
+
+/** A plan for a match that could not be planned: enough to report and reject it. */
+export function minimalPlan(m: Match<SettleableOrder>, idx: number, lockExpirySlot: bigint): MatchPlan {
+  const party = (o: SettleableOrder): PartyPlan => ({
+    ...partyOf(o),
+    lockUntilSlot: (o.lockedUntilSlot ?? lockExpirySlot).toString(),
+    outputs: [],
+    tradeAmount: '0',
+    changeAmount: '0',
+    feeAmount: '0',
+    newAmount: '0',
+    filledAfter: o.filledQuantity.toString(),
+    continues: false,
+  });
+  return {
+    matchIdx: idx,
+    matchId: m.matchId.toString(),
+    quantity: m.quantity.toString(),
+    bid: party(m.bid),
+    ask: party(m.ask),
+  };
+}
+
+/** Who a party is: its order, account, side, tree, viewing key and input. */
+function partyOf(o: SettleableOrder) {
+  return {
+    orderId: o.orderId,
+    accountId: o.accountId,
+    side: o.side,
+    treeId: o.treeId,
+    viewingPubkey: o.viewingPubkey,
+    inputNullifier: o.nullifier,
+  };
 }

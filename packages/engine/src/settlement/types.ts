@@ -28,7 +28,7 @@ export type RejectReason = (typeof REJECT_REASONS)[number];
 
 /** What settlement reads of a matched order: the book's fields plus its note and lock. */
 export interface SettleableOrder extends BookOrder {
-  /** Cumulative filled quantity before this match. */
+  /** Cumulative filled quantity so far. */
   filledQuantity: bigint;
   noteCommitment: string;
   noteInnerHash: string;
@@ -37,7 +37,10 @@ export interface SettleableOrder extends BookOrder {
   viewingPubkey: string;
   merkleRoot: string;
   validInputProof: string;
-  /** Slot until which the note is already locked to this order on the ledger, if it is. */
+  /**
+   * Slot until which the note is locked to this order on the ledger (after a partial fill's relock,
+   * or a lock that survived a counterparty's failed one): the next match reuses that lock.
+   */
   lockedUntilSlot?: bigint;
 }
 
