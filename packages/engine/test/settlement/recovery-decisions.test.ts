@@ -1,44 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import type { NoteStatus, TransactionRecord } from '@nightjar/ledger';
-import { REDRIVE_MIN_LOCK_SLOTS, recoveryDecisions } from './recovery.js';
-import type { JobState, PartyPlan } from './types.js';
+import { REDRIVE_MIN_LOCK_SLOTS, recoveryDecisions } from '../../src/settlement/recovery.js';
+import type { JobState } from '../../src/settlement/types.js';
+import { jobState } from './jobs.js';
 
 const SLOT = 100;
 
-const party = (nullifier: string): PartyPlan => ({
-  orderId: nullifier.repeat(16),
-  accountId: 'a',
-  side: 'bid',
-  treeId: 0,
-  viewingPubkey: '00',
-  inputNullifier: nullifier,
-  lockUntilSlot: '200',
-  outputs: [],
-  tradeAmount: '0',
-  changeAmount: '0',
-  feeAmount: '0',
-  newAmount: '0',
-  filledAfter: '0',
-  continues: false,
-});
-
-const job = (matchIdx: number, settleSignatures: string[] = []): JobState => ({
-  batchId: 1n,
-  marketId: 'm',
-  plan: {
+const job = (matchIdx: number, settleSignatures: string[] = []): JobState =>
+  jobState(
     matchIdx,
-    matchId: String(matchIdx),
-    quantity: '1',
-    bid: party(`b${matchIdx}`),
-    ask: party(`a${matchIdx}`),
-  },
-  stage: 'settling',
-  outcome: 'pending',
-  createdAtMs: 0,
-  updatedAtMs: 0,
-  lockSignatures: [],
-  settleSignatures,
-});
+    { inputNullifier: `b${matchIdx}` },
+    { inputNullifier: `a${matchIdx}` },
+    { settleSignatures },
+  );
 
 const locked = (slots: number): NoteStatus => ({ state: 'locked', locked_until_slot: SLOT + slots });
 

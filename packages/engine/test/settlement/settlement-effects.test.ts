@@ -1,45 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { VenueEventBus, type BusEvent } from '../event-bus.js';
-import type { JobState, PartyPlan } from '../settlement/types.js';
-import { OrderRegistry } from './order-registry.js';
-import { SettlementEffects } from './settlement-effects.js';
-
-const party = (side: 'bid' | 'ask', accountId: string, orderId: string): PartyPlan => ({
-  orderId,
-  accountId,
-  side,
-  treeId: side === 'bid' ? 0 : 1,
-  viewingPubkey: '00',
-  inputNullifier: '01',
-  lockUntilSlot: '90',
-  outputs: [],
-  tradeAmount: '5',
-  changeAmount: '0',
-  feeAmount: '0',
-  newAmount: '0',
-  filledAfter: '5',
-  continues: false,
-});
+import { VenueEventBus, type BusEvent } from '../../src/event-bus.js';
+import { OrderRegistry } from '../../src/orders/order-registry.js';
+import { SettlementEffects } from '../../src/orders/settlement-effects.js';
+import { jobState } from './jobs.js';
 
 /** A confirmed match as boot recovery finds it in the journal: its orders are not live this boot. */
-const recoveredJob: JobState = {
-  batchId: 9n,
-  marketId: 'market',
-  plan: {
-    matchIdx: 0,
-    matchId: '41',
-    quantity: '5',
-    bid: party('bid', 'alice', 'aa'.repeat(16)),
-    ask: party('ask', 'bob', 'bb'.repeat(16)),
-  },
-  stage: 'closing',
-  outcome: 'confirmed',
-  createdAtMs: 1,
-  updatedAtMs: 2,
-  lockSignatures: [],
-  settleSignatures: [],
-  memos: ['c1'.repeat(4), 'c2'.repeat(4)],
-};
+const recoveredJob = jobState(
+  0,
+  { accountId: 'alice', orderId: 'aa'.repeat(16) },
+  { accountId: 'bob', orderId: 'bb'.repeat(16), treeId: 1 },
+  { batchId: 9n, marketId: 'market', stage: 'closing', memos: ['c1'.repeat(4), 'c2'.repeat(4)] },
+);
 
 describe('settlement effects', () => {
   it('publishes each party’s fill on the event bus, with no stream and no live order', () => {
@@ -62,7 +33,7 @@ describe('settlement effects', () => {
         body: {
           order_id: 'aa'.repeat(16),
           market_id: 'market',
-          match_id: '41',
+          match_id: '1',
           batch_id: 9n,
           outcome: 'confirmed',
           tree_id: 0,
@@ -75,7 +46,7 @@ describe('settlement effects', () => {
         body: {
           order_id: 'bb'.repeat(16),
           market_id: 'market',
-          match_id: '41',
+          match_id: '1',
           batch_id: 9n,
           outcome: 'confirmed',
           tree_id: 1,
