@@ -4,7 +4,7 @@
  * (`partially_filled` / `fully_filled` carrying its match id), and per order the time from its
  * last match to `fully_filled`.
  */
-import type { BusEvent, OrderEvents } from '../src/orders/events.js';
+import type { BusEvent, VenueEventBus } from '../src/event-bus.js';
 
 export class SettlementTracker {
   /** match id → when its first `pending_settlement` was published. */
@@ -21,7 +21,7 @@ export class SettlementTracker {
   private readonly off: () => void;
   private waiter: { n: number; resolve: () => void } | undefined;
 
-  constructor(events: OrderEvents) {
+  constructor(events: VenueEventBus) {
     this.off = events.subscribe((e) => this.onEvent(e));
   }
 

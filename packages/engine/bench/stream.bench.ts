@@ -7,7 +7,7 @@
  *  - memory per idle authenticated session.
  *
  * Latency is measured inside the engine: the bus stamps `performance.now()` when the event is
- * published (MarketEngine.emit → OrderEvents), and the `onFrameSent` hook reads the clock in the
+ * published (MarketEngine.emit → VenueEventBus), and the `onFrameSent` hook reads the clock in the
  * ws write callback, i.e. when the frame's bytes were handed to the kernel. The load clients run in
  * their own process (child_process.fork) and count frames and check seq there; delivery rates are
  * measured at the clients, from the first publication to the last frame received, on a clock both
@@ -21,7 +21,7 @@ import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { OrderRegistry } from '../src/orders/order-registry.js';
 import { MarketEngine } from '../src/orders/market-engine.js';
 import type { EngineOrder } from '../src/orders/engine-order.js';
-import { UnwiredSettlement } from '../src/settlement/seam.js';
+import type { SettlementSeam } from '../src/settlement/types.js';
 import { startTestVenue } from '../test/harness.js';
 import type { LoadCommand, LoadCounts } from './stream-load-client.js';
 
@@ -93,10 +93,12 @@ async function main(): Promise<void> {
   // A real MarketEngine on the engine's own bus: an add and a cancel on its book is one book event.
   const instrument = engine.context.markets.list()[0]!;
   let batch = 0n;
+  // Each book event is an add and its cancel: nothing ever matches, so nothing reaches settlement.
+  const settlesNothing: SettlementSeam = { state: 'wired', submit: () => undefined, pendingBatches: () => 0 };
   const market = new MarketEngine(instrument, {
     registry: new OrderRegistry(1_000),
     events: engine.events,
-    settlement: new UnwiredSettlement(),
+    settlement: settlesNothing,
     settlementBufferSlots: 20n,
     now: Date.now,
     nextBatchId: () => ++batch,
@@ -273,7 +275,7 @@ ${row('orders, paced at 10,000 frames/s', ordersLight, true)}
 ${row('tree, saturated', treeMax, false)}
 ${row('tree, paced at 50,000 frames/s', treePaced, true)}
 
-Targets: at least 50,000 events per second delivered to the 500 sockets (the "frames delivered / s" column: one event to 5 or 500 sockets is 5 or 500 deliveries); p99 from a book event to its frame leaving the socket under 5 ms. Latency is measured in the engine: from the bus publication (\`performance.now()\` stamped by \`OrderEvents.publish\`) to the ws write callback of that frame (its bytes handed to the kernel). It includes the fan-out's one-turn deferral, serialization, the session's backlog, corking and TLS encryption, not the kernel or the client. "Peak backlog" is the most frames any session had waiting for its socket during the phase (0: the sockets always took every frame at once, so any latency was spent in the engine's event loop). "Loop delay" is how late the engine's 1 ms timers fired during the phase: time the main thread could not run (busy, or not scheduled); "longest GC" the longest garbage-collection pause.
+Targets: at least 50,000 events per second delivered to the 500 sockets (the "frames delivered / s" column: one event to 5 or 500 sockets is 5 or 500 deliveries); p99 from a book event to its frame leaving the socket under 5 ms. Latency is measured in the engine: from the bus publication (\`performance.now()\` stamped by \`VenueEventBus.publish\`) to the ws write callback of that frame (its bytes handed to the kernel). It includes the fan-out's one-turn deferral, serialization, the session's backlog, corking and TLS encryption, not the kernel or the client. "Peak backlog" is the most frames any session had waiting for its socket during the phase (0: the sockets always took every frame at once, so any latency was spent in the engine's event loop). "Loop delay" is how late the engine's 1 ms timers fired during the phase: time the main thread could not run (busy, or not scheduled); "longest GC" the longest garbage-collection pause.
 
 ### Reading these figures
 

@@ -10,7 +10,7 @@ import type { ChainView } from './chain-view.js';
 import type { MarketRegistry } from './markets.js';
 import type { Intake } from './orders/intake.js';
 import type { OrderRegistry } from './orders/order-registry.js';
-import type { SettlementSeam } from './settlement/seam.js';
+import type { SettlementSeam } from './settlement/types.js';
 import type { StreamHub } from './stream/hub.js';
 import type { TreeMirror } from './tree-mirror.js';
 import type { Drain } from './venue/drain.js';
@@ -43,6 +43,6 @@ export interface EngineContext {
   /** preHandlers: a valid bearer token (any account) / an admin's token. */
   requireAccount: preHandlerAsyncHookHandler;
   requireAdmin: preHandlerAsyncHookHandler;
-  /** `/v1/stream` sessions and caps (no route reads them; tests inspect them here). */
+  /** `/v1/stream` sessions and caps (fill memos reach them over the event bus, like every event). */
   streamHub: StreamHub;
 }

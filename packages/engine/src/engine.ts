@@ -25,7 +25,7 @@ import { registerVenueRoutes } from './http/routes/index.js';
 import { AddressLimiter } from './http/address-limiter.js';
 import { buildHttpServer, servedRoutes } from './http/server.js';
 import { MarketRegistry } from './markets.js';
-import { OrderEvents } from './orders/events.js';
+import { VenueEventBus } from './event-bus.js';
 import { inlineOrderChecker, type VerifyInputProof } from './orders/inline-order-check.js';
 import { Intake, type IntakeDeps } from './orders/intake.js';
 import { MarketEngine } from './orders/market-engine.js';
@@ -33,7 +33,7 @@ import { OrderRegistry } from './orders/order-registry.js';
 import { SettlementEffects } from './orders/settlement-effects.js';
 import { SettlementJournal } from './settlement/journal.js';
 import { SettlementPipeline, type PipelineOptions } from './settlement/pipeline.js';
-import type { SettlementSeam } from './settlement/seam.js';
+import type { SettlementSeam } from './settlement/types.js';
 import { hadTeeKey, loadTeeKey } from './settlement/tee-key.js';
 import type { StreamOptions } from './stream/options.js';
 import { StreamService } from './stream/stream-service.js';
@@ -118,7 +118,7 @@ export interface RunningEngine {
   /** Dev admin credentials, only on the boot that created them. */
   devAdmin?: { api_key: string; api_secret: string; passphrase: string };
   context: EngineContext;
-  events: OrderEvents;
+  events: VenueEventBus;
   attestation: {
     platform: AttestationPlatform;
     identity: AttestationIdentity;
@@ -186,7 +186,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
 
   const settlementBufferSlots = options.settlementBufferSlots ?? SETTLEMENT_BUFFER_SLOTS;
   const registry = new OrderRegistry();
-  const events = new OrderEvents((err) =>
+  const events = new VenueEventBus((err) =>
     app.log.error({ err: err instanceof Error ? err.message : String(err) }, 'event bus listener failed'),
   );
   let pipeline: SettlementPipeline | undefined;
@@ -235,10 +235,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     }),
     now,
   });
-  const hubRef: { hub?: StreamService['hub'] } = {};
-  pipeline?.setEffects(
-    new SettlementEffects({ registry, events, hub: () => hubRef.hub, marketBySymbol: marketEngines, now }),
-  );
+  pipeline?.setEffects(new SettlementEffects({ registry, events, marketBySymbol: marketEngines, now }));
   await pipeline?.start();
 
   const intake = new Intake({
@@ -262,7 +259,6 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     log: app.log,
     ...(options.stream === undefined ? {} : { options: options.stream }),
   });
-  hubRef.hub = stream.hub;
   // Every finalized leaf the mirror applies goes to the `tree` channel, one push per leaf, in order.
   const offLeaves = trees.onLeaves((applied) => {
     applied.values.forEach((value, i) =>

@@ -2,4 +2,4 @@ export * from './engine.js';
 export * from './tls.js';
 export * from './attestation/index.js';
 export type { EngineContext } from './context.js';
-export type { SettlementSeam, SettlementBatch } from './settlement/seam.js';
+export type { SettlementSeam, SettlementBatch } from './settlement/types.js';

@@ -1,28 +1,18 @@
-/** An order as the engine keeps it: what the book needs plus what lookups, settlement and idempotency need. */
+/**
+ * An order as the engine keeps it: what the book and settlement need (`SettleableOrder`: the book's
+ * fields, the note, its lock) plus what lookups and idempotency need.
+ */
 import type { OrderStatusValue, OrderStatusResponse } from '@nightjar/protocol';
-import type { BookOrder } from '../book/types.js';
+import type { SettleableOrder } from '../settlement/types.js';
 
-export interface EngineOrder extends BookOrder {
+export interface EngineOrder extends SettleableOrder {
   symbol: string;
   marketId: string;
   /** Size as placed; `amount` (the book's field) is what still rests. */
   originalAmount: bigint;
-  filledQuantity: bigint;
-  noteCommitment: string;
-  noteInnerHash: string;
-  nullifier: string;
-  treeId: number;
-  viewingPubkey: string;
-  merkleRoot: string;
-  validInputProof: string;
   /** SHA-256 of the canonical body and the signature, hex: a byte-identical re-send is idempotent. */
   digestHex: string;
   signatureHex: string;
-  /**
-   * Slot until which the note is locked to this order on the ledger (after a partial fill's relock,
-   * or a lock that survived a counterparty's failed one): the next match reuses that lock.
-   */
-  lockedUntilSlot?: bigint;
   /** Lookup status; `pending`/`pending_settlement` while in the book, terminal otherwise. */
   lifecycle: OrderStatusValue;
   /** Stream session whose close cancels it: it was placed (or its modify sent) there with cancel-on-disconnect. */

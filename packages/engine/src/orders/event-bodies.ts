@@ -4,7 +4,7 @@
  * first) or a match reconciled after a restart reports it to an order this boot no longer holds.
  */
 import type { PartyPlan, RejectReason } from '../settlement/types.js';
-import type { OrderEventBody } from './events.js';
+import type { OrderEventBody } from '../event-bus.js';
 
 export interface MatchIds {
   match_id: string;

@@ -8,11 +8,10 @@
 import type { Instrument } from '@nightjar/protocol';
 import { OrderBook } from '../book/order-book.js';
 import { runAuction } from '../book/matcher.js';
-import type { SettlementSeam } from '../settlement/seam.js';
 import { inputLockUntil, MIN_REUSABLE_LOCK_SLOTS } from '../settlement/plan.js';
-import type { PartyPlan } from '../settlement/types.js';
+import type { PartyPlan, SettlementSeam } from '../settlement/types.js';
 import type { EngineOrder } from './engine-order.js';
-import type { OrderEventBody, OrderEvents } from './events.js';
+import type { OrderEventBody, VenueEventBus } from '../event-bus.js';
 import type { OrderRegistry } from './order-registry.js';
 import { confirmedKind, orderEvent } from './event-bodies.js';
 import { unknownCommand, type MarketCommand } from './market-commands.js';
@@ -22,7 +21,7 @@ export const SETTLEMENT_LOCK_SLOTS = 150n;
 
 export interface MarketEngineDeps {
   registry: OrderRegistry;
-  events: OrderEvents;
+  events: VenueEventBus;
   settlement: SettlementSeam;
   settlementBufferSlots: bigint;
   now(): number;

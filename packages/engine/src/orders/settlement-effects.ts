@@ -2,12 +2,11 @@
  * What a settled match does to its orders and who hears of it (the spec's "States and
  * transitions" table). Live orders change through their market's single writer; an order this
  * boot no longer holds (a match reconciled after a restart) gets its events and memo only. Both
- * get the one event `event-bodies.ts` builds from the match's plan.
+ * get the one event `event-bodies.ts` builds from the match's plan. Fill memos go on the event bus
+ * like every other event, so one confirmed during boot recovery is published too.
  */
-import type { StreamHub } from '../stream/hub.js';
-import type { OrderEffects } from '../settlement/pipeline.js';
-import type { JobState, RejectReason } from '../settlement/types.js';
-import type { OrderEvents } from './events.js';
+import type { JobState, OrderEffects, RejectReason } from '../settlement/types.js';
+import type { VenueEventBus } from '../event-bus.js';
 import type { MarketEngine } from './market-engine.js';
 import type { OrderRegistry } from './order-registry.js';
 import { confirmedEvent, failedEvent } from './event-bodies.js';
@@ -16,8 +15,7 @@ export class SettlementEffects implements OrderEffects {
   constructor(
     private readonly deps: {
       registry: OrderRegistry;
-      events: OrderEvents;
-      hub: () => StreamHub | undefined;
+      events: VenueEventBus;
       marketBySymbol: Map<string, MarketEngine>;
       now(): number;
     },
@@ -29,7 +27,7 @@ export class SettlementEffects implements OrderEffects {
       const p = job.plan[side];
       const memo = job.memos?.[i];
       if (memo)
-        this.deps.hub()?.publishFill(p.accountId, {
+        this.deps.events.fill(p.accountId, {
           order_id: p.orderId,
           market_id: job.marketId,
           ...ids,

@@ -6,10 +6,9 @@
 import { marketAddress, mintAddress } from '@nightjar/ledger';
 import { requiredCollateral, type Instrument } from '@nightjar/protocol';
 import { planMatch } from '../settlement/plan.js';
-import type { SettlementBatch, SettlementSeam } from '../settlement/seam.js';
-import type { JobState } from '../settlement/types.js';
+import type { JobState, SettlementBatch, SettlementSeam } from '../settlement/types.js';
 import type { EngineOrder } from './engine-order.js';
-import { OrderEvents, type OrderEventBody } from './events.js';
+import { VenueEventBus, type OrderEventBody } from '../event-bus.js';
 import type { MarketCommand } from './market-commands.js';
 import { MarketEngine } from './market-engine.js';
 import { OrderRegistry } from './order-registry.js';
@@ -66,7 +65,7 @@ export interface TestMarket {
 
 export function testMarket(instrument: Instrument = SOL_USDC): TestMarket {
   const registry = new OrderRegistry();
-  const events = new OrderEvents((err) => {
+  const events = new VenueEventBus((err) => {
     throw err;
   });
   const published: OrderEventBody[] = [];
@@ -109,11 +108,10 @@ export function testMarket(instrument: Instrument = SOL_USDC): TestMarket {
     now: () => 0,
     nextBatchId: () => ++batchId,
   });
-  const effectsOver = (reg: OrderRegistry, bus: OrderEvents) =>
+  const effectsOver = (reg: OrderRegistry, bus: VenueEventBus) =>
     new SettlementEffects({
       registry: reg,
       events: bus,
-      hub: () => undefined,
       marketBySymbol: new Map([[instrument.symbol, market]]),
       now: () => 0,
     });
@@ -177,7 +175,7 @@ export function testMarket(instrument: Instrument = SOL_USDC): TestMarket {
       for (const j of jobs) effects.confirmed(j);
     },
     confirmAfterRestart(jobs) {
-      const bus = new OrderEvents();
+      const bus = new VenueEventBus();
       const heard: OrderEventBody[] = [];
       bus.subscribe((e) => {
         if (e.channel === 'orders') heard.push(e.body);

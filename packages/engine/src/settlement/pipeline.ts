@@ -2,38 +2,44 @@
  * The settlement pipeline (DESIGN.md section 6): a tick's batch walks
  * queued → locking_notes → proving → verifying → settling → closing → done (or failed), each match
  * with its own outcome. Every stage is journaled before the step's ledger side effect, and every
- * transaction before it is sent. Batches run concurrently: they never share a note, because a
- * matched order stays reserved until its match is decided. Order effects go through `OrderEffects`.
+ * transaction before it is sent. Order effects go through `OrderEffects`.
+ *
+ * The settlement directory, file by file:
+ * - `types.ts`: the vocabulary: the order view settlement reads (`SettleableOrder`), the batch and
+ *   the seam it arrives through, a match's plan and job state, reject reasons, `OrderEffects`.
+ * - `pipeline.ts` (this file): the seam's implementation: plans and journals a batch, runs its
+ *   phases once the signer is ready, keeps its status record; executes recovery's decisions.
+ * - `phases.ts`: a batch's ledger phases: lock the inputs, memos, conservation check, settle;
+ *   `release_lock`.
+ * - `scheduler.ts`: the open batches, background tasks in flight, the waits between ledger rounds.
+ * - `job.ts`: a job's state machine: stage transitions, terminal outcomes, ambiguity.
+ * - `plan.ts`: a match's plan (outputs, locks, relock), computed once at match time; conservation.
+ * - `memo.ts`: fill memos encrypted to each party's viewing key.
+ * - `ledger-codes.ts`: ledger error codes to the closed set of reject reasons (one exhaustive table).
+ * - `status-history.ts`: the status record of batches in flight and the last 1,024 terminal ones.
+ * - `signer-readiness.ts`: waiting for the settlement key to be in the finalized signer set.
+ * - `recovery.ts`: restart reconciliation: reads the ledger, one decision per journaled job.
+ * - `ledger-io.ts`: signing, sending, rebroadcasting and awaiting transactions (nonces).
+ * - `journal.ts`, `journal-mac.ts`: the durable, authenticated job journal.
+ * - `metrics.ts`: counters and stage latencies for `/admin/metrics/settlement`.
+ * - `tee-key.ts`: the settlement signing key, derived from the platform and kept in the data dir.
  */
-import { encryptFillMemo } from '@nightjar/crypto';
-import {
-  bytesToHex,
-  hexToBytes,
-  SETTLEMENT_STAGES,
-  type Instrument,
-  type SettlementStage,
-  type SettlementStatusResponse,
-} from '@nightjar/protocol';
-import type { LedgerClient, LockOutcome, MatchOutcome, Transaction } from '@nightjar/ledger';
+import type { Instrument, SettlementStatusResponse } from '@nightjar/protocol';
+import type { LedgerClient } from '@nightjar/ledger';
 import type { ChainView } from '../chain-view.js';
+import { JobMachine, liveJobs, newJob, openRun, type BatchRun } from './job.js';
 import type { SettlementJournal } from './journal.js';
-import { lockReason, settleReason } from './ledger-codes.js';
-import { LedgerIo, type Landing } from './ledger-io.js';
+import { LedgerIo } from './ledger-io.js';
+import { fillMemos } from './memo.js';
 import { SettlementMetrics } from './metrics.js';
-import { conserves, planMatch, settleEntry } from './plan.js';
-import { classifyJob } from './recovery.js';
-import type { SettlementBatch, SettlementSeam } from './seam.js';
+import { BatchPhases } from './phases.js';
+import { minimalPlan, planMatch } from './plan.js';
+import { recoveryDecisions, type RecoveryDecision } from './recovery.js';
+import { BatchScheduler, park, untilNextSlot } from './scheduler.js';
+import { SignerReadiness } from './signer-readiness.js';
+import { RECENT_BATCHES, StatusHistory, statusRecord } from './status-history.js';
 import type { TeeKey } from './tee-key.js';
-import { TERMINAL_STAGES, type JobState, type RejectReason } from './types.js';
-
-/** What settlement does to orders; the engine implements it over its market engines. */
-export interface OrderEffects {
-  confirmed(job: JobState): void;
-  /** A definitive failure of one party's order (terminal `settlement_failed`). */
-  rejected(job: JobState, party: 'bid' | 'ask', reason: RejectReason): void;
-  /** The party's own lock held but its counterparty's failed: the order rests again. */
-  returned(job: JobState, party: 'bid' | 'ask'): void;
-}
+import type { JobState, OrderEffects, SettlementBatch, SettlementSeam } from './types.js';
 
 export interface PipelineLog {
   info(obj: object, msg: string): void;
@@ -61,49 +67,51 @@ export interface PipelineOptions {
   crashAt?: string;
 }
 
-interface BatchRun {
-  batchId: bigint;
-  marketId: string;
-  jobs: JobState[];
-  createdPerf: number;
-  stageSince: Map<number, number>;
-}
-
-const RECENT_BATCHES = 1024;
-const LOCK_ATTEMPTS = 3;
-const SETTLE_ATTEMPTS = 4;
+const errText = (err: unknown) => (err instanceof Error ? err.message : 'unknown');
 
 export class SettlementPipeline implements SettlementSeam {
   readonly metrics = new SettlementMetrics();
   private readonly io: LedgerIo;
-  private readonly runs = new Map<bigint, BatchRun>();
-  private readonly recent = new Map<bigint, { marketId: string; jobs: JobState[] }>();
+  private readonly scheduler: BatchScheduler;
+  private readonly history = new StatusHistory();
+  private readonly signer: SignerReadiness;
+  private readonly jobs: JobMachine;
+  private readonly phases: BatchPhases;
   private feeOwnerCommitment = '';
   private effects: OrderEffects | undefined;
-  private readyWaiters: (() => void)[] = [];
-  private readyTimer: NodeJS.Timeout | undefined;
   private closed = false;
   private terminalSincePrune = 0;
-  private inFlightWork = new Set<Promise<void>>();
   recovery: Promise<void> = Promise.resolve();
+  /** The SIGKILL test hook: right after journaling this point. */
+  private readonly crash = (point: string): void => {
+    if (this.o.crashAt === point) process.kill(process.pid, 'SIGKILL');
+  };
 
   constructor(private readonly o: PipelineOptions) {
     o.journal.authenticate(o.key.seed);
     this.io = new LedgerIo(o.ledger, o.key, {
       budgetMs: o.budgetMs ?? 20_000,
       rebroadcastAfterMs: o.rebroadcastAfterMs ?? 1_500,
-      // A sent transaction can only become confirmed at a new slot: wake then, not a backoff later.
-      sleep: (ms) =>
-        new Promise<void>((resolve) => {
-          const done = () => {
-            clearTimeout(timer);
-            off();
-            resolve();
-          };
-          const timer = setTimeout(done, ms);
-          timer.unref?.();
-          const off = o.chain.onSlot(done);
-        }),
+      sleep: (ms) => untilNextSlot(o.chain, ms),
+    });
+    this.scheduler = new BatchScheduler((err) =>
+      o.log.error({ err: errText(err) }, 'settlement task failed'),
+    );
+    this.signer = new SignerReadiness(o.chain, o.key.address);
+    this.jobs = new JobMachine({
+      metrics: this.metrics,
+      journal: o.journal,
+      effects: () => this.effects,
+      now: o.now,
+      crash: this.crash,
+    });
+    this.phases = new BatchPhases({
+      ...o,
+      io: this.io,
+      jobs: this.jobs,
+      metrics: this.metrics,
+      closed: () => this.closed,
+      crash: this.crash,
     });
   }
 
@@ -113,7 +121,7 @@ export class SettlementPipeline implements SettlementSeam {
 
   /** Wired once the settlement key is in the finalized signer set and the ledger answers. */
   get state(): 'wired' | 'degraded' {
-    return this.keyFinalized() && this.o.chain.available ? 'wired' : 'degraded';
+    return this.signer.finalized && this.o.chain.available ? 'wired' : 'degraded';
   }
 
   setEffects(effects: OrderEffects): void {
@@ -151,15 +159,13 @@ export class SettlementPipeline implements SettlementSeam {
       );
     }
     for (const j of this.o.journal.recentTerminalJobs(RECENT_BATCHES))
-      this.remember(j.batchId, j.marketId, j);
-    this.recovery = this.track(this.recover());
+      this.history.remember(j.batchId, j.marketId, j);
+    this.recovery = this.scheduler.track(this.recover());
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    if (this.readyTimer) clearInterval(this.readyTimer);
-    for (const w of this.readyWaiters) w();
-    this.readyWaiters = [];
+    this.signer.close();
   }
 
   // ---- SettlementSeam ----
@@ -168,13 +174,7 @@ export class SettlementPipeline implements SettlementSeam {
     const instrument = this.o.instrument(batch.marketId)!;
     const nowMs = this.o.now();
     const slot = BigInt(this.o.chain.slot);
-    const run: BatchRun = {
-      batchId: batch.batchId,
-      marketId: batch.marketId,
-      jobs: [],
-      createdPerf: performance.now(),
-      stageSince: new Map(),
-    };
+    const run = openRun(batch.batchId, batch.marketId, []);
     const unplannable: JobState[] = [];
     batch.matches.forEach((m, idx) => {
       let job: JobState;
@@ -185,10 +185,10 @@ export class SettlementPipeline implements SettlementSeam {
           slot,
           lockExpirySlot: batch.lockExpirySlot,
         });
-        job = this.newJob(batch, plan, nowMs);
+        job = newJob(batch, plan, nowMs);
       } catch (err) {
-        this.o.log.error({ err: err instanceof Error ? err.message : 'unknown' }, 'settlement plan failed');
-        job = this.newJob(batch, minimalPlan(m, idx, batch.lockExpirySlot), nowMs);
+        this.o.log.error({ err: errText(err) }, 'settlement plan failed');
+        job = newJob(batch, minimalPlan(m, idx, batch.lockExpirySlot), nowMs);
         unplannable.push(job);
       }
       run.jobs.push(job);
@@ -198,64 +198,45 @@ export class SettlementPipeline implements SettlementSeam {
     this.metrics.count('matches_submitted', run.jobs.length);
     // Journaled before anything reaches the ledger.
     this.o.journal.write(run.jobs);
-    this.runs.set(run.batchId, run);
-    for (const j of unplannable) this.rejectBoth(run, j, 'settlement_rejected');
-    if (this.runs.size > (this.o.maxOpenBatches ?? 4096)) {
+    this.scheduler.runs.set(run.batchId, run);
+    for (const j of unplannable) this.jobs.rejectBoth(run, j, 'settlement_rejected');
+    if (this.scheduler.runs.size > (this.o.maxOpenBatches ?? 4096)) {
       // Bounded queue: nothing of this batch reached the ledger, so refusing it is safe.
       this.metrics.count('queue_overflow_rejections');
-      for (const j of this.live(run)) this.rejectBoth(run, j, 'ledger_unavailable');
+      for (const j of liveJobs(run)) this.jobs.rejectBoth(run, j, 'ledger_unavailable');
       this.finish(run);
       return;
     }
     this.crash('queued');
-    this.track(this.runBatch(run));
+    void this.scheduler.track(this.runBatch(run));
   }
 
   releaseLock(nullifier: string, untilSlot: bigint): void {
     if (this.closed || BigInt(this.o.chain.slot) >= untilSlot) return; // an expired lock binds nothing
-    this.track(this.release(nullifier));
+    void this.scheduler.track(this.phases.release(nullifier));
   }
 
   pendingBatches(): number {
-    return this.runs.size;
+    return this.scheduler.runs.size;
   }
 
   /** Matches not yet done or failed. */
   inFlightMatches(): number {
-    let n = 0;
-    for (const r of this.runs.values()) n += this.live(r).length;
-    return n;
+    return this.scheduler.inFlightMatches();
   }
 
   status(batchId: bigint): SettlementStatusResponse | undefined {
-    const run = this.runs.get(batchId);
-    const rec = run ? { marketId: run.marketId, jobs: run.jobs } : this.recent.get(batchId);
-    if (!rec) return undefined;
-    return {
-      batch_id: batchId,
-      market_id: rec.marketId,
-      jobs: rec.jobs.map((j) => ({
-        match_idx: j.plan.matchIdx,
-        match_id: j.plan.matchId,
-        stage: j.stage,
-        outcome: j.outcome,
-        created_at_ms: BigInt(j.createdAtMs),
-        updated_at_ms: BigInt(j.updatedAtMs),
-        ...(j.confirmedLockSignature ? { lock_signatures: [j.confirmedLockSignature] } : {}),
-        ...(j.confirmedSignature ? { settle_signature: j.confirmedSignature } : {}),
-        ...(j.reason ? { reason: j.reason } : {}),
-      })),
-    };
+    const run = this.scheduler.runs.get(batchId);
+    const rec = run ? { marketId: run.marketId, jobs: run.jobs } : this.history.get(batchId);
+    return rec ? statusRecord(batchId, rec) : undefined;
   }
 
   metricsSnapshot() {
-    const depth = Object.fromEntries(SETTLEMENT_STAGES.map((s) => [s, 0])) as Record<SettlementStage, number>;
-    for (const r of this.runs.values()) for (const j of this.live(r)) depth[j.stage] += 1;
     return {
       settlement: this.state,
-      open_batches: this.runs.size,
+      open_batches: this.scheduler.runs.size,
       in_flight_matches: this.inFlightMatches(),
-      ...this.metrics.snapshot(depth, this.o.journal.writeMs.slice(-1024)),
+      ...this.metrics.snapshot(this.scheduler.stageDepth(), this.o.journal.writeMs.slice(-1024)),
     };
   }
 
@@ -268,243 +249,24 @@ export class SettlementPipeline implements SettlementSeam {
   }
 
   /** Resolves when every batch (and recovery) in flight has finished (tests, planned stop). */
-  async idle(): Promise<void> {
-    while (this.inFlightWork.size > 0) await Promise.allSettled([...this.inFlightWork]);
+  idle(): Promise<void> {
+    return this.scheduler.idle();
   }
 
   // ---- the batch ----
 
   private async runBatch(run: BatchRun): Promise<void> {
     try {
-      await this.whenReady();
+      await this.signer.whenReady();
       if (this.closed) return;
-      await this.lockPhase(run);
-      if (this.live(run).length > 0 && !this.closed) await this.settlePhase(run);
+      await this.phases.lock(run);
+      if (liveJobs(run).length > 0 && !this.closed) await this.phases.settle(run);
     } catch (err) {
       // A bug or a closed engine: the journal keeps the batch for the next start's reconciliation.
-      this.o.log.error({ err: err instanceof Error ? err.message : 'unknown' }, 'settlement batch stopped');
+      this.o.log.error({ err: errText(err) }, 'settlement batch stopped');
       return;
     }
     this.finish(run);
-  }
-
-  private async lockPhase(run: BatchRun): Promise<void> {
-    const jobs = this.live(run);
-    const entries = jobs.flatMap((j) =>
-      (['bid', 'ask'] as const).flatMap((side) =>
-        j.plan[side].lock ? [{ j, side, lock: j.plan[side].lock! }] : [],
-      ),
-    );
-    this.setStage(run, jobs, 'locking_notes');
-    if (entries.length === 0) {
-      this.o.journal.write(jobs);
-      this.crash('locking_notes');
-      return;
-    }
-    let results: LockOutcome[] | undefined;
-    let confirmedSig: string | undefined;
-    for (let attempt = 0; attempt < LOCK_ATTEMPTS && !results; attempt++) {
-      const { tx, sent } = await this.io.submit(
-        { name: 'lock_notes', args: { locks: entries.map((e) => e.lock) } },
-        (tx) => {
-          for (const j of jobs) j.lockSignatures.push(tx.signature);
-          this.o.journal.write(jobs, [{ tx, batchId: run.batchId, kind: 'lock' }]);
-          this.crash('locking_notes');
-        },
-      );
-      this.crash('locking_notes:sent');
-      this.metrics.count('lock_transactions');
-      if (sent === 'refused') continue; // refused before landing: it never lands; sign again
-      const landing = await this.decide(run, jobs, tx);
-      if (landing.kind !== 'landed') continue;
-      const rec = landing.record;
-      confirmedSig = rec.signature;
-      results = rec.err
-        ? entries.map((e) => ({ nullifier: e.lock.nullifier, ok: false, err: rec.err! }))
-        : (rec.result?.locks ?? []);
-    }
-    const failure = new Map<string, RejectReason>();
-    entries.forEach((e, i) => {
-      const r = results?.[i];
-      if (!r) failure.set(`${e.j.plan.matchIdx}/${e.side}`, 'ledger_unavailable');
-      else if (!r.ok) failure.set(`${e.j.plan.matchIdx}/${e.side}`, lockReason(r.err?.code));
-    });
-    for (const j of jobs) {
-      if (confirmedSig) j.confirmedLockSignature = confirmedSig;
-      j.outcome = 'pending';
-      const bidFail = failure.get(`${j.plan.matchIdx}/bid`);
-      const askFail = failure.get(`${j.plan.matchIdx}/ask`);
-      if (!bidFail && !askFail) continue;
-      for (const side of ['bid', 'ask'] as const) {
-        const reason = side === 'bid' ? bidFail : askFail;
-        if (reason) this.effects?.rejected(j, side, reason);
-        else {
-          this.effects?.returned(j, side);
-          this.metrics.count('matches_returned_to_book');
-        }
-      }
-      this.terminal(run, j, 'rejected', bidFail ?? askFail!);
-    }
-    this.o.journal.write(jobs);
-  }
-
-  private async settlePhase(run: BatchRun): Promise<void> {
-    let jobs = this.live(run);
-    this.setStage(run, jobs, 'proving');
-    for (const j of jobs) j.memos ??= [this.memoFor(j, 'bid'), this.memoFor(j, 'ask')];
-    this.o.journal.write(jobs);
-    this.crash('proving');
-
-    this.setStage(run, jobs, 'verifying');
-    jobs = this.balanced(run, jobs);
-    this.o.journal.write(jobs);
-    this.crash('verifying');
-    await this.settleJobs(run, jobs);
-  }
-
-  /** The jobs whose plan conserves value per mint; any other is rejected before it is signed. */
-  private balanced(run: BatchRun, jobs: JobState[]): JobState[] {
-    const instrument = this.o.instrument(run.marketId);
-    const mintOf = (side: 'bid' | 'ask') => (side === 'bid' ? instrument!.quote_mint : instrument!.base_mint);
-    for (const j of jobs)
-      if (!instrument || !conserves(j.plan, mintOf)) this.rejectBoth(run, j, 'settlement_rejected');
-    return jobs.filter((j) => !TERMINAL_STAGES.has(j.stage));
-  }
-
-  /** Sends (and if lost, re-signs) the settle transaction of `jobs` until each is decided. */
-  private async settleJobs(run: BatchRun, initial: JobState[]): Promise<void> {
-    let pending = initial;
-    for (let attempt = 0; attempt < SETTLE_ATTEMPTS && pending.length > 0 && !this.closed; attempt++) {
-      const lockEnd = Math.min(
-        ...pending.flatMap((j) => [Number(j.plan.bid.lockUntilSlot), Number(j.plan.ask.lockUntilSlot)]),
-      );
-      if (this.o.chain.slot >= lockEnd - 1) break;
-      const ix = {
-        name: 'settle_batch',
-        args: {
-          batch_id: run.batchId.toString(),
-          matches: pending.map((j) => settleEntry(j.plan, j.memos!)),
-        },
-      };
-      const batchJobs = pending;
-      const { tx, sent } = await this.io.submit(ix, (tx) => {
-        this.setStage(run, batchJobs, 'settling');
-        for (const j of batchJobs) j.settleSignatures.push(tx.signature);
-        this.o.journal.write(batchJobs, [{ tx, batchId: run.batchId, kind: 'settle' }]);
-        this.crash('settling');
-      });
-      this.crash('settling:sent');
-      this.metrics.count('settle_transactions');
-      if (sent === 'refused') continue; // refused before landing: it never lands; sign again
-      if (sent === 'dropped' || sent === 'unavailable') this.markAmbiguous(batchJobs);
-      const landing = await this.decide(run, batchJobs, tx);
-      if (landing.kind !== 'landed') continue; // lost: nothing of it landed; sign again
-      const rec = landing.record;
-      const byIdx = new Map<number, MatchOutcome>((rec.result?.matches ?? []).map((m) => [m.match_idx, m]));
-      for (const j of batchJobs) {
-        const r = byIdx.get(j.plan.matchIdx);
-        if (!rec.err && r?.ok) {
-          j.confirmedSignature = rec.signature;
-          j.outcome = 'confirmed';
-          this.closeJob(run, j);
-        } else {
-          this.rejectBoth(run, j, settleReason(rec.err?.code ?? r?.err?.code));
-        }
-      }
-      pending = [];
-    }
-    // Never landed within the locks' lifetime (or the engine is closing): nothing was consumed.
-    if (!this.closed)
-      for (const j of pending)
-        this.rejectBoth(run, j, this.o.chain.available ? 'lock_expired' : 'ledger_unavailable');
-    this.o.journal.write(run.jobs.filter((j) => initial.includes(j)));
-  }
-
-  private closeJob(run: BatchRun, j: JobState): void {
-    this.setStage(run, [j], 'closing');
-    this.o.journal.write([j]);
-    this.crash('closing');
-    this.effects?.confirmed(j);
-    this.metrics.count('matches_confirmed');
-    this.metrics.sample('match_to_confirmed', this.o.now() - j.createdAtMs);
-    // No marker account to reclaim on this ledger: closing ends at once.
-    this.setStage(run, [j], 'done');
-    this.metrics.sample('match_to_done', this.o.now() - j.createdAtMs);
-  }
-
-  /** Waits for a transaction's fate; an undecided one marks its matches ambiguous and parks. */
-  private async decide(run: BatchRun, jobs: JobState[], tx: Transaction): Promise<Landing> {
-    let landing = await this.io.awaitLanding(tx);
-    while (landing.kind === 'unknown' && !this.closed) {
-      this.markAmbiguous(jobs);
-      this.o.log.warn(
-        { batch: run.batchId.toString() },
-        'settlement transaction undecided; reconciling slowly',
-      );
-      await new Promise((r) => setTimeout(r, this.o.parkMs ?? 2000).unref?.());
-      landing = await this.io.awaitLanding(tx);
-    }
-    return landing;
-  }
-
-  private markAmbiguous(jobs: JobState[]): void {
-    const changed = jobs.filter((j) => j.outcome !== 'ambiguous');
-    if (changed.length === 0) return;
-    for (const j of changed) {
-      j.outcome = 'ambiguous';
-      j.updatedAtMs = this.o.now();
-    }
-    this.metrics.count('matches_ambiguous', changed.length);
-    this.o.journal.write(changed);
-  }
-
-  private rejectBoth(run: BatchRun, j: JobState, reason: RejectReason): void {
-    this.effects?.rejected(j, 'bid', reason);
-    this.effects?.rejected(j, 'ask', reason);
-    this.terminal(run, j, 'rejected', reason);
-  }
-
-  private terminal(
-    run: BatchRun,
-    j: JobState,
-    outcome: 'rejected',
-    reason: RejectReason | 'indeterminate',
-  ): void {
-    j.outcome = outcome;
-    j.reason = reason;
-    this.setStage(run, [j], 'failed');
-    this.metrics.count('matches_rejected');
-    this.metrics.reason(reason);
-  }
-
-  private memoFor(j: JobState, side: 'bid' | 'ask'): string {
-    const p = j.plan[side];
-    try {
-      return bytesToHex(
-        encryptFillMemo(hexToBytes(p.viewingPubkey), {
-          orderId: hexToBytes(p.orderId),
-          matchId: BigInt(j.plan.matchId),
-          tradeAmount: BigInt(p.tradeAmount),
-          changeAmount: BigInt(p.changeAmount),
-          feeAmount: BigInt(p.feeAmount),
-          outputInners: p.outputs.map((o) => BigInt('0x' + o.inner)),
-        }),
-      );
-    } catch {
-      return ''; // cannot happen for a key intake accepted (1008); an empty memo still settles
-    }
-  }
-
-  /** `release_lock` by this key, the locker. If it never lands, the lock expires as before. */
-  private async release(nullifier: string): Promise<void> {
-    for (let attempt = 0; attempt < LOCK_ATTEMPTS && !this.closed; attempt++) {
-      const { tx, sent } = await this.io.submit({ name: 'release_lock', args: { nullifier } }, (tx) =>
-        this.o.journal.write([], [{ tx, batchId: 0n, kind: 'release' }]),
-      );
-      this.metrics.count('release_transactions');
-      if (sent === 'refused') continue;
-      if ((await this.io.awaitLanding(tx)).kind !== 'lost') return;
-    }
   }
 
   // ---- recovery ----
@@ -519,19 +281,16 @@ export class SettlementPipeline implements SettlementSeam {
     if (open.length === 0) return;
     this.o.log.info({ matches: open.length }, 'settlement recovery: reconciling journaled matches');
     const runs = this.reopen(open);
-    await this.whenReady();
+    await this.signer.whenReady();
     while (!this.closed) {
       try {
         if (!(await this.fence())) continue;
-        for (const run of runs) if (this.live(run).length > 0) await this.reconcile(run);
+        for (const run of runs) if (liveJobs(run).length > 0) await this.reconcile(run);
         this.o.log.info({ counters: this.metrics.counters }, 'settlement recovery done');
         return;
       } catch (err) {
-        this.o.log.warn(
-          { err: err instanceof Error ? err.message : 'unknown' },
-          'settlement recovery: the ledger did not answer; retrying',
-        );
-        await new Promise((r) => setTimeout(r, this.o.parkMs ?? 2000).unref?.());
+        this.o.log.warn({ err: errText(err) }, 'settlement recovery: the ledger did not answer; retrying');
+        await park(this.o.parkMs ?? 2000);
       }
     }
   }
@@ -541,14 +300,8 @@ export class SettlementPipeline implements SettlementSeam {
     const byBatch = new Map<bigint, JobState[]>();
     for (const j of open) byBatch.set(j.batchId, [...(byBatch.get(j.batchId) ?? []), j]);
     return [...byBatch].map(([batchId, jobs]) => {
-      const run: BatchRun = {
-        batchId,
-        marketId: jobs[0]!.marketId,
-        jobs,
-        createdPerf: performance.now(),
-        stageSince: new Map(jobs.map((j) => [j.plan.matchIdx, performance.now()])),
-      };
-      this.runs.set(batchId, run);
+      const run = openRun(batchId, jobs[0]!.marketId, jobs);
+      this.scheduler.runs.set(batchId, run);
       return run;
     });
   }
@@ -570,179 +323,61 @@ export class SettlementPipeline implements SettlementSeam {
     return landing.kind !== 'unknown';
   }
 
-  /** Classifies a reopened batch's jobs from the ledger (after the fence) and acts on each. */
+  /** Executes recovery's decisions for a reopened batch (after the fence). */
   private async reconcile(run: BatchRun): Promise<void> {
-    const { batchId, jobs } = run;
-    const slot = await this.o.ledger.getSlot();
-    const sigResults = new Map<string, MatchOutcome[]>();
-    for (const sig of new Set(jobs.flatMap((j) => j.settleSignatures))) {
-      const rec = await this.o.ledger.getTransaction({ signature: sig });
-      if (rec && !rec.err) sigResults.set(sig, rec.result?.matches ?? []);
-    }
-    const statuses = await this.o.ledger.getNoteStatuses({
-      nullifiers: jobs.flatMap((j) => [j.plan.bid.inputNullifier, j.plan.ask.inputNullifier]),
-    });
     let redrive: JobState[] = [];
-    jobs.forEach((j, i) => {
-      const okSig = j.settleSignatures.find((s) =>
-        sigResults.get(s)?.some((m) => m.match_idx === j.plan.matchIdx && m.ok),
-      );
-      const cls = classifyJob(j, {
-        settledOk: okSig !== undefined,
-        bid: statuses[2 * i]!,
-        ask: statuses[2 * i + 1]!,
-        slot,
-      });
+    for (const d of await recoveryDecisions(this.o.ledger, run.jobs)) {
       this.o.log.info(
-        { batch: batchId.toString(), match_idx: j.plan.matchIdx, class: cls },
+        { batch: run.batchId.toString(), match_idx: d.job.plan.matchIdx, class: d.kind },
         'settlement recovery',
       );
-      if (cls === 'already_settled') {
+      if (this.execute(run, d)) redrive.push(d.job);
+    }
+    // The journaled plan is checked again before it is signed again.
+    redrive = this.phases.balanced(run, redrive);
+    this.o.journal.write(run.jobs);
+    if (redrive.length > 0) await this.phases.settleJobs(run, redrive);
+    this.finish(run);
+  }
+
+  /** One recovery decision; true when the job is to be settled again. */
+  private execute(run: BatchRun, d: RecoveryDecision): boolean {
+    const j = d.job;
+    switch (d.kind) {
+      case 'already_settled':
         this.metrics.count('recovery_already_settled');
-        j.confirmedSignature = okSig!;
-        j.outcome = 'confirmed';
-        this.closeJob(run, j);
-      } else if (cls === 'redrive') {
+        this.jobs.confirm(run, j, d.signature);
+        return false;
+      case 'redrive':
         this.metrics.count('recovery_redriven');
-        j.memos ??= [this.memoFor(j, 'bid'), this.memoFor(j, 'ask')];
-        redrive.push(j);
-      } else if (cls === 'indeterminate') {
+        j.memos ??= fillMemos(j);
+        return true;
+      case 'indeterminate':
         this.metrics.count('recovery_indeterminate');
         this.metrics.count('indeterminate_for_operator');
         this.o.log.error(
-          { batch: batchId.toString(), match_idx: j.plan.matchIdx },
+          { batch: run.batchId.toString(), match_idx: j.plan.matchIdx },
           'settlement recovery: an input was consumed outside this match; operator action needed',
         );
-        j.outcome = 'ambiguous';
-        j.reason = 'indeterminate';
-        this.setStage(run, [j], 'failed');
-      } else {
+        this.jobs.indeterminate(run, j);
+        return false;
+      case 'release':
         this.metrics.count('recovery_released');
-        this.rejectBoth(run, j, 'engine_restarted');
-      }
-    });
-    // The journaled plan is checked again before it is signed again.
-    redrive = this.balanced(run, redrive);
-    this.o.journal.write(jobs);
-    if (redrive.length > 0) await this.settleJobs(run, redrive);
-    this.finish(run);
+        this.jobs.rejectBoth(run, j, 'engine_restarted');
+        return false;
+    }
   }
 
   // ---- bookkeeping ----
 
-  private newJob(batch: SettlementBatch, plan: JobState['plan'], nowMs: number): JobState {
-    return {
-      batchId: batch.batchId,
-      marketId: batch.marketId,
-      plan,
-      stage: 'queued',
-      outcome: 'pending',
-      createdAtMs: nowMs,
-      updatedAtMs: nowMs,
-      lockSignatures: [],
-      settleSignatures: [],
-    };
-  }
-
-  private live(run: BatchRun): JobState[] {
-    return run.jobs.filter((j) => !TERMINAL_STAGES.has(j.stage));
-  }
-
-  private setStage(run: BatchRun, jobs: JobState[], stage: SettlementStage): void {
-    const t = performance.now();
-    for (const j of jobs) {
-      const since = run.stageSince.get(j.plan.matchIdx) ?? t;
-      this.metrics.sample(j.stage, t - since);
-      run.stageSince.set(j.plan.matchIdx, t);
-      j.stage = stage;
-      j.updatedAtMs = this.o.now();
-    }
-  }
-
   private finish(run: BatchRun): void {
-    if (this.live(run).length > 0) return;
+    if (liveJobs(run).length > 0) return;
     this.o.journal.write(run.jobs);
-    this.runs.delete(run.batchId);
-    for (const j of run.jobs) this.remember(run.batchId, run.marketId, j);
+    this.scheduler.runs.delete(run.batchId);
+    for (const j of run.jobs) this.history.remember(run.batchId, run.marketId, j);
     if (++this.terminalSincePrune >= 256) {
       this.terminalSincePrune = 0;
       this.o.journal.prune(run.batchId - BigInt(RECENT_BATCHES * 2));
     }
   }
-
-  private remember(batchId: bigint, marketId: string, j: JobState): void {
-    const rec = this.recent.get(batchId);
-    if (rec) {
-      if (!rec.jobs.includes(j)) rec.jobs.push(j);
-      return;
-    }
-    this.recent.set(batchId, { marketId, jobs: [j] });
-    while (this.recent.size > RECENT_BATCHES) this.recent.delete(this.recent.keys().next().value as bigint);
-  }
-
-  private keyFinalized(): boolean {
-    return this.o.chain.teeKeys.includes(this.o.key.address);
-  }
-
-  private whenReady(): Promise<void> {
-    if (this.keyFinalized() || this.closed) return Promise.resolve();
-    return new Promise((resolve) => {
-      this.readyWaiters.push(resolve);
-      this.readyTimer ??= setInterval(() => {
-        void this.o.chain.poll().then(() => {
-          if (!this.keyFinalized() && !this.closed) return;
-          clearInterval(this.readyTimer);
-          this.readyTimer = undefined;
-          const waiters = this.readyWaiters;
-          this.readyWaiters = [];
-          for (const w of waiters) w();
-        });
-      }, 200);
-      this.readyTimer.unref?.();
-    });
-  }
-
-  private track(p: Promise<void>): Promise<void> {
-    const t = p.catch((err: unknown) =>
-      this.o.log.error({ err: err instanceof Error ? err.message : 'unknown' }, 'settlement task failed'),
-    );
-    this.inFlightWork.add(t);
-    void t.finally(() => this.inFlightWork.delete(t));
-    return t;
-  }
-
-  private crash(point: string): void {
-    if (this.o.crashAt === point) process.kill(process.pid, 'SIGKILL');
-  }
-}
-
-/** A plan for a match that could not be planned: enough to report and reject it. */
-function minimalPlan(
-  m: SettlementBatch['matches'][number],
-  idx: number,
-  lockExpirySlot: bigint,
-): JobState['plan'] {
-  const party = (o: typeof m.bid) => ({
-    orderId: o.orderId,
-    accountId: o.accountId,
-    side: o.side,
-    treeId: o.treeId,
-    viewingPubkey: o.viewingPubkey,
-    inputNullifier: o.nullifier,
-    lockUntilSlot: (o.lockedUntilSlot ?? lockExpirySlot).toString(),
-    outputs: [],
-    tradeAmount: '0',
-    changeAmount: '0',
-    feeAmount: '0',
-    newAmount: '0',
-    filledAfter: o.filledQuantity.toString(),
-    continues: false,
-  });
-  return {
-    matchIdx: idx,
-    matchId: m.matchId.toString(),
-    quantity: m.quantity.toString(),
-    bid: party(m.bid),
-    ask: party(m.ask),
-  };
 }

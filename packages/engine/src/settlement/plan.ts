@@ -10,8 +10,7 @@ import { deriveNote, outputInner, OutputRole } from '@nightjar/crypto';
 import { fieldToHex, parseAddress, requiredCollateral, type Instrument } from '@nightjar/protocol';
 import { LOCK_TTL_CEILING_SLOTS } from '@nightjar/ledger';
 import type { Match } from '../book/types.js';
-import type { EngineOrder } from '../orders/engine-order.js';
-import type { MatchPlan, OutputPlan, PartyPlan } from './types.js';
+import type { MatchPlan, OutputPlan, PartyPlan, SettleableOrder } from './types.js';
 
 /** A relocked note must outlive the order by this much, so its last match can still settle. */
 export const RELOCK_MARGIN_SLOTS = 150n;
@@ -25,7 +24,7 @@ export interface PlanContext {
   lockExpirySlot: bigint;
 }
 
-export function planMatch(m: Match<EngineOrder>, matchIdx: number, ctx: PlanContext): MatchPlan {
+export function planMatch(m: Match<SettleableOrder>, matchIdx: number, ctx: PlanContext): MatchPlan {
   const { instrument } = ctx;
   return {
     matchIdx,
@@ -63,15 +62,15 @@ interface Flow {
 }
 
 /** The slot an order's input lock holds until if it is matched now (for `lock_expiry_slot`). */
-export function inputLockUntil(order: EngineOrder, slot: bigint, batchLockExpiry: bigint): bigint {
+export function inputLockUntil(order: SettleableOrder, slot: bigint, batchLockExpiry: bigint): bigint {
   return reusableLock(order, slot) ? order.lockedUntilSlot! : batchLockExpiry;
 }
 
-function reusableLock(order: EngineOrder, slot: bigint): boolean {
+function reusableLock(order: SettleableOrder, slot: bigint): boolean {
   return order.lockedUntilSlot !== undefined && order.lockedUntilSlot > slot + MIN_REUSABLE_LOCK_SLOTS;
 }
 
-function planParty(o: EngineOrder, f: Flow): PartyPlan {
+function planParty(o: SettleableOrder, f: Flow): PartyPlan {
   const { ctx } = f;
   const change = o.noteAmount - f.gives;
   if (change < 0n) throw new Error('note value below what the match takes');
@@ -122,12 +121,7 @@ function planParty(o: EngineOrder, f: Flow): PartyPlan {
   const reuse = reusableLock(o, ctx.slot);
   const lockUntil = reuse ? o.lockedUntilSlot! : ctx.lockExpirySlot;
   return {
-    orderId: o.orderId,
-    accountId: o.accountId,
-    side: o.side,
-    treeId: o.treeId,
-    viewingPubkey: o.viewingPubkey,
-    inputNullifier: o.nullifier,
+    ...partyOf(o),
     ...(reuse
       ? {}
       : {
@@ -183,4 +177,38 @@ export function conserves(plan: MatchPlan, inputMint: (side: 'bid' | 'ask') => s
   add(inputMint('bid'), -BigInt(plan.ask.tradeAmount));
   for (const v of bal.values()) if (v !== 0n) return false;
   return true;
+}
+
+/** A plan for a match that could not be planned: enough to report and reject it. */
+export function minimalPlan(m: Match<SettleableOrder>, idx: number, lockExpirySlot: bigint): MatchPlan {
+  const party = (o: SettleableOrder): PartyPlan => ({
+    ...partyOf(o),
+    lockUntilSlot: (o.lockedUntilSlot ?? lockExpirySlot).toString(),
+    outputs: [],
+    tradeAmount: '0',
+    changeAmount: '0',
+    feeAmount: '0',
+    newAmount: '0',
+    filledAfter: o.filledQuantity.toString(),
+    continues: false,
+  });
+  return {
+    matchIdx: idx,
+    matchId: m.matchId.toString(),
+    quantity: m.quantity.toString(),
+    bid: party(m.bid),
+    ask: party(m.ask),
+  };
+}
+
+/** Who a party is: its order, account, side, tree, viewing key and input. */
+function partyOf(o: SettleableOrder) {
+  return {
+    orderId: o.orderId,
+    accountId: o.accountId,
+    side: o.side,
+    treeId: o.treeId,
+    viewingPubkey: o.viewingPubkey,
+    inputNullifier: o.nullifier,
+  };
 }

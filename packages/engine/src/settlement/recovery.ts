@@ -3,9 +3,10 @@
  * from the ledger alone (its own journaled settle transactions, then its inputs' note states by
  * nullifier). Every settle transaction the engine ever signed is journaled before it is sent, so
  * "settled by us" is decided by those records; an input consumed any other way is never guessed
- * about: it goes to the operator.
+ * about: it goes to the operator. This module reads the ledger and decides; the pipeline executes
+ * the decisions.
  */
-import type { NoteStatus } from '@nightjar/ledger';
+import type { LedgerClient, MatchOutcome, NoteStatus } from '@nightjar/ledger';
 import type { JobState } from './types.js';
 
 export type RecoveryClass =
@@ -35,4 +36,40 @@ export function classifyJob(job: JobState, f: RecoveryFacts): RecoveryClass {
     s.state === 'locked' && (s.locked_until_slot ?? 0) > f.slot + REDRIVE_MIN_LOCK_SLOTS;
   if (holds(f.bid) && holds(f.ask)) return 'redrive';
   return 'release';
+}
+
+/** What recovery does with one reopened job. */
+export type RecoveryDecision =
+  | { kind: 'already_settled'; job: JobState; signature: string }
+  | { kind: Exclude<RecoveryClass, 'already_settled'>; job: JobState };
+
+/**
+ * One decision per job of a reopened batch, in journal order, from the ledger as it is now (after
+ * the fence): its own settle transactions that landed, its inputs' note states, the slot.
+ */
+export async function recoveryDecisions(
+  ledger: Pick<LedgerClient, 'getSlot' | 'getTransaction' | 'getNoteStatuses'>,
+  jobs: JobState[],
+): Promise<RecoveryDecision[]> {
+  const slot = await ledger.getSlot();
+  const sigResults = new Map<string, MatchOutcome[]>();
+  for (const sig of new Set(jobs.flatMap((j) => j.settleSignatures))) {
+    const rec = await ledger.getTransaction({ signature: sig });
+    if (rec && !rec.err) sigResults.set(sig, rec.result?.matches ?? []);
+  }
+  const statuses = await ledger.getNoteStatuses({
+    nullifiers: jobs.flatMap((j) => [j.plan.bid.inputNullifier, j.plan.ask.inputNullifier]),
+  });
+  return jobs.map((job, i) => {
+    const okSig = job.settleSignatures.find((s) =>
+      sigResults.get(s)?.some((m) => m.match_idx === job.plan.matchIdx && m.ok),
+    );
+    const kind = classifyJob(job, {
+      settledOk: okSig !== undefined,
+      bid: statuses[2 * i]!,
+      ask: statuses[2 * i + 1]!,
+      slot,
+    });
+    return kind === 'already_settled' ? { kind, job, signature: okSig! } : { kind, job };
+  });
 }

@@ -1,8 +1,12 @@
 /**
- * The settlement pipeline's vocabulary: a match's plan (everything the ledger transactions and the
- * order effects need, computed once at match time and journaled), its stage, outcome and reason.
+ * The settlement pipeline's vocabulary: the order view it reads (`SettleableOrder`), the batch it is
+ * handed and the seam it is handed through (`SettlementSeam`), a match's plan
+ * (everything the ledger transactions and the order effects need, computed once at match time and
+ * journaled), its stage, outcome and reason, and the `OrderEffects` it calls. Orders implement
+ * these; settlement imports nothing from `orders/`.
  */
-import type { SettlementOutcome, SettlementStage } from '@nightjar/protocol';
+import type { SettlementOutcome, SettlementStage, SettlementStatusResponse } from '@nightjar/protocol';
+import type { BookOrder, Match } from '../book/types.js';
 
 export type { SettlementOutcome, SettlementStage };
 
@@ -21,6 +25,59 @@ export const REJECT_REASONS = [
   'engine_restarted',
 ] as const;
 export type RejectReason = (typeof REJECT_REASONS)[number];
+
+/** What settlement reads of a matched order: the book's fields plus its note and lock. */
+export interface SettleableOrder extends BookOrder {
+  /** Cumulative filled quantity so far. */
+  filledQuantity: bigint;
+  noteCommitment: string;
+  noteInnerHash: string;
+  nullifier: string;
+  treeId: number;
+  viewingPubkey: string;
+  merkleRoot: string;
+  validInputProof: string;
+  /**
+   * Slot until which the note is locked to this order on the ledger (after a partial fill's relock,
+   * or a lock that survived a counterparty's failed one): the next match reuses that lock.
+   */
+  lockedUntilSlot?: bigint;
+}
+
+/** A tick's matches of one market, as the market engine hands them to settlement. */
+export interface SettlementBatch {
+  /** Local to this boot (`/settlement/status/{batch_id}`). */
+  batchId: bigint;
+  marketId: string;
+  symbol: string;
+  matches: Match<SettleableOrder>[];
+  /** Slot until which the inputs will be locked on chain. */
+  lockExpirySlot: bigint;
+  createdAtMs: number;
+}
+
+/**
+ * Where matches leave the matcher: the pipeline implements it (a test double may, in tests only).
+ */
+export interface SettlementSeam {
+  readonly state: 'wired' | 'degraded';
+  submit(batch: SettlementBatch): void;
+  /** Batches not yet settled (bounded telemetry; no order details). */
+  pendingBatches(): number;
+  /** Matches not yet done or failed. */
+  inFlightMatches?(): number;
+  /** The status record of a batch in flight or among the last 1,024 terminal ones. */
+  status?(batchId: bigint): SettlementStatusResponse | undefined;
+  /** `/admin/metrics/settlement` (no amounts, prices or ids). */
+  metricsSnapshot?(): Record<string, unknown>;
+  /**
+   * The order holding this note's lock (the engine's own, until `untilSlot`) left the book
+   * unmatched: free the note now rather than at the lock's expiry.
+   */
+  releaseLock?(nullifier: string, untilSlot: bigint): void;
+  /** Settlement totals for `/transparency`. */
+  totals?(): { batches: number; confirmed_matches: number; rejected_matches: number };
+}
 
 /** `lock_note` arguments as the ledger takes them (u64 as decimal strings). */
 export interface LockArgs {
@@ -103,3 +160,13 @@ export interface JobState {
 }
 
 export const TERMINAL_STAGES: ReadonlySet<SettlementStage> = new Set(['done', 'failed']);
+
+/** What settlement does to orders; `orders/settlement-effects.ts` implements it over the markets. */
+export interface OrderEffects {
+  /** Both parties' fills (memos published, orders filled). */
+  confirmed(job: JobState): void;
+  /** A definitive failure of one party's order (terminal `settlement_failed`). */
+  rejected(job: JobState, party: 'bid' | 'ask', reason: RejectReason): void;
+  /** The party's own lock held but its counterparty's failed: the order rests again. */
+  returned(job: JobState, party: 'bid' | 'ask'): void;
+}

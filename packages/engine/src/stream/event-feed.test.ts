@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { OrderEvents, type BusEvent } from '../orders/events.js';
+import { VenueEventBus, type BusEvent } from '../event-bus.js';
 import { EventFeed } from './event-feed.js';
 
 const turn = () => new Promise((resolve) => setImmediate(resolve));
@@ -12,7 +12,7 @@ const body = (i: number) => ({
 
 describe('EventFeed', () => {
   it('delivers bus events in order, once per turn, with no loss', async () => {
-    const bus = new OrderEvents();
+    const bus = new VenueEventBus();
     bus.emit('a', body(0)); // before the feed: not its business
     const seen: number[] = [];
     const losses: string[] = [];
@@ -30,7 +30,7 @@ describe('EventFeed', () => {
   });
 
   it('reports the events a full queue dropped, even when they were the last ones', async () => {
-    const bus = new OrderEvents();
+    const bus = new VenueEventBus();
     const losses: string[] = [];
     const feed = new EventFeed(
       bus,
@@ -48,7 +48,7 @@ describe('EventFeed', () => {
   });
 
   it('counts an event whose delivery threw as lost, and delivers what delivery itself publishes', async () => {
-    const bus = new OrderEvents();
+    const bus = new VenueEventBus();
     const losses: string[] = [];
     const seen: number[] = [];
     new EventFeed(
@@ -70,7 +70,7 @@ describe('EventFeed', () => {
 
   it('a throwing bus listener does not stop the others', () => {
     const errors: unknown[] = [];
-    const bus = new OrderEvents((err) => errors.push(err));
+    const bus = new VenueEventBus((err) => errors.push(err));
     const got: number[] = [];
     bus.subscribe(() => {
       throw new Error('bad listener');

@@ -5,7 +5,7 @@
  * full, or one whose delivery threw is a loss: `onLoss` is told and the feed carries on from the
  * bus's head.
  */
-import type { BusEvent, OrderEvents } from '../orders/events.js';
+import type { BusEvent, VenueEventBus } from '../event-bus.js';
 
 export interface EventFeedStats {
   /** The last bus sequence number accounted for. */
@@ -24,7 +24,7 @@ export class EventFeed {
   private readonly unsubscribe: () => void;
 
   constructor(
-    private readonly bus: Pick<OrderEvents, 'lastSeq' | 'subscribe'>,
+    private readonly bus: Pick<VenueEventBus, 'lastSeq' | 'subscribe'>,
     private readonly capacity: number,
     private readonly deliver: (event: BusEvent) => void,
     private readonly onLoss: (reason: string) => void,

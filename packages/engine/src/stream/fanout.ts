@@ -3,7 +3,7 @@
  * subscribed sessions of the account recorded at intake, `tree` to every tree subscriber. The body
  * is serialized once per event, and only if someone receives it.
  */
-import type { BusEvent } from '../orders/events.js';
+import type { BusEvent } from '../event-bus.js';
 import { eventTail } from './frames.js';
 import type { StreamHub } from './hub.js';
 

@@ -11,7 +11,6 @@ import type { WebSocket } from 'ws';
 import { STREAM_CLOSE_CODES, VenueError, type StreamChannel } from '@nightjar/protocol';
 import type { AccountEvent, AccountService, Principal } from '../accounts/account-service.js';
 import { addressKey } from '../http/address-limiter.js';
-import type { FillEventBody, OrderEvents } from '../orders/events.js';
 import type { Intake } from '../orders/intake.js';
 import { AnonymousBudget } from './anonymous-budget.js';
 import type { StreamClock } from './clock.js';
@@ -21,7 +20,6 @@ import { StreamSession } from './session.js';
 export interface StreamHubDeps {
   accounts: AccountService;
   intake: Pick<Intake, 'cancelForSession'>;
-  events: OrderEvents;
   limits: StreamLimits;
   clock: StreamClock;
   log: { warn(fields: object, message: string): void; error(fields: object, message: string): void };
@@ -73,11 +71,6 @@ export class StreamHub {
 
   get limits(): StreamLimits {
     return this.deps.limits;
-  }
-
-  /** Settlement's hook: one `fills` push per party per confirmed match (DESIGN.md section 9 shape). */
-  publishFill(accountId: string, body: FillEventBody): void {
-    this.deps.events.publish({ channel: 'fills', accountId, body });
   }
 
   /** Why an upgrade from `remoteAddress` is refused (counted in `refusedUpgrades`), or undefined. */

@@ -7,7 +7,7 @@ import type { Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { WebSocket } from 'ws';
 import type { AccountService } from '../accounts/account-service.js';
-import type { OrderEvents } from '../orders/events.js';
+import type { VenueEventBus } from '../event-bus.js';
 import type { Intake } from '../orders/intake.js';
 import { systemClock } from './clock.js';
 import { FrameDispatcher } from './dispatch.js';
@@ -20,7 +20,7 @@ import { attachStreamUpgrade } from './upgrade.js';
 export interface StreamServiceDeps {
   accounts: AccountService;
   intake: Pick<Intake, 'admit' | 'place' | 'cancel' | 'modify' | 'cancelForSession'>;
-  events: OrderEvents;
+  events: VenueEventBus;
   /** The engine's wall clock (token expiry); deadlines use `options.clock` or real timers against it. */
   now: () => number;
   log: { warn(fields: object, message: string): void; error(fields: object, message: string): void };
@@ -39,7 +39,6 @@ export class StreamService {
     this.hub = new StreamHub({
       accounts: deps.accounts,
       intake: deps.intake,
-      events: deps.events,
       limits,
       clock: deps.options?.clock ?? systemClock(deps.now),
       log: deps.log,

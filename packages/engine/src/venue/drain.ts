@@ -3,7 +3,7 @@
  * order is open and no settlement is in flight, and an operator may then stop the venue quietly.
  */
 import type { DrainStatusResponse } from '@nightjar/protocol';
-import type { SettlementSeam } from '../settlement/seam.js';
+import type { SettlementSeam } from '../settlement/types.js';
 
 export interface DrainDeps {
   now(): number;

@@ -1,6 +1,6 @@
 /** `/system/status`: the venue's trading-relevant readiness in one read. */
 import type { SystemStatusResponse } from '@nightjar/protocol';
-import type { SettlementSeam } from '../settlement/seam.js';
+import type { SettlementSeam } from '../settlement/types.js';
 import type { Drain } from './drain.js';
 import type { TradingGate } from './trading-gate.js';
 

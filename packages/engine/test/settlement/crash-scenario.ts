@@ -7,7 +7,7 @@ import { expect } from 'vitest';
 import { deriveNote } from '@nightjar/crypto';
 import { fieldToHex, parseAddress } from '@nightjar/protocol';
 import type { Ledger } from '@nightjar/ledger';
-import { login, SOL, Trader, USDC, type Note } from '../harness.js';
+import { login, SOL, Trader, USDC, type Credentials, type Note } from '../harness.js';
 import { HttpsClient } from '../https-client.js';
 import { clientVenue, startChild as start, type Child } from './engine-process.js';
 
@@ -36,6 +36,8 @@ export interface Crashed {
   bid: { order_id: string };
   ask: { order_id: string };
   admin: NonNullable<Child['admin']>;
+  /** Alice's (the bid's) account credentials, to log in again after a restart. */
+  aliceCredentials: Credentials;
   memosBefore: number;
 }
 
@@ -52,8 +54,10 @@ export async function crashMidSettlement(
   const client = new HttpsClient(first.url, first.cert);
   const { venue } = await clientVenue(ledger, first, client);
   const adminToken = await login(client, first.admin!);
+  const credentials: Credentials[] = [];
   const account = async () => {
     const c = await client.send('/admin/accounts', { method: 'POST', token: adminToken, body: {} });
+    credentials.push(c.body);
     return login(client, c.body);
   };
   const [aliceToken, bobToken] = [await account(), await account()];
@@ -75,7 +79,17 @@ export async function crashMidSettlement(
   }
   expect(how).toBe('SIGKILL');
   client.close();
-  return { alice, bob, usdc, sol, bid, ask, admin: first.admin!, memosBefore };
+  return {
+    alice,
+    bob,
+    usdc,
+    sol,
+    bid,
+    ask,
+    admin: first.admin!,
+    aliceCredentials: credentials[0]!,
+    memosBefore,
+  };
 }
 
 /** A note's nullifier, as its owner computes it. */

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { JOURNAL_FILE, JournalDamagedError, SettlementJournal } from '../../src/settlement/journal.js';
+import { jobState } from './jobs.js';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -93,36 +94,8 @@ describe('settlement journal', () => {
   it('keeps jobs, nonces and batch ids across reopen', () => {
     const d = dir();
     const j = keyed(d, false);
-    const party = {
-      orderId: '00'.repeat(16),
-      accountId: 'a',
-      side: 'bid' as const,
-      treeId: 0,
-      viewingPubkey: '',
-      inputNullifier: '01',
-      lockUntilSlot: '10',
-      outputs: [],
-      tradeAmount: '0',
-      changeAmount: '0',
-      feeAmount: '0',
-      newAmount: '0',
-      filledAfter: '0',
-      continues: false,
-    };
     j.write(
-      [
-        {
-          batchId: 7n,
-          marketId: 'm',
-          plan: { matchIdx: 0, matchId: '1', quantity: '1', bid: party, ask: { ...party, side: 'ask' } },
-          stage: 'settling',
-          outcome: 'pending',
-          createdAtMs: 1,
-          updatedAtMs: 2,
-          lockSignatures: [],
-          settleSignatures: ['s'],
-        },
-      ],
+      [jobState(0, {}, {}, { settleSignatures: ['s'] })],
       [
         {
           tx: { signer: 'x', nonce: '42', instruction: { name: 'n', args: {} }, signature: 's' },

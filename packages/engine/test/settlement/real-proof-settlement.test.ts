@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadVerificationKey, NoteProver } from '@nightjar/circuits';
 import { deriveNote } from '@nightjar/crypto';
 import { fieldToHex, parseAddress } from '@nightjar/protocol';
-import type { BusEvent } from '../../src/orders/events.js';
+import type { BusEvent } from '../../src/event-bus.js';
 import { SOL, startTestVenue, Trader, USDC, type Note, type TestVenue } from '../harness.js';
 import { proveNotes, realLedgerVerifier, recordingVerifier } from '../real-proofs.js';
 

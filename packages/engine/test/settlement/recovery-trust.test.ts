@@ -22,10 +22,11 @@ import {
 } from '@nightjar/ledger';
 import { JOURNAL_FILE, SettlementJournal } from '../../src/settlement/journal.js';
 import type { JobState } from '../../src/settlement/types.js';
-import { login } from '../harness.js';
+import { login, type TestVenue } from '../harness.js';
 import { HttpsClient } from '../https-client.js';
 import { crashMidSettlement, killChildren, nullifierOf, startChild } from './crash-scenario.js';
 import { preparedDataDir, type Child } from './engine-process.js';
+import { StreamClient } from '../stream/stream-client.js';
 import { loadOrCreateTeeKey } from '../../src/settlement/tee-key.js';
 
 let ledger: Ledger;
@@ -87,6 +88,10 @@ async function observe(child: Child, admin: NonNullable<Child['admin']>) {
   };
 }
 
+/** Enough of a TestVenue for a stream client on the child. */
+const streamVenue = (child: Child) =>
+  ({ engine: { url: child.url, certificate: { certPem: child.cert } } }) as unknown as TestVenue;
+
 function journaledJobs(dataDir: string): { batch_id: number; body: string }[] {
   const db = new Database(join(dataDir, JOURNAL_FILE), { readonly: true });
   const rows = db.prepare('SELECT batch_id, body FROM jobs').all() as { batch_id: number; body: string }[];
@@ -138,6 +143,12 @@ describe('restart reconciliation', () => {
           ]);
           continue;
         }
+        // Alice listens for fills on the restarted engine: recovery's confirmation reaches her.
+        const fills = await StreamClient.login(
+          streamVenue(child),
+          await login(view.client, crashed.aliceCredentials),
+        );
+        await fills.request({ op: 'subscribe', channels: ['fills'] });
         // The ledger takes transactions again: the fence lands, the match is redriven once.
         await rpc.setFaults({ rejectRate: 0 });
         // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a JSON body
@@ -151,6 +162,15 @@ describe('restart reconciliation', () => {
         expect(m.counters.matches_rejected).toBe(0);
         const final = await view.status(batchId);
         expect(final.body.jobs[0]).toMatchObject({ stage: 'done', outcome: 'confirmed' });
+        const memos = (await ledger.getMemos({ from: memosBefore, to: memosBefore + 100 })).memos;
+        expect(await fills.find((f) => f.channel === 'fills')).toMatchObject({
+          order_id: crashed.bid.order_id,
+          match_id: final.body.jobs[0].match_id,
+          batch_id: Number(batchId),
+          outcome: 'confirmed',
+          memo: expect.toSatisfy((memo: string) => memos.some((m) => m.memo === memo)),
+        });
+        await fills.close();
         child.proc.kill('SIGTERM');
         await child.exited;
         view.client.close();

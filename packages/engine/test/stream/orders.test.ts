@@ -170,7 +170,7 @@ describe('order operations and channels over the stream', () => {
     await Promise.all([bobStream.close(), aliceQuiet.close()]);
   });
 
-  it('fills: the publish hook reaches the account’s fills subscribers only', async () => {
+  it('fills: a fill on the event bus reaches the account’s fills subscribers only', async () => {
     const fills = await StreamClient.login(v, alice.token);
     await fills.request({ op: 'subscribe', channels: ['fills', 'orders'] });
     const bob = await v.newAccount();
@@ -186,7 +186,7 @@ describe('order operations and channels over the stream', () => {
       memo: 'cd'.repeat(194),
       server_time_ms: 1_700_000_000_000,
     };
-    v.engine.context.streamHub.publishFill(alice.accountId, body);
+    v.engine.events.fill(alice.accountId, body);
     const fence = barrier(bob.accountId);
     expect(await fills.find((f) => f.channel === 'fills')).toEqual({
       channel: 'fills',

@@ -1,7 +1,8 @@
 /**
- * The engine's event bus: everything the stream pushes passes here, in one order: order lifecycle
- * events (routed by the account recorded at intake; a terminal event is the last), fill memos, and
- * tree leaves. Each publication is stamped with a bus sequence number, so the stream's fan-out can
+ * The venue's event bus: everything the stream pushes passes here, in one order: order lifecycle
+ * events (routed by the account recorded at intake; a terminal event is the last), fill memos
+ * (published by settlement's order effects), and tree leaves. Publishers need no stream: an event
+ * published before the stream exists (boot recovery) is still published. Each publication is stamped with a bus sequence number, so the stream's fan-out can
  * check that it saw every one: a loss anywhere between here and a socket closes sessions with 1011
  * instead of passing unnoticed (a per-connection seq stamped at send time cannot show it).
  */
@@ -27,7 +28,7 @@ export type BusEvent = BusPublication & {
 
 export type BusListener = (event: BusEvent) => void;
 
-export class OrderEvents {
+export class VenueEventBus {
   private readonly listeners = new Set<BusListener>();
   private seq = 0;
 
@@ -42,6 +43,11 @@ export class OrderEvents {
   /** An `orders` channel event for the account that placed the order. */
   emit(accountId: string, event: OrderEventBody): void {
     this.publish({ channel: 'orders', accountId, body: event });
+  }
+
+  /** A `fills` channel event (a confirmed match's memo) for the account of the filled order. */
+  fill(accountId: string, body: FillEventBody): void {
+    this.publish({ channel: 'fills', accountId, body });
   }
 
   publish(publication: BusPublication): void {

@@ -1,0 +1,152 @@
+/**
+ * A match's job as a state machine: queued → locking_notes → proving → verifying → settling →
+ * closing → done, or failed from any of them. Every transition is timed per stage (metrics); a
+ * terminal one tells the orders (`OrderEffects`) and counts the outcome. An undecided transaction
+ * makes its jobs `ambiguous` (journaled at once) without changing their stage.
+ */
+import type { SettlementStage } from '@nightjar/protocol';
+import type { SettlementJournal } from './journal.js';
+import type { SettlementMetrics } from './metrics.js';
+import {
+  TERMINAL_STAGES,
+  type JobState,
+  type MatchPlan,
+  type OrderEffects,
+  type RejectReason,
+} from './types.js';
+
+/** One batch's jobs while any is live, and when each entered its stage. */
+export interface BatchRun {
+  batchId: bigint;
+  marketId: string;
+  jobs: JobState[];
+  createdPerf: number;
+  stageSince: Map<number, number>;
+}
+
+export function openRun(batchId: bigint, marketId: string, jobs: JobState[]): BatchRun {
+  const now = performance.now();
+  return {
+    batchId,
+    marketId,
+    jobs,
+    createdPerf: now,
+    stageSince: new Map(jobs.map((j) => [j.plan.matchIdx, now])),
+  };
+}
+
+export function newJob(
+  batch: { batchId: bigint; marketId: string },
+  plan: MatchPlan,
+  nowMs: number,
+): JobState {
+  return {
+    batchId: batch.batchId,
+    marketId: batch.marketId,
+    plan,
+    stage: 'queued',
+    outcome: 'pending',
+    createdAtMs: nowMs,
+    updatedAtMs: nowMs,
+    lockSignatures: [],
+    settleSignatures: [],
+  };
+}
+
+export function isLive(j: JobState): boolean {
+  return !TERMINAL_STAGES.has(j.stage);
+}
+
+/** The run's jobs not yet done or failed. */
+export function liveJobs(run: BatchRun): JobState[] {
+  return run.jobs.filter(isLive);
+}
+
+export interface JobMachineDeps {
+  metrics: SettlementMetrics;
+  journal: Pick<SettlementJournal, 'write'>;
+  effects(): OrderEffects | undefined;
+  now(): number;
+  /** The SIGKILL test hook (after journaling a stage). */
+  crash(point: string): void;
+}
+
+export class JobMachine {
+  constructor(private readonly d: JobMachineDeps) {}
+
+  setStage(run: BatchRun, jobs: JobState[], stage: SettlementStage): void {
+    const t = performance.now();
+    for (const j of jobs) {
+      const since = run.stageSince.get(j.plan.matchIdx) ?? t;
+      this.d.metrics.sample(j.stage, t - since);
+      run.stageSince.set(j.plan.matchIdx, t);
+      j.stage = stage;
+      j.updatedAtMs = this.d.now();
+    }
+  }
+
+  /** Its settlement landed with this match ok: closing (journaled), the orders told, then done. */
+  confirm(run: BatchRun, j: JobState, signature: string): void {
+    j.confirmedSignature = signature;
+    j.outcome = 'confirmed';
+    this.setStage(run, [j], 'closing');
+    this.d.journal.write([j]);
+    this.d.crash('closing');
+    this.d.effects()?.confirmed(j);
+    this.d.metrics.count('matches_confirmed');
+    this.d.metrics.sample('match_to_confirmed', this.d.now() - j.createdAtMs);
+    // No marker account to reclaim on this ledger: closing ends at once.
+    this.setStage(run, [j], 'done');
+    this.d.metrics.sample('match_to_done', this.d.now() - j.createdAtMs);
+  }
+
+  /** Both parties' orders fail with `reason`. */
+  rejectBoth(run: BatchRun, j: JobState, reason: RejectReason): void {
+    this.d.effects()?.rejected(j, 'bid', reason);
+    this.d.effects()?.rejected(j, 'ask', reason);
+    this.rejected(run, j, reason);
+  }
+
+  /**
+   * A failed lock: a party whose own lock failed is rejected, the other (its lock held) returns
+   * to the book; the job is rejected with the first failure.
+   */
+  lockFailed(run: BatchRun, j: JobState, bid: RejectReason | undefined, ask: RejectReason | undefined): void {
+    for (const side of ['bid', 'ask'] as const) {
+      const reason = side === 'bid' ? bid : ask;
+      if (reason) this.d.effects()?.rejected(j, side, reason);
+      else {
+        this.d.effects()?.returned(j, side);
+        this.d.metrics.count('matches_returned_to_book');
+      }
+    }
+    this.rejected(run, j, (bid ?? ask)!);
+  }
+
+  /** An input consumed outside this match (recovery): failed, ambiguous, for the operator. */
+  indeterminate(run: BatchRun, j: JobState): void {
+    j.outcome = 'ambiguous';
+    j.reason = 'indeterminate';
+    this.setStage(run, [j], 'failed');
+  }
+
+  /** Their transaction is undecided: journaled as ambiguous (once) until it is decided. */
+  markAmbiguous(jobs: JobState[]): void {
+    const changed = jobs.filter((j) => j.outcome !== 'ambiguous');
+    if (changed.length === 0) return;
+    for (const j of changed) {
+      j.outcome = 'ambiguous';
+      j.updatedAtMs = this.d.now();
+    }
+    this.d.metrics.count('matches_ambiguous', changed.length);
+    this.d.journal.write(changed);
+  }
+
+  private rejected(run: BatchRun, j: JobState, reason: RejectReason): void {
+    j.outcome = 'rejected';
+    j.reason = reason;
+    this.setStage(run, [j], 'failed');
+    this.d.metrics.count('matches_rejected');
+    this.d.metrics.reason(reason);
+  }
+}
