@@ -1,13 +1,11 @@
 /** Fault injection (dev control): reject, drop, latency, outage, divergence. Part of the shared suite. */
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { DevLedgerClient, LedgerEvent } from '../src/index.js';
-import { SOL, type Actor, type Harness, type SuiteContext } from './harness.js';
+import type { LedgerEvent } from '../src/index.js';
+import { SOL, type SuiteContext } from './harness.js';
 import { waitFor } from './wait.js';
 
 export function faultTests(get: () => SuiteContext): void {
-  let h: Harness;
-  let c: DevLedgerClient;
-  let alice: Actor;
+  let { h, c, alice } = {} as SuiteContext;
   const refresh = () => ({ h, c, alice } = get());
 
   describe('fault injection', () => {

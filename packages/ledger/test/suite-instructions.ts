@@ -3,24 +3,12 @@
  * over JSON-RPC.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { VAULT_ADDRESS, type DevLedgerClient, type LedgerEvent } from '../src/index.js';
-import {
-  Actor,
-  BAD_PROOF,
-  GOOD_PROOF,
-  makeNote,
-  SOL,
-  USDC,
-  type Harness,
-  type SuiteContext,
-  type TestNote,
-} from './harness.js';
+import { VAULT_ADDRESS, type LedgerEvent } from '../src/index.js';
+import { Actor, BAD_PROOF, makeNote, SOL, USDC, type SuiteContext, type TestNote } from './harness.js';
 import { waitFor } from './wait.js';
 
 export function instructionTests(get: () => SuiteContext): void {
-  let h: Harness;
-  let c: DevLedgerClient;
-  let alice: Actor;
+  let { h, c, alice } = {} as SuiteContext;
   const refresh = () => ({ h, c, alice } = get());
 
   describe('admin instructions', () => {
@@ -153,18 +141,8 @@ export function instructionTests(get: () => SuiteContext): void {
     });
 
     it('refuses a second lock, a non-TEE signer, a bad proof, an unknown root and a wrong mint', async () => {
-      const root = await h.currentRoot();
       const slot = await c.getSlot();
-      const args = {
-        tree_id: 0,
-        merkle_root: root,
-        note_commitment: note.commitment,
-        nullifier: note.nullifier,
-        mint: SOL,
-        proof: GOOD_PROOF,
-        order_id: 'ab'.repeat(16),
-        until_slot: String(slot + 50),
-      };
+      const args = await h.lockArgs(note, { untilOffset: 50 });
       expect((await alice.send(c, 'lock_note', args)).err?.code).toBe('Unauthorized');
       expect((await h.tee.send(c, 'lock_note', { ...args, proof: BAD_PROOF })).err?.code).toBe(
         'InvalidProof',
@@ -190,16 +168,7 @@ export function instructionTests(get: () => SuiteContext): void {
       const fresh = new Actor();
       await h.admin.send(c, 'set_tee_keys', { keys: [h.tee.address, fresh.address] });
       const slot = await c.getSlot();
-      const args = {
-        tree_id: 0,
-        merkle_root: await h.currentRoot(),
-        note_commitment: note.commitment,
-        nullifier: note.nullifier,
-        mint: SOL,
-        proof: GOOD_PROOF,
-        order_id: 'ab'.repeat(16),
-        until_slot: String(slot + 50),
-      };
+      const args = await h.lockArgs(note, { untilOffset: 50 });
       expect((await fresh.send(c, 'lock_note', args)).err?.code).toBe('Unauthorized');
       await c.advanceSlots({ slots: 31 });
       expect((await fresh.send(c, 'lock_note', { ...args, until_slot: String(slot + 80) })).err).toBeNull();
@@ -209,16 +178,7 @@ export function instructionTests(get: () => SuiteContext): void {
       const oldRoot = await h.currentRoot();
       for (let i = 0; i < 64; i++) await h.deposit(alice, SOL, 1n + BigInt(i));
       const slot = await c.getSlot();
-      const args = {
-        tree_id: 0,
-        merkle_root: oldRoot,
-        note_commitment: note.commitment,
-        nullifier: note.nullifier,
-        mint: SOL,
-        proof: GOOD_PROOF,
-        order_id: 'ab'.repeat(16),
-        until_slot: String(slot + 50),
-      };
+      const args = { ...(await h.lockArgs(note, { untilOffset: 50 })), merkle_root: oldRoot };
       expect((await h.tee.send(c, 'lock_note', args)).err).toBeNull();
       // Freed by its locker, the note may be locked again, but no longer under the old root.
       expect((await h.tee.send(c, 'release_lock', { nullifier: note.nullifier })).err).toBeNull();

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { FIELD_MODULUS } from '@nightjar/protocol';
-import { MAX_MEMOS_PER_READ, VAULT_ADDRESS, type DevLedgerClient } from '../src/index.js';
+import { MAX_MEMOS_PER_READ, VAULT_ADDRESS } from '../src/index.js';
 import {
   Actor,
   BAD_PROOF,
@@ -13,7 +13,6 @@ import {
   outputOf,
   SOL,
   USDC,
-  type Harness,
   type SuiteContext,
   type TestNote,
 } from './harness.js';
@@ -24,9 +23,7 @@ export const SUITE_MEMOS_PER_READ = 4;
 const ORDER = 'cd'.repeat(16);
 
 export function settlementTests(get: () => SuiteContext): void {
-  let h: Harness;
-  let c: DevLedgerClient;
-  let alice: Actor;
+  let { h, c, alice } = {} as SuiteContext;
   const refresh = () => ({ h, c, alice } = get());
 
   /** Settles one match consuming `inputs` into `outputs`; returns the record. */

@@ -3,7 +3,7 @@
  * the shared behaviour suite: in process and over JSON-RPC.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { VAULT_ADDRESS, type DevLedgerClient } from '../src/index.js';
+import { VAULT_ADDRESS } from '../src/index.js';
 import {
   Actor,
   BAD_PROOF,
@@ -11,15 +11,23 @@ import {
   makeNote,
   SOL,
   USDC,
-  type Harness,
   type SuiteContext,
+  type TestNote,
 } from './harness.js';
 
 export function spendTests(get: () => SuiteContext): void {
-  let h: Harness;
-  let c: DevLedgerClient;
-  let alice: Actor;
+  let { h, c, alice } = {} as SuiteContext;
   const refresh = () => ({ h, c, alice } = get());
+  /** `withdraw` arguments paying all of `note` to `recipient` at the current root. */
+  const withdrawAll = async (note: TestNote, recipient: string) => ({
+    tree_id: 0,
+    merkle_root: await h.currentRoot(),
+    nullifier: note.nullifier,
+    mint: SOL,
+    amount: String(note.amount),
+    recipient,
+    proof: GOOD_PROOF,
+  });
 
   describe('settle_batch', () => {
     beforeEach(refresh);
@@ -122,15 +130,7 @@ export function spendTests(get: () => SuiteContext): void {
     it('pays the recipient with a VALID_SPEND proof and marks the nullifier spent', async () => {
       const note = await h.deposit(alice, SOL, 40n);
       const bob = new Actor();
-      const args = {
-        tree_id: 0,
-        merkle_root: await h.currentRoot(),
-        nullifier: note.nullifier,
-        mint: SOL,
-        amount: '40',
-        recipient: bob.address,
-        proof: GOOD_PROOF,
-      };
+      const args = await withdrawAll(note, bob.address);
       expect((await alice.send(c, 'withdraw', { ...args, proof: BAD_PROOF })).err?.code).toBe('InvalidProof');
       expect((await alice.send(c, 'withdraw', { ...args, merkle_root: '05'.repeat(32) })).err?.code).toBe(
         'UnknownRoot',
@@ -147,15 +147,7 @@ export function spendTests(get: () => SuiteContext): void {
     it('refuses a locked note', async () => {
       const note = await h.deposit(alice, SOL, 40n);
       await h.lock(note);
-      const args = {
-        tree_id: 0,
-        merkle_root: await h.currentRoot(),
-        nullifier: note.nullifier,
-        mint: SOL,
-        amount: '40',
-        recipient: alice.address,
-        proof: GOOD_PROOF,
-      };
+      const args = await withdrawAll(note, alice.address);
       expect((await alice.send(c, 'withdraw', args)).err?.code).toBe('NoteLocked');
     });
   });
