@@ -1,4 +1,5 @@
 export * from './types.js';
+export * from './methods.js';
 export * from './errors.js';
 export * from './clock.js';
 export * from './addresses.js';

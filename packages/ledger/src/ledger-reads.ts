@@ -7,7 +7,8 @@ import { signerSetSha256 } from './addresses.js';
 import { ChainState } from './chain-state.js';
 import type { SlotClock } from './clock.js';
 import { RPC_ERRORS, RpcError } from './errors.js';
-import { LedgerQueries, parseParams, queryParams } from './queries.js';
+import { LEDGER_METHODS as M, parseParams } from './methods.js';
+import { LedgerQueries } from './queries.js';
 import { RootWindows } from './root-window.js';
 import type { Db } from './store.js';
 import {
@@ -176,13 +177,13 @@ export class LedgerReads {
 
   async getNoteStatus(params: { nullifier: string }): Promise<NoteStatus> {
     this.guard();
-    const { nullifier } = parseParams(queryParams.noteStatus, params);
+    const { nullifier } = parseParams(M.getNoteStatus.params, params);
     return this.queries.noteStatus(nullifier, this.clock.current);
   }
 
   async getNoteStatuses(params: { nullifiers: string[] }): Promise<NoteStatus[]> {
     this.guard();
-    const { nullifiers } = parseParams(queryParams.noteStatuses, params);
+    const { nullifiers } = parseParams(M.getNoteStatuses.params, params);
     const slot = this.clock.current;
     return nullifiers.map((n) => this.queries.noteStatus(n, slot));
   }
@@ -190,29 +191,27 @@ export class LedgerReads {
   /** A signer's landed deposits, oldest first: how a wallet with only its seed finds its deposit notes. */
   async getDeposits(params: { owner: string; from?: number }): Promise<{ deposits: DepositRecord[] }> {
     this.guard();
-    const { owner, from } = parseParams(queryParams.deposits, params);
+    const { owner, from } = parseParams(M.getDeposits.params, params);
     return { deposits: this.queries.deposits(owner, from ?? 0) };
   }
 
   /** Fill memos by global index, for clients recovering their notes from the ledger alone. */
   async getMemos(params: { from: number; to: number }): Promise<{ memos: MemoRecord[] }> {
     this.guard();
-    if (params && typeof params === 'object' && 'signature' in params)
-      throw new RpcError(RPC_ERRORS.invalidParams, 'getMemos takes {from, to}; use getMemosBySignature');
-    const { from, to } = parseParams(queryParams.memos, params);
+    const { from, to } = parseParams(M.getMemos.params, params);
     return { memos: this.queries.memos(from, to) };
   }
 
   /** The memos stored with one settlement transaction. */
   async getMemosBySignature(params: { signature: string }): Promise<{ memos: MemoRecord[] }> {
     this.guard();
-    const { signature } = parseParams(queryParams.memosBySignature, params);
+    const { signature } = parseParams(M.getMemosBySignature.params, params);
     return { memos: this.queries.memosOf(signature) };
   }
 
   async getSolvency(params: Record<string, never> = {}): Promise<{ slot: number; mints: MintSolvency[] }> {
     this.guard();
-    parseParams(queryParams.solvency, params);
+    parseParams(M.getSolvency.params, params);
     return { slot: this.clock.current, mints: this.queries.solvency() };
   }
 

@@ -18,13 +18,8 @@ import { decodeInstruction } from './program/args.js';
 import type { LedgerProofVerifier } from './proof-checks.js';
 import { getMeta, openDatabase, setMeta, type Db } from './store.js';
 import { checkEnvelope, verifyTransactionSignature } from './transaction.js';
-import {
-  COMMITMENT_LAG,
-  type DevLedgerClient,
-  type FaultConfig,
-  type LedgerEvent,
-  type Transaction,
-} from './types.js';
+import type { DevLedgerClient } from './methods.js';
+import { COMMITMENT_LAG, type FaultConfig, type LedgerEvent, type Transaction } from './types.js';
 import { LedgerWriter } from './writer.js';
 
 export { MAX_LEAVES_PER_READ } from './ledger-reads.js';
