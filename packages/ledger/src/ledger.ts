@@ -18,7 +18,7 @@ import { decodeInstruction } from './program/args.js';
 import type { LedgerProofVerifier } from './proof-checks.js';
 import { getMeta, openDatabase, setMeta, type Db } from './store.js';
 import { checkEnvelope, verifyTransactionSignature } from './transaction.js';
-import type { DevLedgerClient } from './methods.js';
+import type { DevLedgerClient, ParamsOf, ResultOf } from './methods.js';
 import { COMMITMENT_LAG, type FaultConfig, type LedgerEvent, type Transaction } from './types.js';
 import { LedgerWriter } from './writer.js';
 
@@ -93,11 +93,7 @@ export class Ledger extends LedgerReads implements DevLedgerClient {
 
   /* ---------------- writes ---------------- */
 
-  async requestAirdrop(params: {
-    owner: string;
-    mint: string;
-    amount: string;
-  }): Promise<{ signature: string }> {
+  async requestAirdrop(params: ParamsOf<'requestAirdrop'>): Promise<ResultOf<'requestAirdrop'>> {
     this.guard();
     if (!this.dev) throw new RpcError(RPC_ERRORS.notAllowed, 'requestAirdrop is only available in dev mode');
     if (!parseAddress(params.owner))
@@ -125,7 +121,7 @@ export class Ledger extends LedgerReads implements DevLedgerClient {
    * the writer; then it lands now, or later under injected latency. Resolves once accepted (with no
    * latency, once landed); refused ones never land.
    */
-  async sendTransaction(params: { transaction: Transaction }): Promise<{ signature: string }> {
+  async sendTransaction(params: ParamsOf<'sendTransaction'>): Promise<ResultOf<'sendTransaction'>> {
     this.guard();
     const tx = params.transaction;
     const shapeError = checkEnvelope(tx);
@@ -199,7 +195,7 @@ export class Ledger extends LedgerReads implements DevLedgerClient {
   }
 
   /** Dev control: merges the given fields into the fault configuration. */
-  async setFaults(faults: Partial<FaultConfig>): Promise<FaultConfig> {
+  async setFaults(faults: ParamsOf<'setFaults'>): Promise<ResultOf<'setFaults'>> {
     if (!this.dev) throw new RpcError(RPC_ERRORS.notAllowed, 'fault injection is only available in dev mode');
     this.faults = { ...this.faults, ...validateFaults(faults) };
     return { ...this.faults };
@@ -210,7 +206,7 @@ export class Ledger extends LedgerReads implements DevLedgerClient {
   }
 
   /** Manual clock: moves `slots` slots forward and lands whatever became due. */
-  async advanceSlots(params: { slots: number }): Promise<number> {
+  async advanceSlots(params: ParamsOf<'advanceSlots'>): Promise<ResultOf<'advanceSlots'>> {
     if (this.closed) throw new RpcError(RPC_ERRORS.nodeUnavailable, 'ledger is closed');
     if (this.clock.mode !== 'manual') throw new RpcError(RPC_ERRORS.notAllowed, 'the clock is not manual');
     const slots = params.slots;

@@ -150,6 +150,12 @@ export const LEDGER_METHODS = {
 export type LedgerMethodTable = typeof LEDGER_METHODS;
 export type LedgerMethodName = keyof LedgerMethodTable;
 
+/** A method's params and result, for its implementation on `Ledger`. */
+export type ParamsOf<K extends LedgerMethodName> =
+  LedgerMethodTable[K] extends MethodSpec<infer P, unknown> ? Exclude<P, undefined> : never;
+export type ResultOf<K extends LedgerMethodName> =
+  LedgerMethodTable[K] extends MethodSpec<unknown, infer R> ? R : never;
+
 /** The method's name on the wire. */
 export function wireName(name: LedgerMethodName): string {
   return LEDGER_METHODS[name].surface === 'dev' ? `dev_${name}` : name;
