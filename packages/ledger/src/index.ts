@@ -14,7 +14,7 @@
  *   queries.ts        note status, memo pages, deposits, solvency (SQL behind the reads)
  *   admission.ts      per-signer lanes and proof judging ahead of the writer
  *   writer.ts         the single writer: transactions land one at a time
- *   faults.ts         dev fault injection settings
+ *   faults.ts         dev fault injection: the running configuration and its dice
  *   clock.ts          the slot clock (auto or manual)
  *   chain-state.ts    balances, notes, nullifiers, locks, trees, signer sets
  *   root-window.ts    a shard's recent-root window at any size

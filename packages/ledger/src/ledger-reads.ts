@@ -7,24 +7,17 @@ import { signerSetSha256 } from './addresses.js';
 import { ChainState } from './chain-state.js';
 import type { SlotClock } from './clock.js';
 import { RPC_ERRORS, RpcError } from './errors.js';
+import type { InjectedFaults } from './faults.js';
 import { LEDGER_METHODS as M, parseParams, type ParamsOf, type ResultOf } from './methods.js';
 import { LedgerQueries } from './queries.js';
 import { RootWindows } from './root-window.js';
 import type { Db } from './store.js';
-import {
-  COMMITMENT_LAG,
-  COMMITMENTS,
-  NO_FAULTS,
-  type Commitment,
-  type FaultConfig,
-  type TransactionRecord,
-} from './types.js';
+import { COMMITMENT_LAG, COMMITMENTS, type Commitment, type TransactionRecord } from './types.js';
 
 export const MAX_LEAVES_PER_READ = 10_000;
 const MAX_SIGNATURES_PER_READ = 256;
 
 export class LedgerReads {
-  protected faults: FaultConfig = { ...NO_FAULTS };
   protected closed = false;
   protected readonly queries: LedgerQueries;
   private readonly rootWindows: RootWindows;
@@ -34,6 +27,7 @@ export class LedgerReads {
     protected readonly db: Db,
     protected readonly state: ChainState,
     readonly clock: SlotClock,
+    protected readonly faults: InjectedFaults,
     memosPerRead: number | undefined,
   ) {
     this.queries = new LedgerQueries(db, state, memosPerRead);
