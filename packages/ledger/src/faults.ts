@@ -1,6 +1,48 @@
-/** Fault injection settings (dev only): validated before they replace the running configuration. */
+/**
+ * Fault injection (dev only): the running configuration, validated before a change replaces any of
+ * it, and the dice each transaction rolls against it.
+ */
 import { RPC_ERRORS, RpcError } from './errors.js';
-import type { FaultConfig } from './types.js';
+import { NO_FAULTS, type FaultConfig } from './types.js';
+
+export class InjectedFaults {
+  private config: FaultConfig = { ...NO_FAULTS };
+
+  constructor(private readonly random: () => number) {}
+
+  /** A copy of the running configuration. */
+  get current(): FaultConfig {
+    return { ...this.config };
+  }
+
+  get outage(): boolean {
+    return this.config.outage;
+  }
+
+  get latencySlots(): number {
+    return this.config.latencySlots;
+  }
+
+  get divergedShards(): number[] {
+    return this.config.divergedShards;
+  }
+
+  /** Merges the given fields (validated first) into the configuration; returns the new one. */
+  merge(faults: Partial<FaultConfig>): FaultConfig {
+    this.config = { ...this.config, ...validateFaults(faults) };
+    return this.current;
+  }
+
+  /** Rolls for a refusal: the transaction never lands. */
+  rollReject(): boolean {
+    return this.config.rejectRate > 0 && this.random() < this.config.rejectRate;
+  }
+
+  /** Rolls for a dropped reply: the transaction lands but the sender hears an error. */
+  rollDrop(): boolean {
+    return this.config.dropRate > 0 && this.random() < this.config.dropRate;
+  }
+}
 
 export function validateFaults(f: Partial<FaultConfig>): Partial<FaultConfig> {
   const rate = (v: unknown) => typeof v === 'number' && v >= 0 && v <= 1;

@@ -14,7 +14,8 @@ import { mintAddress } from './addresses.js';
 import { RPC_ERRORS, RpcError } from './errors.js';
 import type { Ledger } from './ledger.js';
 import { signTransaction } from './transaction.js';
-import type { Instruction, LedgerClient } from './types.js';
+import type { LedgerClient } from './methods.js';
+import type { Instruction } from './types.js';
 
 /** What signing as the admin needs from a ledger, in process or over JSON-RPC. */
 export type AdminLedger = Pick<LedgerClient, 'getNonce' | 'sendTransaction' | 'getTransaction'>;

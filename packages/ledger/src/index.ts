@@ -1,4 +1,37 @@
+/**
+ * @nightjar/ledger: the simulated chain (DESIGN.md section 6). Module map:
+ *
+ * Vocabulary and surface
+ *   types.ts          records the JSON-RPC methods carry, commitment levels, faults, events
+ *   methods.ts        the method table: params codec, result type, caller per method;
+ *                     LedgerClient / LedgerDevControls are derived from it
+ *   errors.ts         instruction error codes and JSON-RPC error codes
+ *   addresses.ts      program-derived addresses (vault, mints, markets)
+ *   transaction.ts    the signed transaction envelope and its checks
+ * The in-process ledger
+ *   ledger.ts         Ledger: opens the store and wires reads, admission, writer, clock, faults
+ *   ledger-reads.ts   every get* method, at the requested commitment level
+ *   queries.ts        note status, memo pages, deposits, solvency (SQL behind the reads)
+ *   admission.ts      per-signer lanes and proof judging ahead of the writer
+ *   writer.ts         the single writer: transactions land one at a time
+ *   faults.ts         dev fault injection: the running configuration and its dice
+ *   clock.ts          the slot clock (auto or manual)
+ *   chain-state.ts    balances, notes, nullifiers, locks, trees, signer sets
+ *   root-window.ts    a shard's recent-root window at any size
+ *   store.ts          SQLite persistence
+ *   proof-checks.ts   which proofs an instruction carries and their public inputs
+ *   proof-verifier.ts the Groth16 verifier on worker threads
+ *   program/          the vault program: argument codecs, one handler per instruction, locks,
+ *                     settle_batch, the checks admission runs before proofs
+ * Setup
+ *   genesis.ts        vault, demo mints and markets; dev keys
+ *   genesis-authority.ts  who alone may initialize a production ledger
+ * Over the network
+ *   rpc-server.ts     JSON-RPC over HTTP and events over WebSocket, dispatched through the table
+ *   rpc-client.ts     RpcLedgerClient, generated from the table
+ */
 export * from './types.js';
+export * from './methods.js';
 export * from './errors.js';
 export * from './clock.js';
 export * from './addresses.js';

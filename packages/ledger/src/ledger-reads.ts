@@ -7,32 +7,17 @@ import { signerSetSha256 } from './addresses.js';
 import { ChainState } from './chain-state.js';
 import type { SlotClock } from './clock.js';
 import { RPC_ERRORS, RpcError } from './errors.js';
-import { LedgerQueries, parseParams, queryParams } from './queries.js';
+import type { InjectedFaults } from './faults.js';
+import { LEDGER_METHODS as M, parseParams, type ParamsOf, type ResultOf } from './methods.js';
+import { LedgerQueries } from './queries.js';
 import { RootWindows } from './root-window.js';
 import type { Db } from './store.js';
-import {
-  COMMITMENT_LAG,
-  COMMITMENTS,
-  NO_FAULTS,
-  type Commitment,
-  type DepositRecord,
-  type FaultConfig,
-  type MarketRecord,
-  type MemoRecord,
-  type MintSolvency,
-  type NoteStatus,
-  type RootWindowRecord,
-  type SignatureStatus,
-  type TransactionRecord,
-  type TreeRootRecord,
-  type VaultInfo,
-} from './types.js';
+import { COMMITMENT_LAG, COMMITMENTS, type Commitment, type TransactionRecord } from './types.js';
 
 export const MAX_LEAVES_PER_READ = 10_000;
 const MAX_SIGNATURES_PER_READ = 256;
 
 export class LedgerReads {
-  protected faults: FaultConfig = { ...NO_FAULTS };
   protected closed = false;
   protected readonly queries: LedgerQueries;
   private readonly rootWindows: RootWindows;
@@ -42,6 +27,7 @@ export class LedgerReads {
     protected readonly db: Db,
     protected readonly state: ChainState,
     readonly clock: SlotClock,
+    protected readonly faults: InjectedFaults,
     memosPerRead: number | undefined,
   ) {
     this.queries = new LedgerQueries(db, state, memosPerRead);
@@ -77,12 +63,12 @@ export class LedgerReads {
     return trees;
   }
 
-  async getSlot(params: { commitment?: Commitment } = {}): Promise<number> {
+  async getSlot(params: ParamsOf<'getSlot'> = {}): Promise<ResultOf<'getSlot'>> {
     this.guard();
     return this.slotAt(params.commitment);
   }
 
-  async getVault(params: { commitment?: Commitment } = {}): Promise<VaultInfo> {
+  async getVault(params: ParamsOf<'getVault'> = {}): Promise<ResultOf<'getVault'>> {
     this.guard();
     const vault = this.state.vault;
     if (!vault) throw new RpcError(RPC_ERRORS.invalidRequest, 'vault is not initialized');
@@ -96,12 +82,12 @@ export class LedgerReads {
     };
   }
 
-  async getMarkets(): Promise<MarketRecord[]> {
+  async getMarkets(): Promise<ResultOf<'getMarkets'>> {
     this.guard();
     return [...this.state.markets.values()].map((m) => ({ ...m }));
   }
 
-  async getTreeRoot(params: { tree_id: number; commitment?: Commitment }): Promise<TreeRootRecord> {
+  async getTreeRoot(params: ParamsOf<'getTreeRoot'>): Promise<ResultOf<'getTreeRoot'>> {
     this.guard();
     const shard = this.requireTreeId(params.tree_id).shard(params.tree_id);
     const commitment = params.commitment ?? 'processed';
@@ -115,7 +101,7 @@ export class LedgerReads {
   }
 
   /** The shard's recent-root window at `commitment`: oldest first, ending with that level's root. */
-  async getRootWindow(params: { tree_id: number; commitment?: Commitment }): Promise<RootWindowRecord> {
+  async getRootWindow(params: ParamsOf<'getRootWindow'>): Promise<ResultOf<'getRootWindow'>> {
     this.guard();
     const shard = this.requireTreeId(params.tree_id).shard(params.tree_id);
     const commitment = params.commitment ?? 'processed';
@@ -125,11 +111,7 @@ export class LedgerReads {
     return { tree_id: params.tree_id, roots: this.rootWindows.at(shard, size) };
   }
 
-  async getLeaves(params: {
-    tree_id: number;
-    from: number;
-    to: number;
-  }): Promise<{ leaves: { leaf_index: number; value: string }[] }> {
+  async getLeaves(params: ParamsOf<'getLeaves'>): Promise<ResultOf<'getLeaves'>> {
     this.guard();
     const { tree_id, from, to } = params;
     this.requireTreeId(tree_id);
@@ -141,19 +123,21 @@ export class LedgerReads {
     return { leaves: rows.map((r) => ({ leaf_index: r.leaf_index, value: r.commitment })) };
   }
 
-  async getBalance(params: { owner: string; mint: string }): Promise<string> {
+  async getBalance(params: ParamsOf<'getBalance'>): Promise<ResultOf<'getBalance'>> {
     this.guard();
     if (!parseAddress(params.owner) || !parseAddress(params.mint))
       throw new RpcError(RPC_ERRORS.invalidParams, 'owner and mint must be Base58 addresses');
     return this.state.balance(params.owner, params.mint).toString();
   }
 
-  async getNonce(params: { signer: string }): Promise<string | null> {
+  async getNonce(params: ParamsOf<'getNonce'>): Promise<ResultOf<'getNonce'>> {
     this.guard();
     return this.lastNonce(params.signer) ?? null;
   }
 
-  async getSignatureStatuses(params: { signatures: string[] }): Promise<(SignatureStatus | null)[]> {
+  async getSignatureStatuses(
+    params: ParamsOf<'getSignatureStatuses'>,
+  ): Promise<ResultOf<'getSignatureStatuses'>> {
     this.guard();
     if (!Array.isArray(params.signatures) || params.signatures.length > MAX_SIGNATURES_PER_READ) {
       throw new RpcError(
@@ -169,50 +153,50 @@ export class LedgerReads {
     });
   }
 
-  async getTransaction(params: { signature: string }): Promise<TransactionRecord | null> {
+  async getTransaction(params: ParamsOf<'getTransaction'>): Promise<ResultOf<'getTransaction'>> {
     this.guard();
     return this.readTx(params.signature);
   }
 
-  async getNoteStatus(params: { nullifier: string }): Promise<NoteStatus> {
+  async getNoteStatus(params: ParamsOf<'getNoteStatus'>): Promise<ResultOf<'getNoteStatus'>> {
     this.guard();
-    const { nullifier } = parseParams(queryParams.noteStatus, params);
+    const { nullifier } = parseParams(M.getNoteStatus.params, params);
     return this.queries.noteStatus(nullifier, this.clock.current);
   }
 
-  async getNoteStatuses(params: { nullifiers: string[] }): Promise<NoteStatus[]> {
+  async getNoteStatuses(params: ParamsOf<'getNoteStatuses'>): Promise<ResultOf<'getNoteStatuses'>> {
     this.guard();
-    const { nullifiers } = parseParams(queryParams.noteStatuses, params);
+    const { nullifiers } = parseParams(M.getNoteStatuses.params, params);
     const slot = this.clock.current;
     return nullifiers.map((n) => this.queries.noteStatus(n, slot));
   }
 
   /** A signer's landed deposits, oldest first: how a wallet with only its seed finds its deposit notes. */
-  async getDeposits(params: { owner: string; from?: number }): Promise<{ deposits: DepositRecord[] }> {
+  async getDeposits(params: ParamsOf<'getDeposits'>): Promise<ResultOf<'getDeposits'>> {
     this.guard();
-    const { owner, from } = parseParams(queryParams.deposits, params);
+    const { owner, from } = parseParams(M.getDeposits.params, params);
     return { deposits: this.queries.deposits(owner, from ?? 0) };
   }
 
   /** Fill memos by global index, for clients recovering their notes from the ledger alone. */
-  async getMemos(params: { from: number; to: number }): Promise<{ memos: MemoRecord[] }> {
+  async getMemos(params: ParamsOf<'getMemos'>): Promise<ResultOf<'getMemos'>> {
     this.guard();
-    if (params && typeof params === 'object' && 'signature' in params)
-      throw new RpcError(RPC_ERRORS.invalidParams, 'getMemos takes {from, to}; use getMemosBySignature');
-    const { from, to } = parseParams(queryParams.memos, params);
+    const { from, to } = parseParams(M.getMemos.params, params);
     return { memos: this.queries.memos(from, to) };
   }
 
   /** The memos stored with one settlement transaction. */
-  async getMemosBySignature(params: { signature: string }): Promise<{ memos: MemoRecord[] }> {
+  async getMemosBySignature(
+    params: ParamsOf<'getMemosBySignature'>,
+  ): Promise<ResultOf<'getMemosBySignature'>> {
     this.guard();
-    const { signature } = parseParams(queryParams.memosBySignature, params);
+    const { signature } = parseParams(M.getMemosBySignature.params, params);
     return { memos: this.queries.memosOf(signature) };
   }
 
-  async getSolvency(params: Record<string, never> = {}): Promise<{ slot: number; mints: MintSolvency[] }> {
+  async getSolvency(params: ParamsOf<'getSolvency'> = {}): Promise<ResultOf<'getSolvency'>> {
     this.guard();
-    parseParams(queryParams.solvency, params);
+    parseParams(M.getSolvency.params, params);
     return { slot: this.clock.current, mints: this.queries.solvency() };
   }
 

@@ -1,7 +1,8 @@
 /**
  * The embedded ledger, in process: the reads (ledger-reads.ts), admission per signer
- * (admission.ts) and the single writer (writer.ts). Transactions land one at a time at the slot
- * they land in; reads see the state at the requested commitment level.
+ * (admission.ts), injected faults (faults.ts) and the single writer (writer.ts), wired together.
+ * Transactions land one at a time at the slot they land in; reads see the state at the requested
+ * commitment level.
  */
 import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
@@ -11,20 +12,15 @@ import { DEFAULT_ADMISSION_LIMITS, judgeProofs, SignerLanes, type AdmissionLimit
 import { ChainState } from './chain-state.js';
 import { SlotClock, type ClockMode } from './clock.js';
 import { RPC_ERRORS, RpcError } from './errors.js';
-import { validateFaults } from './faults.js';
+import { InjectedFaults } from './faults.js';
 import type { GenesisAuthority } from './genesis-authority.js';
 import { LedgerReads } from './ledger-reads.js';
 import { decodeInstruction } from './program/args.js';
 import type { LedgerProofVerifier } from './proof-checks.js';
 import { getMeta, openDatabase, setMeta, type Db } from './store.js';
 import { checkEnvelope, verifyTransactionSignature } from './transaction.js';
-import {
-  COMMITMENT_LAG,
-  type DevLedgerClient,
-  type FaultConfig,
-  type LedgerEvent,
-  type Transaction,
-} from './types.js';
+import type { DevLedgerClient, ParamsOf, ResultOf } from './methods.js';
+import { COMMITMENT_LAG, type FaultConfig, type LedgerEvent, type Transaction } from './types.js';
 import { LedgerWriter } from './writer.js';
 
 export { MAX_LEAVES_PER_READ } from './ledger-reads.js';
@@ -52,7 +48,6 @@ export class Ledger extends LedgerReads implements DevLedgerClient {
   readonly dev: boolean;
   private readonly events = new EventEmitter();
   private readonly verifier: LedgerProofVerifier;
-  private readonly random: () => number;
   private readonly writer: LedgerWriter;
   private readonly lanes: SignerLanes;
 
@@ -67,11 +62,11 @@ export class Ledger extends LedgerReads implements DevLedgerClient {
       db,
       state,
       new SlotClock({ mode: options.clock?.mode ?? 'auto', slotMs: options.clock?.slotMs, startSlot }),
+      new InjectedFaults(options.random ?? Math.random),
       options.memosPerRead,
     );
     this.dev = options.dev ?? true;
     this.verifier = options.verifier;
-    this.random = options.random ?? Math.random;
     this.lanes = new SignerLanes(options.admission ?? DEFAULT_ADMISSION_LIMITS);
     this.events.setMaxListeners(0);
     this.writer = new LedgerWriter(db, state, this.clock, {
@@ -98,11 +93,7 @@ export class Ledger extends LedgerReads implements DevLedgerClient {
 
   /* ---------------- writes ---------------- */
 
-  async requestAirdrop(params: {
-    owner: string;
-    mint: string;
-    amount: string;
-  }): Promise<{ signature: string }> {
+  async requestAirdrop(params: ParamsOf<'requestAirdrop'>): Promise<ResultOf<'requestAirdrop'>> {
     this.guard();
     if (!this.dev) throw new RpcError(RPC_ERRORS.notAllowed, 'requestAirdrop is only available in dev mode');
     if (!parseAddress(params.owner))
@@ -130,7 +121,7 @@ export class Ledger extends LedgerReads implements DevLedgerClient {
    * the writer; then it lands now, or later under injected latency. Resolves once accepted (with no
    * latency, once landed); refused ones never land.
    */
-  async sendTransaction(params: { transaction: Transaction }): Promise<{ signature: string }> {
+  async sendTransaction(params: ParamsOf<'sendTransaction'>): Promise<ResultOf<'sendTransaction'>> {
     this.guard();
     const tx = params.transaction;
     const shapeError = checkEnvelope(tx);
@@ -145,10 +136,9 @@ export class Ledger extends LedgerReads implements DevLedgerClient {
       throw new RpcError(RPC_ERRORS.transactionRejected, 'nonce did not advance');
     if (this.readTx(tx.signature))
       throw new RpcError(RPC_ERRORS.transactionRejected, 'transaction already processed');
-    if (this.faults.rejectRate > 0 && this.random() < this.faults.rejectRate) {
+    if (this.faults.rollReject())
       throw new RpcError(RPC_ERRORS.transactionRejected, 'transaction rejected (injected)');
-    }
-    const drop = this.faults.dropRate > 0 && this.random() < this.faults.dropRate;
+    const drop = this.faults.rollDrop();
     const { staged, release } = this.lanes.admit(tx.signer, teeSigner, () => this.stage(tx));
     let landed: Promise<void>;
     try {
@@ -204,18 +194,17 @@ export class Ledger extends LedgerReads implements DevLedgerClient {
   }
 
   /** Dev control: merges the given fields into the fault configuration. */
-  async setFaults(faults: Partial<FaultConfig>): Promise<FaultConfig> {
+  async setFaults(faults: ParamsOf<'setFaults'>): Promise<ResultOf<'setFaults'>> {
     if (!this.dev) throw new RpcError(RPC_ERRORS.notAllowed, 'fault injection is only available in dev mode');
-    this.faults = { ...this.faults, ...validateFaults(faults) };
-    return { ...this.faults };
+    return this.faults.merge(faults);
   }
 
   getFaults(): FaultConfig {
-    return { ...this.faults };
+    return this.faults.current;
   }
 
   /** Manual clock: moves `slots` slots forward and lands whatever became due. */
-  async advanceSlots(params: { slots: number }): Promise<number> {
+  async advanceSlots(params: ParamsOf<'advanceSlots'>): Promise<ResultOf<'advanceSlots'>> {
     if (this.closed) throw new RpcError(RPC_ERRORS.nodeUnavailable, 'ledger is closed');
     if (this.clock.mode !== 'manual') throw new RpcError(RPC_ERRORS.notAllowed, 'the clock is not manual');
     const slots = params.slots;

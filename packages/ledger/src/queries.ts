@@ -1,20 +1,8 @@
 /**
  * Reads a client makes about notes and settlements: note state by nullifier, fill memos by global
- * index, and per-mint solvency. Parameters go through the protocol's codecs, so a bad one is
- * JSON-RPC invalid params (-32602), never a lookup miss.
+ * index, and per-mint solvency. Their parameters are parsed first with the method table's codecs
+ * (methods.ts), so a bad one is JSON-RPC invalid params (-32602), never a lookup miss.
  */
-import {
-  arrayOf,
-  base58Address,
-  optional,
-  fieldElementHex,
-  object,
-  parseBody,
-  required,
-  smallUint,
-  text,
-  type Codec,
-} from '@nightjar/protocol';
 import { VAULT_ADDRESS } from './addresses.js';
 import type { ChainState } from './chain-state.js';
 import { RPC_ERRORS, RpcError } from './errors.js';
@@ -24,31 +12,6 @@ import type { DepositRecord, MemoRecord, MintSolvency, NoteStatus } from './type
 export const MAX_MEMOS_PER_READ = 10_000;
 export const MAX_NULLIFIERS_PER_READ = 256;
 export const MAX_DEPOSITS_PER_READ = 1_000;
-
-const index = smallUint(Number.MAX_SAFE_INTEGER);
-
-export const queryParams = {
-  noteStatus: object({ nullifier: required(fieldElementHex()) }),
-  noteStatuses: object({
-    nullifiers: required(arrayOf(fieldElementHex(), { maxItems: MAX_NULLIFIERS_PER_READ })),
-  }),
-  memos: object({ from: required(index), to: required(index) }),
-  memosBySignature: object({
-    signature: required(text({ minLength: 128, maxLength: 128, pattern: '^[0-9a-f]{128}$' })),
-  }),
-  solvency: object({}),
-  deposits: object({
-    owner: required(base58Address()),
-    from: optional(index),
-  }),
-};
-
-/** Parses read params, or throws JSON-RPC invalid params naming the field. */
-export function parseParams<T>(codec: Codec<T>, params: unknown): T {
-  const r = parseBody(codec, params ?? {});
-  if (!r.ok) throw new RpcError(RPC_ERRORS.invalidParams, r.message);
-  return r.value;
-}
 
 export class LedgerQueries {
   private readonly stmts;

@@ -1,29 +1,38 @@
-/** A LedgerClient over JSON-RPC: the same interface as the in-process ledger. */
+/** A LedgerClient over JSON-RPC: the same interface as the in-process ledger, generated from the method table. */
 import WebSocket from 'ws';
 import { RPC_ERRORS, RpcError } from './errors.js';
-import type {
-  Commitment,
-  DevLedgerClient,
-  FaultConfig,
-  LeafRecord,
-  LedgerEvent,
-  MarketRecord,
-  MemoRecord,
-  MintSolvency,
-  DepositRecord,
-  NoteStatus,
-  RootWindowRecord,
-  SignatureStatus,
-  Transaction,
-  TransactionRecord,
-  TreeRootRecord,
-  VaultInfo,
-} from './types.js';
+import {
+  LEDGER_METHODS,
+  wireName,
+  type DevLedgerClient,
+  type LedgerMethodName,
+  type LedgerMethods,
+} from './methods.js';
+import type { LedgerEvent } from './types.js';
 
 const MIN_RECONNECT_MS = 100;
 const MAX_RECONNECT_MS = 5000;
 
-export class RpcLedgerClient implements DevLedgerClient {
+/** One JSON-RPC call per entry of the method table, on the prototype, sent through `call`. */
+abstract class TableMethods {
+  protected abstract call<T>(method: string, params?: object): Promise<T>;
+
+  static {
+    for (const name of Object.keys(LEDGER_METHODS) as LedgerMethodName[]) {
+      const wire = wireName(name);
+      Object.defineProperty(this.prototype, name, {
+        value(this: TableMethods, params: object = {}) {
+          return this.call(wire, params);
+        },
+        writable: true,
+        configurable: true,
+      });
+    }
+  }
+}
+const RpcMethods = TableMethods as unknown as abstract new () => TableMethods & LedgerMethods;
+
+export class RpcLedgerClient extends RpcMethods implements DevLedgerClient {
   private nextId = 1;
   private socket: WebSocket | undefined;
   private socketReady: Promise<void> | undefined;
@@ -36,9 +45,11 @@ export class RpcLedgerClient implements DevLedgerClient {
   constructor(
     readonly url: string,
     private readonly options: { timeoutMs?: number } = {},
-  ) {}
+  ) {
+    super();
+  }
 
-  private async call<T>(method: string, params: object = {}): Promise<T> {
+  protected async call<T>(method: string, params: object = {}): Promise<T> {
     if (this.closed) throw new RpcError(RPC_ERRORS.nodeUnavailable, 'client is closed');
     let response: Response;
     try {
@@ -62,68 +73,6 @@ export class RpcLedgerClient implements DevLedgerClient {
     }
     if (body.error) throw new RpcError(body.error.code, body.error.message);
     return body.result as T;
-  }
-
-  getSlot(params: { commitment?: Commitment } = {}) {
-    return this.call<number>('getSlot', params);
-  }
-  getVault(params: { commitment?: Commitment } = {}) {
-    return this.call<VaultInfo>('getVault', params);
-  }
-  getMarkets() {
-    return this.call<MarketRecord[]>('getMarkets');
-  }
-  getTreeRoot(params: { tree_id: number; commitment?: Commitment }) {
-    return this.call<TreeRootRecord>('getTreeRoot', params);
-  }
-  getLeaves(params: { tree_id: number; from: number; to: number }) {
-    return this.call<{ leaves: LeafRecord[] }>('getLeaves', params);
-  }
-  getRootWindow(params: { tree_id: number; commitment?: Commitment }) {
-    return this.call<RootWindowRecord>('getRootWindow', params);
-  }
-  getBalance(params: { owner: string; mint: string }) {
-    return this.call<string>('getBalance', params);
-  }
-  getNonce(params: { signer: string }) {
-    return this.call<string | null>('getNonce', params);
-  }
-  requestAirdrop(params: { owner: string; mint: string; amount: string }) {
-    return this.call<{ signature: string }>('requestAirdrop', params);
-  }
-  sendTransaction(params: { transaction: Transaction }) {
-    return this.call<{ signature: string }>('sendTransaction', params);
-  }
-  getSignatureStatuses(params: { signatures: string[] }) {
-    return this.call<(SignatureStatus | null)[]>('getSignatureStatuses', params);
-  }
-  getTransaction(params: { signature: string }) {
-    return this.call<TransactionRecord | null>('getTransaction', params);
-  }
-  getNoteStatus(params: { nullifier: string }) {
-    return this.call<NoteStatus>('getNoteStatus', params);
-  }
-  getNoteStatuses(params: { nullifiers: string[] }) {
-    return this.call<NoteStatus[]>('getNoteStatuses', params);
-  }
-  getMemos(params: { from: number; to: number }) {
-    return this.call<{ memos: MemoRecord[] }>('getMemos', params);
-  }
-  getMemosBySignature(params: { signature: string }) {
-    return this.call<{ memos: MemoRecord[] }>('getMemosBySignature', params);
-  }
-  getDeposits(params: { owner: string; from?: number }) {
-    return this.call<{ deposits: DepositRecord[] }>('getDeposits', params);
-  }
-
-  getSolvency(params: Record<string, never> = {}) {
-    return this.call<{ slot: number; mints: MintSolvency[] }>('getSolvency', params);
-  }
-  advanceSlots(params: { slots: number }) {
-    return this.call<number>('dev_advanceSlots', params);
-  }
-  setFaults(params: Partial<FaultConfig>) {
-    return this.call<FaultConfig>('dev_setFaults', params);
   }
 
   /** Opens the event socket on first use; resolves once it is connected. */

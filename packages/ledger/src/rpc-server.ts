@@ -1,11 +1,15 @@
 /**
  * The ledger as its own server: JSON-RPC 2.0 over HTTP POST at `/`, events over a WebSocket at
- * `/ws`. Every failure is a JSON-RPC error object; nothing a client sends can crash the process.
+ * `/ws`. Methods are the table's (methods.ts): params parsed with its codecs, dev controls refused
+ * outside dev mode. Every failure is a JSON-RPC error object; nothing a client sends can crash the
+ * process.
  */
+import type { Codec } from '@nightjar/protocol';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { RPC_ERRORS, RpcError } from './errors.js';
 import type { Ledger } from './ledger.js';
+import { LEDGER_METHODS, parseParams, wireName, type LedgerMethodName } from './methods.js';
 import type { LedgerEvent } from './types.js';
 
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -14,32 +18,17 @@ const MAX_BATCH = 64;
 const MAX_SOCKET_BUFFER_BYTES = 8 * 1024 * 1024;
 const MAX_SOCKETS = 256;
 
-type Method = (ledger: Ledger, params: Record<string, unknown>) => Promise<unknown>;
+/** The table's methods by wire name (`dev_setFaults` is `setFaults`). */
+const BY_WIRE_NAME = new Map(
+  (Object.keys(LEDGER_METHODS) as LedgerMethodName[]).map((name) => [wireName(name), name]),
+);
 
-const p = <T>(params: Record<string, unknown>) => params as T;
-
-const METHODS: Record<string, Method> = {
-  getSlot: (l, params) => l.getSlot(p(params)),
-  getVault: (l, params) => l.getVault(p(params)),
-  getMarkets: (l) => l.getMarkets(),
-  getTreeRoot: (l, params) => l.getTreeRoot(p(params)),
-  getLeaves: (l, params) => l.getLeaves(p(params)),
-  getRootWindow: (l, params) => l.getRootWindow(p(params)),
-  getBalance: (l, params) => l.getBalance(p(params)),
-  getNonce: (l, params) => l.getNonce(p(params)),
-  requestAirdrop: (l, params) => l.requestAirdrop(p(params)),
-  sendTransaction: (l, params) => l.sendTransaction(p(params)),
-  getSignatureStatuses: (l, params) => l.getSignatureStatuses(p(params)),
-  getTransaction: (l, params) => l.getTransaction(p(params)),
-  getNoteStatus: (l, params) => l.getNoteStatus(p(params)),
-  getNoteStatuses: (l, params) => l.getNoteStatuses(p(params)),
-  getMemos: (l, params) => l.getMemos(p(params)),
-  getMemosBySignature: (l, params) => l.getMemosBySignature(p(params)),
-  getSolvency: (l, params) => l.getSolvency(p(params)),
-  getDeposits: (l, params) => l.getDeposits(p(params)),
-  dev_advanceSlots: (l, params) => l.advanceSlots(p(params)),
-  dev_setFaults: (l, params) => l.setFaults(p(params)),
-};
+/** Parses `params` with the method's codec and calls it on the ledger. */
+function dispatch(ledger: Ledger, name: LedgerMethodName, params: unknown): Promise<unknown> {
+  const codec: Codec<unknown> = LEDGER_METHODS[name].params;
+  const parsed = parseParams(codec, params);
+  return (ledger[name] as (params: unknown) => Promise<unknown>).call(ledger, parsed);
+}
 
 interface JsonRpcResponse {
   jsonrpc: '2.0';
@@ -60,15 +49,15 @@ async function handleOne(ledger: Ledger, request: unknown): Promise<JsonRpcRespo
   const id = typeof r.id === 'string' || typeof r.id === 'number' || r.id === null ? r.id : null;
   if (r.jsonrpc !== '2.0' || typeof r.method !== 'string')
     return failure(id, RPC_ERRORS.invalidRequest, 'expected {jsonrpc: "2.0", method, params?, id}');
-  const method = Object.hasOwn(METHODS, r.method) ? METHODS[r.method] : undefined;
-  if (!method) return failure(id, RPC_ERRORS.methodNotFound, `no method ${r.method.slice(0, 64)}`);
-  if (r.method.startsWith('dev_') && !ledger.dev)
+  const name = BY_WIRE_NAME.get(r.method);
+  if (!name) return failure(id, RPC_ERRORS.methodNotFound, `no method ${r.method.slice(0, 64)}`);
+  if (LEDGER_METHODS[name].surface === 'dev' && !ledger.dev)
     return failure(id, RPC_ERRORS.notAllowed, `${r.method} is only available in dev mode`);
   const params = r.params === undefined ? {} : r.params;
   if (typeof params !== 'object' || params === null || Array.isArray(params))
     return failure(id, RPC_ERRORS.invalidParams, 'params must be one object');
   try {
-    const result = await method(ledger, params as Record<string, unknown>);
+    const result = await dispatch(ledger, name, params);
     return { jsonrpc: '2.0', id, result: result === undefined ? null : result };
   } catch (err) {
     if (err instanceof RpcError) return failure(id, err.code, err.message);

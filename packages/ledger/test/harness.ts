@@ -157,6 +157,13 @@ export interface Harness {
   currentRoot(treeId?: number): Promise<string>;
 }
 
+/** What each topic of the shared behaviour suite (suite-*.ts) reads from the running test. */
+export interface SuiteContext {
+  h: Harness;
+  c: DevLedgerClient;
+  alice: Actor;
+}
+
 /**
  * A dev ledger with a manual clock, its genesis, and one TEE key registered and finalized.
  * `client` is what tests talk to: the ledger itself, or a JSON-RPC client in front of it.

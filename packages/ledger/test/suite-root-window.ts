@@ -4,11 +4,10 @@
  * and over JSON-RPC.
  */
 import { describe, expect, it } from 'vitest';
-import { COMMITMENT_LAG, type DevLedgerClient } from '../src/index.js';
-import type { Actor } from './harness.js';
-import { makeNote, outputOf, SOL, type Harness } from './harness.js';
+import { COMMITMENT_LAG } from '../src/index.js';
+import { makeNote, outputOf, SOL, type SuiteContext } from './harness.js';
 
-export function rootWindowTests(get: () => { h: Harness; c: DevLedgerClient; alice: Actor }): void {
+export function rootWindowTests(get: () => SuiteContext): void {
   describe('getRootWindow', () => {
     it('lists the shard’s roots one per append instruction, oldest first, at most 65, at every level', async () => {
       const { h, c, alice } = get();

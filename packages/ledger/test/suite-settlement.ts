@@ -5,18 +5,25 @@
  */
 import { describe, expect, it } from 'vitest';
 import { FIELD_MODULUS } from '@nightjar/protocol';
-import { MAX_MEMOS_PER_READ, VAULT_ADDRESS, type DevLedgerClient } from '../src/index.js';
-import { Actor, BAD_PROOF, makeNote, outputOf, SOL, USDC, type Harness, type TestNote } from './harness.js';
+import { MAX_MEMOS_PER_READ, VAULT_ADDRESS } from '../src/index.js';
+import {
+  Actor,
+  BAD_PROOF,
+  makeNote,
+  outputOf,
+  SOL,
+  USDC,
+  type SuiteContext,
+  type TestNote,
+} from './harness.js';
 
 /** The memo page cap the suite's ledgers run with (the real one is 10,000). */
 export const SUITE_MEMOS_PER_READ = 4;
 
 const ORDER = 'cd'.repeat(16);
 
-export function settlementTests(get: () => { h: Harness; c: DevLedgerClient; alice: Actor }): void {
-  let h: Harness;
-  let c: DevLedgerClient;
-  let alice: Actor;
+export function settlementTests(get: () => SuiteContext): void {
+  let { h, c, alice } = {} as SuiteContext;
   const refresh = () => ({ h, c, alice } = get());
 
   /** Settles one match consuming `inputs` into `outputs`; returns the record. */

@@ -8,10 +8,20 @@ import { randomFieldElement } from '@nightjar/crypto';
 import { fieldToHex } from '@nightjar/protocol';
 import { describe, expect, it } from 'vitest';
 import { COMMITMENT_LAG, DEFAULT_ADMISSION_LIMITS, type DevLedgerClient } from '../src/index.js';
-import { Actor, BAD_PROOF, makeNote, outputOf, SOL, USDC, type Harness, type TestNote } from './harness.js';
+import {
+  Actor,
+  BAD_PROOF,
+  makeNote,
+  outputOf,
+  SOL,
+  USDC,
+  type Harness,
+  type SuiteContext,
+  type TestNote,
+} from './harness.js';
 import { waitFor } from './wait.js';
 
-export function signerTests(get: () => { h: Harness; c: DevLedgerClient; alice: Actor }): void {
+export function signerTests(get: () => SuiteContext): void {
   /** A withdrawal of `note` (or of a made-up nullifier) with a junk proof. */
   const junkWithdraw = async (
     h: Harness,
