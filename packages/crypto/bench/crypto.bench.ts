@@ -29,7 +29,8 @@ import { benchGroth16Breakdown, breakdownMarkdown } from './groth16-breakdown.js
 import { validInputSet, type VerificationBenchSet } from './valid-input-proofs.js';
 import { AdaptiveBatcher } from '../src/groth16/adaptive-batcher.js';
 import { Groth16Verifier, type ProofItem } from '../src/groth16/mcl-verifier.js';
-import { publicSignalsToBytes, snarkjsProofToBytes } from '../src/groth16/proof-format.js';
+import { snarkjsProofToBytes } from '../src/groth16/proof-format.js';
+import { publicSignalsToBytes } from '../src/groth16/public-inputs.js';
 import { loadSnarkjs, terminateSnarkjs, type SnarkjsCurve } from '../src/snarkjs.js';
 
 const here = dirname(fileURLToPath(import.meta.url));

@@ -36,10 +36,10 @@ import {
 import {
   assertProofLength,
   firstOutOfRangeCoordinate,
-  parseVerificationKey,
-  publicSignalsToBytes,
   snarkjsProofToBytes,
 } from '../src/groth16/proof-format.js';
+import { publicSignalsToBytes } from '../src/groth16/public-inputs.js';
+import { parseVerificationKey } from '../src/groth16/verification-key.js';
 import { curveStatus, decodeProofPoints, type ProofPoints } from '../src/groth16/proof-points.js';
 import type { VerificationBenchSet } from './valid-input-proofs.js';
 

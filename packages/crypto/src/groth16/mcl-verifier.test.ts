@@ -22,15 +22,8 @@ import {
   isInG2Subgroup,
   type ProofItem,
 } from './mcl-verifier.js';
-import {
-  BASE_FIELD_MODULUS,
-  bytesToPublicSignals,
-  bytesToSnarkjsProof,
-  decodeProof,
-  publicSignalsToBigInts,
-  publicSignalsToBytes,
-  snarkjsProofToBytes,
-} from './proof-format.js';
+import { BASE_FIELD_MODULUS, bytesToSnarkjsProof, decodeProof, snarkjsProofToBytes } from './proof-format.js';
+import { bytesToPublicSignals, publicSignalsToBigInts, publicSignalsToBytes } from './public-inputs.js';
 import { mulG2DoubleAndAdd, twistPoints } from './twist-points.js';
 import { loadSnarkjs, terminateSnarkjs, type SnarkjsApi } from '../snarkjs.js';
 
