@@ -32,6 +32,7 @@ import { Groth16Verifier, type ProofItem } from '../src/groth16/mcl-verifier.js'
 import { snarkjsProofToBytes } from '../src/groth16/proof-format.js';
 import { publicSignalsToBytes } from '../src/groth16/public-inputs.js';
 import { loadSnarkjs, terminateSnarkjs, type SnarkjsCurve } from '../src/snarkjs.js';
+import { fmt, median } from './stats.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const REPORT = join(here, '..', '..', '..', 'docs', 'benchmarks', 'crypto.md');
@@ -74,12 +75,6 @@ export interface VerificationBenchResult {
   nPublic: number;
   distinctProofs: number;
   rows: VerificationRow[];
-}
-
-function median(values: number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 === 1 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
 }
 
 function expectAllValid(results: readonly boolean[], what: string): void {
@@ -244,9 +239,6 @@ export async function benchVerification(
     }),
   };
 }
-
-const fmt = (v: number, digits = 0): string =>
-  v.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
 export function verificationMarkdown(result: VerificationBenchResult): string {
   const defaultRate = result.rows[1]?.proofsPerSecond ?? Number.NaN;

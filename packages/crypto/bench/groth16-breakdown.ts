@@ -42,6 +42,7 @@ import { publicSignalsToBytes } from '../src/groth16/public-inputs.js';
 import { parseVerificationKey } from '../src/groth16/verification-key.js';
 import { curveStatus, decodeProofPoints, type ProofPoints } from '../src/groth16/proof-points.js';
 import type { VerificationBenchSet } from './valid-input-proofs.js';
+import { fmt, median } from './stats.js';
 
 /** The steps, in pipeline order. */
 export const BREAKDOWN_STEPS = [
@@ -137,12 +138,6 @@ function cpuMicros(): number {
   return u.user + u.system;
 }
 
-function median(values: readonly number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 === 1 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
-}
-
 export interface BreakdownResult {
   label: string;
   batchSize: number;
@@ -221,9 +216,6 @@ export async function benchGroth16Breakdown(
     cpuSamples,
   };
 }
-
-const fmt = (v: number, digits = 0): string =>
-  v.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
 export function breakdownMarkdown(r: BreakdownResult): string {
   const row = (name: string, v: number, note = ''): string => `| ${name} | ${fmt(v)} | ${note} |`;
