@@ -7,10 +7,9 @@ import { createRequire } from 'node:module';
 
 import { CIRCUITS, loadArtifact, type CircuitName } from '../src/artifacts.js';
 import { loadSnarkjs, terminateSnarkjs } from '@nightjar/crypto';
+import { FIELD_MODULUS as R } from '@nightjar/protocol';
 
 export const snarkjs = await loadSnarkjs();
-
-export const R = 21888242871839275222246405745257275088548364400416034343698204186575808495617n;
 
 const bytesCache = new Map<string, Promise<Uint8Array>>();
 function artifact(file: string): Promise<Uint8Array> {
@@ -122,6 +121,12 @@ export function assertAt(template: string, file: string, statement: string): Reg
   if (idx < 0) throw new Error(`statement not found in ${file}: ${statement}`);
   return new RegExp(`Assert Failed[\\s\\S]*template ${template}_\\d+ line: ${idx + 1}\\b`);
 }
+
+/** The asserts of the NoteOwnership template (note.circom) that both circuits share. */
+export const noteOwnershipLines = () => ({
+  root: assertAt('NoteOwnership', 'note.circom', 'tree.root === merkle_root'),
+  nonZero: assertAt('NoteOwnership', 'note.circom', 'amountIsZero.out === 0'),
+});
 
 /** Line (1-based) of circomlib's Num2Bits sum check, for range-check failures. */
 export function num2BitsAssert(

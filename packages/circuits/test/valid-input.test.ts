@@ -7,6 +7,7 @@ import {
   assertAt,
   calculateWitness,
   getWire,
+  noteOwnershipLines,
   num2BitsAssert,
   publicWire,
   r1csSatisfied,
@@ -44,8 +45,7 @@ function validInput(note: ProvableNote = NOTE, index = 5) {
 }
 
 const NOTE_LINE = {
-  root: assertAt('NoteOwnership', 'note.circom', 'tree.root === merkle_root'),
-  nonZero: assertAt('NoteOwnership', 'note.circom', 'amountIsZero.out === 0'),
+  ...noteOwnershipLines(),
   boolean: assertAt('MerkleRoot', 'note.circom', 'path_indices[i] * (path_indices[i] - 1) === 0'),
   commitment: assertAt('ValidInput', 'valid_input.circom', 'note.note_commitment === note_commitment'),
   nullifier: assertAt('ValidInput', 'valid_input.circom', 'note.nullifier === nullifier'),

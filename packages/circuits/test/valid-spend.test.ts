@@ -7,6 +7,7 @@ import {
   assertAt,
   calculateWitness,
   getWire,
+  noteOwnershipLines,
   num2BitsAssert,
   publicWire,
   r1csSatisfied,
@@ -36,8 +37,7 @@ function fixture() {
 }
 
 const LINE = {
-  root: assertAt('NoteOwnership', 'note.circom', 'tree.root === merkle_root'),
-  nonZero: assertAt('NoteOwnership', 'note.circom', 'amountIsZero.out === 0'),
+  ...noteOwnershipLines(),
   nullifier: assertAt('ValidSpend', 'valid_spend.circom', 'note.nullifier === nullifier'),
 };
 

@@ -10,12 +10,15 @@ import { join, resolve } from 'node:path';
 import type { Credentials } from '@nightjar/sdk';
 import { CliError, EXIT } from './exit-codes.js';
 
+/** `<data-dir>/ready.json`, written by `nightjar start` once the venue answers. */
 export interface Ready {
   base_url: string;
   ledger_url: string;
   boot_session_id: string;
   compose_hash: string;
+  /** Path of the simulated platform's root CA certificate (DER); absent on dstack. */
   platform_root?: string;
+  /** Dev mode only. */
   admin?: Credentials;
 }
 

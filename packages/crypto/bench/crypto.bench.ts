@@ -4,11 +4,11 @@
  *
  * Sections:
  *  - Groth16 verification: snarkjs `groth16.verify` against ours (single, batched at 1/4/16/64 on
- *    one thread, batched at 64 by the verifier before the batch speed-ups, and the worker pool on
- *    all cores), side by side on the same proofs in one run.
+ *    one thread, and the worker pool on all cores), side by side on the same proofs in one run.
  *    The proofs are real VALID_INPUT proofs made with the committed dev artifacts.
- *  - Groth16 batch breakdown: µs per proof per step of a batch of 64, the verifier before the batch
- *    speed-ups (a frozen copy in bench/groth16-before) against the current one (bench/groth16-breakdown.ts).
+ *  - Groth16 batch breakdown: µs per proof per step of a batch of 64 (bench/groth16-breakdown.ts).
+ *    The figures of the verifier before the batch speed-ups stay in docs/benchmarks/crypto.md; its
+ *    frozen copy was retired (commit 77ef52783bbc498ed73491cb472898120e64829e holds it).
  *  - Poseidon: ours (BigInt before, WebAssembly now) against circomlibjs and the Rust wasm one,
  *    from bench/poseidon.ts. `npm run bench -w packages/crypto -- poseidon` runs only this section
  *    and replaces only it in the report.
@@ -26,12 +26,13 @@ import { performance } from 'node:perf_hooks';
 import { benchTreeAppends } from './primitives.js';
 import { benchPoseidonComparison, poseidonMarkdown } from './poseidon.js';
 import { benchGroth16Breakdown, breakdownMarkdown } from './groth16-breakdown.js';
-import { Groth16Verifier as BeforeVerifier } from './groth16-before/mcl-verifier.js';
 import { validInputSet, type VerificationBenchSet } from './valid-input-proofs.js';
 import { AdaptiveBatcher } from '../src/groth16/adaptive-batcher.js';
 import { Groth16Verifier, type ProofItem } from '../src/groth16/mcl-verifier.js';
-import { publicSignalsToBytes, snarkjsProofToBytes } from '../src/groth16/proof-format.js';
+import { snarkjsProofToBytes } from '../src/groth16/proof-format.js';
+import { publicSignalsToBytes } from '../src/groth16/public-inputs.js';
 import { loadSnarkjs, terminateSnarkjs, type SnarkjsCurve } from '../src/snarkjs.js';
+import { fmt, median } from './stats.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const REPORT = join(here, '..', '..', '..', 'docs', 'benchmarks', 'crypto.md');
@@ -74,12 +75,6 @@ export interface VerificationBenchResult {
   nPublic: number;
   distinctProofs: number;
   rows: VerificationRow[];
-}
-
-function median(values: number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 === 1 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
 }
 
 function expectAllValid(results: readonly boolean[], what: string): void {
@@ -166,7 +161,7 @@ export async function benchVerification(
     samples: [],
     cpuSamples: [],
   });
-  const batchRunner = (name: string, n: number, v: Pick<Groth16Verifier, 'verifyBatch'>): Runner => {
+  const batchRunner = (name: string, n: number): Runner => {
     const batches = Math.max(1, Math.round(perRep / n));
     return {
       name,
@@ -175,19 +170,14 @@ export async function benchVerification(
       run: () => {
         for (let b = 0; b < batches; b++) {
           const batch = Array.from({ length: n }, (_, i) => itemAt(b * n + i));
-          expectAllValid(v.verifyBatch(batch), name);
+          expectAllValid(verifier.verifyBatch(batch), name);
         }
       },
       samples: [],
       cpuSamples: [],
     };
   };
-  for (const n of batchSizes) runners.push(batchRunner(`ours, batch of ${n}`, n, verifier));
-  // The batch path before the speed-ups of the Groth16 breakdown section (a frozen copy), same run.
-  const before = await BeforeVerifier.create(set.vk);
-  runners.push(
-    batchRunner('ours before the batch speed-ups (bench/groth16-before), batch of 64', 64, before),
-  );
+  for (const n of batchSizes) runners.push(batchRunner(`ours, batch of ${n}`, n));
 
   // Ours through the worker pool and the adaptive batcher, all cores.
   const batcher = await AdaptiveBatcher.create({ keys: { bench: set.vk }, size: poolSize, maxBatchSize: 64 });
@@ -249,9 +239,6 @@ export async function benchVerification(
     }),
   };
 }
-
-const fmt = (v: number, digits = 0): string =>
-  v.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
 export function verificationMarkdown(result: VerificationBenchResult): string {
   const defaultRate = result.rows[1]?.proofsPerSecond ?? Number.NaN;

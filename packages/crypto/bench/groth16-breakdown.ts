@@ -1,13 +1,15 @@
 /**
  * Groth16 batch breakdown: where a proof's time goes when VALID_INPUT proofs are verified in
- * batches of 64 on one thread, step by step, for the batch path before the speed-ups
- * (bench/groth16-before, a frozen copy) and the current one, side by side in one run.
+ * batches of 64 on one thread, step by step.
  *
- * Each path runs its valid-batch steps in order with a clock read between steps (the "before" copy
- * carries its own step-by-step method; the current path is composed below from the same src
- * functions `verifyBatch` uses). The end-to-end `verifyBatch` of both is timed in the same rounds.
+ * The valid-batch steps run in order with a clock read between steps, composed below from the
+ * same src functions `verifyBatch` uses; the end-to-end `verifyBatch` is timed in the same rounds.
  * Figures are CPU time of this process per proof (less sensitive to the other load on a shared
- * machine than wall time), median over rounds; the paths alternate order from round to round.
+ * machine than wall time), median over rounds.
+ *
+ * The figures of the verifier before the batch speed-ups stay in docs/benchmarks/crypto.md; its
+ * frozen copy (bench/groth16-before) was retired, and lives on at commit
+ * 77ef52783bbc498ed73491cb472898120e64829e.
  *
  * Run on its own: `npm run bench -w packages/crypto -- --only=groth16-breakdown` (prints the
  * section; the full bench also writes it into docs/benchmarks/crypto.md).
@@ -34,15 +36,15 @@ import {
 import {
   assertProofLength,
   firstOutOfRangeCoordinate,
-  parseVerificationKey,
-  publicSignalsToBytes,
   snarkjsProofToBytes,
 } from '../src/groth16/proof-format.js';
+import { publicSignalsToBytes } from '../src/groth16/public-inputs.js';
+import { parseVerificationKey } from '../src/groth16/verification-key.js';
 import { curveStatus, decodeProofPoints, type ProofPoints } from '../src/groth16/proof-points.js';
-import { Groth16Verifier as BeforeVerifier } from './groth16-before/mcl-verifier.js';
 import type { VerificationBenchSet } from './valid-input-proofs.js';
+import { fmt, median } from './stats.js';
 
-/** The steps, in pipeline order. Both paths report every step under these names. */
+/** The steps, in pipeline order. */
 export const BREAKDOWN_STEPS = [
   'public inputs',
   'coordinate range',
@@ -76,14 +78,8 @@ const STEP_NOTES: Record<BreakdownStep, string> = {
 
 type Mark = (step: BreakdownStep) => void;
 
-interface BreakdownPath {
-  name: string;
-  verifyBatch(items: readonly ProofItem[]): boolean[];
-  breakdown(items: readonly ProofItem[], mark: Mark): boolean;
-}
-
-/** The current batch path, step by step: the calls `Groth16Verifier.verifyBatch` makes. */
-function currentBreakdown(key: PreparedKey, items: readonly ProofItem[], mark: Mark): boolean {
+/** The batch path, step by step: the calls `Groth16Verifier.verifyBatch` makes. */
+function batchBreakdown(key: PreparedKey, items: readonly ProofItem[], mark: Mark): boolean {
   const inputs = items.map((item) => {
     assertProofLength(item.proof);
     const x = publicInputsOf(key, item.publicInputs);
@@ -142,20 +138,10 @@ function cpuMicros(): number {
   return u.user + u.system;
 }
 
-function median(values: readonly number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 === 1 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
-}
-
-interface PathSamples {
-  steps: Map<BreakdownStep, number[]>;
-  cpu: number[];
-  wall: number[];
-}
-
-export interface BreakdownPathResult {
-  name: string;
+export interface BreakdownResult {
+  label: string;
+  batchSize: number;
+  rounds: number;
   /** Median CPU µs per proof of each step. */
   steps: Record<BreakdownStep, number>;
   /** Sum of the step medians. */
@@ -165,14 +151,6 @@ export interface BreakdownPathResult {
   wallPerProof: number;
   proofsPerSecond: number;
   cpuSamples: number[];
-}
-
-export interface BreakdownResult {
-  label: string;
-  batchSize: number;
-  rounds: number;
-  before: BreakdownPathResult;
-  after: BreakdownPathResult;
 }
 
 export interface BreakdownOptions {
@@ -193,100 +171,66 @@ export async function benchGroth16Breakdown(
     publicInputs: publicSignalsToBytes(p.publicSignals),
   }));
   const batch = Array.from({ length: batchSize }, (_, i) => items[i % items.length] as ProofItem);
-  const before = await BeforeVerifier.create(set.vk);
-  const after = await Groth16Verifier.create(set.vk);
+  const verifier = await Groth16Verifier.create(set.vk);
   const key = prepareKey(parseVerificationKey(set.vk));
-  const paths: BreakdownPath[] = [
-    {
-      name: 'before',
-      verifyBatch: (b) => before.verifyBatch(b),
-      breakdown: (b, mark) => before.batchBreakdown(b, mark as (step: string) => void),
-    },
-    {
-      name: 'after',
-      verifyBatch: (b) => after.verifyBatch(b),
-      breakdown: (b, mark) => currentBreakdown(key, b, mark),
-    },
-  ];
-  const samples = paths.map((): PathSamples => ({
-    steps: new Map(BREAKDOWN_STEPS.map((s) => [s, []])),
-    cpu: [],
-    wall: [],
-  }));
+  const stepSamples = new Map<BreakdownStep, number[]>(BREAKDOWN_STEPS.map((s) => [s, []]));
+  const cpuSamples: number[] = [];
+  const wallSamples: number[] = [];
 
-  const runOnce = (path: BreakdownPath, into: PathSamples | undefined): void => {
+  const runOnce = (measured: boolean): void => {
     const perStep = new Map<BreakdownStep, number>();
     let last = cpuMicros();
-    const ok = path.breakdown(batch, (step) => {
+    const ok = batchBreakdown(key, batch, (step) => {
       const now = cpuMicros();
       perStep.set(step, (perStep.get(step) ?? 0) + now - last);
       last = cpuMicros();
     });
-    if (!ok) throw new Error(`bench: ${path.name} breakdown rejected a valid batch`);
+    if (!ok) throw new Error('bench: the breakdown rejected a valid batch');
     const cpu0 = cpuMicros();
     const t0 = performance.now();
-    const results = path.verifyBatch(batch);
+    const results = verifier.verifyBatch(batch);
     const wall = (performance.now() - t0) * 1000;
     const cpu = cpuMicros() - cpu0;
-    if (!results.every((r) => r)) throw new Error(`bench: ${path.name} verifyBatch rejected a valid proof`);
-    if (into === undefined) return;
-    for (const step of BREAKDOWN_STEPS) into.steps.get(step)?.push((perStep.get(step) ?? 0) / batchSize);
-    into.cpu.push(cpu / batchSize);
-    into.wall.push(wall / batchSize);
+    if (!results.every((r) => r)) throw new Error('bench: verifyBatch rejected a valid proof');
+    if (!measured) return;
+    for (const step of BREAKDOWN_STEPS) stepSamples.get(step)?.push((perStep.get(step) ?? 0) / batchSize);
+    cpuSamples.push(cpu / batchSize);
+    wallSamples.push(wall / batchSize);
   };
 
-  for (let round = -2; round < rounds; round++) {
-    const order = round % 2 === 0 ? [0, 1] : [1, 0];
-    for (const i of order) runOnce(paths[i] as BreakdownPath, round < 0 ? undefined : samples[i]);
-  }
+  for (let round = -2; round < rounds; round++) runOnce(round >= 0);
 
-  const summarise = (path: BreakdownPath, s: PathSamples): BreakdownPathResult => {
-    const steps = Object.fromEntries(
-      BREAKDOWN_STEPS.map((step) => [step, median(s.steps.get(step) ?? [])]),
-    ) as Record<BreakdownStep, number>;
-    const wallPerProof = median(s.wall);
-    return {
-      name: path.name,
-      steps,
-      stepSum: BREAKDOWN_STEPS.reduce((acc, step) => acc + steps[step], 0),
-      cpuPerProof: median(s.cpu),
-      wallPerProof,
-      proofsPerSecond: 1e6 / wallPerProof,
-      cpuSamples: s.cpu,
-    };
-  };
+  const steps = Object.fromEntries(
+    BREAKDOWN_STEPS.map((step) => [step, median(stepSamples.get(step) ?? [])]),
+  ) as Record<BreakdownStep, number>;
+  const wallPerProof = median(wallSamples);
   return {
     label: set.label,
     batchSize,
     rounds,
-    before: summarise(paths[0] as BreakdownPath, samples[0] as PathSamples),
-    after: summarise(paths[1] as BreakdownPath, samples[1] as PathSamples),
+    steps,
+    stepSum: BREAKDOWN_STEPS.reduce((acc, step) => acc + steps[step], 0),
+    cpuPerProof: median(cpuSamples),
+    wallPerProof,
+    proofsPerSecond: 1e6 / wallPerProof,
+    cpuSamples,
   };
 }
 
-const fmt = (v: number, digits = 0): string =>
-  v.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
-
 export function breakdownMarkdown(r: BreakdownResult): string {
-  const { before, after } = r;
-  const change = (b: number, a: number): string =>
-    b === 0 ? '' : `${a <= b ? '−' : '+'}${fmt(Math.abs(b - a))}`;
-  const row = (name: string, b: number, a: number, note = ''): string =>
-    `| ${name} | ${fmt(b)} | ${fmt(a)} | ${change(b, a)} | ${note} |`;
+  const row = (name: string, v: number, note = ''): string => `| ${name} | ${fmt(v)} | ${note} |`;
   return [
-    `Key: ${r.label}; batches of ${r.batchSize} valid proofs on one thread; ${r.rounds} rounds, the two paths alternating.`,
-    'µs per proof = CPU time of the step for the whole batch / batch size, median over rounds. "before" is a',
-    'frozen copy of the verifier before these changes (bench/groth16-before), "after" the current one, in the',
-    'same run.',
+    `Key: ${r.label}; batches of ${r.batchSize} valid proofs on one thread; ${r.rounds} rounds.`,
+    'µs per proof = CPU time of the step for the whole batch / batch size, median over rounds.',
     '',
-    '| step | before µs/proof | after µs/proof | change | what |',
-    '|---|---:|---:|---:|---|',
-    ...BREAKDOWN_STEPS.map((s) => row(s, before.steps[s], after.steps[s], STEP_NOTES[s])),
-    row('**sum of the steps**', before.stepSum, after.stepSum),
-    row('**verifyBatch end to end (CPU)**', before.cpuPerProof, after.cpuPerProof, 'median over rounds'),
-    row('**verifyBatch end to end (wall)**', before.wallPerProof, after.wallPerProof, 'median over rounds'),
-    `| **proofs/s (wall)** | ${fmt(before.proofsPerSecond)} | ${fmt(after.proofsPerSecond)} | ${fmt(after.proofsPerSecond / before.proofsPerSecond, 2)}x | |`,
+    '| step | µs/proof | what |',
+    '|---|---:|---|',
+    ...BREAKDOWN_STEPS.map((s) => row(s, r.steps[s], STEP_NOTES[s])),
+    row('**sum of the steps**', r.stepSum),
+    row('**verifyBatch end to end (CPU)**', r.cpuPerProof, 'median over rounds'),
+    row('**verifyBatch end to end (wall)**', r.wallPerProof, 'median over rounds'),
+    `| **proofs/s (wall)** | ${fmt(r.proofsPerSecond)} | |`,
     '',
-    `End-to-end CPU samples (µs/proof), before: ${before.cpuSamples.map((v) => fmt(v)).join(', ')}; after: ${after.cpuSamples.map((v) => fmt(v)).join(', ')}.`,
+    `End-to-end CPU samples (µs/proof): ${r.cpuSamples.map((v) => fmt(v)).join(', ')}.`,
   ].join('\n');
 }

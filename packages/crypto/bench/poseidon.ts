@@ -15,6 +15,7 @@ import {
   poseidonT3Unchecked,
 } from '../src/poseidon-unchecked.js';
 import { poseidon, poseidon2 } from '../src/poseidon.js';
+import { median } from './stats.js';
 
 type Hash = (inputs: bigint[]) => bigint;
 
@@ -32,12 +33,6 @@ export interface PoseidonBenchResult {
   node: PoseidonRow[];
   hashesPerRun: number;
   runs: number;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
 /** µs per hash over a chain of `hashes` (each output replaces one input, so no call repeats). */

@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { FIELD_MODULUS } from '@nightjar/protocol';
 import { MerkleTree } from '../src/index.js';
+import { median } from './stats.js';
 
 export interface TreeAppendBenchResult {
   /** Leaves appended per second to a depth-20 tree, root read once at the end (bulk load / replay). */
@@ -16,12 +17,6 @@ export interface TreeAppendBenchResult {
   appendsWithRootPerSecond: number;
   n: number;
   runs: number;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
 /** Deterministic leaves that look like commitments (uniform field elements). */

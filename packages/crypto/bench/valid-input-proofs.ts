@@ -6,12 +6,9 @@ import { randomBytes } from 'node:crypto';
 import { MerkleTree } from '../src/merkle/index.js';
 import { randomFieldElement } from '../src/field.js';
 import { deriveNote, ownerCommitment } from '../src/notes.js';
-import {
-  bigIntsToPublicSignals,
-  bytesToSnarkjsProof,
-  type SnarkjsProof,
-  type SnarkjsVerificationKey,
-} from '../src/groth16/proof-format.js';
+import { bytesToSnarkjsProof, type SnarkjsProof } from '../src/groth16/proof-format.js';
+import { bigIntsToPublicSignals } from '../src/groth16/public-inputs.js';
+import { type SnarkjsVerificationKey } from '../src/groth16/verification-key.js';
 
 /** A verification key with valid proofs to benchmark. */
 export interface VerificationBenchSet {

@@ -4,7 +4,8 @@
  * so no ambient `declare module 'snarkjs'` is needed; only the functions used here are described.
  * Nothing in the verification path depends on snarkjs.
  */
-import type { SnarkjsProof, SnarkjsVerificationKey } from './groth16/proof-format.js';
+import type { SnarkjsProof } from './groth16/proof-format.js';
+import type { SnarkjsVerificationKey } from './groth16/verification-key.js';
 
 /** A file argument: a path, the bytes, or an in-memory fastfile (`data` is filled on write). */
 export type SnarkjsFile = string | Uint8Array | { type: 'mem'; data?: Uint8Array };

@@ -1,4 +1,4 @@
-import { MerkleTree } from '@nightjar/crypto';
+import { MerkleTree, verifyMerkleProof } from '@nightjar/crypto';
 import { FIELD_MODULUS, fieldToHex } from '@nightjar/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestVenue, USDC, type TestVenue } from './harness.js';
@@ -40,7 +40,7 @@ describe('tree mirror reads over HTTPS', () => {
     expect(r.body.siblings).toHaveLength(20);
     expect(r.body.merkle_root).toBe(fieldToHex(reference.root));
     expect(
-      MerkleTree.verifyProof(
+      verifyMerkleProof(
         BigInt('0x' + commitments[1]),
         1,
         r.body.siblings.map((s: string) => BigInt('0x' + s)),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { U64_MAX } from './encoding.js';
-import { signedOrderBody } from './test-fixtures.js';
+import { signedOrderBody } from '../test/fixtures/orders.js';
 import { parseCancelBody, parseModifyBody } from './validate-cancel.js';
 
 const cancel = {

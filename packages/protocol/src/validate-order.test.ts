@@ -4,7 +4,7 @@ import type { PlaceOrderBody } from './bodies.js';
 import { FIELD_MODULUS, U64_MAX } from './encoding.js';
 import { ERROR_CATALOGUE, isErrorCode } from './errors.js';
 import { parseJsonExact, stringifyJson } from './json.js';
-import { LOW_ORDER_VIEWING_KEY, signedOrderBody, testContext, TEST_MARKET } from './test-fixtures.js';
+import { LOW_ORDER_VIEWING_KEY, signedOrderBody, testContext, TEST_MARKET } from '../test/fixtures/orders.js';
 import { INTAKE_CHECKS, validatePlaceOrder } from './validate-order.js';
 
 const ctx = testContext();

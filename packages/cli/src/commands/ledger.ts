@@ -14,6 +14,7 @@ import {
   type GenesisAuthority,
 } from '@nightjar/ledger';
 import { parseOptions, portOption, positiveIntOption, UsageError } from '../args.js';
+import type { Options } from '../command.js';
 
 export const LEDGER_USAGE = `nightjar ledger [--port P] [--host H] [--data-dir D] [--slot-ms N] [--manual-clock]
                 [--no-dev --genesis-admin KEY --fee-owner-commitment HEX] [--circuit-keys DIR]
@@ -33,6 +34,19 @@ export const LEDGER_USAGE = `nightjar ledger [--port P] [--host H] [--data-dir D
   --circuit-keys DIR           verification keys of a real ceremony: manifest.json pinning the
                                SHA-256 of valid_input.vkey.json and valid_spend.vkey.json
 `;
+
+/** The flags of `nightjar ledger` (the command and `startLedger` parse the same ones). */
+export const LEDGER_OPTIONS = {
+  port: { type: 'string' },
+  host: { type: 'string' },
+  'data-dir': { type: 'string' },
+  'slot-ms': { type: 'string' },
+  'manual-clock': { type: 'boolean' },
+  'no-dev': { type: 'boolean' },
+  'genesis-admin': { type: 'string' },
+  'fee-owner-commitment': { type: 'string' },
+  'circuit-keys': { type: 'string' },
+} as const satisfies Options;
 
 export interface RunningLedger {
   url: string;
@@ -65,17 +79,7 @@ function genesisAuthority(
 }
 
 export async function startLedger(argv: string[]): Promise<RunningLedger> {
-  const opts = parseOptions(argv, {
-    port: { type: 'string' },
-    host: { type: 'string' },
-    'data-dir': { type: 'string' },
-    'slot-ms': { type: 'string' },
-    'manual-clock': { type: 'boolean' },
-    'no-dev': { type: 'boolean' },
-    'genesis-admin': { type: 'string' },
-    'fee-owner-commitment': { type: 'string' },
-    'circuit-keys': { type: 'string' },
-  });
+  const opts = parseOptions(argv, LEDGER_OPTIONS);
   const dataDir = resolve(opts['data-dir'] ?? '.nightjar/ledger');
   const dev = !opts['no-dev'];
   if (!dev && opts['manual-clock'])

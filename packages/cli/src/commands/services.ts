@@ -1,8 +1,8 @@
 /** `nightjar start` and `nightjar ledger` as commands: long-running services, closed on Ctrl-C or SIGTERM. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { LEDGER_USAGE, startLedger } from './ledger.js';
-import { START_USAGE, startVenue } from './start.js';
+import { LEDGER_OPTIONS, LEDGER_USAGE, startLedger } from './ledger.js';
+import { START_OPTIONS, START_USAGE, startVenue } from './start.js';
 import { positiveIntOption, UsageError } from '../args.js';
 import { str, type Command } from '../command.js';
 
@@ -56,17 +56,7 @@ export const start: Command = {
   usage:
     START_USAGE.trimEnd() +
     `\n  --demo-traders N     also run N simulated traders (own process, SDK only) that quote and trade (dev mode)`,
-  options: {
-    port: { type: 'string' },
-    ledger: { type: 'string' },
-    'token-ttl': { type: 'string' },
-    'slot-ms': { type: 'string' },
-    platform: { type: 'string' },
-    'demo-traders': { type: 'string' },
-    'no-dev': { type: 'boolean' },
-    'authority-key': { type: 'string' },
-    'circuit-keys': { type: 'string' },
-  },
+  options: { ...START_OPTIONS, 'demo-traders': { type: 'string' } },
   longRunning: true,
   async run({ out, paths, values, argv }) {
     const traders = str(values, 'demo-traders');
@@ -112,17 +102,7 @@ export const ledger: Command = {
   name: 'ledger',
   summary: 'run the embedded ledger as a JSON-RPC server',
   usage: LEDGER_USAGE,
-  options: {
-    port: { type: 'string' },
-    'data-dir': { type: 'string' },
-    host: { type: 'string' },
-    'slot-ms': { type: 'string' },
-    'manual-clock': { type: 'boolean' },
-    'no-dev': { type: 'boolean' },
-    'genesis-admin': { type: 'string' },
-    'fee-owner-commitment': { type: 'string' },
-    'circuit-keys': { type: 'string' },
-  },
+  options: LEDGER_OPTIONS,
   longRunning: true,
   async run({ out, argv }) {
     const running = await startLedger(withoutFlags(argv, { '--json': 0, '--home': 1 }));

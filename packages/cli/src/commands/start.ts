@@ -26,6 +26,9 @@ import {
 } from '@nightjar/ledger';
 import { parseOptions, portOption, positiveIntOption, UsageError } from '../args.js';
 import { readAuthorityKey, type LoadedAuthority } from '../authority-key.js';
+import type { Options } from '../command.js';
+import type { Ready } from '../config.js';
+import type { Credentials } from '@nightjar/sdk';
 
 export const START_USAGE = `nightjar start [--data-dir D] [--port P] [--ledger URL] [--token-ttl SECONDS] [--slot-ms N]
                [--platform simulated|dstack] [--no-dev --authority-key FILE] [--circuit-keys DIR]
@@ -51,24 +54,22 @@ export const START_USAGE = `nightjar start [--data-dir D] [--port P] [--ledger U
                        of valid_input.vkey.json and valid_spend.vkey.json
 `;
 
-interface Credentials {
-  api_key: string;
-  api_secret: string;
-  passphrase: string;
-}
+/** The flags of `nightjar start` that `startVenue` parses (the command adds --demo-traders). */
+export const START_OPTIONS = {
+  'data-dir': { type: 'string' },
+  port: { type: 'string' },
+  ledger: { type: 'string' },
+  'token-ttl': { type: 'string' },
+  'slot-ms': { type: 'string' },
+  platform: { type: 'string' },
+  'no-dev': { type: 'boolean' },
+  'authority-key': { type: 'string' },
+  'circuit-keys': { type: 'string' },
+} as const satisfies Options;
 
 export interface RunningVenue {
   readyFile: string;
-  ready: {
-    base_url: string;
-    ledger_url: string;
-    boot_session_id: string;
-    compose_hash: string;
-    /** Path of the simulated platform's root CA certificate (DER); absent on dstack. */
-    platform_root?: string;
-    /** Dev mode only. */
-    admin?: Credentials;
-  };
+  ready: Ready;
   dev: boolean;
   /** Production mode, first boot only: the first admin's credentials, never written anywhere. */
   firstAdmin?: Credentials;
@@ -76,17 +77,7 @@ export interface RunningVenue {
 }
 
 export async function startVenue(argv: string[]): Promise<RunningVenue> {
-  const opts = parseOptions(argv, {
-    'data-dir': { type: 'string' },
-    port: { type: 'string' },
-    ledger: { type: 'string' },
-    'token-ttl': { type: 'string' },
-    'slot-ms': { type: 'string' },
-    platform: { type: 'string' },
-    'no-dev': { type: 'boolean' },
-    'authority-key': { type: 'string' },
-    'circuit-keys': { type: 'string' },
-  });
+  const opts = parseOptions(argv, START_OPTIONS);
   const platformKind = opts.platform ?? 'simulated';
   if (platformKind !== 'simulated' && platformKind !== 'dstack')
     throw new UsageError('--platform must be simulated or dstack');
@@ -163,7 +154,7 @@ export async function startVenue(argv: string[]): Promise<RunningVenue> {
     const admin = dev ? devAdminCredentials(engineDir, engine.devAdmin) : undefined;
     const firstAdmin = dev ? undefined : await engine.context.accounts.ensureFirstAdmin('operator');
 
-    const ready = {
+    const ready: Ready = {
       base_url: engine.url,
       ledger_url: ledgerUrl,
       boot_session_id: engine.bootSessionId,

@@ -5,8 +5,6 @@ import {
   createWallet,
   formatUnits,
   getBalances,
-  getInclusion,
-  NotFoundError,
   parseUnits,
   syncWallet,
   withdraw,
@@ -18,6 +16,7 @@ import { listAssets, resolveAsset } from '../assets.js';
 import { walletFile, walletPassword } from '../config.js';
 import { openWallet, withClient } from '../connect.js';
 import { CliError, EXIT } from '../exit-codes.js';
+import { untilIncluded } from '../inclusion.js';
 import { str, type Command } from '../command.js';
 import { hexToBytes, bytesToHex } from '@nightjar/protocol';
 
@@ -54,21 +53,11 @@ export const walletInit: Command = {
 
 /** Waits until the note is in the engine's tree. */
 async function waitForInclusion(client: Client, commitment: string, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      await getInclusion(client, { commitment });
-      return;
-    } catch (err) {
-      if (!(err instanceof NotFoundError)) throw err;
-      if (Date.now() > deadline)
-        throw new CliError(
-          `note ${commitment} not final after ${timeoutMs / 1000}s; check \`nightjar status\``,
-          EXIT.timeout,
-        );
-      await new Promise((r) => setTimeout(r, 500));
-    }
-  }
+  if (!(await untilIncluded(client, commitment, { intervalMs: 500, timeoutMs })))
+    throw new CliError(
+      `note ${commitment} not final after ${timeoutMs / 1000}s; check \`nightjar status\``,
+      EXIT.timeout,
+    );
 }
 
 export const walletDeposit: Command = {

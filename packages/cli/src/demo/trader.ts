@@ -9,7 +9,6 @@ import {
   createStream,
   createWallet,
   deposit,
-  getInclusion,
   InsufficientNotesError,
   NotFoundError,
   parsePrice,
@@ -25,6 +24,7 @@ import type { Instrument } from '@nightjar/protocol';
 import type { Paths } from '../config.js';
 import { readReady } from '../config.js';
 import { pinnedRoot } from '../connect.js';
+import { untilIncluded } from '../inclusion.js';
 
 export const SYMBOL = 'SOL-USDC';
 
@@ -69,16 +69,7 @@ async function openClient(
 
 /** Waits until every commitment is in the engine's tree. */
 async function waitIncluded(client: Client, commitments: string[]): Promise<void> {
-  for (const commitment of commitments)
-    for (;;) {
-      try {
-        await getInclusion(client, { commitment });
-        break;
-      } catch (err) {
-        if (!(err instanceof NotFoundError)) throw err;
-        await new Promise((r) => setTimeout(r, 300));
-      }
-    }
+  for (const commitment of commitments) await untilIncluded(client, commitment, { intervalMs: 300 });
 }
 
 export class Trader {

@@ -18,12 +18,8 @@ import {
   VerifierWorkerError,
   type Groth16Error,
 } from './errors.js';
-import {
-  FIELD_ELEMENT_BYTES,
-  SCALAR_FIELD_MODULUS,
-  assertProofLength,
-  assertPublicInputLength,
-} from './proof-format.js';
+import { FIELD_ELEMENT_BYTES, SCALAR_FIELD_MODULUS, assertProofLength } from './proof-format.js';
+import { assertPublicInputLength } from './public-inputs.js';
 import {
   decodeOrderResults,
   encodeOrderCheck,

@@ -17,6 +17,7 @@
 import mcl from 'mcl-wasm';
 import { BASE_FIELD_MODULUS, SCALAR_FIELD_MODULUS } from './proof-format.js';
 import { FP2_SIZE, FP_SIZE, G2_SIZE, WasmBlock, copyInHeap, wasm } from './mcl-wasm.js';
+import { mulG2DoubleAndAdd, pointsOutsideG2 } from './twist-points.js';
 import { wnaf } from './wnaf.js';
 
 const BN_X0 = 4965661367192848881n;
@@ -157,40 +158,6 @@ function chainMulByX0(q: mcl.G2): mcl.G2 {
   return out;
 }
 
-/** [k]q by plain double-and-add with mcl's group law (correct for any point on the curve). */
-function mulByDoubleAndAdd(q: mcl.G2, k: bigint): mcl.G2 {
-  let acc = new mcl.G2();
-  for (let i = k.toString(2).length - 1; i >= 0; i--) {
-    acc = mcl.dbl(acc);
-    if ((k >> BigInt(i)) & 1n) acc = mcl.add(acc, q);
-  }
-  return acc;
-}
-
-/** Points on the twist outside G2: x = i + u for the first i with x^3 + b' a square. */
-function pointsOutsideG2(count: number): mcl.G2[] {
-  const three = new mcl.Fp2();
-  three.setInt(3, 0);
-  const xi = new mcl.Fp2();
-  xi.setInt(9, 1);
-  const twistB = mcl.div(three, xi);
-  const one = new mcl.Fp2();
-  one.setInt(1, 0);
-  const out: mcl.G2[] = [];
-  for (let i = 1; i < 200 && out.length < count; i++) {
-    const x = new mcl.Fp2();
-    x.setInt(i, 1);
-    const [ok, y] = mcl.squareRoot(mcl.add(mcl.mul(mcl.sqr(x), x), twistB));
-    if (!ok) continue;
-    const g = new mcl.G2();
-    g.setX(x);
-    g.setY(y);
-    g.setZ(one);
-    if (!g.isValidOrder()) out.push(g);
-  }
-  return out;
-}
-
 function psiOf(q: mcl.G2): mcl.G2 {
   const base = slots();
   q.copyToMem(base + T * G2_SIZE);
@@ -214,13 +181,13 @@ export function setUpG2SubgroupCheck(): boolean {
   const outside = pointsOutsideG2(2);
   if (outside.length < 2) return false;
   // A torsion point of the cofactor part (order dividing the cofactor), and one in G2 plus it.
-  const torsion = mulByDoubleAndAdd(outside[1] as mcl.G2, SCALAR_FIELD_MODULUS);
+  const torsion = mulG2DoubleAndAdd(outside[1] as mcl.G2, SCALAR_FIELD_MODULUS);
   const inside = [mcl.hashAndMapToG2('nightjar-g2-1'), mcl.hashAndMapToG2('nightjar-g2-2')];
   const rP = new mcl.Fr();
   rP.setStr((P % SCALAR_FIELD_MODULUS).toString(16), 16);
   for (const q of [...outside, torsion]) {
     // The chain must be exact outside G2, or the test is meaningless there.
-    if (!chainMulByX0(q).isEqual(mulByDoubleAndAdd(q, BN_X0))) return false;
+    if (!chainMulByX0(q).isEqual(mulG2DoubleAndAdd(q, BN_X0))) return false;
     if (q.isZero() || q.isValidOrder() || checkAt(q)) return false;
   }
   for (const q of inside) {

@@ -17,6 +17,13 @@ export {
   bytesToSnarkjsProof,
   assertProofLength,
   firstOutOfRangeCoordinate,
+  type G1Point,
+  type G2Point,
+  type Fp2Element,
+  type Groth16Proof,
+  type SnarkjsProof,
+} from './proof-format.js';
+export {
   encodePublicInputs,
   decodePublicInputs,
   assertPublicInputLength,
@@ -25,16 +32,13 @@ export {
   bigIntsToPublicSignals,
   publicSignalsToBytes,
   bytesToPublicSignals,
+} from './public-inputs.js';
+export {
   parseVerificationKey,
   verificationKeyToSnarkjs,
-  type G1Point,
-  type G2Point,
-  type Fp2Element,
-  type Groth16Proof,
-  type SnarkjsProof,
   type SnarkjsVerificationKey,
   type VerificationKey,
-} from './proof-format.js';
+} from './verification-key.js';
 export {
   Groth16Verifier,
   initMcl,

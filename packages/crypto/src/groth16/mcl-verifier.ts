@@ -44,12 +44,12 @@ import {
   type PreparedKey,
 } from './prepared-key.js';
 import { parseProofPoints, type ProofPoints } from './proof-points.js';
+import { assertProofLength } from './proof-format.js';
 import {
-  assertProofLength,
   parseVerificationKey,
   type SnarkjsVerificationKey,
   type VerificationKey,
-} from './proof-format.js';
+} from './verification-key.js';
 
 export { g2SubgroupCheckMethod, isInG2Subgroup } from './g2-subgroup.js';
 export { checkProofPoints, type ProofPointStatus } from './proof-points.js';

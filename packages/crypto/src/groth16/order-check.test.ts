@@ -19,7 +19,8 @@ import {
   type OrderCheckItem,
   type OrderNote,
 } from './order-check.js';
-import { publicSignalsToBigInts, snarkjsProofToBytes } from './proof-format.js';
+import { snarkjsProofToBytes } from './proof-format.js';
+import { publicSignalsToBigInts } from './public-inputs.js';
 
 const mint = Uint8Array.from(randomBytes(32));
 const { mintHi, mintLo } = mintToFields(mint);

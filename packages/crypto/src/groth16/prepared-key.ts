@@ -5,15 +5,9 @@
  */
 import mcl from 'mcl-wasm';
 import { PublicInputError, VerificationKeyError } from './errors.js';
-import {
-  FIELD_ELEMENT_BYTES,
-  SCALAR_FIELD_MODULUS,
-  assertPublicInputLength,
-  firstOutOfRangePublicInput,
-  type G1Point,
-  type G2Point,
-  type VerificationKey,
-} from './proof-format.js';
+import { FIELD_ELEMENT_BYTES, SCALAR_FIELD_MODULUS, type G1Point, type G2Point } from './proof-format.js';
+import { assertPublicInputLength, firstOutOfRangePublicInput } from './public-inputs.js';
+import { type VerificationKey } from './verification-key.js';
 
 const R = SCALAR_FIELD_MODULUS;
 

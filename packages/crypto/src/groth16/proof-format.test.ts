@@ -6,21 +6,22 @@ import {
   BASE_FIELD_MODULUS,
   PROOF_BYTES,
   SCALAR_FIELD_MODULUS,
-  bigIntsToPublicSignals,
-  bytesToPublicSignals,
   bytesToSnarkjsProof,
   decodeProof,
-  decodePublicInputs,
   encodeProof,
-  encodePublicInputs,
   firstOutOfRangeCoordinate,
-  parseVerificationKey,
   proofFromSnarkjs,
+  snarkjsProofToBytes,
+} from './proof-format.js';
+import {
+  bigIntsToPublicSignals,
+  bytesToPublicSignals,
+  decodePublicInputs,
+  encodePublicInputs,
   publicSignalsToBigInts,
   publicSignalsToBytes,
-  snarkjsProofToBytes,
-  verificationKeyToSnarkjs,
-} from './proof-format.js';
+} from './public-inputs.js';
+import { parseVerificationKey, verificationKeyToSnarkjs } from './verification-key.js';
 import { loadSnarkjs, terminateSnarkjs } from '../snarkjs.js';
 
 const fixture = loadToy5Fixture();

@@ -7,11 +7,12 @@
  * The point at infinity is encoded as all-zero coordinates (EIP-197); it is never a valid proof
  * element, so the verifier rejects it.
  *
- * Public inputs: field elements below the scalar field modulus r, each 32 bytes big-endian,
- * concatenated in circuit order.
+ * Public inputs (public-inputs.ts) and verification keys (verification-key.ts) have their own
+ * modules; this one holds the curve constants, the point types and the points' snarkjs JSON form
+ * that all three share.
  */
 import { FIELD_MODULUS, bigIntToBytes, bytesToBigInt } from '@nightjar/protocol';
-import { ProofFormatError, PublicInputError, VerificationKeyError } from './errors.js';
+import { ProofFormatError } from './errors.js';
 
 /** BN254 base field modulus p (coordinates of curve points are below it). */
 export const BASE_FIELD_MODULUS =
@@ -56,33 +57,12 @@ export interface SnarkjsProof {
   curve?: string;
 }
 
-/** snarkjs `verification_key.json` (Groth16). Extra fields (e.g. vk_alphabeta_12) are ignored. */
-export interface SnarkjsVerificationKey {
-  protocol: string;
-  curve: string;
-  nPublic: number;
-  vk_alpha_1: string[];
-  vk_beta_2: string[][];
-  vk_gamma_2: string[][];
-  vk_delta_2: string[][];
-  IC: string[][];
-  [extra: string]: unknown;
-}
-
-/** A parsed Groth16 verification key. `ic.length === nPublic + 1`. */
-export interface VerificationKey {
-  nPublic: number;
-  alpha: G1Point;
-  beta: G2Point;
-  gamma: G2Point;
-  delta: G2Point;
-  ic: G1Point[];
-}
-
 // ---------------------------------------------------------------------------------------------
-// helpers
+// points in snarkjs' JSON form (decimal strings, projective with z = 1, or 0 for infinity);
+// exported for verification-key.ts
 
-const DECIMAL_RE = /^[0-9]{1,80}$/;
+/** A decimal string of at most 80 digits (snarkjs' numbers). */
+export const DECIMAL_RE = /^[0-9]{1,80}$/;
 
 function parseDecimal(value: unknown, what: string): bigint {
   if (typeof value !== 'string' || !DECIMAL_RE.test(value)) {
@@ -101,15 +81,15 @@ function checkCoordinate(value: bigint, what: string): bigint {
   return value;
 }
 
-function isG1Infinity(p: G1Point): boolean {
+export function isG1Infinity(p: G1Point): boolean {
   return p.x === 0n && p.y === 0n;
 }
 
-function isG2Infinity(p: G2Point): boolean {
+export function isG2Infinity(p: G2Point): boolean {
   return p.x.c0 === 0n && p.x.c1 === 0n && p.y.c0 === 0n && p.y.c1 === 0n;
 }
 
-function g1FromJson(value: unknown, what: string): G1Point {
+export function g1FromJson(value: unknown, what: string): G1Point {
   if (!Array.isArray(value) || (value.length !== 3 && value.length !== 2)) {
     throw new ProofFormatError('GROTH16_MALFORMED_JSON', `${what}: expected [x, y, z]`);
   }
@@ -133,7 +113,7 @@ function fp2FromJson(value: unknown, what: string): Fp2Element {
   };
 }
 
-function g2FromJson(value: unknown, what: string): G2Point {
+export function g2FromJson(value: unknown, what: string): G2Point {
   if (!Array.isArray(value) || (value.length !== 3 && value.length !== 2)) {
     throw new ProofFormatError('GROTH16_MALFORMED_JSON', `${what}: expected [x, y, z] of Fp2`);
   }
@@ -157,12 +137,12 @@ function g2FromJson(value: unknown, what: string): G2Point {
   return { x, y };
 }
 
-function g1ToJson(p: G1Point): string[] {
+export function g1ToJson(p: G1Point): string[] {
   if (isG1Infinity(p)) return ['0', '1', '0'];
   return [p.x.toString(), p.y.toString(), '1'];
 }
 
-function g2ToJson(p: G2Point): string[][] {
+export function g2ToJson(p: G2Point): string[][] {
   if (isG2Infinity(p)) {
     return [
       ['0', '0'],
@@ -229,10 +209,9 @@ const COORDINATE_NAMES = ['A.x', 'A.y', 'B.x.c1', 'B.x.c0', 'B.y.c1', 'B.y.c0', 
 
 /** Big-endian bytes of p, for range checks without BigInt. */
 const P_BYTES = bigIntToBytes(BASE_FIELD_MODULUS, 32);
-const R_BYTES = bigIntToBytes(FIELD_MODULUS, 32);
 
 /** True when the 32 bytes at `offset` (big-endian) are < the 32-byte big-endian `limit`. */
-function belowLimit(bytes: Uint8Array, offset: number, limit: Uint8Array): boolean {
+export function belowLimit(bytes: Uint8Array, offset: number, limit: Uint8Array): boolean {
   for (let i = 0; i < 32; i++) {
     const a = bytes[offset + i] as number;
     const b = limit[i] as number;
@@ -286,165 +265,4 @@ export function snarkjsProofToBytes(json: unknown): Uint8Array {
 /** 256 bytes -> snarkjs proof JSON. */
 export function bytesToSnarkjsProof(bytes: Uint8Array): SnarkjsProof {
   return proofToSnarkjs(decodeProof(bytes));
-}
-
-// ---------------------------------------------------------------------------------------------
-// public inputs
-
-function checkScalar(value: bigint, index: number): bigint {
-  if (typeof value !== 'bigint' || value < 0n || value >= FIELD_MODULUS) {
-    throw new PublicInputError(
-      'GROTH16_PUBLIC_INPUT_OUT_OF_RANGE',
-      `public input ${index} is not a field element below r`,
-    );
-  }
-  return value;
-}
-
-/** Field elements (each < r) -> concatenated 32-byte big-endian. */
-export function encodePublicInputs(inputs: readonly bigint[]): Uint8Array {
-  const out = new Uint8Array(inputs.length * FIELD_ELEMENT_BYTES);
-  inputs.forEach((v, i) => out.set(bigIntToBytes(checkScalar(v, i), 32), i * FIELD_ELEMENT_BYTES));
-  return out;
-}
-
-/**
- * Index of the first 32-byte public input that is not below r, or -1. Does not check the length.
- */
-export function firstOutOfRangePublicInput(bytes: Uint8Array): number {
-  const n = Math.floor(bytes.length / FIELD_ELEMENT_BYTES);
-  for (let i = 0; i < n; i++) if (!belowLimit(bytes, i * 32, R_BYTES)) return i;
-  return -1;
-}
-
-/** Throws unless `bytes` holds exactly `expectedCount` 32-byte elements (any count when omitted). */
-export function assertPublicInputLength(bytes: Uint8Array, expectedCount?: number): void {
-  if (!(bytes instanceof Uint8Array) || bytes.length % FIELD_ELEMENT_BYTES !== 0) {
-    throw new PublicInputError('GROTH16_PUBLIC_INPUT_LENGTH', 'public inputs must be a multiple of 32 bytes');
-  }
-  if (expectedCount !== undefined && bytes.length !== expectedCount * FIELD_ELEMENT_BYTES) {
-    throw new PublicInputError(
-      'GROTH16_PUBLIC_INPUT_LENGTH',
-      `expected ${expectedCount} public inputs, got ${bytes.length / FIELD_ELEMENT_BYTES}`,
-    );
-  }
-}
-
-/** Concatenated 32-byte big-endian -> field elements. Strict: length and every element < r. */
-export function decodePublicInputs(bytes: Uint8Array, expectedCount?: number): bigint[] {
-  assertPublicInputLength(bytes, expectedCount);
-  const out: bigint[] = [];
-  for (let i = 0; i < bytes.length / FIELD_ELEMENT_BYTES; i++) {
-    out.push(checkScalar(bytesToBigInt(bytes.subarray(i * 32, i * 32 + 32)), i));
-  }
-  return out;
-}
-
-/** snarkjs publicSignals (decimal strings) -> field elements (strict: each < r). */
-export function publicSignalsToBigInts(signals: readonly unknown[]): bigint[] {
-  if (!Array.isArray(signals)) {
-    throw new PublicInputError('GROTH16_MALFORMED_JSON', 'public signals: expected an array');
-  }
-  return signals.map((s, i) => {
-    if (typeof s !== 'string' || !DECIMAL_RE.test(s)) {
-      throw new PublicInputError('GROTH16_MALFORMED_JSON', `public signal ${i}: expected a decimal string`);
-    }
-    return checkScalar(BigInt(s), i);
-  });
-}
-
-/** Field elements -> snarkjs publicSignals (decimal strings). */
-export function bigIntsToPublicSignals(inputs: readonly bigint[]): string[] {
-  return inputs.map((v, i) => checkScalar(v, i).toString());
-}
-
-/** snarkjs publicSignals -> concatenated 32-byte big-endian. */
-export function publicSignalsToBytes(signals: readonly unknown[]): Uint8Array {
-  return encodePublicInputs(publicSignalsToBigInts(signals));
-}
-
-/** Concatenated 32-byte big-endian -> snarkjs publicSignals. */
-export function bytesToPublicSignals(bytes: Uint8Array): string[] {
-  return bigIntsToPublicSignals(decodePublicInputs(bytes));
-}
-
-// ---------------------------------------------------------------------------------------------
-// verification keys
-
-function vkError(err: unknown): never {
-  if (err instanceof ProofFormatError) {
-    throw new VerificationKeyError(
-      err.code === 'GROTH16_COORDINATE_OUT_OF_RANGE'
-        ? 'GROTH16_COORDINATE_OUT_OF_RANGE'
-        : 'GROTH16_MALFORMED_JSON',
-      `verification key: ${err.message}`,
-    );
-  }
-  throw err;
-}
-
-/**
- * Parses snarkjs `verification_key.json` (Groth16, bn128) into a typed key. Checks shape and
- * coordinate ranges; curve membership is checked when the key is prepared for verification.
- */
-export function parseVerificationKey(json: unknown): VerificationKey {
-  if (typeof json !== 'object' || json === null) {
-    throw new VerificationKeyError('GROTH16_MALFORMED_JSON', 'verification key: expected an object');
-  }
-  const o = json as Record<string, unknown>;
-  if (o.protocol !== undefined && o.protocol !== 'groth16') {
-    throw new VerificationKeyError(
-      'GROTH16_INVALID_VERIFICATION_KEY',
-      'verification key: protocol is not groth16',
-    );
-  }
-  if (o.curve !== undefined && o.curve !== 'bn128' && o.curve !== 'bn254') {
-    throw new VerificationKeyError(
-      'GROTH16_INVALID_VERIFICATION_KEY',
-      'verification key: curve is not bn128',
-    );
-  }
-  const nPublic = o.nPublic;
-  if (typeof nPublic !== 'number' || !Number.isInteger(nPublic) || nPublic < 0 || nPublic > 1024) {
-    throw new VerificationKeyError('GROTH16_MALFORMED_JSON', 'verification key: bad nPublic');
-  }
-  if (!Array.isArray(o.IC) || o.IC.length !== nPublic + 1) {
-    throw new VerificationKeyError(
-      'GROTH16_MALFORMED_JSON',
-      'verification key: IC must have nPublic + 1 points',
-    );
-  }
-  try {
-    const vk: VerificationKey = {
-      nPublic,
-      alpha: g1FromJson(o.vk_alpha_1, 'vk_alpha_1'),
-      beta: g2FromJson(o.vk_beta_2, 'vk_beta_2'),
-      gamma: g2FromJson(o.vk_gamma_2, 'vk_gamma_2'),
-      delta: g2FromJson(o.vk_delta_2, 'vk_delta_2'),
-      ic: (o.IC as unknown[]).map((p, i) => g1FromJson(p, `IC[${i}]`)),
-    };
-    if (isG1Infinity(vk.alpha) || isG2Infinity(vk.beta) || isG2Infinity(vk.gamma) || isG2Infinity(vk.delta)) {
-      throw new VerificationKeyError(
-        'GROTH16_INVALID_VERIFICATION_KEY',
-        'verification key: alpha, beta, gamma and delta must not be the point at infinity',
-      );
-    }
-    return vk;
-  } catch (err) {
-    return vkError(err);
-  }
-}
-
-/** A typed key back to snarkjs' JSON shape (without vk_alphabeta_12). */
-export function verificationKeyToSnarkjs(vk: VerificationKey): SnarkjsVerificationKey {
-  return {
-    protocol: 'groth16',
-    curve: 'bn128',
-    nPublic: vk.nPublic,
-    vk_alpha_1: g1ToJson(vk.alpha),
-    vk_beta_2: g2ToJson(vk.beta),
-    vk_gamma_2: g2ToJson(vk.gamma),
-    vk_delta_2: g2ToJson(vk.delta),
-    IC: vk.ic.map(g1ToJson),
-  };
 }

@@ -6,12 +6,8 @@ import { loadToy5Fixture, loadToy7Fixture } from '../../test/fixtures/groth16/in
 import { AdaptiveBatcher } from './adaptive-batcher.js';
 import { isGroth16Error, VerifierCapacityError, VerifierClosedError } from './errors.js';
 import { initMcl } from './mcl-verifier.js';
-import {
-  BASE_FIELD_MODULUS,
-  publicSignalsToBigInts,
-  publicSignalsToBytes,
-  snarkjsProofToBytes,
-} from './proof-format.js';
+import { BASE_FIELD_MODULUS, snarkjsProofToBytes } from './proof-format.js';
+import { publicSignalsToBigInts, publicSignalsToBytes } from './public-inputs.js';
 import { VerifierPool, type RawProofItem } from './verifier-pool.js';
 
 const toy5 = loadToy5Fixture();

@@ -20,15 +20,13 @@ import {
   VerifierWorkerError,
   type Groth16ErrorCode,
 } from './errors.js';
+import { FIELD_ELEMENT_BYTES, PROOF_BYTES, assertProofLength } from './proof-format.js';
+import { assertPublicInputLength } from './public-inputs.js';
 import {
-  FIELD_ELEMENT_BYTES,
-  PROOF_BYTES,
-  assertProofLength,
-  assertPublicInputLength,
   parseVerificationKey,
   type SnarkjsVerificationKey,
   type VerificationKey,
-} from './proof-format.js';
+} from './verification-key.js';
 import { ORDER_RECORD_BYTES } from './order-check.js';
 import type { FromWorker, VerifyJob, WorkerInit } from './worker-protocol.js';
 

@@ -6,7 +6,7 @@
  * is their encoded outcomes.
  */
 import type { Groth16ErrorCode } from './errors.js';
-import type { VerificationKey } from './proof-format.js';
+import type { VerificationKey } from './verification-key.js';
 
 export interface WorkerInit {
   /** Verification keys by key id, already parsed (bigints survive structured clone). */

@@ -11,7 +11,7 @@ import { LeafIndexError, TreeFullError, ValueRangeError } from '../errors.js';
 import { assertFieldElement } from '../field.js';
 import { LeafLookup } from './leaf-lookup.js';
 import { NodeStore } from './node-store.js';
-import { type MerkleProof, verifyMerkleProof } from './proof.js';
+import type { MerkleProof } from './proof.js';
 import { readTreeSnapshot, writeTreeSnapshot } from './snapshot.js';
 import { type NodeHasher, MAX_TREE_DEPTH, TREE_DEPTH, defaultNodeHasher, zeroHashes } from './zeros.js';
 
@@ -36,17 +36,6 @@ export class MerkleTree {
     this.zeros = zeroHashes(depth, hasher);
     this.levels = [];
     for (let level = 0; level <= depth; level++) this.levels.push(new NodeStore(2 ** (depth - level)));
-  }
-
-  /** Same semantics as the module-level `verifyMerkleProof`. */
-  static verifyProof(
-    leaf: bigint,
-    indexOrPathIndices: number | readonly number[],
-    siblings: readonly bigint[],
-    root: bigint,
-    hasher: NodeHasher = defaultNodeHasher,
-  ): boolean {
-    return verifyMerkleProof(leaf, indexOrPathIndices, siblings, root, hasher);
   }
 
   /**

@@ -17,12 +17,8 @@
  * → revoked (denylist) → unknown account → issued at or before the account's
  * `tokens_valid_after_s` (all 401 1101) → account disabled (403 1150).
  *
- * Memory: the account maps hold the accounts table. The denylist holds only revoked tokens that
- * have not yet expired (at most the tokens issued within one TTL, which the login bucket caps at
- * capacity + TTL × refill per account: 1,810 an hour by default); expired entries are swept from
- * memory and disk on a revoke at most once a minute, and by {@link AccountService.pruneDenylist},
- * which the engine may also call on a timer. It is never truncated by size: dropping an entry
- * would un-revoke a live token. Login buckets are bounded by the {@link RateLimiter}.
+ * Memory: the account maps hold the accounts table; the revoked-token denylist is bounded as
+ * {@link TokenDenylist} says; login buckets are bounded by the {@link RateLimiter}.
  */
 import type { Database } from 'better-sqlite3';
 import {
@@ -43,6 +39,7 @@ import {
   generateSecret,
   type CredentialHasherOptions,
 } from './credential-hasher.js';
+import { TokenDenylist } from './denylist.js';
 import { RateLimiter } from './rate-limiter.js';
 import { AccountStore, type AccountRow } from './store.js';
 import { TokenCodec, TOKEN_LENGTH } from './tokens.js';
@@ -60,9 +57,6 @@ export interface Principal {
 
 /** Per-account login allowance: a burst of 10 attempts, then one every 2 seconds. */
 export const DEFAULT_LOGIN_RATE_LIMIT = Object.freeze({ capacity: 10, refillPerSecond: 0.5 });
-
-/** Expired denylist entries are swept at most this often (on revoke, or by {@link AccountService.pruneDenylist}). */
-const DENYLIST_SWEEP_INTERVAL_MS = 60_000;
 
 const DEV_ADMIN_LABEL = 'dev-admin';
 
@@ -108,10 +102,8 @@ export class AccountService {
   private readonly loginLimiter: RateLimiter;
   private readonly byId = new Map<string, AccountRow>();
   private readonly byApiKey = new Map<string, AccountRow>();
-  /** jti → expires_at_ms of revoked, not yet expired tokens. */
-  private readonly denylist = new Map<string, number>();
+  private readonly denylist: TokenDenylist;
   private readonly listeners = new Set<(event: AccountEvent) => void>();
-  private lastSweepMs: number;
 
   constructor(options: AccountServiceOptions) {
     const ttl = options.tokenTtlSeconds ?? MAX_TOKEN_TTL_SECONDS;
@@ -126,10 +118,7 @@ export class AccountService {
     this.store = new AccountStore(options.db);
     this.tokens = new TokenCodec(this.store.tokenKey());
     for (const row of this.store.listAccounts()) this.cache(row);
-    const now = this.now();
-    this.store.pruneRevokedTokens(now);
-    for (const t of this.store.liveRevokedTokens(now)) this.denylist.set(t.jti, t.expiresAtMs);
-    this.lastSweepMs = now;
+    this.denylist = new TokenDenylist(this.store, this.now);
   }
 
   // ---------------------------------------------------------------- login and tokens
@@ -198,31 +187,15 @@ export class AccountService {
 
   /** `POST /auth/token/revoke`: denylists the caller's token until it would have expired. */
   revoke(principal: Principal): RevokeResponse {
-    const now = this.now();
-    this.store.insertRevokedToken({
-      jti: principal.jti,
-      accountId: principal.accountId,
-      expiresAtMs: principal.expiresAtMs,
-    });
-    this.denylist.set(principal.jti, principal.expiresAtMs);
-    if (now - this.lastSweepMs >= DENYLIST_SWEEP_INTERVAL_MS) this.pruneDenylist();
+    const { jti, accountId, expiresAtMs } = principal;
+    this.denylist.add({ jti, accountId, expiresAtMs });
     this.emit({ type: 'token-revoked', accountId: principal.accountId, jti: principal.jti });
     return { revoked: true };
   }
 
   /** Drops denylist entries (memory and disk) whose tokens have expired; returns how many. */
   pruneDenylist(): number {
-    const now = this.now();
-    this.lastSweepMs = now;
-    let dropped = 0;
-    for (const [jti, expiresAtMs] of this.denylist) {
-      if (now >= expiresAtMs) {
-        this.denylist.delete(jti);
-        dropped++;
-      }
-    }
-    this.store.pruneRevokedTokens(now);
-    return dropped;
+    return this.denylist.prune();
   }
 
   // ---------------------------------------------------------------- admin

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { clearBook, clearingPriceOf, sweepClearing } from './clearing.js';
 import { OrderBook } from './order-book.js';
-import { ask, bid, BUFFER, referenceClearing, resetSeq, SLOT, TICK } from './test-fixtures.js';
+import { ask, bid, BUFFER, referenceClearing, resetSeq, SLOT, TICK } from '../../test/fixtures/book.js';
 import type { BookOrder, ClearingResult } from './types.js';
 
 beforeEach(resetSeq);

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { runAuction } from './matcher.js';
 import { OrderBook } from './order-book.js';
-import { BUFFER, order, opts, referenceClearing, resetSeq, SLOT, TICK } from './test-fixtures.js';
+import { BUFFER, order, opts, referenceClearing, resetSeq, SLOT, TICK } from '../../test/fixtures/book.js';
 import type { AuctionResult, BookOrder, Match } from './types.js';
 
 const spec = fc.record({

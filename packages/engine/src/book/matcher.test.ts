@@ -2,7 +2,7 @@ import { requiredCollateral } from '@nightjar/protocol';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { runAuction } from './matcher.js';
 import { OrderBook } from './order-book.js';
-import { ask, bid, BUFFER, opts, resetSeq, SLOT, SOL_USDC, TICK } from './test-fixtures.js';
+import { ask, bid, BUFFER, opts, resetSeq, SLOT, SOL_USDC, TICK } from '../../test/fixtures/book.js';
 import type { AuctionOptions, AuctionResult, BookOrder } from './types.js';
 
 beforeEach(resetSeq);

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { OrderBook } from './order-book.js';
-import { ask, bid, resetSeq } from './test-fixtures.js';
+import { ask, bid, resetSeq } from '../../test/fixtures/book.js';
 import type { BookOrder } from './types.js';
 
 beforeEach(resetSeq);

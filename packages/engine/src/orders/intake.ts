@@ -3,42 +3,28 @@
  * the caller has been admitted by the rate limit (`admit`, the front door: 1401 comes first).
  * Checks that await (proof verification) run first; everything after them (duplicate id, nonce,
  * collateral reservation, rate limit, booking) runs synchronously in one go, so two concurrent
- * requests can never both pass a check that only one of them may pass.
+ * requests can never both pass a check that only one of them may pass. The cryptographic checks
+ * (opening, signatures, root window, proof) are crypto-checks.ts.
  */
-import {
-  isContributoryX25519,
-  isGroth16Error,
-  VerifierCapacityError,
-  type OrderCheckItem,
-  type OrderCheckOutcome,
-  type OrderCheckStep,
-} from '@nightjar/crypto';
+import { isContributoryX25519, type OrderCheckItem, type OrderCheckOutcome } from '@nightjar/crypto';
 import {
   bytesToHex,
   cancelSigningFields,
-  encodeCancelBody,
-  fieldToHex,
-  hexToBytes,
   modifyCancelFields,
-  OPENING_MISMATCH,
   parseCancelBody,
   parseModifyBody,
   parseParam,
   queryParams,
   RATE_LIMIT,
-  runsBefore,
   screenPlaceOrder,
-  SIGNATURE_INVALID,
-  signingDigest,
   VenueError,
   type CancelResponse,
-  type CancelSigningFields,
   type ModifyResponse,
   type PlaceOrderResponse,
   type ScreenedOrder,
-  type StepFailure,
   type ValidatedOrder,
 } from '@nightjar/protocol';
+import { CryptoChecks } from './crypto-checks.js';
 import type { EngineOrder } from './engine-order.js';
 import type { MarketEngine } from './market-engine.js';
 import type { OrderRegistry } from './order-registry.js';
@@ -79,14 +65,12 @@ export interface PlaceOptions {
   cancelOnDisconnectSession?: string;
 }
 
-const STEP_ERRORS: Record<OrderCheckStep, () => VenueError> = {
-  opening: () => new VenueError(1006, OPENING_MISMATCH),
-  signature: () => new VenueError(1102, SIGNATURE_INVALID),
-  proof: () => new VenueError(1011),
-};
-
 export class Intake {
-  constructor(private readonly deps: IntakeDeps) {}
+  private readonly crypto: CryptoChecks;
+
+  constructor(private readonly deps: IntakeDeps) {
+    this.crypto = new CryptoChecks(deps);
+  }
 
   private assertTradingOpen(): void {
     const reason = this.deps.tradingPausedReason();
@@ -119,74 +103,6 @@ export class Intake {
     });
     if (!result.ok) throw new VenueError(result.code, result.message);
     return result;
-  }
-
-  /** Runs one check in the verifier workers, mapping their failures to the venue's codes. */
-  private async runCheck(check: OrderCheckItem): Promise<OrderCheckOutcome> {
-    try {
-      return await this.deps.checkOrder(check);
-    } catch (err) {
-      if (err instanceof VerifierCapacityError)
-        throw new VenueError(1401, 'venue at capacity; retry shortly', { retryAfterSeconds: 1 });
-      // A crashed or closed verifier is a subsystem outage, not the caller's fault.
-      if (isGroth16Error(err)) throw new VenueError(5001, 'proof verification is unavailable; retry shortly');
-      throw err;
-    }
-  }
-
-  /**
-   * The cryptographic steps of a screened order, as one worker job: the opening (1006) always,
-   * the signature (1102) when it comes before the first cheap failure, the root window (1010,
-   * cheap, here) and the proof (1011) when nothing failed. Reports the first failure in the
-   * spec's order; on success returns the note's nullifier.
-   */
-  private async verifyOrder(screened: ScreenedOrder): Promise<string> {
-    const { order: o, mint } = screened;
-    let failure: StepFailure | undefined = screened.failure;
-    if (failure === undefined && !this.deps.isRecentRoot(o.tree_id, o.merkle_root)) {
-      failure = {
-        step: 'proof_root',
-        code: 1010,
-        message: 'merkle_root is not in the shard’s recent-root window; re-prove and resubmit',
-      };
-    }
-    const outcome = await this.runCheck({
-      note: {
-        ownerCommitment: hexToBytes(o.owner_commitment),
-        innerHash: hexToBytes(o.note_inner_hash),
-        mint,
-        amount: o.note_amount,
-        commitment: hexToBytes(o.note_commitment),
-      },
-      opening: true,
-      ...(runsBefore('signature', failure)
-        ? {
-            signature: {
-              publicKey: hexToBytes(o.trading_key),
-              digest: o.digest,
-              signature: hexToBytes(o.trading_key_signature),
-            },
-          }
-        : {}),
-      ...(failure === undefined
-        ? { proof: { proof: hexToBytes(o.valid_input_proof), merkleRoot: hexToBytes(o.merkle_root) } }
-        : {}),
-    });
-    if (!outcome.ok) throw STEP_ERRORS[outcome.failed]();
-    if (failure !== undefined) throw new VenueError(failure.code, failure.message);
-    return fieldToHex(outcome.nullifier!);
-  }
-
-  /** 1102 for a cancel body (a cancel or a modify's), verified in the workers. */
-  private async verifyCancel(fields: CancelSigningFields, signatureHex: string): Promise<void> {
-    const outcome = await this.runCheck({
-      signature: {
-        publicKey: hexToBytes(fields.trading_key),
-        digest: signingDigest(encodeCancelBody(fields)),
-        signature: hexToBytes(signatureHex),
-      },
-    });
-    if (!outcome.ok) throw new VenueError(1102, 'cancel signature did not verify');
   }
 
   private isResend(
@@ -261,7 +177,7 @@ export class Intake {
     const before = this.deps.registry.get(o.order_id);
     if (screened.failure === undefined && this.isResend(before, o, caller))
       return { order_id: before.orderId, status: 'accepted', arrival_slot: before.arrivalSlot };
-    const nullifier = await this.verifyOrder(screened);
+    const nullifier = await this.crypto.verifyOrder(screened);
     if (o.session_id !== this.deps.bootSessionId)
       throw new VenueError(1205, 'order signed for another boot session; read /info and re-sign');
 
@@ -313,7 +229,7 @@ export class Intake {
     const parsed = parseCancelBody(raw);
     if (!parsed.ok) throw new VenueError(1001, parsed.message);
     const body = parsed.value;
-    await this.verifyCancel(cancelSigningFields(orderId, body), body.trading_key_signature);
+    await this.crypto.verifyCancel(cancelSigningFields(orderId, body), body.trading_key_signature);
     // Synchronous from here: the order's state is read after the only await.
     const order = this.ownOrder(caller, orderId);
     if (order.tradingKey !== body.trading_key) throw new VenueError(1103);
@@ -342,7 +258,7 @@ export class Intake {
     if (!parsed.ok) throw new VenueError(1001, parsed.message);
     const body = parsed.value;
     this.ownOrder(caller, oldId);
-    await this.verifyCancel(
+    await this.crypto.verifyCancel(
       modifyCancelFields(oldId, body.cancel_nonce, body.replacement),
       body.cancel_signature,
     );
@@ -356,7 +272,7 @@ export class Intake {
 
     const screened = this.screen(body.replacement);
     const o = screened.order;
-    const nullifier = await this.verifyOrder(screened);
+    const nullifier = await this.crypto.verifyOrder(screened);
     if (o.session_id !== this.deps.bootSessionId)
       throw new VenueError(1205, 'replacement signed for another boot session');
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SETTLEMENT_LOCK_SLOTS } from './market-engine.js';
 import { unknownCommand, type MarketCommand, type MarketCommandKind } from './market-commands.js';
-import { required, SOL_USDC, testMarket } from './test-fixtures.js';
+import { required, SOL_USDC, testMarket } from '../../test/fixtures/orders.js';
 
 const M = SOL_USDC.min_order_size;
 const PRICE = 150_000_000n;

@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Instrument } from '@nightjar/protocol';
-import { required, SOL_USDC, testMarket } from '../orders/test-fixtures.js';
+import { required, SOL_USDC, testMarket } from '../../test/fixtures/orders.js';
 import type { EngineOrder } from '../orders/engine-order.js';
 import { conserves } from './plan.js';
 

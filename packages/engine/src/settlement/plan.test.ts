@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { required, SOL_USDC, testMarket } from '../orders/test-fixtures.js';
+import { required, SOL_USDC, testMarket } from '../../test/fixtures/orders.js';
 import { conserves } from './plan.js';
 
 const M = SOL_USDC.min_order_size;
