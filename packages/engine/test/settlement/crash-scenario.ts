@@ -71,13 +71,7 @@ export async function crashMidSettlement(
   expect((await client.send('/orders', { token: aliceToken, body: bid })).status).toBe(202);
   expect((await client.send('/orders', { token: bobToken, body: ask })).status).toBe(202);
 
-  let how: NodeJS.Signals | number | null | undefined;
-  void first.exited.then((h) => (how = h));
-  for (let i = 0; i < 300 && how === undefined; i++) {
-    await ledger.advanceSlots({ slots: 1 });
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  expect(how).toBe('SIGKILL');
+  await steppedUntilKilled(ledger, first);
   client.close();
   return {
     alice,
@@ -90,6 +84,20 @@ export async function crashMidSettlement(
     aliceCredentials: credentials[0]!,
     memosBefore,
   };
+}
+
+/**
+ * Steps the ledger's slots until `child`'s pipeline SIGKILLs itself at its crash point (polling:
+ * the child learns of each slot over the ledger's event socket), and checks that it did.
+ */
+export async function steppedUntilKilled(ledger: Ledger, child: Child): Promise<void> {
+  let how: NodeJS.Signals | number | null | undefined;
+  void child.exited.then((h) => (how = h));
+  for (let i = 0; i < 300 && how === undefined; i++) {
+    await ledger.advanceSlots({ slots: 1 });
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  expect(how).toBe('SIGKILL');
 }
 
 /** A note's nullifier, as its owner computes it. */

@@ -12,6 +12,7 @@ import { login, SOL, startTestVenue, Trader, USDC, type Credentials } from '../h
 import { HttpsClient } from '../https-client.js';
 import { StreamClient } from '../stream/stream-client.js';
 import { clientVenue, preparedDataDir, startChild } from './engine-process.js';
+import { steppedUntilKilled } from './crash-scenario.js';
 
 const ONE_SOL = 1_000_000_000n;
 const PRICE = 150_000_000n;
@@ -85,13 +86,7 @@ describe('a partially filled ioc', () => {
       const aliceToken = await login(client, aliceCreds);
       expect((await client.send('/orders', { token: bobToken, body: ask })).status).toBe(202);
       expect((await client.send('/orders', { token: aliceToken, body: ioc })).status).toBe(202);
-      let how: NodeJS.Signals | number | null | undefined;
-      void first.exited.then((h) => (how = h));
-      for (let i = 0; i < 300 && how === undefined; i++) {
-        await ledger.advanceSlots({ slots: 1 });
-        await new Promise((r) => setTimeout(r, 20));
-      }
-      expect(how).toBe('SIGKILL');
+      await steppedUntilKilled(ledger, first);
       client.close();
 
       // The new boot: sessions subscribe before the chain moves (recovery waits for its fence to
