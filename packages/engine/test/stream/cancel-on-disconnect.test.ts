@@ -6,34 +6,24 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SOL, startTestVenue, Trader, USDC, type TestVenue } from '../harness.js';
+import { disconnected, orderStatus, ProofGate } from './disconnect-helpers.js';
 import { eventually, StreamClient } from './stream-client.js';
 
 describe('cancel-on-disconnect', () => {
   let v: TestVenue;
-  let held: (() => void)[] = [];
-  let gated = false;
-  const release = () => {
-    gated = false;
-    for (const resolve of held) resolve();
-    held = [];
-  };
-
+  const gate = new ProofGate();
   beforeAll(async () => {
     v = await startTestVenue({
       orderRateLimit: { capacity: 1000, refillPerSecond: 1000 },
       // A proof check the test can hold open, to close a socket while a place is in flight.
-      verifyInputProof: async (proof) => {
-        if (gated) await new Promise<void>((resolve) => held.push(resolve));
-        return proof[0] !== 0xee;
-      },
+      verifyInputProof: gate.verify,
     });
   });
   afterAll(async () => {
     await v.close();
   });
 
-  const status = async (token: string, orderId: string) =>
-    (await v.client.send(`/orders/${orderId}`, { token })).body.status as string;
+  const status = (token: string, orderId: string) => orderStatus(v, token, orderId);
   const setDefault = (token: string, value: boolean) =>
     v.client.send('/account/settings', {
       method: 'PUT',
@@ -41,14 +31,7 @@ describe('cancel-on-disconnect', () => {
       body: { cancel_on_disconnect_default: value },
     });
   /** Closes `c` and waits until the engine has finished with the session (its cancels are done). */
-  const disconnect = async (c: StreamClient) => {
-    const before = v.engine.context.streamHub.stats().sockets;
-    await c.close();
-    await eventually(
-      () => v.engine.context.streamHub.stats().sockets < before,
-      'the engine to see the close',
-    );
-  };
+  const disconnect = (c: StreamClient) => disconnected(v, c);
 
   it('login flag: the session’s resting orders are cancelled on close and the other session hears of it', async () => {
     const { token } = await v.newAccount();
@@ -174,11 +157,11 @@ describe('cancel-on-disconnect', () => {
     await watcher.request({ op: 'subscribe', channels: ['orders'] });
     const c = await StreamClient.login(v, token, { cancel_on_disconnect: true });
     const o = trader.order(await trader.deposit(USDC, 1_000_000_000n));
-    gated = true;
+    gate.hold();
     c.send({ op: 'order.place', params: o });
-    await eventually(() => held.length === 1, 'the proof check to start');
+    await eventually(() => gate.held === 1, 'the proof check to start');
     await disconnect(c);
-    release();
+    gate.release();
     expect(await watcher.find((f) => f.order_id === o.order_id)).toMatchObject({ kind: 'cancelled' });
     expect(await status(token, o.order_id)).toBe('cancelled');
     await watcher.close();
@@ -189,14 +172,14 @@ describe('cancel-on-disconnect', () => {
     const trader = v.trader();
     const note = await trader.deposit(USDC, 1_000_000_000n);
     const c = await StreamClient.login(v, token);
-    gated = true;
+    gate.hold();
     for (let i = 0; i < 32; i++) c.send({ op: 'order.place', params: trader.order(note) });
-    await eventually(() => held.length === 32, 'the proof checks to start');
+    await eventually(() => gate.held === 32, 'the proof checks to start');
     expect(await c.request({ op: 'order.place', params: trader.order(note) })).toMatchObject({
       code: 1401,
       message: expect.stringMatching(/in flight/),
     });
-    release();
+    gate.release();
     expect(await c.request({ op: 'ping' })).toMatchObject({ op: 'pong' });
     const unrequested = () =>
       c.frames.filter((f) => f.request_id === undefined && (f.op === 'order.place' || f.op === 'error'));

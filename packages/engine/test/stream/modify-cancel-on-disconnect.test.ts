@@ -5,36 +5,25 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestVenue, USDC, type TestVenue } from '../harness.js';
+import { disconnected, orderStatus, ProofGate } from './disconnect-helpers.js';
 import { eventually, StreamClient } from './stream-client.js';
 
 describe('cancel-on-disconnect covers a modify’s replacement', () => {
   let v: TestVenue;
-  let held: (() => void)[] = [];
-  let gated = false;
+  const gate = new ProofGate();
   beforeAll(async () => {
     v = await startTestVenue({
       orderRateLimit: { capacity: 1000, refillPerSecond: 1000 },
       // A proof check the test can hold open, to close a socket while a modify is in flight.
-      verifyInputProof: async (proof) => {
-        if (gated) await new Promise<void>((resolve) => held.push(resolve));
-        return proof[0] !== 0xee;
-      },
+      verifyInputProof: gate.verify,
     });
   });
   afterAll(async () => {
     await v.close();
   });
 
-  const status = async (token: string, orderId: string) =>
-    (await v.client.send(`/orders/${orderId}`, { token })).body.status as string;
-  const disconnect = async (c: StreamClient) => {
-    const before = v.engine.context.streamHub.stats().sockets;
-    await c.close();
-    await eventually(
-      () => v.engine.context.streamHub.stats().sockets < before,
-      'the engine to see the close',
-    );
-  };
+  const status = (token: string, orderId: string) => orderStatus(v, token, orderId);
+  const disconnect = (c: StreamClient) => disconnected(v, c);
 
   for (const sameId of [false, true]) {
     it(`an order placed over REST, modified on the session (${sameId ? 'same' : 'new'} id): the replacement is cancelled at close`, async () => {
@@ -96,17 +85,15 @@ describe('cancel-on-disconnect covers a modify’s replacement', () => {
     const placed = trader.order(note);
     expect((await v.client.send('/orders', { token, body: placed })).status).toBe(202);
     const replacement = trader.order(note, { price_limit: 149_000_000n });
-    gated = true;
+    gate.hold();
     c.send({
       op: 'order.modify',
       order_id: placed.order_id,
       params: trader.modifyBody(placed.order_id, replacement),
     });
-    await eventually(() => held.length === 1, 'the replacement’s proof check to start');
+    await eventually(() => gate.held === 1, 'the replacement’s proof check to start');
     await disconnect(c);
-    gated = false;
-    for (const resolve of held) resolve();
-    held = [];
+    gate.release();
     await eventually(
       () => v.engine.context.registry.get(replacement.order_id) !== undefined,
       'the replacement to book',
