@@ -18,7 +18,8 @@ import {
 } from '@nightjar/ledger';
 import { login, type Trader } from '../harness.js';
 import { HttpsClient } from '../https-client.js';
-import { crashMidSettlement, killChildren, nullifierOf, startChild } from './crash-scenario.js';
+import { crashMidSettlement, killChildren, startChild } from './crash-scenario.js';
+import { nullifierOf } from './venue-helpers.js';
 import { preparedDataDir } from './engine-process.js';
 
 let ledger: Ledger;

@@ -4,8 +4,6 @@
  * here is killed by `killChildren` if a test fails half-way.
  */
 import { expect } from 'vitest';
-import { deriveNote } from '@nightjar/crypto';
-import { fieldToHex, parseAddress } from '@nightjar/protocol';
 import type { Ledger } from '@nightjar/ledger';
 import { login, SOL, Trader, USDC, type Credentials, type Note } from '../harness.js';
 import { HttpsClient } from '../https-client.js';
@@ -98,16 +96,4 @@ export async function steppedUntilKilled(ledger: Ledger, child: Child): Promise<
     await new Promise((r) => setTimeout(r, 20));
   }
   expect(how).toBe('SIGKILL');
-}
-
-/** A note's nullifier, as its owner computes it. */
-export function nullifierOf(n: Note): string {
-  return fieldToHex(
-    deriveNote({
-      mint: parseAddress(n.mint)!,
-      amount: n.amount,
-      ownerCommitment: BigInt('0x' + n.ownerCommitment),
-      noteInnerHash: BigInt('0x' + n.innerHash),
-    }).nullifier,
-  );
 }

@@ -24,7 +24,8 @@ import { JOURNAL_FILE, SettlementJournal } from '../../src/settlement/journal.js
 import type { JobState } from '../../src/settlement/types.js';
 import { login, type TestVenue } from '../harness.js';
 import { HttpsClient } from '../https-client.js';
-import { crashMidSettlement, killChildren, nullifierOf, startChild } from './crash-scenario.js';
+import { crashMidSettlement, killChildren, startChild } from './crash-scenario.js';
+import { nullifierOf } from './venue-helpers.js';
 import { preparedDataDir, type Child } from './engine-process.js';
 import { StreamClient } from '../stream/stream-client.js';
 import { loadOrCreateTeeKey } from '../../src/settlement/tee-key.js';
