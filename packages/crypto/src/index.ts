@@ -8,3 +8,4 @@ export * from './memo-layout.js';
 export * from './memo.js';
 export * from './groth16/index.js';
 export * from './snarkjs.js';
+export * from './valid-match.js';
