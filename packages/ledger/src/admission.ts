@@ -86,10 +86,10 @@ export async function judgeProofs(
   decoded: DecodedInstruction,
 ): Promise<ProofVerdict[]> {
   if (!decoded.ok) return [];
-  const jobs = proofJobs(decoded.name, decoded.args);
+  const jobs = proofJobs(ctx.state, decoded.name, decoded.args);
   if (jobs.length === 0) return [];
   const verdicts: ProofVerdict[] = precheckProofs(ctx, decoded.name, decoded.args).map((e) => e ?? false);
-  const open = jobs.flatMap((job, i) => (verdicts[i] === false ? [{ job, i }] : []));
+  const open = jobs.flatMap((job, i) => (verdicts[i] === false && job ? [{ job, i }] : []));
   if (open.length === 0) return verdicts;
   let results: boolean[];
   try {

@@ -24,13 +24,13 @@ export interface NoteRow {
   tree_id: number;
   leaf_index: number;
   mint: string;
-  amount: string;
+  /** A deposit's amount (public); null for a settlement output, whose amount only its owner knows. */
+  amount: string | null;
 }
 
+/** A lock names the note by nullifier only (DESIGN.md section 6). */
 export interface LockRow {
   nullifier: string;
-  note_commitment: string;
-  order_id: string;
   until_slot: number;
   locker: string;
 }
@@ -67,16 +67,12 @@ export class ChainState {
       insertNullifier: db.prepare(
         'INSERT INTO nullifiers (nullifier, mint, amount, kind, slot) VALUES (?, ?, ?, ?, ?)',
       ),
-      lock: db.prepare(
-        'SELECT nullifier, note_commitment, order_id, until_slot, locker FROM locks WHERE nullifier = ?',
-      ),
-      insertLock: db.prepare(
-        'INSERT INTO locks (nullifier, note_commitment, order_id, until_slot, locker, slot) VALUES (?, ?, ?, ?, ?, ?)',
-      ),
+      lock: db.prepare('SELECT nullifier, until_slot, locker FROM locks WHERE nullifier = ?'),
+      insertLock: db.prepare('INSERT INTO locks (nullifier, until_slot, locker, slot) VALUES (?, ?, ?, ?)'),
       deleteLock: db.prepare('DELETE FROM locks WHERE nullifier = ?'),
-      supply: db.prepare('SELECT created, spent FROM supply WHERE mint = ?'),
+      supply: db.prepare('SELECT deposited, withdrawn FROM supply WHERE mint = ?'),
       setSupply: db.prepare(
-        'INSERT INTO supply (mint, created, spent) VALUES (?, ?, ?) ON CONFLICT(mint) DO UPDATE SET created = excluded.created, spent = excluded.spent',
+        'INSERT INTO supply (mint, deposited, withdrawn) VALUES (?, ?, ?) ON CONFLICT(mint) DO UPDATE SET deposited = excluded.deposited, withdrawn = excluded.withdrawn',
       ),
       leaves: db.prepare(
         'SELECT leaf_index, commitment FROM notes WHERE tree_id = ? AND leaf_index >= ? AND leaf_index < ? ORDER BY leaf_index',
@@ -216,24 +212,28 @@ export class ChainState {
     return this.stmts.note.get(commitment) as NoteRow | undefined;
   }
 
+  /** Records a leaf; only a deposit (a note of public amount) moves the note-side ledger. */
   insertNote(row: NoteRow, slot: number, txSeq: number): void {
     this.stmts.insertNote.run(row.commitment, row.tree_id, row.leaf_index, row.mint, row.amount, slot, txSeq);
-    this.adjustSupply(row.mint, BigInt(row.amount), 0n);
+    if (row.amount !== null) this.adjustSupply(row.mint, BigInt(row.amount), 0n);
   }
 
   nullifierKind(nullifier: string): string | undefined {
     return this.stmts.nullifier.get(nullifier) as string | undefined;
   }
 
+  /**
+   * Marks a nullifier spent. A withdrawal's amount is public and leaves the note-side ledger; a
+   * settlement consumes a note of unknown amount whose value VALID_MATCH proved went to its outputs.
+   */
   spendNullifier(
     nullifier: string,
-    mint: string,
-    amount: bigint,
-    kind: 'consumed' | 'withdrawn',
+    spend: { kind: 'consumed'; mint: string } | { kind: 'withdrawn'; mint: string; amount: bigint },
     slot: number,
   ): void {
-    this.stmts.insertNullifier.run(nullifier, mint, amount.toString(), kind, slot);
-    this.adjustSupply(mint, 0n, amount);
+    const amount = spend.kind === 'withdrawn' ? spend.amount : null;
+    this.stmts.insertNullifier.run(nullifier, spend.mint, amount?.toString() ?? null, spend.kind, slot);
+    if (amount !== null) this.adjustSupply(spend.mint, 0n, amount);
   }
 
   lock(nullifier: string): LockRow | undefined {
@@ -241,41 +241,36 @@ export class ChainState {
   }
 
   insertLock(lock: LockRow, slot: number): void {
-    this.stmts.insertLock.run(
-      lock.nullifier,
-      lock.note_commitment,
-      lock.order_id,
-      lock.until_slot,
-      lock.locker,
-      slot,
-    );
+    this.stmts.insertLock.run(lock.nullifier, lock.until_slot, lock.locker, slot);
   }
 
   deleteLock(nullifier: string): void {
     this.stmts.deleteLock.run(nullifier);
   }
 
-  private adjustSupply(mint: string, created: bigint, spent: bigint): void {
-    const row = this.stmts.supply.get(mint) as { created: string; spent: string } | undefined;
-    const c = BigInt(row?.created ?? '0') + created;
-    const s = BigInt(row?.spent ?? '0') + spent;
-    this.stmts.setSupply.run(mint, c.toString(), s.toString());
+  private adjustSupply(mint: string, deposited: bigint, withdrawn: bigint): void {
+    const row = this.stmts.supply.get(mint) as { deposited: string; withdrawn: string } | undefined;
+    const d = BigInt(row?.deposited ?? '0') + deposited;
+    const w = BigInt(row?.withdrawn ?? '0') + withdrawn;
+    this.stmts.setSupply.run(mint, d.toString(), w.toString());
   }
 
   /**
-   * The solvency invariant for `mint`: the vault's token balance equals the value of notes
-   * created minus the value of notes consumed or withdrawn. Kept as two independent ledgers
-   * (token transfers vs note records) so that a bug in either shows up here.
+   * The solvency invariant for `mint` (DESIGN.md section 6): the vault's token balance equals the
+   * value of every note created minus every note consumed. Settlements leave that value unchanged
+   * (VALID_MATCH proves conservation per mint), so it is the deposits' public amounts minus the
+   * withdrawals'. Kept as two independent ledgers (token transfers vs note records) so that a bug
+   * in either shows up here.
    */
   assertSolvent(mint: string): void {
     if (this.balance(VAULT_ADDRESS, mint) !== this.unspentValue(mint))
       throw new InstructionError('SolvencyViolation');
   }
 
-  /** Value of the notes of `mint` created and not yet consumed or withdrawn (the note-side ledger). */
+  /** Value of the outstanding notes of `mint` (the note-side ledger): deposited minus withdrawn. */
   unspentValue(mint: string): bigint {
-    const row = this.stmts.supply.get(mint) as { created: string; spent: string } | undefined;
-    return BigInt(row?.created ?? '0') - BigInt(row?.spent ?? '0');
+    const row = this.stmts.supply.get(mint) as { deposited: string; withdrawn: string } | undefined;
+    return BigInt(row?.deposited ?? '0') - BigInt(row?.withdrawn ?? '0');
   }
 
   /* ---- trees ---- */

@@ -12,7 +12,13 @@ import { LEDGER_METHODS as M, parseParams, type ParamsOf, type ResultOf } from '
 import { LedgerQueries } from './queries.js';
 import { RootWindows } from './root-window.js';
 import type { Db } from './store.js';
-import { COMMITMENT_LAG, COMMITMENTS, type Commitment, type TransactionRecord } from './types.js';
+import {
+  COMMITMENT_LAG,
+  COMMITMENTS,
+  type BlockTransaction,
+  type Commitment,
+  type TransactionRecord,
+} from './types.js';
 
 export const MAX_LEAVES_PER_READ = 10_000;
 const MAX_SIGNATURES_PER_READ = 256;
@@ -36,6 +42,10 @@ export class LedgerReads {
       nonce: db.prepare('SELECT nonce FROM nonces WHERE signer = ?').pluck(),
       tx: db.prepare(
         'SELECT signature, slot, instruction, err, result FROM transactions WHERE signature = ?',
+      ),
+      // Signed transactions only (faucet credits have no body).
+      block: db.prepare(
+        'SELECT signature, signer, nonce, body, err FROM transactions WHERE slot = ? AND body IS NOT NULL ORDER BY seq',
       ),
     };
   }
@@ -198,6 +208,30 @@ export class LedgerReads {
     this.guard();
     parseParams(M.getSolvency.params, params);
     return { slot: this.clock.current, mints: this.queries.solvency() };
+  }
+
+  /** Every transaction that landed in a finalized slot, as sent, in landing order. */
+  async getBlock(params: ParamsOf<'getBlock'>): Promise<ResultOf<'getBlock'>> {
+    this.guard();
+    const { slot } = parseParams(M.getBlock.params, params);
+    const finalized = this.slotAt('finalized');
+    if (slot > finalized || this.clock.current < COMMITMENT_LAG.finalized)
+      throw new RpcError(RPC_ERRORS.invalidParams, `slot ${slot} is not finalized (the finalized slot is ${finalized})`);
+    const rows = this.readStmts.block.all(slot) as {
+      signature: string;
+      signer: string;
+      nonce: string;
+      body: string;
+      err: string | null;
+    }[];
+    const transactions: BlockTransaction[] = rows.map((r) => ({
+      signature: r.signature,
+      signer: r.signer,
+      nonce: r.nonce,
+      instruction: JSON.parse(r.body) as BlockTransaction['instruction'],
+      err: r.err === null ? null : (JSON.parse(r.err) as BlockTransaction['err']),
+    }));
+    return { slot, transactions };
   }
 
   protected readTx(signature: unknown): TransactionRecord | null {

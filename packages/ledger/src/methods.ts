@@ -21,6 +21,7 @@ import {
 import { RPC_ERRORS, RpcError } from './errors.js';
 import { MAX_NULLIFIERS_PER_READ } from './queries.js';
 import type {
+  BlockRecord,
   Commitment,
   DepositRecord,
   FaultConfig,
@@ -142,6 +143,11 @@ export const LEDGER_METHODS = {
     object({ owner: required(base58Address()), from: optional(index) }),
     returns<{ deposits: DepositRecord[] }>(),
   ),
+  /**
+   * Every transaction that landed in a finalized slot, in landing order, exactly as sent (an
+   * explorer's view of the chain). A slot not yet finalized is refused (-32602).
+   */
+  getBlock: method(object({ slot: required(index) }), returns<BlockRecord>()),
   /** Manual clock only: moves the clock forward and lands what became due. */
   advanceSlots: method(checkedByLedger<{ slots: number }>(), returns<number>(), 'dev'),
   setFaults: method(checkedByLedger<Partial<FaultConfig>>(), returns<FaultConfig>(), 'dev'),

@@ -1,18 +1,23 @@
 /**
  * The proofs an instruction carries and how they are checked, before the instruction runs:
- * VALID_INPUT for locks, VALID_SPEND for withdrawals (public inputs as in DESIGN.md section 3).
- * They are judged at admission, off the writer (see admission.ts).
+ * VALID_MATCH for each match of a settlement (public inputs in @nightjar/crypto's valid-match.ts),
+ * VALID_SPEND for withdrawals (DESIGN.md section 3). They are judged at admission, off the writer
+ * (see admission.ts). VALID_INPUT is checked by the engine at intake and never reaches the chain.
  */
+import { CHANGE_SLOT, validMatchPublicSignals } from '@nightjar/crypto';
 import { mintToFields, parseAddress } from '@nightjar/protocol';
+import type { ChainState } from './chain-state.js';
 import type { Args } from './program/args.js';
+import type { MatchArgs } from './program/settle.js';
+import type { MarketRecord } from './types.js';
 
-export type Circuit = 'valid_input' | 'valid_spend';
+export type Circuit = 'valid_spend' | 'valid_match';
 
 /** Checks Groth16 proofs for the vault program. */
 export interface LedgerProofVerifier {
   verify(circuit: Circuit, proof: Uint8Array, publicInputs: bigint[]): Promise<boolean>;
   /**
-   * Many proofs of one circuit at once, one verdict per item in order (lock_notes). Optional: a
+   * Many proofs of one circuit at once, one verdict per item in order (a settlement's matches). Optional: a
    * verifier without it has each proof checked with `verify`.
    */
   verifyBatch?(circuit: Circuit, items: { proof: Uint8Array; publicInputs: bigint[] }[]): Promise<boolean[]>;
@@ -26,18 +31,39 @@ export interface ProofJob {
   publicInputs: bigint[];
 }
 
-function validInputJob(a: Args<'lock_note'>): ProofJob {
-  const { mintHi, mintLo } = mintToFields(parseAddress(a.mint)!);
+const field = (hex: string) => BigInt('0x' + hex);
+
+/**
+ * A match's VALID_MATCH job. Every public input comes from the ledger's own state (the market's
+ * mints, price scale and fee rate, the vault's fee owner) or from the arguments the ledger itself
+ * checks and acts on (roots it finds in the windows, the nullifiers it spends, the commitments it
+ * appends, the nullifiers it relocks), so a proof for anything else does not verify.
+ */
+export function validMatchJob(market: MarketRecord, feeOwnerCommitment: string, m: MatchArgs): ProofJob {
+  const [bid, ask] = m.inputs as [MatchArgs['inputs'][number], MatchArgs['inputs'][number]];
+  const outputs: [bigint, bigint, bigint, bigint, bigint, bigint] = [0n, 0n, 0n, 0n, 0n, 0n];
+  for (const out of m.outputs) outputs[out.slot] = field(out.commitment);
+  const relockAt = (slot: number) => {
+    const relock = m.outputs.find((o) => o.slot === slot)?.relock;
+    return relock ? field(relock.nullifier) : 0n;
+  };
   return {
-    circuit: 'valid_input',
-    proof: Buffer.from(a.proof, 'hex'),
-    publicInputs: [
-      BigInt('0x' + a.merkle_root),
-      BigInt('0x' + a.note_commitment),
-      BigInt('0x' + a.nullifier),
-      mintLo,
-      mintHi,
-    ],
+    circuit: 'valid_match',
+    proof: Buffer.from(m.proof, 'hex'),
+    publicInputs: validMatchPublicSignals({
+      rootBid: field(bid.merkle_root),
+      nullifierBid: field(bid.nullifier),
+      rootAsk: field(ask.merkle_root),
+      nullifierAsk: field(ask.nullifier),
+      baseMint: parseAddress(market.base_mint)!,
+      quoteMint: parseAddress(market.quote_mint)!,
+      priceScale: BigInt(market.price_scale),
+      feeBps: BigInt(market.fee_bps),
+      feeOwnerCommitment: field(feeOwnerCommitment),
+      outputs,
+      bidRelockNullifier: relockAt(CHANGE_SLOT.bid),
+      askRelockNullifier: relockAt(CHANGE_SLOT.ask),
+    }),
   };
 }
 
@@ -59,11 +85,19 @@ function validSpendJob(a: Args<'withdraw'>): ProofJob {
   };
 }
 
-/** The proofs in an instruction's (already parsed) arguments, in argument order. */
-export function proofJobs(name: string, args: unknown): ProofJob[] {
-  if (name === 'lock_note') return [validInputJob(args as Args<'lock_note'>)];
-  if (name === 'lock_notes') return (args as Args<'lock_notes'>).locks.map(validInputJob);
+/**
+ * The proofs in an instruction's (already parsed) arguments, in argument order. A settlement's jobs
+ * need its market and the vault: undefined where they are missing (the prechecks refuse those
+ * matches, so they are never verified).
+ */
+export function proofJobs(state: ChainState, name: string, args: unknown): (ProofJob | undefined)[] {
   if (name === 'withdraw') return [validSpendJob(args as Args<'withdraw'>)];
+  if (name === 'settle_batch') {
+    const a = args as Args<'settle_batch'>;
+    const market = state.markets.get(a.market_id);
+    const feeOwner = state.vault?.fee_owner_commitment;
+    return a.matches.map((m) => (market && feeOwner ? validMatchJob(market, feeOwner, m) : undefined));
+  }
   return [];
 }
 

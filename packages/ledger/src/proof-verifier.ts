@@ -1,8 +1,8 @@
 /**
  * The vault program's proof checks on the crypto package's worker-pool Groth16 verifier: one
  * adaptive batcher (and its worker threads) per circuit, so no pairing ever runs on the ledger's
- * thread, and the public's withdrawals (VALID_SPEND) never queue in front of the TEE's locks
- * (VALID_INPUT, admitted only from registered TEE keys).
+ * thread, and the public's withdrawals (VALID_SPEND) never queue in front of the TEE's
+ * settlements (VALID_MATCH, admitted only from registered TEE keys).
  */
 import {
   AdaptiveBatcher,
@@ -15,7 +15,18 @@ import {
 import { RPC_ERRORS, RpcError } from './errors.js';
 import type { Circuit, LedgerProofVerifier } from './proof-checks.js';
 
-export type LedgerVerificationKeys = Record<Circuit, VerificationKey | SnarkjsVerificationKey>;
+type Key = VerificationKey | SnarkjsVerificationKey;
+
+/**
+ * The keys the ledger verifies with. Without `valid_match` it cannot check a settlement and refuses
+ * every `settle_batch` (-32005). `valid_input` is accepted so that one key set serves every
+ * verifier, but unused: VALID_INPUT is checked by the engine at intake and never reaches the chain.
+ */
+export interface LedgerVerificationKeys {
+  valid_spend: Key;
+  valid_match?: Key;
+  valid_input?: Key;
+}
 
 export interface Groth16VerifierOptions {
   /** Worker threads per circuit (default 1). */
@@ -28,19 +39,22 @@ export async function createGroth16Verifier(
   keys: LedgerVerificationKeys,
   options: Groth16VerifierOptions = {},
 ): Promise<LedgerProofVerifier & { close(): Promise<void> }> {
-  const start = (circuit: Circuit) =>
+  const start = (circuit: Circuit, key: Key) =>
     AdaptiveBatcher.create({
-      keys: { [circuit]: keys[circuit] },
+      keys: { [circuit]: key },
       size: options.workersPerCircuit ?? 1,
       ...(options.maxQueue === undefined ? {} : { maxQueue: options.maxQueue }),
     });
-  const batchers: Record<Circuit, AdaptiveBatcher> = {
-    valid_input: await start('valid_input'),
-    valid_spend: await start('valid_spend'),
+  const batchers: Partial<Record<Circuit, AdaptiveBatcher>> = {
+    valid_spend: await start('valid_spend', keys.valid_spend),
+    ...(keys.valid_match ? { valid_match: await start('valid_match', keys.valid_match) } : {}),
   };
   const verify = async (circuit: Circuit, proof: Uint8Array, publicInputs: bigint[]) => {
+    const batcher = batchers[circuit];
+    if (!batcher)
+      throw new RpcError(RPC_ERRORS.nodeUnavailable, `this ledger has no ${circuit} verification key`);
     try {
-      return await batchers[circuit].verify(proof, publicInputs, circuit);
+      return await batcher.verify(proof, publicInputs, circuit);
     } catch (err) {
       // A malformed proof is an invalid proof, never a crash.
       if (err instanceof ProofFormatError || err instanceof PublicInputError) return false;
@@ -54,7 +68,7 @@ export async function createGroth16Verifier(
     // The batcher groups proofs waiting together (random linear combination, bisected on failure).
     verifyBatch: (circuit, items) => Promise.all(items.map((i) => verify(circuit, i.proof, i.publicInputs))),
     async close() {
-      await Promise.all([batchers.valid_input.close(), batchers.valid_spend.close()]);
+      await Promise.all(Object.values(batchers).map((b) => b.close()));
     },
   };
 }

@@ -14,17 +14,18 @@ CREATE TABLE IF NOT EXISTS nonces (signer TEXT PRIMARY KEY, nonce TEXT NOT NULL)
 CREATE TABLE IF NOT EXISTS markets (market_id TEXT PRIMARY KEY, symbol TEXT NOT NULL UNIQUE, record TEXT NOT NULL, seq INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS notes (
   commitment TEXT PRIMARY KEY, tree_id INTEGER NOT NULL, leaf_index INTEGER NOT NULL,
-  mint TEXT NOT NULL, amount TEXT NOT NULL, slot INTEGER NOT NULL, tx_seq INTEGER NOT NULL,
+  mint TEXT NOT NULL, amount TEXT, slot INTEGER NOT NULL, tx_seq INTEGER NOT NULL,
   UNIQUE (tree_id, leaf_index));
 CREATE INDEX IF NOT EXISTS notes_slot ON notes (slot);
 CREATE INDEX IF NOT EXISTS notes_seq ON notes (tx_seq);
-CREATE TABLE IF NOT EXISTS nullifiers (nullifier TEXT PRIMARY KEY, mint TEXT NOT NULL, amount TEXT NOT NULL, kind TEXT NOT NULL, slot INTEGER NOT NULL);
-CREATE TABLE IF NOT EXISTS locks (nullifier TEXT PRIMARY KEY, note_commitment TEXT NOT NULL, order_id TEXT NOT NULL, until_slot INTEGER NOT NULL, locker TEXT NOT NULL, slot INTEGER NOT NULL);
-CREATE TABLE IF NOT EXISTS supply (mint TEXT PRIMARY KEY, created TEXT NOT NULL, spent TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS nullifiers (nullifier TEXT PRIMARY KEY, mint TEXT NOT NULL, amount TEXT, kind TEXT NOT NULL, slot INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS locks (nullifier TEXT PRIMARY KEY, until_slot INTEGER NOT NULL, locker TEXT NOT NULL, slot INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS supply (mint TEXT PRIMARY KEY, deposited TEXT NOT NULL, withdrawn TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS transactions (
   signature TEXT PRIMARY KEY, seq INTEGER NOT NULL UNIQUE, slot INTEGER NOT NULL, signer TEXT NOT NULL,
-  instruction TEXT NOT NULL, err TEXT, result TEXT);
+  instruction TEXT NOT NULL, err TEXT, result TEXT, nonce TEXT, body TEXT);
 CREATE INDEX IF NOT EXISTS transactions_signer ON transactions (signer, seq);
+CREATE INDEX IF NOT EXISTS transactions_slot ON transactions (slot, seq);
 CREATE TABLE IF NOT EXISTS memos (signature TEXT NOT NULL, match_idx INTEGER NOT NULL, party INTEGER NOT NULL, memo TEXT NOT NULL, idx INTEGER, PRIMARY KEY (signature, match_idx, party));
 CREATE TABLE IF NOT EXISTS tree_snapshot (id INTEGER PRIMARY KEY CHECK (id = 0), tx_seq INTEGER NOT NULL, image BLOB NOT NULL);
 `;
@@ -42,9 +43,22 @@ export function openDatabase(dataDir: string | undefined): Db {
     // FULL: a transaction reported as landed survives power loss.
     db.pragma('synchronous = FULL');
   }
+  refuseOldLayout(db);
   db.exec(SCHEMA);
   migrateMemoIndex(db);
   return db;
+}
+
+/**
+ * Locks and settlements stopped carrying commitments, orders and amounts (issue 18); a data
+ * directory written before that is not migrated (no production chain existed), so refuse it clearly.
+ */
+function refuseOldLayout(db: Db): void {
+  const lockColumns = db.prepare('PRAGMA table_info(locks)').all() as { name: string }[];
+  if (lockColumns.some((c) => c.name === 'note_commitment'))
+    throw new Error(
+      'this ledger data directory predates private settlement (locks carry a note commitment); start from a fresh data directory',
+    );
 }
 
 /**

@@ -96,6 +96,21 @@ export interface TransactionRecord extends SignatureStatus {
   } | null;
 }
 
+/** One landed transaction of a block, exactly as its signer sent it. */
+export interface BlockTransaction {
+  signature: string;
+  signer: string;
+  nonce: string;
+  instruction: Instruction;
+  err: TransactionError | null;
+}
+
+/** Every transaction that landed in a finalized slot, in landing order (`getBlock`). */
+export interface BlockRecord {
+  slot: number;
+  transactions: BlockTransaction[];
+}
+
 /** A deposit that landed, as `getDeposits` returns it (amount a u64 decimal string). */
 export interface DepositRecord {
   signature: string;

@@ -51,7 +51,7 @@ export class LedgerWriter {
         'INSERT INTO nonces (signer, nonce) VALUES (?, ?) ON CONFLICT(signer) DO UPDATE SET nonce = excluded.nonce',
       ),
       insertTx: db.prepare(
-        'INSERT INTO transactions (signature, seq, slot, signer, instruction, err, result) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        'INSERT INTO transactions (signature, seq, slot, signer, instruction, err, result, nonce, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
       ),
       // The global memo index is the next free one: memos are numbered in the order they are stored.
       insertMemo: db.prepare(
@@ -116,7 +116,18 @@ export class LedgerWriter {
     return this.enqueue(() => {
       this.db.transaction(() => {
         this.state.mintTo(owner, mint, amount);
-        this.stmts.insertTx.run(signature, this.txSeq++, this.clock.current, 'faucet', 'airdrop', null, null);
+        // Not a signed transaction (no nonce, no body): getBlock does not list it.
+        this.stmts.insertTx.run(
+          signature,
+          this.txSeq++,
+          this.clock.current,
+          'faucet',
+          'airdrop',
+          null,
+          null,
+          null,
+          null,
+        );
       })();
     });
   }
@@ -149,6 +160,9 @@ export class LedgerWriter {
         decoded.name,
         err ? JSON.stringify(err.toJSON()) : null,
         result ? JSON.stringify(result) : null,
+        tx.nonce,
+        // The instruction exactly as sent (signed), for getBlock: what any observer sees.
+        JSON.stringify(tx.instruction),
       );
     };
     try {

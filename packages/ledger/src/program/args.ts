@@ -3,6 +3,7 @@ import {
   arrayOf,
   base58Address,
   decimalU64String,
+  FieldError,
   fieldElementHex,
   boolean,
   hexBytes,
@@ -24,22 +25,55 @@ const commitment = fieldElementHex;
 
 export const MAX_LOCKS_PER_TX = 32;
 
+/** A field element that may not be 0: in VALID_MATCH's public inputs 0 means "absent". */
+function nonZeroField(description?: string): Codec<string> {
+  const field = commitment(description);
+  return {
+    schema: field.schema,
+    parse(value, path = '') {
+      const hex = field.parse(value, path);
+      if (/^0+$/.test(hex)) throw new FieldError(path, 'must not be zero');
+      return hex;
+    },
+  };
+}
+
+/** A lock names only the note's nullifier and its expiry (DESIGN.md section 6): nothing links it to a leaf. */
 const lockArgs = object({
-  tree_id: required(treeId),
-  merkle_root: required(commitment()),
-  note_commitment: required(commitment()),
-  nullifier: required(commitment()),
-  mint: required(base58Address()),
-  proof: required(hexBytes(256)),
-  order_id: required(hexBytes(16)),
+  nullifier: required(nonZeroField('Nullifier of the note to lock.')),
   until_slot: required(u64()),
 });
 
-/** A settlement output locked to an order at once (a partial fill's change note, DESIGN.md section 6). */
-const relockArgs = object({
-  order_id: required(hexBytes(16)),
-  until_slot: required(u64()),
-  nullifier: required(commitment('Nullifier of the new note, computed by the TEE (not checked here).')),
+export const MAX_MATCHES_PER_BATCH = 16;
+/** Output slots of a match, `MATCH_OUTPUT_SLOTS` in @nightjar/crypto. */
+const NUM_OUTPUT_SLOTS = 6;
+
+const matchInput = object({
+  tree_id: required(treeId),
+  merkle_root: required(commitment('A root of the shard holding the input note (its recent window).')),
+  nullifier: required(nonZeroField('Nullifier of a note this signer locked.')),
+});
+
+const matchOutput = object({
+  slot: required(smallUint(NUM_OUTPUT_SLOTS - 1, 'Output role, MATCH_OUTPUT_SLOTS.')),
+  tree_id: required(treeId),
+  commitment: required(nonZeroField('Commitment of the new note.')),
+  /** Only on a change slot: the change note stays locked for its order (nullifier proven by VALID_MATCH). */
+  relock: optional(lockArgs),
+});
+
+const settleMatch = object({
+  match_idx: required(smallUint(MAX_MATCHES_PER_BATCH - 1)),
+  /** Exactly two: the bid's input (quote mint), then the ask's (base mint). */
+  inputs: required(arrayOf(matchInput, { minItems: 2, maxItems: 2 })),
+  /** Slots strictly increasing; absent slots are outputs of zero value. */
+  outputs: required(arrayOf(matchOutput, { minItems: 1, maxItems: NUM_OUTPUT_SLOTS })),
+  memos: required(
+    arrayOf(text({ maxLength: 1024, pattern: '^([0-9a-f]{2})*$', description: 'Encrypted fill memo, hex.' }), {
+      maxItems: 2,
+    }),
+  ),
+  proof: required(hexBytes(256, { description: 'VALID_MATCH Groth16 proof (DESIGN.md section 3 encoding).' })),
 });
 
 export const argCodecs = {
@@ -73,39 +107,8 @@ export const argCodecs = {
   lock_notes: object({ locks: required(arrayOf(lockArgs, { minItems: 1, maxItems: MAX_LOCKS_PER_TX })) }),
   settle_batch: object({
     batch_id: required(u64()),
-    matches: required(
-      arrayOf(
-        object({
-          match_idx: required(smallUint(15)),
-          inputs: required(arrayOf(commitment('Nullifier of a locked input.'), { minItems: 1, maxItems: 2 })),
-          outputs: required(
-            arrayOf(
-              object({
-                tree_id: required(treeId),
-                mint: required(base58Address()),
-                amount: required(u64()),
-                opening_hash: required(commitment()),
-                relock: optional(relockArgs),
-              }),
-              { minItems: 1, maxItems: 8 },
-            ),
-          ),
-          memos: required(
-            arrayOf(
-              text({
-                maxLength: 1024,
-                pattern: '^([0-9a-f]{2})*$',
-                description: 'Encrypted fill memo, hex.',
-              }),
-              {
-                maxItems: 2,
-              },
-            ),
-          ),
-        }),
-        { minItems: 1, maxItems: 16 },
-      ),
-    ),
+    market_id: required(base58Address()),
+    matches: required(arrayOf(settleMatch, { minItems: 1, maxItems: MAX_MATCHES_PER_BATCH })),
   }),
   release_lock: object({ nullifier: required(commitment()) }),
   withdraw: object({

@@ -91,7 +91,7 @@ function reserveLeaf(ctx: ExecContext, treeId: number, commitment: bigint): numb
   return index;
 }
 
-/** Creates a note from its public parts; the ledger recomputes the commitment itself. */
+/** Creates a deposit's note from its public parts; the ledger recomputes the commitment itself. */
 export function createNote(
   ctx: ExecContext,
   treeId: number,
@@ -105,15 +105,34 @@ export function createNote(
   const { mintHi, mintLo } = mintToFields(parseAddress(mint)!);
   const value = noteCommitment({ mintLo, mintHi, amount, openingHash: BigInt('0x' + openingHash) });
   const commitment = value.toString(16).padStart(64, '0');
+  return { commitment, leafIndex: appendLeaf(ctx, treeId, mint, commitment, amount) };
+}
+
+/**
+ * Appends a settlement output: its commitment as VALID_MATCH proved it, of a mint known from its
+ * slot and an amount only its owner knows.
+ */
+export function appendOutput(ctx: ExecContext, treeId: number, mint: string, commitment: string): number {
+  requireShard(ctx, treeId);
+  return appendLeaf(ctx, treeId, mint, commitment, null);
+}
+
+function appendLeaf(
+  ctx: ExecContext,
+  treeId: number,
+  mint: string,
+  commitment: string,
+  amount: bigint | null,
+): number {
   if (ctx.state.note(commitment)) throw new InstructionError('DuplicateCommitment');
-  const leafIndex = reserveLeaf(ctx, treeId, value);
+  const leafIndex = reserveLeaf(ctx, treeId, BigInt('0x' + commitment));
   ctx.state.insertNote(
-    { commitment, tree_id: treeId, leaf_index: leafIndex, mint, amount: amount.toString() },
+    { commitment, tree_id: treeId, leaf_index: leafIndex, mint, amount: amount?.toString() ?? null },
     ctx.slot,
     ctx.txSeq,
   );
   ctx.touchedMints.add(mint);
-  return { commitment, leafIndex };
+  return leafIndex;
 }
 
 /**

@@ -20,7 +20,7 @@ import {
   type ExecContext,
   type InstructionResult,
 } from './context.js';
-import { lockProvedNote, requireLocker } from './locks.js';
+import { lockNote, requireLocker } from './locks.js';
 import { settleBatch } from './settle.js';
 
 type Handler<N extends InstructionName> = (ctx: ExecContext, args: Args<N>) => InstructionResult;
@@ -109,15 +109,15 @@ export const handlers: { [N in InstructionName]: Handler<N> } = {
 
   lock_note(ctx, args) {
     requireTeeSigner(ctx);
-    lockProvedNote(ctx, args, ctx.proofs[0]);
+    lockNote(ctx, args);
     return null;
   },
 
   lock_notes(ctx, args) {
     requireTeeSigner(ctx);
-    // Each lock stands alone (like a settlement's matches): one bad proof does not sink the rest.
-    const locks: LockOutcome[] = args.locks.map((lock, i) => {
-      const r = inSavepoint(ctx, () => lockProvedNote(ctx, lock, ctx.proofs[i]));
+    // Each lock stands alone (like a settlement's matches): one refused lock does not sink the rest.
+    const locks: LockOutcome[] = args.locks.map((lock) => {
+      const r = inSavepoint(ctx, () => lockNote(ctx, lock));
       return r.ok
         ? { nullifier: lock.nullifier, ok: true }
         : { nullifier: lock.nullifier, ok: false, err: r.err.toJSON() };
@@ -142,7 +142,7 @@ export const handlers: { [N in InstructionName]: Handler<N> } = {
     const { amount, lock } = checkWithdrawRequest(ctx, args);
     requireProof(ctx.proofs[0]);
     if (lock) ctx.state.deleteLock(args.nullifier);
-    ctx.state.spendNullifier(args.nullifier, args.mint, amount, 'withdrawn', ctx.slot);
+    ctx.state.spendNullifier(args.nullifier, { kind: 'withdrawn', mint: args.mint, amount }, ctx.slot);
     ctx.state.transfer(VAULT_ADDRESS, args.recipient, args.mint, amount);
     ctx.touchedMints.add(args.mint);
     return null;
@@ -151,7 +151,9 @@ export const handlers: { [N in InstructionName]: Handler<N> } = {
 
 /**
  * The checks of a withdrawal before its proof: a known root and mint, a positive amount, a note
- * neither spent nor under a live lock. Read-only, so admission runs them too.
+ * neither spent nor under a live lock. Read-only, so admission runs them too. Nothing here looks
+ * the note up: VALID_SPEND proves it is under the root with this mint and amount, so a settlement
+ * output (whose amount the ledger never learns) withdraws like a deposit's note.
  */
 export function checkWithdrawRequest(
   ctx: ExecContext,

@@ -1,11 +1,12 @@
 /**
- * Locking a note to an order. One set of rules for every way a lock is made: `lock_note`,
- * each entry of `lock_notes`, and a settlement output's `relock`.
+ * Locking a note for an order. One set of rules for every way a lock is made: `lock_note`, each
+ * entry of `lock_notes`, and a settlement output's `relock`. A lock names the nullifier and its
+ * expiry only (DESIGN.md section 6): no commitment, root or order, so it links to no leaf.
  */
 import type { LockRow } from '../chain-state.js';
 import { InstructionError } from '../errors.js';
 import type { Args } from './args.js';
-import { knownRoot, requireProof, type ExecContext, type ProofVerdict } from './context.js';
+import type { ExecContext } from './context.js';
 
 export const LOCK_TTL_CEILING_SLOTS = 4500;
 
@@ -23,10 +24,7 @@ export function checkLockable(ctx: ExecContext, nullifier: string, untilSlot: bi
 }
 
 /** Writes a lock that passed `checkLockable`, replacing an expired one on the same nullifier. */
-export function placeLock(
-  ctx: ExecContext,
-  lock: { nullifier: string; note_commitment: string; order_id: string; until_slot: number },
-): void {
+export function placeLock(ctx: ExecContext, lock: { nullifier: string; until_slot: number }): void {
   ctx.state.deleteLock(lock.nullifier);
   ctx.state.insertLock({ ...lock, locker: ctx.signer }, ctx.slot);
 }
@@ -41,29 +39,12 @@ export function requireLocker(ctx: ExecContext, lock: LockRow): void {
 }
 
 /**
- * The checks of one lock request before its proof: a known root, the note in that shard with that
- * mint, and a lockable nullifier. Read-only, so admission runs them too. Returns the expiry slot.
+ * One lock by a TEE key (the signer is already known to be a finalized one). The owner's
+ * VALID_INPUT proof was checked by the engine at intake and stays off chain (it names the
+ * commitment); a lock on a nullifier of no real note reserves nothing, since no VALID_MATCH proof
+ * can consume it.
  */
-export function checkLockRequest(ctx: ExecContext, args: Args<'lock_note'>): number {
-  knownRoot(ctx, args.tree_id, args.merkle_root);
-  const note = ctx.state.note(args.note_commitment);
-  if (!note || note.tree_id !== args.tree_id) throw new InstructionError('UnknownNote');
-  if (note.mint !== args.mint) throw new InstructionError('MintMismatch');
-  return checkLockable(ctx, args.nullifier, args.until_slot);
-}
-
-/** One proved lock (the signer is already known to be a finalized TEE key). */
-export function lockProvedNote(
-  ctx: ExecContext,
-  args: Args<'lock_note'>,
-  verdict: ProofVerdict | undefined,
-): void {
-  const until = checkLockRequest(ctx, args);
-  requireProof(verdict);
-  placeLock(ctx, {
-    nullifier: args.nullifier,
-    note_commitment: args.note_commitment,
-    order_id: args.order_id,
-    until_slot: until,
-  });
+export function lockNote(ctx: ExecContext, args: Args<'lock_note'>): void {
+  const until = checkLockable(ctx, args.nullifier, args.until_slot);
+  placeLock(ctx, { nullifier: args.nullifier, until_slot: until });
 }

@@ -1,14 +1,14 @@
 /**
  * What admission checks before any proof is verified: the handlers' own checks that come before
- * the proof (signer, root window, note, nullifier state), run read-only against the current state.
+ * the proof (signer, market, root window, lock and nullifier state), run read-only against the current state.
  * A proof whose request already fails them is never verified, so a stranger's junk costs no
  * pairing. They are re-run when the transaction lands, since the state may have moved.
  */
 import { InstructionError } from '../errors.js';
 import type { Args, InstructionName } from './args.js';
-import { requireTeeSigner, type ExecContext } from './context.js';
+import type { ExecContext } from './context.js';
 import { checkWithdrawRequest } from './instructions.js';
-import { checkLockRequest } from './locks.js';
+import { checkBatch, checkMatch, sharedNullifiers } from './settle.js';
 
 /** Per proof the instruction carries, in argument order: the refusal that spares it, or undefined. */
 export function precheckProofs(
@@ -17,15 +17,11 @@ export function precheckProofs(
   args: unknown,
 ): (InstructionError | undefined)[] {
   switch (name) {
-    case 'lock_note': {
-      const signer = refusal(() => requireTeeSigner(ctx));
-      return [signer ?? refusal(() => checkLockRequest(ctx, args as Args<'lock_note'>))];
-    }
-    case 'lock_notes': {
-      const signer = refusal(() => requireTeeSigner(ctx));
-      return (args as Args<'lock_notes'>).locks.map(
-        (lock) => signer ?? refusal(() => checkLockRequest(ctx, lock)),
-      );
+    case 'settle_batch': {
+      const a = args as Args<'settle_batch'>;
+      const batch = refusal(() => checkBatch(ctx, a));
+      const shared = sharedNullifiers(a);
+      return a.matches.map((m) => batch ?? refusal(() => checkMatch(ctx, m, shared)));
     }
     case 'withdraw':
       return [refusal(() => checkWithdrawRequest(ctx, args as Args<'withdraw'>))];
