@@ -17,7 +17,7 @@ describe('vault program with real Groth16 proofs', () => {
   beforeAll(async () => {
     prover = new NoteProver();
     await prover.start();
-  });
+  }, 60_000);
   afterAll(async () => {
     await prover.close();
   });
