@@ -140,7 +140,7 @@ struct Fp {
     return Fp{{r0, r1, r2, r3}};
   }
   Fp neg() const { return isZero() ? *this : zero() - *this; }
-  Fp dbl() const { return *this + *this; }
+  inline __attribute__((always_inline)) Fp dbl() const { return *this + *this; }
 
   // CIOS Montgomery multiplication, "no-carry" form: valid because p's top limb is below 2^62.
   friend inline __attribute__((always_inline)) Fp operator*(const Fp& a, const Fp& b) {
@@ -165,7 +165,7 @@ struct Fp {
     }
     return reduceOnce(t[0], t[1], t[2], t[3]);
   }
-  Fp sqr() const { return *this * *this; }
+  inline __attribute__((always_inline)) Fp sqr() const { return *this * *this; }
 
   // Raw (standard-form) 256-bit integer -> Montgomery form. Input must be below p.
   static Fp fromStd(const u64 a[4]) {

@@ -28,7 +28,8 @@ template <typename F>
 struct Msm {
   const Affine<F>* bases = nullptr;
   const Scalar* scalars = nullptr;
-  std::vector<uint32_t> idx;  // non-zero scalars on finite bases
+  std::vector<uint32_t> idx;   // scalars > 1 on finite bases
+  std::vector<uint32_t> ones;  // scalars == 1 (bit-valued wires): summed once, in window 0
   unsigned c = 1, windows = 0;
   std::vector<Jac<F>> windowSum;
 
@@ -38,15 +39,21 @@ struct Msm {
     bases = b;
     scalars = s;
     idx.clear();
+    ones.clear();
     unsigned maxBits = 0;
     for (size_t i = 0; i < n; i++) {
       if (b[i].inf) continue;
       unsigned bl = bitLength(s[i]);
       if (bl == 0) continue;
+      if (bl == 1) {
+        ones.push_back((uint32_t)i);
+        if (maxBits == 0) maxBits = 1;
+        continue;
+      }
       idx.push_back((uint32_t)i);
       if (bl > maxBits) maxBits = bl;
     }
-    if (idx.empty()) { windows = 0; windowSum.clear(); return; }
+    if (maxBits == 0) { windows = 0; windowSum.clear(); return; }
     double best = 1e300;
     for (unsigned cc = 1; cc <= 16; cc++) {
       unsigned w = (maxBits + cc - 1) / cc;
@@ -71,6 +78,9 @@ struct Msm {
     uint32_t bIdx[BATCH], pIdx[BATCH];
     std::vector<F> den(BATCH), pre(BATCH);
     unsigned nBatch = 0, top = 0;
+    // Points whose bucket was busy in the current batch wait for the next one (up to a bound;
+    // beyond it they go to the bucket's Jacobian overflow).
+    std::vector<uint32_t> pending, retry;
 
     auto flush = [&]() {
       if (!nBatch) return;
@@ -92,34 +102,50 @@ struct Msm {
     };
 
     const unsigned bit = j * c;
-    for (uint32_t i : idx) {
-      unsigned d = digitAt(scalars[i], bit, c);
-      if (!d) continue;
-      if (d > top) top = d;
+    auto insert = [&](uint32_t i) {
+      const unsigned d = digitAt(scalars[i], bit, c);
       const Affine<F>& P = bases[i];
       Affine<F>& B = bucket[d];
       if (stamp[d] == cur) {
-        over[d].addAffine(P);
-        continue;
+        if (pending.size() < 4 * BATCH) pending.push_back(i);
+        else over[d].addAffine(P);
+        return;
       }
       if (B.inf) {
         B = P;
-        continue;
+        return;
       }
       if (B.x == P.x) {
         // Doubling or cancelling: rare, done the slow way.
         Jac<F> t = Jac<F>::fromAffine(B);
         t.addAffine(P);
         B = t.toAffine();
-        continue;
+        return;
       }
       stamp[d] = cur;
       bIdx[nBatch] = d;
       pIdx[nBatch] = i;
       den[nBatch] = P.x - B.x;
-      if (++nBatch == BATCH) flush();
+      nBatch++;
+    };
+    auto flushAndRetry = [&]() {
+      flush();
+      retry.swap(pending);
+      pending.clear();
+      for (uint32_t r : retry) {
+        insert(r);
+        if (nBatch == BATCH) flush();
+      }
+      retry.clear();
+    };
+    for (uint32_t i : idx) {
+      unsigned d = digitAt(scalars[i], bit, c);
+      if (!d) continue;
+      if (d > top) top = d;
+      insert(i);
+      if (nBatch == BATCH) flushAndRetry();
     }
-    flush();
+    while (nBatch || !pending.empty()) flushAndRetry();
 
     Jac<F> run = Jac<F>::infinity(), acc = Jac<F>::infinity();
     for (unsigned k = top; k >= 1; k--) {
@@ -127,7 +153,52 @@ struct Msm {
       run.add(over[k]);
       acc.add(run);
     }
+    if (j == 0 && !ones.empty()) acc.add(sumAffine(bases, ones));
     windowSum[j] = acc;
+  }
+
+  // Sum of points by pairwise batched affine additions (one inversion per round).
+  static Jac<F> sumAffine(const Affine<F>* pts, const std::vector<uint32_t>& which) {
+    std::vector<Affine<F>> v;
+    v.reserve(which.size());
+    for (uint32_t i : which) v.push_back(pts[i]);
+    Jac<F> slow = Jac<F>::infinity();  // pairs with equal x (doubling / cancelling)
+    std::vector<F> den, pre;
+    while (v.size() > 1) {
+      const size_t half = v.size() / 2;
+      den.assign(half, F::one());
+      pre.resize(half);
+      std::vector<char> ok(half, 1);
+      for (size_t k = 0; k < half; k++) {
+        const Affine<F>& a = v[2 * k];
+        const Affine<F>& b = v[2 * k + 1];
+        if (a.x == b.x) ok[k] = 0;
+        else den[k] = b.x - a.x;
+      }
+      F acc = F::one();
+      for (size_t k = 0; k < half; k++) { pre[k] = acc; acc = acc * den[k]; }
+      F inv = acc.inv();
+      std::vector<Affine<F>> next;
+      next.reserve(half + 1);
+      std::vector<F> invs(half);
+      for (size_t k = half; k-- > 0;) { invs[k] = inv * pre[k]; inv = inv * den[k]; }
+      for (size_t k = 0; k < half; k++) {
+        const Affine<F>& a = v[2 * k];
+        const Affine<F>& b = v[2 * k + 1];
+        if (!ok[k]) {
+          slow.addAffine(a);
+          slow.addAffine(b);
+          continue;
+        }
+        F lambda = (b.y - a.y) * invs[k];
+        F x3 = lambda.sqr() - a.x - b.x;
+        next.push_back(Affine<F>{x3, lambda * (a.x - x3) - a.y, false});
+      }
+      if (v.size() & 1) next.push_back(v.back());
+      v.swap(next);
+    }
+    if (!v.empty()) slow.addAffine(v[0]);
+    return slow;
   }
 
   Jac<F> combine() const {
