@@ -25,7 +25,9 @@ const runs = Number(args.find((a) => /^\d+$/.test(a)) ?? 5);
 const extraZkeys = args.flatMap((a, i) => (a === '--zkey' && args[i + 1] ? [args[i + 1] as string] : []));
 
 const snarkjs = (await loadSnarkjs()) as unknown as {
-  wtns: { calculate(input: unknown, wasm: Uint8Array, out: { type: 'mem'; data?: Uint8Array }): Promise<void> };
+  wtns: {
+    calculate(input: unknown, wasm: Uint8Array, out: { type: 'mem'; data?: Uint8Array }): Promise<void>;
+  };
   groth16: { prove(zkey: Uint8Array, wtns: Uint8Array): Promise<unknown> };
 };
 
@@ -50,7 +52,11 @@ async function validInputCase(): Promise<Case> {
   const w = validInputWitness(NOTE, tree.proof(tree.append(c)));
   const out: { type: 'mem'; data?: Uint8Array } = { type: 'mem' };
   await snarkjs.wtns.calculate(w.input, await loadArtifact(CIRCUITS.valid_input.wasm), out);
-  return { name: 'valid_input', zkey: await loadArtifact(CIRCUITS.valid_input.zkey), wtns: out.data as Uint8Array };
+  return {
+    name: 'valid_input',
+    zkey: await loadArtifact(CIRCUITS.valid_input.zkey),
+    wtns: out.data as Uint8Array,
+  };
 }
 
 /** A .wtns file (version 2) holding wire 0 = 1 and random field elements. */

@@ -12,7 +12,12 @@ import { FIELD_MODULUS } from '@nightjar/protocol';
 /** What the compiled addon exports (native/addon.cpp). */
 export interface NativeAddon {
   loadKey(zkey: Uint8Array): { handle: unknown; nVars: number; nPublic: number; domainSize: number };
-  prove(handle: unknown, witness: Uint8Array, rand: Uint8Array, threads: number): Promise<{
+  prove(
+    handle: unknown,
+    witness: Uint8Array,
+    rand: Uint8Array,
+    threads: number,
+  ): Promise<{
     proof: Uint8Array;
     times: NativeProofTimes;
   }>;

@@ -115,7 +115,10 @@ describe('native Groth16 prover', () => {
 
   it('concurrent proofs on one key are all valid, and the event loop stays free meanwhile', async () => {
     const other: ProvableNote = { ...NOTE, amount: 5n };
-    const wits = [witnessFromWtns(await wtnsFor('valid_input')), witnessFromWtns(await wtnsFor('valid_input', other))];
+    const wits = [
+      witnessFromWtns(await wtnsFor('valid_input')),
+      witnessFromWtns(await wtnsFor('valid_input', other)),
+    ];
     let ticks = 0;
     let proving = true;
     const tick = (): void => {
@@ -149,7 +152,10 @@ describe('native Groth16 prover', () => {
     await expect(nativeProve(k, wit.subarray(32))).rejects.toMatchObject({ code: 'WITNESS_LENGTH' });
     const big = new Uint8Array(wit);
     big.fill(0xff, 64, 96);
-    await expect(nativeProve(k, big)).rejects.toMatchObject({ name: 'NativeProverError', code: 'WITNESS_RANGE' });
+    await expect(nativeProve(k, big)).rejects.toMatchObject({
+      name: 'NativeProverError',
+      code: 'WITNESS_RANGE',
+    });
     const bigints = Array<bigint>(k.nVars).fill(1n);
     bigints[3] = FIELD_MODULUS;
     await expect(nativeProve(k, bigints)).rejects.toMatchObject({ code: 'WITNESS_RANGE' });
