@@ -4,6 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import process from 'node:process';
 
 const args = ['rebuild'];
 // Offline machines: use the headers installed next to this node (e.g. /usr/include/node) instead
@@ -17,5 +18,5 @@ const result = gyp
   ? spawnSync(process.execPath, [gyp, ...args], { stdio: 'inherit' })
   : spawnSync('node-gyp', args, { stdio: 'inherit', shell: process.platform === 'win32' });
 if (result.status !== 0) {
-  console.warn('@nightjar/circuits: native prover not built; proofs fall back to snarkjs');
+  process.stderr.write('@nightjar/circuits: native prover not built; proofs fall back to snarkjs\n');
 }
