@@ -61,3 +61,20 @@ export {
   type ValidInputRequest,
   type ValidSpendRequest,
 } from './prover.js';
+export {
+  NativeGroth16Key,
+  NativeProverError,
+  defaultAddonLoader,
+  encodeWitness,
+  loadNativeAddon,
+  nativeProve,
+  nativeProverAvailable,
+  selectProverBackend,
+  witnessFromWtns,
+  type AddonLoader,
+  type NativeAddon,
+  type NativeProofResult,
+  type NativeProofTimes,
+  type NativeProverErrorCode,
+  type ProverBackend,
+} from './native-prover.js';

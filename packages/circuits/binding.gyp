@@ -1,0 +1,16 @@
+{
+  "targets": [
+    {
+      "target_name": "nightjar_prover",
+      "sources": ["native/addon.cpp", "native/prover.cpp"],
+      "cflags!": ["-fno-exceptions"],
+      "cflags_cc!": ["-fno-exceptions", "-fno-rtti"],
+      "cflags_cc": ["-std=c++17", "-O3", "-fexceptions", "-pthread"],
+      "ldflags": ["-pthread"],
+      "defines": ["NAPI_VERSION=8"],
+      "conditions": [
+        ["target_arch=='x64'", { "cflags_cc": ["-march=x86-64", "-mtune=generic"] }]
+      ]
+    }
+  ]
+}
