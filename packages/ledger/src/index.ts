@@ -40,7 +40,13 @@ export * from './ledger.js';
 export { DEFAULT_ADMISSION_LIMITS, type AdmissionLimits } from './admission.js';
 export * from './genesis.js';
 export * from './genesis-authority.js';
-export { argCodecs, MAX_LOCKS_PER_TX, MAX_MATCHES_PER_BATCH, type Args, type InstructionName } from './program/args.js';
+export {
+  argCodecs,
+  MAX_LOCKS_PER_TX,
+  MAX_MATCHES_PER_BATCH,
+  type Args,
+  type InstructionName,
+} from './program/args.js';
 export { LOCK_TTL_CEILING_SLOTS } from './program/locks.js';
 export { validMatchJob, type Circuit, type LedgerProofVerifier, type ProofJob } from './proof-checks.js';
 export { MAX_MEMOS_PER_READ, MAX_NULLIFIERS_PER_READ } from './queries.js';

@@ -216,7 +216,10 @@ export class LedgerReads {
     const { slot } = parseParams(M.getBlock.params, params);
     const finalized = this.slotAt('finalized');
     if (slot > finalized || this.clock.current < COMMITMENT_LAG.finalized)
-      throw new RpcError(RPC_ERRORS.invalidParams, `slot ${slot} is not finalized (the finalized slot is ${finalized})`);
+      throw new RpcError(
+        RPC_ERRORS.invalidParams,
+        `slot ${slot} is not finalized (the finalized slot is ${finalized})`,
+      );
     const rows = this.readStmts.block.all(slot) as {
       signature: string;
       signer: string;

@@ -43,7 +43,12 @@ export function openDatabase(dataDir: string | undefined): Db {
     // FULL: a transaction reported as landed survives power loss.
     db.pragma('synchronous = FULL');
   }
-  refuseOldLayout(db);
+  try {
+    refuseOldLayout(db);
+  } catch (err) {
+    db.close();
+    throw err;
+  }
   db.exec(SCHEMA);
   migrateMemoIndex(db);
   return db;

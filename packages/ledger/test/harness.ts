@@ -10,6 +10,7 @@ import {
   ensureDevGenesis,
   Ledger,
   loadOrCreateDevKeys,
+  marketAddress,
   mintAddress,
   signTransaction,
   type AdmissionLimits,
@@ -26,11 +27,11 @@ export class TestVerifier implements LedgerProofVerifier {
   readonly calls: { circuit: string; inputs: bigint[] }[] = [];
   /** Sizes of the batches it was asked to verify at once. */
   readonly batches: number[] = [];
-  private gate: Promise<void> | undefined;
-  /** Holds every verdict (a slow verifier) until the returned function is called. */
-  hold(): () => void {
+  private gate: { circuit: Circuit | undefined; until: Promise<void> } | undefined;
+  /** Holds every verdict (of `circuit`, or of all) as a slow verifier would, until the returned function is called. */
+  hold(circuit?: Circuit): () => void {
     let open!: () => void;
-    this.gate = new Promise((resolve) => (open = resolve));
+    this.gate = { circuit, until: new Promise((resolve) => (open = resolve)) };
     return () => {
       this.gate = undefined;
       open();
@@ -38,7 +39,8 @@ export class TestVerifier implements LedgerProofVerifier {
   }
   async verify(circuit: Circuit, proof: Uint8Array, inputs: bigint[]): Promise<boolean> {
     this.calls.push({ circuit, inputs });
-    if (this.gate) await this.gate;
+    const gate = this.gate;
+    if (gate && (gate.circuit === undefined || gate.circuit === circuit)) await gate.until;
     return proof[0] !== 0xee;
   }
   async verifyBatch(circuit: Circuit, items: { proof: Uint8Array; publicInputs: bigint[] }[]) {
@@ -51,6 +53,10 @@ export const BAD_PROOF = 'ee'.repeat(256);
 
 export const SOL = mintAddress('SOL');
 export const USDC = mintAddress('USDC');
+/** The dev genesis market the settlement tests trade in: base SOL, quote USDC. */
+export const SOL_USDC = marketAddress('SOL-USDC');
+/** Mint of each output slot in SOL-USDC (MATCH_OUTPUT_SLOTS: bid gets base, pays quote). */
+export const SLOT_MINT = [SOL, USDC, USDC, USDC, SOL, SOL] as const;
 
 export function tempDir(): string {
   return mkdtempSync(join(tmpdir(), 'nightjar-ledger-'));
@@ -117,26 +123,35 @@ export function makeNote(mint: string, amount: bigint, treeId = 0): TestNote {
   };
 }
 
-/** A settlement output creating `note`, optionally re-locked to an order. */
+/** A settlement output of `note` in output slot `slot`, optionally re-locked for its order. */
 export function outputOf(
+  slot: number,
   note: TestNote,
-  relock?: { order_id: string; until_slot: number; nullifier?: string },
+  relock?: { until_slot: number; nullifier?: string },
 ): Record<string, unknown> {
   return {
+    slot,
     tree_id: note.treeId,
-    mint: note.mint,
-    amount: note.amount.toString(),
-    opening_hash: note.openingHash,
+    commitment: note.commitment,
     ...(relock
-      ? {
-          relock: {
-            order_id: relock.order_id,
-            until_slot: String(relock.until_slot),
-            nullifier: relock.nullifier ?? note.nullifier,
-          },
-        }
+      ? { relock: { nullifier: relock.nullifier ?? note.nullifier, until_slot: String(relock.until_slot) } }
       : {}),
   };
+}
+
+/** A fresh note of the slot's mint (SOL-USDC), for an output. */
+export function slotNote(slot: number, amount: bigint, treeId = 0): TestNote {
+  return makeNote(SLOT_MINT[slot]!, amount, treeId);
+}
+
+export interface MatchOptions {
+  match_idx?: number;
+  /** Default: the bid's trade-out (slot 0) and the ask's trade-out (slot 3), fresh notes. */
+  outputs?: Record<string, unknown>[];
+  memos?: string[];
+  proof?: string;
+  /** Roots per input (default: the input shard's current root). */
+  roots?: [string?, string?];
 }
 
 export interface Harness {
@@ -148,12 +163,22 @@ export interface Harness {
   verifier: TestVerifier;
   /** Airdrops and deposits a fresh note for `owner`. */
   deposit(owner: Actor, mint: string, amount: bigint, treeId?: number): Promise<TestNote>;
-  lock(note: TestNote, untilOffset?: number, orderId?: string): Promise<TransactionRecord>;
-  /** `lock_note` arguments for `note` at the current root (also one entry of `lock_notes`). */
-  lockArgs(
-    note: TestNote,
-    options?: { untilOffset?: number; orderId?: string; proof?: string },
-  ): Promise<Record<string, unknown>>;
+  lock(note: TestNote, untilOffset?: number, by?: Actor): Promise<TransactionRecord>;
+  /** `lock_note` arguments for `note` (also one entry of `lock_notes`). */
+  lockArgs(note: TestNote, options?: { untilOffset?: number }): Promise<Record<string, unknown>>;
+  /** Deposits a bid note (USDC) and an ask note (SOL) and locks both with the TEE key. */
+  lockedPair(options?: {
+    bid?: bigint;
+    ask?: bigint;
+    untilOffset?: number;
+  }): Promise<{ bid: TestNote; ask: TestNote }>;
+  /** One match of `settle_batch` consuming `bid` then `ask` at the current roots. */
+  matchArgs(bid: TestNote, ask: TestNote, options?: MatchOptions): Promise<Record<string, unknown>>;
+  /** Sends `settle_batch` in SOL-USDC (by the TEE key unless `by`). */
+  settle(
+    matches: Record<string, unknown>[],
+    options?: { by?: Actor; batch_id?: string; market_id?: string },
+  ): Promise<TransactionRecord>;
   currentRoot(treeId?: number): Promise<string>;
 }
 
@@ -215,21 +240,47 @@ export async function startHarness(
       note.leafIndex = rec.result?.leaf?.leaf_index;
       return note;
     },
-    async lock(note, untilOffset = 100, orderId = 'ab'.repeat(16)) {
-      return tee.send(client, 'lock_note', await h.lockArgs(note, { untilOffset, orderId }));
+    async lock(note, untilOffset = 100, by = tee) {
+      return by.send(client, 'lock_note', await h.lockArgs(note, { untilOffset }));
     },
-    async lockArgs(note, { untilOffset = 100, orderId = 'ab'.repeat(16), proof = GOOD_PROOF } = {}) {
+    async lockArgs(note, { untilOffset = 100 } = {}) {
       const slot = await client.getSlot();
+      return { nullifier: note.nullifier, until_slot: String(slot + untilOffset) };
+    },
+    async lockedPair({ bid = 1_000n, ask = 10n, untilOffset = 100 } = {}) {
+      const b = await h.deposit(new Actor(), USDC, bid);
+      const a = await h.deposit(new Actor(), SOL, ask);
+      for (const n of [b, a]) {
+        const r = await h.lock(n, untilOffset);
+        if (r.err) throw new Error(`lock failed: ${r.err.message}`);
+      }
+      return { bid: b, ask: a };
+    },
+    async matchArgs(bid, ask, options = {}) {
       return {
-        tree_id: note.treeId,
-        merkle_root: await h.currentRoot(note.treeId),
-        note_commitment: note.commitment,
-        nullifier: note.nullifier,
-        mint: note.mint,
-        proof,
-        order_id: orderId,
-        until_slot: String(slot + untilOffset),
+        match_idx: options.match_idx ?? 0,
+        inputs: [
+          {
+            tree_id: bid.treeId,
+            merkle_root: options.roots?.[0] ?? (await h.currentRoot(bid.treeId)),
+            nullifier: bid.nullifier,
+          },
+          {
+            tree_id: ask.treeId,
+            merkle_root: options.roots?.[1] ?? (await h.currentRoot(ask.treeId)),
+            nullifier: ask.nullifier,
+          },
+        ],
+        outputs: options.outputs ?? [
+          outputOf(0, slotNote(0, ask.amount)),
+          outputOf(3, slotNote(3, bid.amount)),
+        ],
+        memos: options.memos ?? [],
+        proof: options.proof ?? GOOD_PROOF,
       };
+    },
+    async settle(matches, { by = tee, batch_id = '1', market_id = SOL_USDC } = {}) {
+      return by.send(client, 'settle_batch', { batch_id, market_id, matches });
     },
     async currentRoot(treeId = 0) {
       return (await client.getTreeRoot({ tree_id: treeId })).merkle_root;

@@ -5,8 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Ledger, VAULT_ADDRESS } from '../src/index.js';
 import {
   Actor,
-  makeNote,
   outputOf,
+  slotNote,
   SOL,
   startHarness,
   tempDir,
@@ -51,22 +51,16 @@ describe('persistence', () => {
     let h = await startHarness({ dataDir: dir });
     const alice = new Actor();
     const a = await h.deposit(alice, SOL, 70n);
-    const b = await h.deposit(alice, USDC, 900n, 0);
     await h.lock(a, 200);
-    await h.lock(b, 200);
-    const settle = await h.tee.send(h.client, 'settle_batch', {
-      batch_id: '1',
-      matches: [
-        {
-          match_idx: 0,
-          inputs: [b.nullifier],
-          outputs: [
-            { tree_id: 0, mint: USDC, amount: '900', opening_hash: makeNote(USDC, 900n).openingHash },
-          ],
-          memos: ['abcd'],
-        },
-      ],
-    });
+    const pair = await h.lockedPair({ untilOffset: 200 });
+    const change = slotNote(1, 100n);
+    const slot = await h.client.getSlot();
+    const settle = await h.settle([
+      await h.matchArgs(pair.bid, pair.ask, {
+        outputs: [outputOf(0, slotNote(0, 10n)), outputOf(1, change, { until_slot: slot + 300 })],
+        memos: ['abcd'],
+      }),
+    ]);
     expect(settle.result?.matches?.[0]?.ok).toBe(true);
     await h.client.advanceSlots({ slots: 5 });
     const before = await snapshotOf(h);
@@ -84,6 +78,13 @@ describe('persistence', () => {
     expect(strip(after)).toEqual(strip(before));
     expect(after.slot).toBe(before.slot + 31);
     expect((await h.lock(a)).err?.code).toBe('NoteLocked');
+    expect(await h.client.getNoteStatuses({ nullifiers: [pair.bid.nullifier, change.nullifier] })).toEqual([
+      { state: 'spent' },
+      { state: 'locked', locked_until_slot: slot + 300 },
+    ]);
+    expect(await h.client.getSolvency()).toMatchObject({
+      mints: expect.arrayContaining([{ mint: USDC, vault_balance: '1000', outstanding_note_value: '1000' }]),
+    });
     const memo = { index: 0, signature: settle.signature, match_idx: 0, party: 0, memo: 'abcd' };
     expect(await h.client.getMemosBySignature({ signature: settle.signature })).toEqual({ memos: [memo] });
     expect(await h.client.getMemos({ from: 0, to: 10 })).toEqual({ memos: [memo] });
@@ -124,12 +125,8 @@ describe('persistence', () => {
     let h = await startHarness({ dataDir: dir });
     const alice = new Actor();
     const settleWith = async (memos: string[]) => {
-      const n = await h.deposit(alice, SOL, 3n);
-      await h.lock(n);
-      return h.tee.send(h.client, 'settle_batch', {
-        batch_id: '1',
-        matches: [{ match_idx: 0, inputs: [n.nullifier], outputs: [outputOf(makeNote(SOL, 3n))], memos }],
-      });
+      const { bid, ask } = await h.lockedPair();
+      return h.settle([await h.matchArgs(bid, ask, { memos })]);
     };
     await settleWith(['a0', 'a1']);
     await settleWith(['b0']);
@@ -153,6 +150,19 @@ describe('persistence', () => {
       { index: 3, signature: next.signature, match_idx: 0, party: 0, memo: 'c0' },
     ]);
     await h.ledger.close();
+  });
+
+  it('refuses a data directory written before private settlement, saying so', async () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    const db = new Database(join(dir, 'ledger.sqlite'));
+    db.exec(
+      'CREATE TABLE locks (nullifier TEXT PRIMARY KEY, note_commitment TEXT NOT NULL, order_id TEXT NOT NULL, until_slot INTEGER NOT NULL, locker TEXT NOT NULL, slot INTEGER NOT NULL)',
+    );
+    db.close();
+    expect(() =>
+      Ledger.open({ dataDir: dir, clock: { mode: 'manual' }, verifier: new TestVerifier() }),
+    ).toThrow(/predates private settlement/);
   });
 
   it('the slot clock continues from where it stopped', async () => {

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { COMMITMENT_LAG } from '../src/index.js';
-import { makeNote, outputOf, SOL, type SuiteContext } from './harness.js';
+import { outputOf, slotNote, SOL, type SuiteContext } from './harness.js';
 
 export function rootWindowTests(get: () => SuiteContext): void {
   describe('getRootWindow', () => {
@@ -14,25 +14,18 @@ export function rootWindowTests(get: () => SuiteContext): void {
       const root = async () => (await c.getTreeRoot({ tree_id: 2 })).merkle_root;
       const steps = [await root()]; // the empty shard's root
       expect(await c.getRootWindow({ tree_id: 2 })).toEqual({ tree_id: 2, roots: steps });
-      const note = await h.deposit(alice, SOL, 6n, 2);
+      await h.deposit(alice, SOL, 6n, 2);
       steps.push(await root());
       for (let i = 0; i < 63; i++) {
         await h.deposit(alice, SOL, 1n + BigInt(i), 2);
         steps.push(await root());
       }
-      // One settlement appending two leaves to the shard is one step.
-      await h.lock(note);
-      await h.tee.send(c, 'settle_batch', {
-        batch_id: '1',
-        matches: [
-          {
-            match_idx: 0,
-            inputs: [note.nullifier],
-            outputs: [outputOf(makeNote(SOL, 4n, 2)), outputOf(makeNote(SOL, 2n, 2))],
-            memos: [],
-          },
-        ],
-      });
+      // One settlement appending two leaves to the shard is one step (its inputs live in shard 0).
+      const { bid, ask } = await h.lockedPair();
+      const outputs = [outputOf(0, slotNote(0, 4n, 2)), outputOf(3, slotNote(3, 2n, 2))];
+      expect((await h.settle([await h.matchArgs(bid, ask, { outputs })])).result?.matches?.[0]?.ok).toBe(
+        true,
+      );
       steps.push(await root());
       await h.deposit(alice, SOL, 99n, 2);
       steps.push(await root());
@@ -45,7 +38,7 @@ export function rootWindowTests(get: () => SuiteContext): void {
       await h.deposit(alice, SOL, 7n, 2);
       await c.advanceSlots({ slots: COMMITMENT_LAG.finalized - 1 });
       expect((await c.getRootWindow({ tree_id: 2, commitment: 'finalized' })).roots).toEqual(window);
-    });
+    }, 30_000);
 
     it('at confirmed and finalized, the window the shard had then', async () => {
       const { h, c, alice } = get();

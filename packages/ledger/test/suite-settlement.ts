@@ -8,10 +8,11 @@ import { FIELD_MODULUS } from '@nightjar/protocol';
 import { MAX_MEMOS_PER_READ, VAULT_ADDRESS } from '../src/index.js';
 import {
   Actor,
-  BAD_PROOF,
   makeNote,
   outputOf,
+  slotNote,
   SOL,
+  SOL_USDC,
   USDC,
   type SuiteContext,
   type TestNote,
@@ -20,45 +21,37 @@ import {
 /** The memo page cap the suite's ledgers run with (the real one is 10,000). */
 export const SUITE_MEMOS_PER_READ = 4;
 
-const ORDER = 'cd'.repeat(16);
-
 export function settlementTests(get: () => SuiteContext): void {
   let { h, c, alice } = {} as SuiteContext;
   const refresh = () => ({ h, c, alice } = get());
 
-  /** Settles one match consuming `inputs` into `outputs`; returns the record. */
-  async function settle(inputs: TestNote[], outputs: Record<string, unknown>[], memos: string[] = []) {
-    return h.tee.send(c, 'settle_batch', {
-      batch_id: '9',
-      matches: [{ match_idx: 0, inputs: inputs.map((n) => n.nullifier), outputs, memos }],
-    });
+  /** Settles one match of a fresh locked pair (optionally with `bid` as the bid input); returns the record. */
+  async function settlePair(
+    options: { bid?: TestNote; memos?: string[]; outputs?: Record<string, unknown>[] } = {},
+  ) {
+    const pair = await h.lockedPair();
+    const bid = options.bid ?? pair.bid;
+    return h.settle([
+      await h.matchArgs(bid, pair.ask, { memos: options.memos ?? [], outputs: options.outputs }),
+    ]);
   }
 
   describe('partial-fill relock', () => {
-    it('locks the change note to the order in the same settle; the lock holds and a later settle consumes it', async () => {
+    it('locks the change note in the same settle; the lock holds and a later settle consumes it', async () => {
       refresh();
-      const bid = await h.deposit(alice, USDC, 1_000n);
-      const ask = await h.deposit(new Actor(), SOL, 10n);
-      await h.lock(bid);
-      await h.lock(ask);
+      const { bid, ask } = await h.lockedPair({ bid: 1_000n, ask: 10n });
       const slot = await c.getSlot();
-      const change = makeNote(USDC, 490n);
-      const rec = await h.tee.send(c, 'settle_batch', {
-        batch_id: '1',
-        matches: [
-          {
-            match_idx: 0,
-            inputs: [bid.nullifier, ask.nullifier],
-            outputs: [
-              outputOf(makeNote(SOL, 10n)),
-              outputOf(change, { order_id: ORDER, until_slot: slot + 200 }),
-              outputOf(makeNote(USDC, 500n)),
-              outputOf(makeNote(USDC, 10n)),
-            ],
-            memos: [],
-          },
-        ],
-      });
+      const change = slotNote(1, 490n);
+      const rec = await h.settle([
+        await h.matchArgs(bid, ask, {
+          outputs: [
+            outputOf(0, slotNote(0, 10n)),
+            outputOf(1, change, { until_slot: slot + 200 }),
+            outputOf(2, slotNote(2, 10n)),
+            outputOf(3, slotNote(3, 500n)),
+          ],
+        }),
+      ]);
       expect(rec.result?.matches?.[0]).toMatchObject({ ok: true });
       expect(await c.getNoteStatus({ nullifier: change.nullifier })).toEqual({
         state: 'locked',
@@ -79,53 +72,59 @@ export function settlementTests(get: () => SuiteContext): void {
         proof: '11'.repeat(256),
       });
       expect(withdraw.err?.code).toBe('NoteLocked');
-      // The remainder trades on with no new proof: the next settle consumes the relocked note.
-      const next = await settle([change], [outputOf(makeNote(USDC, 490n))]);
+      // The remainder trades on with no new proof of its owner: the next settle consumes the relocked note.
+      const next = await settlePair({ bid: change });
       expect(next.result?.matches?.[0]?.ok).toBe(true);
       expect(await c.getNoteStatus({ nullifier: change.nullifier })).toEqual({ state: 'spent' });
     });
 
     it('a relock follows lock rules; when it fails, its whole match fails and changes nothing', async () => {
       refresh();
-      const a = await h.deposit(alice, SOL, 30n);
+      const { bid, ask } = await h.lockedPair();
       const other = await h.deposit(alice, SOL, 5n);
-      await h.lock(a);
       await h.lock(other);
+      const spent = await h.lockedPair();
+      expect((await h.settle([await h.matchArgs(spent.bid, spent.ask)])).result?.matches?.[0]?.ok).toBe(true);
       const slot = await c.getSlot();
       const leavesBefore = (await c.getTreeRoot({ tree_id: 0 })).leaf_count;
       const split = (relock: { until_slot: number; nullifier?: string }) => [
-        outputOf(makeNote(SOL, 20n)),
-        outputOf(makeNote(SOL, 10n), { order_id: ORDER, ...relock }),
+        outputOf(0, slotNote(0, 10n)),
+        outputOf(3, slotNote(3, 990n)),
+        outputOf(4, slotNote(4, 1n), relock),
       ];
       const cases: [string, { until_slot: number; nullifier?: string }][] = [
         ['BadLockExpiry', { until_slot: slot }],
         ['BadLockExpiry', { until_slot: slot + 4501 }],
         ['NoteLocked', { until_slot: slot + 50, nullifier: other.nullifier }],
-        // The input's own nullifier is spent by the time the outputs are made.
-        ['NoteSpent', { until_slot: slot + 50, nullifier: a.nullifier }],
+        ['NoteSpent', { until_slot: slot + 50, nullifier: spent.ask.nullifier }],
       ];
       for (const [code, relock] of cases) {
-        const rec = await settle([a], split(relock));
+        const rec = await h.settle([await h.matchArgs(bid, ask, { outputs: split(relock) })]);
         expect(rec.result?.matches?.[0]?.err?.code, code).toBe(code);
       }
       expect((await c.getTreeRoot({ tree_id: 0 })).leaf_count).toBe(leavesBefore);
-      expect((await c.getNoteStatus({ nullifier: a.nullifier })).state).toBe('locked');
+      expect((await c.getNoteStatus({ nullifier: bid.nullifier })).state).toBe('locked');
       // The ceiling itself is allowed.
-      const ok = await settle([a], split({ until_slot: slot + 4500 }));
+      const ok = await h.settle([
+        await h.matchArgs(bid, ask, { outputs: split({ until_slot: slot + 4500 }) }),
+      ]);
       expect(ok.result?.matches?.[0]?.ok).toBe(true);
     });
 
     it('an expired relock reads free, cannot be settled, is released and may be locked again', async () => {
       refresh();
-      const a = await h.deposit(alice, SOL, 9n);
-      await h.lock(a);
+      const { bid, ask } = await h.lockedPair();
       const slot = await c.getSlot();
-      const change = makeNote(SOL, 9n);
-      const rec = await settle([a], [outputOf(change, { order_id: ORDER, until_slot: slot + 5 })]);
+      const change = slotNote(1, 9n);
+      const rec = await h.settle([
+        await h.matchArgs(bid, ask, {
+          outputs: [outputOf(0, slotNote(0, 10n)), outputOf(1, change, { until_slot: slot + 5 })],
+        }),
+      ]);
       expect(rec.result?.matches?.[0]?.ok).toBe(true);
       await c.advanceSlots({ slots: 5 });
       expect(await c.getNoteStatus({ nullifier: change.nullifier })).toEqual({ state: 'free' });
-      const late = await settle([change], [outputOf(makeNote(SOL, 9n))]);
+      const late = await settlePair({ bid: change });
       expect(late.result?.matches?.[0]?.err?.code).toBe('LockExpired');
       expect((await h.tee.send(c, 'release_lock', { nullifier: change.nullifier })).err).toBeNull();
       expect((await h.lock(change)).err).toBeNull();
@@ -133,38 +132,34 @@ export function settlementTests(get: () => SuiteContext): void {
   });
 
   describe('lock_notes', () => {
-    it('verifies the proofs as one batch; a bad proof fails only its own lock', async () => {
+    it('each lock stands alone, and none costs a proof verification', async () => {
       refresh();
       const notes: TestNote[] = [];
-      for (const v of [1n, 2n, 3n, 4n]) notes.push(await h.deposit(alice, SOL, v));
-      const spent = await h.deposit(alice, SOL, 5n);
-      await h.lock(spent);
-      await settle([spent], [outputOf(makeNote(SOL, 5n))]);
-      const batchesBefore = h.verifier.batches.length;
+      for (const v of [1n, 2n, 3n]) notes.push(await h.deposit(alice, USDC, v));
+      const spent = await h.lockedPair();
+      await h.settle([await h.matchArgs(spent.bid, spent.ask)]);
+      const calls = h.verifier.calls.length;
       const locks = [
         await h.lockArgs(notes[0]!),
-        await h.lockArgs(notes[1]!, { proof: BAD_PROOF }),
-        await h.lockArgs(notes[2]!, { untilOffset: 0 }),
-        await h.lockArgs(spent),
-        await h.lockArgs(notes[3]!),
-        await h.lockArgs(notes[3]!),
+        await h.lockArgs(notes[1]!, { untilOffset: 0 }),
+        await h.lockArgs(spent.bid),
+        await h.lockArgs(notes[2]!),
+        await h.lockArgs(notes[2]!),
       ];
       const rec = await h.tee.send(c, 'lock_notes', { locks });
       expect(rec.err).toBeNull();
       expect(rec.result?.locks?.map((l) => [l.nullifier, l.ok, l.err?.code])).toEqual([
         [notes[0]!.nullifier, true, undefined],
-        [notes[1]!.nullifier, false, 'InvalidProof'],
-        [notes[2]!.nullifier, false, 'BadLockExpiry'],
-        [spent.nullifier, false, 'NoteSpent'],
-        [notes[3]!.nullifier, true, undefined],
-        [notes[3]!.nullifier, false, 'NoteLocked'],
+        [notes[1]!.nullifier, false, 'BadLockExpiry'],
+        [spent.bid.nullifier, false, 'NoteSpent'],
+        [notes[2]!.nullifier, true, undefined],
+        [notes[2]!.nullifier, false, 'NoteLocked'],
       ]);
-      // The expired and the spent request fail before their proofs: only the other four are verified.
-      expect(h.verifier.batches.slice(batchesBefore)).toEqual([4]);
+      expect(h.verifier.calls.length).toBe(calls);
       const statuses = await c.getNoteStatuses({ nullifiers: notes.map((n) => n.nullifier) });
-      expect(statuses.map((s) => s.state)).toEqual(['locked', 'free', 'free', 'locked']);
+      expect(statuses.map((s) => s.state)).toEqual(['locked', 'free', 'locked']);
       // The locks it made are ordinary locks: a settle consumes them.
-      expect((await settle([notes[0]!], [outputOf(makeNote(SOL, 1n))])).result?.matches?.[0]?.ok).toBe(true);
+      expect((await settlePair({ bid: notes[0]! })).result?.matches?.[0]?.ok).toBe(true);
     });
 
     it('only a finalized TEE key may batch-lock; at most 32 locks, at least one', async () => {
@@ -182,7 +177,7 @@ export function settlementTests(get: () => SuiteContext): void {
   describe('getNoteStatus', () => {
     it('free → locked → spent, and a lock reads free once its until_slot is reached', async () => {
       refresh();
-      const a = await h.deposit(alice, SOL, 8n);
+      const a = await h.deposit(alice, USDC, 8n);
       const b = await h.deposit(alice, SOL, 6n);
       expect(await c.getNoteStatus({ nullifier: a.nullifier })).toEqual({ state: 'free' });
       const slot = await c.getSlot();
@@ -196,7 +191,7 @@ export function settlementTests(get: () => SuiteContext): void {
       await c.advanceSlots({ slots: 1 });
       expect(await c.getNoteStatus({ nullifier: a.nullifier })).toEqual({ state: 'free' });
       await h.lock(a, 10);
-      await settle([a], [outputOf(makeNote(SOL, 8n))]);
+      expect((await settlePair({ bid: a })).result?.matches?.[0]?.ok).toBe(true);
       expect(await c.getNoteStatus({ nullifier: a.nullifier })).toEqual({ state: 'spent' });
       // Withdrawn notes are spent too; an unknown nullifier reads free (the ledger cannot tell).
       await alice.send(c, 'withdraw', {
@@ -233,11 +228,8 @@ export function settlementTests(get: () => SuiteContext): void {
       refresh();
       expect(await c.getMemos({ from: 0, to: 100 })).toEqual({ memos: [] });
       const sigs: string[] = [];
-      for (const memos of [['a0', 'a1'], ['b0', 'b1'], ['c0']]) {
-        const n = await h.deposit(alice, SOL, 2n);
-        await h.lock(n);
-        sigs.push((await settle([n], [outputOf(makeNote(SOL, 2n))], memos)).signature);
-      }
+      for (const memos of [['a0', 'a1'], ['b0', 'b1'], ['c0']])
+        sigs.push((await settlePair({ memos })).signature);
       const all = [
         { index: 0, signature: sigs[0], match_idx: 0, party: 0, memo: 'a0' },
         { index: 1, signature: sigs[0], match_idx: 0, party: 1, memo: 'a1' },
@@ -281,14 +273,18 @@ export function settlementTests(get: () => SuiteContext): void {
       expect(await of(SOL)).toEqual({ mint: SOL, vault_balance: '0', outstanding_note_value: '0' });
 
       const a = await h.deposit(alice, SOL, 100n);
-      await h.deposit(alice, USDC, 7n);
+      const b = await h.deposit(alice, USDC, 7n);
       expect(await of(SOL)).toEqual({ mint: SOL, vault_balance: '100', outstanding_note_value: '100' });
       expect(await of(USDC)).toMatchObject({ vault_balance: '7', outstanding_note_value: '7' });
 
       await h.lock(a);
-      const x = makeNote(SOL, 60n);
-      await settle([a], [outputOf(x), outputOf(makeNote(SOL, 40n))]);
+      await h.lock(b);
+      const x = slotNote(0, 60n);
+      const outputs = [outputOf(0, x), outputOf(3, slotNote(3, 7n)), outputOf(4, slotNote(4, 40n))];
+      expect((await h.settle([await h.matchArgs(b, a, { outputs })])).result?.matches?.[0]?.ok).toBe(true);
+      // A settlement moves no value the ledger can see: both sides unchanged.
       expect(await of(SOL)).toMatchObject({ vault_balance: '100', outstanding_note_value: '100' });
+      expect(await of(USDC)).toMatchObject({ vault_balance: '7', outstanding_note_value: '7' });
 
       await alice.send(c, 'withdraw', {
         tree_id: 0,
@@ -328,32 +324,29 @@ export function settlementTests(get: () => SuiteContext): void {
   describe('reconciling after a dropped reply', () => {
     it("a settle's per-match outcomes and output leaves, and a lock_notes' per-lock outcomes, are readable by signature", async () => {
       refresh();
-      const a = await h.deposit(alice, SOL, 4n);
-      const b = await h.deposit(alice, SOL, 5n);
-      await h.lock(a);
+      const { bid, ask } = await h.lockedPair();
+      const loose = await h.lockedPair();
+      await h.tee.send(c, 'release_lock', { nullifier: loose.ask.nullifier });
       const slot = await c.getSlot();
-      const change = makeNote(SOL, 1n);
+      const change = slotNote(1, 1n);
+      const leaves = (await c.getTreeRoot({ tree_id: 0 })).leaf_count;
       await c.setFaults({ dropRate: 1 });
       const tx = h.tee.sign({
         name: 'settle_batch',
         args: {
           batch_id: '77',
+          market_id: SOL_USDC,
           matches: [
-            {
-              match_idx: 0,
-              inputs: [a.nullifier],
-              outputs: [
-                outputOf(makeNote(SOL, 3n)),
-                outputOf(change, { order_id: ORDER, until_slot: slot + 9 }),
-              ],
+            await h.matchArgs(bid, ask, {
+              outputs: [outputOf(0, slotNote(0, 3n)), outputOf(1, change, { until_slot: slot + 9 })],
               memos: ['ee'],
-            },
-            { match_idx: 1, inputs: [b.nullifier], outputs: [outputOf(makeNote(SOL, 5n))], memos: [] },
+            }),
+            await h.matchArgs(loose.bid, loose.ask, { match_idx: 1 }),
           ],
         },
       });
       await expect(c.sendTransaction({ transaction: tx })).rejects.toMatchObject({ code: -32004 });
-      const lockTx = h.tee.sign({ name: 'lock_notes', args: { locks: [await h.lockArgs(b)] } });
+      const lockTx = h.tee.sign({ name: 'lock_notes', args: { locks: [await h.lockArgs(loose.ask)] } });
       await expect(c.sendTransaction({ transaction: lockTx })).rejects.toMatchObject({ code: -32004 });
       await c.setFaults({ dropRate: 0 });
 
@@ -365,8 +358,8 @@ export function settlementTests(get: () => SuiteContext): void {
           match_idx: 0,
           ok: true,
           output_leaves: [
-            { tree_id: 0, leaf_index: 2 },
-            { tree_id: 0, leaf_index: 3 },
+            { tree_id: 0, leaf_index: leaves },
+            { tree_id: 0, leaf_index: leaves + 1 },
           ],
         },
         { match_idx: 1, ok: false, err: { code: 'NotLocked', message: expect.any(String) } },
@@ -379,7 +372,7 @@ export function settlementTests(get: () => SuiteContext): void {
         'ee',
       ]);
       const locks = await c.getTransaction({ signature: lockTx.signature });
-      expect(locks?.result?.locks).toEqual([{ nullifier: b.nullifier, ok: true }]);
+      expect(locks?.result?.locks).toEqual([{ nullifier: loose.ask.nullifier, ok: true }]);
     });
   });
 }

@@ -7,18 +7,8 @@
 import { randomFieldElement } from '@nightjar/crypto';
 import { fieldToHex } from '@nightjar/protocol';
 import { describe, expect, it } from 'vitest';
-import { COMMITMENT_LAG, DEFAULT_ADMISSION_LIMITS, type DevLedgerClient } from '../src/index.js';
-import {
-  Actor,
-  BAD_PROOF,
-  makeNote,
-  outputOf,
-  SOL,
-  USDC,
-  type Harness,
-  type SuiteContext,
-  type TestNote,
-} from './harness.js';
+import { COMMITMENT_LAG, DEFAULT_ADMISSION_LIMITS } from '../src/index.js';
+import { Actor, BAD_PROOF, SOL, USDC, type Harness, type SuiteContext, type TestNote } from './harness.js';
 import { waitFor } from './wait.js';
 
 export function signerTests(get: () => SuiteContext): void {
@@ -38,34 +28,31 @@ export function signerTests(get: () => SuiteContext): void {
     ...fields,
   });
 
-  const settleOne = (h: Harness, c: DevLedgerClient, by: Actor, note: TestNote, batch: string) =>
-    by.send(c, 'settle_batch', {
-      batch_id: batch,
-      matches: [
-        {
-          match_idx: 0,
-          inputs: [note.nullifier],
-          outputs: [outputOf(makeNote(note.mint, note.amount))],
-          memos: [],
-        },
-      ],
-    });
+  /** Settles `bid` (locked by the TEE key) against a fresh ask that `by` locks. */
+  const settleOne = async (h: Harness, by: Actor, bid: TestNote, batch: string) => {
+    const ask = await h.deposit(new Actor(), SOL, 10n);
+    const lock = await h.lock(ask, 100, by);
+    if (lock.err) throw new Error(lock.err.message);
+    return h.settle([await h.matchArgs(bid, ask)], { by, batch_id: batch });
+  };
 
   describe('admission', () => {
-    it('a fresh key’s lock_notes and refused withdrawals cost no proof verification', async () => {
+    it('a stranger’s settlements and refused withdrawals cost no proof verification', async () => {
       const { h, c, alice } = get();
-      const note = await h.deposit(alice, SOL, 9n);
-      const spent = await h.deposit(alice, SOL, 4n);
+      const spent = await h.deposit(alice, USDC, 4n);
       await h.lock(spent);
-      await settleOne(h, c, h.tee, spent, '1');
+      await settleOne(h, h.tee, spent, '1');
       const locked = await h.deposit(alice, SOL, 5n);
       await h.lock(locked);
+      const pair = await h.lockedPair();
       const before = h.verifier.calls.length;
       const stranger = new Actor();
-      const junk = await h.lockArgs(note, { proof: BAD_PROOF });
-      const many = Array.from({ length: 32 }, () => junk);
-      expect((await stranger.send(c, 'lock_notes', { locks: many })).err?.code).toBe('Unauthorized');
-      expect((await stranger.send(c, 'lock_note', junk)).err?.code).toBe('Unauthorized');
+      const junk = await h.matchArgs(pair.bid, pair.ask, { proof: BAD_PROOF });
+      const many = Array.from({ length: 16 }, (_, i) => ({ ...junk, match_idx: i }));
+      expect((await h.settle(many, { by: stranger })).err?.code).toBe('Unauthorized');
+      expect((await stranger.send(c, 'lock_note', await h.lockArgs(pair.bid))).err?.code).toBe(
+        'Unauthorized',
+      );
       const refused: [string, Record<string, unknown>][] = [
         ['UnknownRoot', await junkWithdraw(h, undefined, { merkle_root: '05'.repeat(32) })],
         ['NoteSpent', await junkWithdraw(h, spent)],
@@ -88,7 +75,8 @@ export function signerTests(get: () => SuiteContext): void {
       const bid = await h.deposit(alice, USDC, 30n);
       expect((await h.lock(bid)).err).toBeNull();
       const flooder = new Actor();
-      const release = h.verifier.hold();
+      // Withdrawals' proofs are slow; the settlement's own VALID_MATCH check (another batcher) is not.
+      const release = h.verifier.hold('valid_spend');
       const flood: string[] = [];
       const landed: Promise<unknown>[] = [];
       const slot = await c.getSlot();
@@ -104,7 +92,7 @@ export function signerTests(get: () => SuiteContext): void {
         // The first of the flood is with the (held) verifier.
         await waitFor(() => h.verifier.calls.length > before);
         let settled = false;
-        const settle = settleOne(h, c, h.tee, bid, '2').then((r) => ((settled = true), r));
+        const settle = settleOne(h, h.tee, bid, '2').then((r) => ((settled = true), r));
         await waitFor(() => settled);
         const rec = await settle;
         expect(rec.slot).toBe(slot);
@@ -162,9 +150,10 @@ export function signerTests(get: () => SuiteContext): void {
       const second = new Actor();
       await h.admin.send(c, 'set_tee_keys', { keys: [h.tee.address, second.address] });
       await c.advanceSlots({ slots: COMMITMENT_LAG.finalized });
-      const note = await h.deposit(alice, SOL, 12n);
+      const note = await h.deposit(alice, USDC, 12n);
       expect((await h.lock(note, 20)).err).toBeNull();
-      expect((await settleOne(h, c, second, note, '1')).result?.matches?.[0]?.err?.code).toBe('Unauthorized');
+      // The ask is the second key's own lock; the bid is not: the match is refused.
+      expect((await settleOne(h, second, note, '1')).result?.matches?.[0]?.err?.code).toBe('Unauthorized');
       expect(await c.getNoteStatus({ nullifier: note.nullifier })).toMatchObject({ state: 'locked' });
       await c.advanceSlots({ slots: 20 });
       expect((await second.send(c, 'release_lock', { nullifier: note.nullifier })).err?.code).toBe(
@@ -172,7 +161,7 @@ export function signerTests(get: () => SuiteContext): void {
       );
       // The locker still can: relock it (expired locks are replaced) and settle it.
       expect((await h.lock(note, 20)).err).toBeNull();
-      expect((await settleOne(h, c, h.tee, note, '2')).result?.matches?.[0]?.ok).toBe(true);
+      expect((await settleOne(h, h.tee, note, '2')).result?.matches?.[0]?.ok).toBe(true);
     });
   });
 }

@@ -5,6 +5,7 @@
 import { beforeEach, afterEach, describe, expect, it } from 'vitest';
 import { COMMITMENT_LAG, type DevLedgerClient } from '../src/index.js';
 import { Actor, SOL, startHarness, USDC, type Harness } from './harness.js';
+import { blockTests } from './suite-blocks.js';
 import { faultTests } from './suite-faults.js';
 import { instructionTests } from './suite-instructions.js';
 import { spendTests } from './suite-spend.js';
@@ -142,6 +143,7 @@ export function ledgerSuite(
     settlementTests(() => ({ h, c, alice }));
     signerTests(() => ({ h, c, alice }));
     rootWindowTests(() => ({ h, c, alice }));
+    blockTests(() => ({ h, c, alice }));
 
     it('slot events reach subscribers', async () => {
       const slots: number[] = [];

@@ -69,11 +69,16 @@ const settleMatch = object({
   /** Slots strictly increasing; absent slots are outputs of zero value. */
   outputs: required(arrayOf(matchOutput, { minItems: 1, maxItems: NUM_OUTPUT_SLOTS })),
   memos: required(
-    arrayOf(text({ maxLength: 1024, pattern: '^([0-9a-f]{2})*$', description: 'Encrypted fill memo, hex.' }), {
-      maxItems: 2,
-    }),
+    arrayOf(
+      text({ maxLength: 1024, pattern: '^([0-9a-f]{2})*$', description: 'Encrypted fill memo, hex.' }),
+      {
+        maxItems: 2,
+      },
+    ),
   ),
-  proof: required(hexBytes(256, { description: 'VALID_MATCH Groth16 proof (DESIGN.md section 3 encoding).' })),
+  proof: required(
+    hexBytes(256, { description: 'VALID_MATCH Groth16 proof (DESIGN.md section 3 encoding).' }),
+  ),
 });
 
 export const argCodecs = {

@@ -45,7 +45,10 @@ export function checkBatch(ctx: ExecContext, args: Args<'settle_batch'>): Market
 
 /** Every nullifier a match names: its inputs, then its relocks. */
 function nullifiersOf(m: MatchArgs): string[] {
-  return [...m.inputs.map((i) => i.nullifier), ...m.outputs.flatMap((o) => (o.relock ? [o.relock.nullifier] : []))];
+  return [
+    ...m.inputs.map((i) => i.nullifier),
+    ...m.outputs.flatMap((o) => (o.relock ? [o.relock.nullifier] : [])),
+  ];
 }
 
 /**
@@ -87,7 +90,8 @@ export function checkMatch(ctx: ExecContext, m: MatchArgs, shared: ReadonlySet<s
     if (lock.until_slot <= ctx.slot) throw new InstructionError('LockExpired');
     knownRoot(ctx, input.tree_id, input.merkle_root);
   }
-  for (const out of m.outputs) if (out.relock) checkLockable(ctx, out.relock.nullifier, out.relock.until_slot);
+  for (const out of m.outputs)
+    if (out.relock) checkLockable(ctx, out.relock.nullifier, out.relock.until_slot);
 }
 
 export function settleBatch(ctx: ExecContext, args: Args<'settle_batch'>): InstructionResult {
@@ -123,8 +127,14 @@ function settleMatch(
     ctx.touchedMints.add(mint);
   }
   const leaves = m.outputs.map((out) => {
-    const leafIndex = appendOutput(ctx, out.tree_id, mintOf(MATCH_OUTPUT_SLOTS[out.slot]!.mint), out.commitment);
-    if (out.relock) placeLock(ctx, { nullifier: out.relock.nullifier, until_slot: Number(out.relock.until_slot) });
+    const leafIndex = appendOutput(
+      ctx,
+      out.tree_id,
+      mintOf(MATCH_OUTPUT_SLOTS[out.slot]!.mint),
+      out.commitment,
+    );
+    if (out.relock)
+      placeLock(ctx, { nullifier: out.relock.nullifier, until_slot: Number(out.relock.until_slot) });
     return { tree_id: out.tree_id, leaf_index: leafIndex };
   });
   m.memos.forEach((memo, party) => ctx.memos.push({ match_idx: m.match_idx, party, memo }));
