@@ -1,8 +1,11 @@
 /**
- * DEV-ONLY trusted setup for VALID_INPUT and VALID_SPEND.
+ * DEV-ONLY trusted setup for VALID_INPUT, VALID_SPEND and VALID_MATCH.
  *
  *   npm run ceremony -w packages/circuits            (full run, a few minutes on 2 cores)
  *   npm run ceremony -w packages/circuits -- --reuse-ptau   (keep build/ phase-1 output)
+ *   npm run ceremony -w packages/circuits -- --only valid_match
+ *       (set up only the named circuits, comma-separated, and the phase-1 files they need; every
+ *       other circuit's artifacts and manifest entries stay byte for byte as committed)
  *
  * !!! NOT A REAL CEREMONY. !!!  One machine plays every participant: the phase-1 powers of tau
  * are generated here (no download), each phase has a single contribution whose entropy string is
@@ -15,11 +18,13 @@
  * Steps:
  *  1. compile circuits/valid_input.circom and circuits/valid_spend.circom with circom2 (--O2)
  *     into build/ (r1cs, wasm, sym);
- *  2. phase 1 (bn128, power PTAU_POWER): new accumulator, one contribution, a fixed beacon,
- *     prepare phase 2, verify;
+ *  2. phase 1 (bn128), once per power the circuits need (13 for VALID_INPUT and VALID_SPEND, 15
+ *     for VALID_MATCH, see CIRCUITS[name].ptau): new accumulator, one contribution, a fixed
+ *     beacon, prepare phase 2, verify;
  *  3. phase 2 per circuit: groth16 setup, one contribution, a fixed beacon, verify against the
  *     r1cs and the ptau, export the verification key;
- *  4. copy wasm, zkey, vkey and r1cs to artifacts/, and the phase-1 output (pot13_final.ptau) so
+ *  4. copy wasm, zkey, vkey and r1cs to artifacts/, and the phase-1 outputs (pot13_final.ptau,
+ *     pot15_final.ptau) so
  *     anyone can run `snarkjs zkey verify` on the committed keys; write artifacts/manifest.json
  *     with the SHA-256 of every artifact, each contribution's hash and `"dev_only": true`.
  *
@@ -45,15 +50,36 @@ import { loadSnarkjs } from '@nightjar/crypto';
 
 const require = createRequire(import.meta.url);
 
-/** Smallest power of two that holds the larger circuit: 6,490 constraints + 8 public wires <= 2^13. */
+/**
+ * Power of PTAU_FILE: the smallest that holds VALID_SPEND (6,490 constraints + 8 public wires <=
+ * 2^13). VALID_MATCH (~17.8k) needs 15 and has its own phase-1 file.
+ */
 export const PTAU_POWER = 13;
 
 /** DEV-ONLY entropy strings. Public on purpose: this setup is not secure. */
 export const PHASE1_ENTROPY = 'nightjar dev ceremony / phase 1 / contribution 1 / PUBLIC, DEV ONLY';
+/** Per phase-1 power; 13 keeps the string of the first ceremony. */
+export const PHASE1_ENTROPY_BY_POWER: Readonly<Record<number, string>> = {
+  13: PHASE1_ENTROPY,
+  15: 'nightjar dev ceremony / phase 1 / power 15 / contribution 1 / PUBLIC, DEV ONLY',
+};
 export const PHASE2_ENTROPY: Record<CircuitName, string> = {
   valid_input: 'nightjar dev ceremony / phase 2 / valid_input / contribution 1 / PUBLIC, DEV ONLY',
   valid_spend: 'nightjar dev ceremony / phase 2 / valid_spend / contribution 1 / PUBLIC, DEV ONLY',
+  valid_match: 'nightjar dev ceremony / phase 2 / valid_match / contribution 1 / PUBLIC, DEV ONLY',
 };
+
+/** The power of a phase-1 file named `pot<power>_final.ptau`. */
+export function ptauPower(file: string): number {
+  const m = /^pot(\d+)_final\.ptau$/.exec(file);
+  if (!m?.[1]) throw new Error(`cannot read the power of ${file}`);
+  return Number(m[1]);
+}
+
+/** Contribution name of the phase-1 run at `power` (13 keeps the first ceremony's name). */
+function phase1Name(power: number): string {
+  return power === PTAU_POWER ? 'nightjar dev phase 1 #1' : `nightjar dev phase 1 (power ${power}) #1`;
+}
 /** The beacon is SHA-256 of this fixed string (hex below), iterated 2^BEACON_ITERATIONS_EXP times. */
 export const BEACON_SOURCE = 'nightjar/dev-ceremony/beacon/v1';
 export const BEACON_HASH = createHash('sha256').update(BEACON_SOURCE).digest('hex');
@@ -150,29 +176,34 @@ function hashHex(hash: unknown): string | undefined {
 }
 
 /** Contribution hashes, in order, as snarkjs prints them: a participant finds theirs in the manifest. */
-const transcript: { phase1: string[]; phase2: Record<string, string[]> } = { phase1: [], phase2: {} };
+const transcript: { phase1: Record<number, string[]>; phase2: Record<string, string[]> } = {
+  phase1: {},
+  phase2: {},
+};
 
-async function phase1(): Promise<string> {
+async function phase1(power: number): Promise<string> {
   const snarkjs = await loadSnarkjs();
-  const p = (s: string) => join(BUILD_DIR, `pot${PTAU_POWER}_${s}.ptau`);
+  const p = (s: string) => join(BUILD_DIR, `pot${power}_${s}.ptau`);
   const final = p('final');
+  const entropy = PHASE1_ENTROPY_BY_POWER[power];
+  if (entropy === undefined) throw new Error(`no phase-1 entropy string for power ${power}`);
   if (process.argv.includes('--reuse-ptau') && existsSync(final)) {
     step(`phase 1: reusing ${relative(PACKAGE_DIR, final)}`);
     return final;
   }
-  step(`phase 1: new accumulator, bn128, power ${PTAU_POWER}`);
+  step(`phase 1: new accumulator, bn128, power ${power}`);
   const curve = await snarkjs.curves.getCurveFromName('bn128');
   try {
-    await snarkjs.powersOfTau.newAccumulator(curve, PTAU_POWER, p('0000'), logger);
+    await snarkjs.powersOfTau.newAccumulator(curve, power, p('0000'), logger);
   } finally {
     await curve.terminate();
   }
-  step('phase 1: contribution 1 (dev entropy)');
+  step(`phase 1 (power ${power}): contribution 1 (dev entropy)`);
   const contribution = await snarkjs.powersOfTau.contribute(
     p('0000'),
     p('0001'),
-    'nightjar dev phase 1 #1',
-    PHASE1_ENTROPY,
+    phase1Name(power),
+    entropy,
     logger,
   );
   step(`phase 1: beacon ${BEACON_HASH} 2^${BEACON_ITERATIONS_EXP}`);
@@ -184,7 +215,7 @@ async function phase1(): Promise<string> {
     BEACON_ITERATIONS_EXP,
     logger,
   );
-  transcript.phase1 = [hashHex(contribution), hashHex(beacon)].filter((h) => h !== undefined);
+  transcript.phase1[power] = [hashHex(contribution), hashHex(beacon)].filter((h) => h !== undefined);
   step('phase 1: prepare phase 2');
   await snarkjs.powersOfTau.preparePhase2(p('beacon'), final, logger);
   step('phase 1: verify');
@@ -205,8 +236,9 @@ async function phase2(name: CircuitName, ptau: string): Promise<CircuitResult> {
   const wasm = join(BUILD_DIR, `${name}_js`, `${name}.wasm`);
   const z = (s: string) => join(BUILD_DIR, `${name}_${s}.zkey`);
   const info = await snarkjs.r1cs.info(r1cs);
-  if (info.nConstraints + info.nPubInputs + info.nOutputs + 1 > 2 ** PTAU_POWER) {
-    throw new Error(`${name}: ${info.nConstraints} constraints do not fit power ${PTAU_POWER}`);
+  const power = ptauPower(CIRCUITS[name].ptau);
+  if (info.nConstraints + info.nPubInputs + info.nOutputs + 1 > 2 ** power) {
+    throw new Error(`${name}: ${info.nConstraints} constraints do not fit power ${power}`);
   }
   step(`phase 2 ${name}: groth16 setup (${info.nConstraints} constraints)`);
   await snarkjs.zKey.newZKey(r1cs, ptau, z('0000'), logger);
@@ -247,28 +279,93 @@ async function phase2(name: CircuitName, ptau: string): Promise<CircuitResult> {
   };
 }
 
+/** The circuits named by `--only a,b` (default: all). */
+function selectedCircuits(): CircuitName[] {
+  const all = Object.keys(CIRCUITS) as CircuitName[];
+  const i = process.argv.indexOf('--only');
+  if (i < 0) return all;
+  const names = (process.argv[i + 1] ?? '').split(',').filter((n) => n !== '');
+  const unknown = names.filter((n) => !all.includes(n as CircuitName));
+  if (names.length === 0 || unknown.length > 0) {
+    throw new Error(
+      `--only takes circuit names from ${all.join(', ')} (got ${process.argv[i + 1] ?? 'nothing'})`,
+    );
+  }
+  return names as CircuitName[];
+}
+
+interface Phase1Record {
+  ptau: string;
+  power?: number;
+  contributions: { name: string; entropy: string }[];
+  contribution_hashes: string[];
+  beacon: { hash: string; source: string; iterations_exp: number };
+}
+
+interface Phase2Record {
+  circuit: string;
+  name: string;
+  entropy: string;
+  contribution_hashes: string[];
+}
+
+function phase1Record(power: number): Phase1Record {
+  return {
+    ptau: `pot${power}_final.ptau`,
+    ...(power === PTAU_POWER ? {} : { power }),
+    contributions: [{ name: phase1Name(power), entropy: PHASE1_ENTROPY_BY_POWER[power] ?? '' }],
+    contribution_hashes: transcript.phase1[power] ?? [],
+    beacon: {
+      hash: BEACON_HASH,
+      source: `sha256("${BEACON_SOURCE}")`,
+      iterations_exp: BEACON_ITERATIONS_EXP,
+    },
+  };
+}
+
 async function main(): Promise<void> {
   const started = Date.now();
   step('DEV-ONLY ceremony: the resulting keys are NOT secure (see scripts/ceremony.ts)');
   mkdirSync(BUILD_DIR, { recursive: true });
   mkdirSync(ARTIFACTS_DIR, { recursive: true });
 
-  const names = Object.keys(CIRCUITS) as CircuitName[];
+  const names = selectedCircuits();
+  const partial = names.length < Object.keys(CIRCUITS).length;
+  // A partial run adds to the committed manifest: the other circuits keep their keys and entries.
+  const previous = partial
+    ? (JSON.parse(readFileSync(join(ARTIFACTS_DIR, MANIFEST_FILE), 'utf8')) as ArtifactManifest)
+    : undefined;
+  const versions = {
+    circom: circomVersion(),
+    circom2_npm: packageVersion('circom2'),
+    snarkjs: packageVersion('snarkjs'),
+    circomlib: packageVersion('circomlib'),
+  };
+  if (previous && JSON.stringify(previous.versions) !== JSON.stringify(versions)) {
+    throw new Error(
+      `installed tool versions ${JSON.stringify(versions)} differ from the manifest's ` +
+        `${JSON.stringify(previous.versions)}: rerun the whole ceremony instead of --only`,
+    );
+  }
+
   for (const name of names) {
     step(`compile ${name}`);
     compileCircuit(name, BUILD_DIR);
   }
-  const ptau = await phase1();
+  const ptauFiles = [...new Set(names.map((n) => CIRCUITS[n].ptau))];
+  const ptaus = new Map<string, string>();
+  for (const file of ptauFiles) ptaus.set(file, await phase1(ptauPower(file)));
 
   const results = {} as Record<CircuitName, CircuitResult>;
-  for (const name of names) results[name] = await phase2(name, ptau);
+  for (const name of names) results[name] = await phase2(name, ptaus.get(CIRCUITS[name].ptau) as string);
 
-  // The phase-1 output is committed beside the zkeys so anyone can run `snarkjs zkey verify`.
-  copyFileSync(ptau, join(ARTIFACTS_DIR, PTAU_FILE));
-  const files: ArtifactManifest['files'] = {
-    [PTAU_FILE]: { sha256: sha256File(join(ARTIFACTS_DIR, PTAU_FILE)), bytes: statSync(ptau).size },
-  };
-  const circuits = {} as ArtifactManifest['circuits'];
+  // The phase-1 outputs are committed beside the zkeys so anyone can run `snarkjs zkey verify`.
+  const files: ArtifactManifest['files'] = previous ? { ...previous.files } : {};
+  for (const [file, path] of ptaus) {
+    copyFileSync(path, join(ARTIFACTS_DIR, file));
+    files[file] = { sha256: sha256File(join(ARTIFACTS_DIR, file)), bytes: statSync(path).size };
+  }
+  const circuits = (previous ? { ...previous.circuits } : {}) as ArtifactManifest['circuits'];
   for (const name of names) {
     const c = CIRCUITS[name];
     for (const f of [c.wasm, c.zkey, c.vkey, c.r1cs]) {
@@ -282,9 +379,39 @@ async function main(): Promise<void> {
       wires: results[name].wires,
       public_inputs: [...c.publicInputs],
       private_inputs_count: results[name].privateInputs,
+      ...(c.ptau === PTAU_FILE ? {} : { ptau: c.ptau, ptau_power: ptauPower(c.ptau) }),
       files: { wasm: c.wasm, zkey: c.zkey, vkey: c.vkey, r1cs: c.r1cs },
     };
   }
+
+  const prevCeremony = (previous?.ceremony ?? {}) as {
+    phase1?: Phase1Record;
+    phase1_more?: Phase1Record[];
+    phase2?: { contributions: Phase2Record[]; beacon: Phase1Record['beacon'] };
+  };
+  // phase1 stays the power-13 run (PTAU_FILE); other powers are listed in phase1_more.
+  let phase1Main = prevCeremony.phase1;
+  const phase1More = (prevCeremony.phase1_more ?? []).filter((r) => !ptaus.has(r.ptau));
+  for (const file of ptauFiles) {
+    const record = phase1Record(ptauPower(file));
+    if (file === PTAU_FILE) phase1Main = record;
+    else phase1More.push(record);
+  }
+  phase1More.sort((a, b) => (a.power ?? 0) - (b.power ?? 0));
+  const phase2Records = (prevCeremony.phase2?.contributions ?? []).filter(
+    (r) => !names.includes(r.circuit as CircuitName),
+  );
+  for (const n of names) {
+    phase2Records.push({
+      circuit: n,
+      name: `nightjar dev ${n} #1`,
+      entropy: PHASE2_ENTROPY[n],
+      contribution_hashes: transcript.phase2[n] ?? [],
+    });
+  }
+  const order = Object.keys(CIRCUITS);
+  phase2Records.sort((a, b) => order.indexOf(a.circuit) - order.indexOf(b.circuit));
+
   const manifest: ArtifactManifest = {
     dev_only: true,
     warning:
@@ -293,31 +420,13 @@ async function main(): Promise<void> {
     curve: 'bn128',
     protocol: 'groth16',
     ptau_power: PTAU_POWER,
-    versions: {
-      circom: circomVersion(),
-      circom2_npm: packageVersion('circom2'),
-      snarkjs: packageVersion('snarkjs'),
-      circomlib: packageVersion('circomlib'),
-    },
+    versions,
     circom_flags: ['--O2'],
     ceremony: {
-      phase1: {
-        ptau: PTAU_FILE,
-        contributions: [{ name: 'nightjar dev phase 1 #1', entropy: PHASE1_ENTROPY }],
-        contribution_hashes: transcript.phase1,
-        beacon: {
-          hash: BEACON_HASH,
-          source: `sha256("${BEACON_SOURCE}")`,
-          iterations_exp: BEACON_ITERATIONS_EXP,
-        },
-      },
+      phase1: phase1Main,
+      ...(phase1More.length > 0 ? { phase1_more: phase1More } : {}),
       phase2: {
-        contributions: names.map((n) => ({
-          circuit: n,
-          name: `nightjar dev ${n} #1`,
-          entropy: PHASE2_ENTROPY[n],
-          contribution_hashes: transcript.phase2[n] ?? [],
-        })),
+        contributions: phase2Records,
         beacon: {
           hash: BEACON_HASH,
           source: `sha256("${BEACON_SOURCE}")`,
@@ -327,16 +436,20 @@ async function main(): Promise<void> {
       note:
         'snarkjs mixes 64 bytes of OS randomness into every contribution, so zkeys differ between runs. ' +
         'contribution_hashes: snarkjs BLAKE2b-512 contribution hashes, the beacon last. Check with ' +
-        '`snarkjs zkey verify <circuit>.r1cs ' +
+        '`snarkjs zkey verify <circuit>.r1cs <ptau> <circuit>.zkey`, where <ptau> is ' +
         PTAU_FILE +
-        ' <circuit>.zkey`.',
+        ' unless the circuit entry names its own `ptau`.',
     },
     circuits,
     files,
   };
   writeFileSync(join(ARTIFACTS_DIR, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
   if (!process.argv.includes('--keep-build')) {
-    for (const s of ['0000', '0001']) rmSync(join(BUILD_DIR, `pot${PTAU_POWER}_${s}.ptau`), { force: true });
+    for (const file of ptauFiles) {
+      for (const s of ['0000', '0001', 'beacon']) {
+        rmSync(join(BUILD_DIR, `pot${ptauPower(file)}_${s}.ptau`), { force: true });
+      }
+    }
   }
   step(
     `done in ${((Date.now() - started) / 1000).toFixed(1)} s; artifacts in ${relative(process.cwd(), ARTIFACTS_DIR)}`,

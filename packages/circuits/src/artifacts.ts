@@ -7,9 +7,9 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import type { SnarkjsVerificationKey } from '@nightjar/crypto';
+import { VALID_MATCH_PUBLIC_INPUTS, type SnarkjsVerificationKey } from '@nightjar/crypto';
 
-export type CircuitName = 'valid_input' | 'valid_spend';
+export type CircuitName = 'valid_input' | 'valid_spend' | 'valid_match';
 
 export interface CircuitFiles {
   /** Circom template instantiated by the main component. */
@@ -20,6 +20,8 @@ export interface CircuitFiles {
   readonly zkey: string;
   readonly vkey: string;
   readonly r1cs: string;
+  /** The phase-1 file (powers of tau, prepared for phase 2) its zkey was set up from. */
+  readonly ptau: string;
 }
 
 export const CIRCUITS: Readonly<Record<CircuitName, CircuitFiles>> = {
@@ -30,6 +32,7 @@ export const CIRCUITS: Readonly<Record<CircuitName, CircuitFiles>> = {
     zkey: 'valid_input.zkey',
     vkey: 'valid_input.vkey.json',
     r1cs: 'valid_input.r1cs',
+    ptau: 'pot13_final.ptau',
   },
   valid_spend: {
     template: 'ValidSpend(20)',
@@ -46,12 +49,26 @@ export const CIRCUITS: Readonly<Record<CircuitName, CircuitFiles>> = {
     zkey: 'valid_spend.zkey',
     vkey: 'valid_spend.vkey.json',
     r1cs: 'valid_spend.r1cs',
+    ptau: 'pot13_final.ptau',
+  },
+  // ~17.8k constraints: too large for power 13, so it has its own power-15 phase-1 file.
+  valid_match: {
+    template: 'ValidMatch(20)',
+    publicInputs: VALID_MATCH_PUBLIC_INPUTS,
+    wasm: 'valid_match.wasm',
+    zkey: 'valid_match.zkey',
+    vkey: 'valid_match.vkey.json',
+    r1cs: 'valid_match.r1cs',
+    ptau: 'pot15_final.ptau',
   },
 };
 
 export const ARTIFACTS_DIR: string = fileURLToPath(new URL('../artifacts/', import.meta.url));
 export const MANIFEST_FILE = 'manifest.json';
-/** The dev ceremony's phase-1 output (prepared for phase 2): what `snarkjs zkey verify` checks against. */
+/**
+ * The dev ceremony's first phase-1 output (prepared for phase 2), what `snarkjs zkey verify` checks
+ * VALID_INPUT and VALID_SPEND against; each circuit names its own in `CIRCUITS[name].ptau`.
+ */
 export const PTAU_FILE = 'pot13_final.ptau';
 export const MANIFEST_PATH: string = join(ARTIFACTS_DIR, MANIFEST_FILE);
 
@@ -61,6 +78,7 @@ export interface ArtifactManifest {
   warning: string;
   curve: 'bn128';
   protocol: 'groth16';
+  /** Power of `PTAU_FILE`; a circuit set up from another phase-1 file says so in its `ptau`/`ptau_power`. */
   ptau_power: number;
   versions: { circom: string; circom2_npm: string; snarkjs: string; circomlib: string };
   circom_flags: string[];
@@ -74,6 +92,9 @@ export interface ArtifactManifest {
       wires: number;
       public_inputs: string[];
       private_inputs_count: number;
+      /** Absent: `PTAU_FILE` at `ptau_power`. */
+      ptau?: string;
+      ptau_power?: number;
       files: { wasm: string; zkey: string; vkey: string; r1cs: string };
     }
   >;

@@ -1,6 +1,6 @@
 /**
- * @nightjar/circuits: Circom circuits VALID_INPUT and VALID_SPEND, their committed artifacts
- * (DEV-ONLY trusted setup, see README.md) and a Node prover.
+ * @nightjar/circuits: Circom circuits VALID_INPUT, VALID_SPEND and VALID_MATCH, their committed
+ * artifacts (DEV-ONLY trusted setup, see README.md) and a Node prover.
  */
 export {
   ARTIFACTS_DIR,
@@ -35,11 +35,27 @@ export {
   type WitnessInput,
 } from './witness.js';
 export {
+  MatchWitnessError,
+  validMatchWitness,
+  type MatchOutputWitness,
+  type MatchPartyInput,
+  type MatchWitnessErrorCode,
+  type ValidMatchParams,
+  type ValidMatchWitness,
+} from './match-witness.js';
+export {
+  calculateWitness,
+  snarkjsGroth16Prove,
+  type Groth16Prove,
+  type Groth16ProveResult,
+} from './groth16-backend.js';
+export {
   NoteProver,
   ProverClosedError,
   ProverError,
   ProverQueueFullError,
   defaultProver,
+  type MatchProofResult,
   type ProofResult,
   type ProverOptions,
   type ValidInputRequest,

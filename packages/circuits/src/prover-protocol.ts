@@ -12,6 +12,8 @@ export interface ProverWorkerRequest {
   id: number;
   circuit: CircuitName;
   input: Record<string, string | string[]>;
+  /** A circuit's artifacts the worker was not started with (sent once per worker, then cached). */
+  artifacts?: { wasm: Uint8Array; zkey: Uint8Array };
 }
 
 export type ProverWorkerReply =

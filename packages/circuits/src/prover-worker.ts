@@ -1,7 +1,8 @@
 /**
- * Worker thread of the Node prover (started through prover-worker-boot.mjs): runs snarkjs
- * `groth16.fullProve` on artifacts the parent thread has already hash-checked and handed over in
- * `workerData`. One job at a time.
+ * Worker thread of the Node prover (started through prover-worker-boot.mjs): computes the witness
+ * with the circuit's wasm and proves it with the backend of groth16-backend.ts (snarkjs), on
+ * artifacts the parent thread has already hash-checked and handed over in `workerData` (or, for a
+ * circuit loaded later, in its first request). One job at a time.
  *
  * snarkjs' field library (ffjavascript) spreads MSMs and FFTs over helper threads created with the
  * `web-worker` package, and web-worker decides at load time, from `isMainThread`, whether it is
@@ -16,6 +17,7 @@ import threads from 'node:worker_threads';
 
 import type { ProverWorkerData, ProverWorkerReply, ProverWorkerRequest } from './prover-protocol.js';
 import { loadSnarkjs as importSnarkjs, type SnarkjsApi as Snarkjs } from '@nightjar/crypto';
+import { calculateWitness, snarkjsGroth16Prove, type Groth16Prove } from './groth16-backend.js';
 
 const data = threads.workerData as ProverWorkerData;
 const port = threads.parentPort;
@@ -32,13 +34,15 @@ async function loadSnarkjs(): Promise<Snarkjs> {
   }
 }
 
-const ready: Promise<Snarkjs> = (async () => {
+const circuits = { ...data.circuits };
+
+const ready: Promise<{ snarkjs: Snarkjs; prove: Groth16Prove }> = (async () => {
   const snarkjs = await loadSnarkjs();
   // Build the curve now (helper threads or single-threaded), not on the first proof. snarkjs
   // calls buildBn128 without singleThread, which returns this cached curve.
   const curve = await snarkjs.curves.getCurveFromName('bn128', { singleThread: data.singleThread });
   (globalThis as { curve_bn128?: unknown }).curve_bn128 = curve;
-  return snarkjs;
+  return { snarkjs, prove: snarkjsGroth16Prove(snarkjs) };
 })();
 
 port.on('message', (req: ProverWorkerRequest) => {
@@ -48,14 +52,12 @@ port.on('message', (req: ProverWorkerRequest) => {
 async function handle(req: ProverWorkerRequest): Promise<ProverWorkerReply> {
   const started = performance.now();
   try {
-    const snarkjs = await ready;
-    const artifacts = data.circuits[req.circuit];
+    const { snarkjs, prove } = await ready;
+    if (req.artifacts) circuits[req.circuit] = req.artifacts;
+    const artifacts = circuits[req.circuit];
     if (!artifacts) throw new Error(`unknown circuit ${String(req.circuit)}`);
-    const { proof, publicSignals } = await snarkjs.groth16.fullProve(
-      req.input,
-      artifacts.wasm,
-      artifacts.zkey,
-    );
+    const witness = await calculateWitness(snarkjs, artifacts.wasm, req.input);
+    const { proof, publicSignals } = await prove(artifacts.zkey, witness);
     return { id: req.id, ok: true, proof, publicSignals, ms: performance.now() - started };
   } catch (err) {
     return { id: req.id, ok: false, error: err instanceof Error ? err.message : String(err) };

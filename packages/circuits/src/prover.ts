@@ -1,15 +1,17 @@
 /**
- * Node prover for VALID_INPUT and VALID_SPEND: snarkjs `groth16.fullProve` in a pool of worker
- * threads with a bounded queue. The public inputs are computed here, on the calling thread, with
- * the note formulas of @nightjar/crypto, and cross-checked against what the circuit produced.
+ * Node prover for VALID_INPUT, VALID_SPEND and VALID_MATCH: witness calculation and a Groth16
+ * prover (snarkjs, see groth16-backend.ts) in a pool of worker threads with a bounded queue. The
+ * public inputs are computed here, on the calling thread, with the note formulas of
+ * @nightjar/crypto, and cross-checked against what the circuit produced.
  *
  * The proving keys come from a DEV-ONLY ceremony (see README.md).
  */
 import { Worker } from 'node:worker_threads';
 
-import { snarkjsProofToBytes } from '@nightjar/crypto';
+import { snarkjsProofToBytes, validMatchPublicSignals, type ValidMatchPublic } from '@nightjar/crypto';
 
 import { loadCircuitArtifacts, type CircuitName } from './artifacts.js';
+import { validMatchWitness, type MatchOutputWitness, type ValidMatchParams } from './match-witness.js';
 import type { ProverWorkerData, ProverWorkerReply, ProverWorkerRequest } from './prover-protocol.js';
 import {
   ProverInputError,
@@ -17,8 +19,8 @@ import {
   validSpendWitness,
   type InclusionPath,
   type ProvableNote,
+  type CircuitInput,
   type Recipient,
-  type WitnessInput,
 } from './witness.js';
 
 export interface ProofResult {
@@ -26,6 +28,17 @@ export interface ProofResult {
   proof: Uint8Array;
   /** Public inputs in circuit order (DESIGN.md section 3). */
   publicInputs: bigint[];
+}
+
+/** A VALID_MATCH proof and everything the settlement needs from the same witness. */
+export interface MatchProofResult {
+  /** 256 bytes, DESIGN.md section 3 layout. */
+  proof: Uint8Array;
+  publicInputs: ValidMatchPublic;
+  /** validMatchPublicSignals(publicInputs): what the ledger verifies the proof against. */
+  publicSignals: bigint[];
+  /** Present (non-zero) outputs, in slot order. */
+  outputs: MatchOutputWitness[];
 }
 
 export interface ValidInputRequest {
@@ -75,12 +88,20 @@ export class ProverError extends Error {
 
 export { ProverInputError };
 
-interface Job {
+/** What a worker proves, and the public signals the proof must carry. */
+interface Prepared {
+  input: CircuitInput;
+  expected: bigint[];
+}
+
+interface Job extends Prepared {
   circuit: CircuitName;
-  witness: WitnessInput;
-  resolve: (r: ProofResult) => void;
+  resolve: (r: { proof: Uint8Array; publicSignals: bigint[] }) => void;
   reject: (e: Error) => void;
 }
+
+/** Proved from the start; VALID_MATCH (a larger zkey only the engine needs) loads on first use. */
+const EAGER_CIRCUITS = ['valid_input', 'valid_spend'] as const satisfies readonly CircuitName[];
 
 interface Slot {
   worker: Worker;
@@ -90,6 +111,8 @@ interface Slot {
   ready: boolean;
   /** Settles when the worker is ready (or failed to start). */
   started: Promise<void>;
+  /** Circuits whose artifacts this worker holds. */
+  loaded: Set<CircuitName>;
   abortStart: (err: Error) => void;
 }
 
@@ -101,6 +124,9 @@ export class NoteProver {
   #slots: Slot[] = [];
   #data: ProverWorkerData | undefined;
   #starting: Promise<void> | undefined;
+  /** Artifacts of circuits loaded after start (sent to each worker with its first job). */
+  readonly #late = new Map<CircuitName, { wasm: Uint8Array; zkey: Uint8Array }>();
+  readonly #lateLoading = new Map<CircuitName, Promise<void>>();
   #closed = false;
   #nextId = 1;
 
@@ -131,17 +157,10 @@ export class NoteProver {
   start(): Promise<void> {
     if (this.#closed) return Promise.reject(new ProverClosedError());
     this.#starting ??= (async () => {
-      const [input, spend] = await Promise.all([
-        loadCircuitArtifacts('valid_input'),
-        loadCircuitArtifacts('valid_spend'),
-      ]);
-      this.#data = {
-        circuits: {
-          valid_input: { wasm: input.wasm, zkey: input.zkey },
-          valid_spend: { wasm: spend.wasm, zkey: spend.zkey },
-        },
-        singleThread: this.#singleThread,
-      };
+      const loaded = await Promise.all(EAGER_CIRCUITS.map((c) => loadCircuitArtifacts(c)));
+      const circuits: ProverWorkerData['circuits'] = {};
+      for (const a of loaded) circuits[a.circuit] = { wasm: a.wasm, zkey: a.zkey };
+      this.#data = { circuits, singleThread: this.#singleThread };
       if (this.#closed) throw new ProverClosedError();
       while (this.#slots.length < this.#workerCount) this.#slots.push(this.#spawn());
       await Promise.all(this.#slots.map((slot) => slot.started));
@@ -154,20 +173,35 @@ export class NoteProver {
   }
 
   /** Proves VALID_INPUT for a note. Public inputs: [merkle_root, note_commitment, nullifier, mint_lo, mint_hi]. */
-  proveValidInput(req: ValidInputRequest): Promise<ProofResult> {
-    return this.#submit('valid_input', () => validInputWitness(req.note, req.path), req.merkleRoot);
+  async proveValidInput(req: ValidInputRequest): Promise<ProofResult> {
+    const { proof, publicSignals } = await this.#submit('valid_input', () =>
+      checkedRoot(validInputWitness(req.note, req.path), req.merkleRoot),
+    );
+    return { proof, publicInputs: publicSignals };
   }
 
   /**
    * Proves VALID_SPEND for a note and a recipient. Public inputs: [merkle_root, nullifier,
    * mint_lo, mint_hi, amount, recipient_hi, recipient_lo].
    */
-  proveValidSpend(req: ValidSpendRequest): Promise<ProofResult> {
-    return this.#submit(
-      'valid_spend',
-      () => validSpendWitness(req.note, req.path, req.recipient),
-      req.merkleRoot,
+  async proveValidSpend(req: ValidSpendRequest): Promise<ProofResult> {
+    const { proof, publicSignals } = await this.#submit('valid_spend', () =>
+      checkedRoot(validSpendWitness(req.note, req.path, req.recipient), req.merkleRoot),
     );
+    return { proof, publicInputs: publicSignals };
+  }
+
+  /**
+   * Proves VALID_MATCH for one match. Throws MatchWitnessError (a ProverInputError, with a
+   * stable `code`) before proving when the circuit would reject the match.
+   */
+  async proveValidMatch(params: ValidMatchParams): Promise<MatchProofResult> {
+    let witness!: ReturnType<typeof validMatchWitness>;
+    const { proof, publicSignals } = await this.#submit('valid_match', () => {
+      witness = validMatchWitness(params);
+      return { input: witness.input, expected: validMatchPublicSignals(witness.publicInputs) };
+    });
+    return { proof, publicInputs: witness.publicInputs, publicSignals, outputs: witness.outputs };
   }
 
   /** Rejects queued and running jobs with ProverClosedError and stops the workers. */
@@ -188,35 +222,51 @@ export class NoteProver {
 
   #submit(
     circuit: CircuitName,
-    build: () => WitnessInput,
-    expectedRoot: bigint | undefined,
-  ): Promise<ProofResult> {
+    build: () => Prepared,
+  ): Promise<{ proof: Uint8Array; publicSignals: bigint[] }> {
     if (this.#closed) return Promise.reject(new ProverClosedError());
-    let witness: WitnessInput;
+    let prepared: Prepared;
     try {
-      witness = build();
+      prepared = build();
     } catch (err) {
       return Promise.reject(err as Error);
-    }
-    if (expectedRoot !== undefined && witness.derived.merkleRoot !== expectedRoot) {
-      return Promise.reject(
-        new ProverInputError('the inclusion path does not lead to the expected merkle root'),
-      );
     }
     const idle = this.#workerCount - this.running;
     if (this.#queue.length >= this.#maxQueue + idle) {
       return Promise.reject(new ProverQueueFullError(this.#maxQueue));
     }
-    return new Promise<ProofResult>((resolve, reject) => {
-      this.#queue.push({ circuit, witness, resolve, reject });
-      this.start().then(
+    return new Promise((resolve, reject) => {
+      this.#queue.push({ circuit, ...prepared, resolve, reject });
+      this.#ensureCircuit(circuit).then(
         () => this.#pump(),
         (err: unknown) => {
-          // Artifacts failed to load: fail everything queued.
-          for (const job of this.#queue.splice(0)) job.reject(err as Error);
+          // Artifacts failed to load: fail everything queued for them.
+          const failed = this.#queue.filter((j) => j.circuit === circuit || !this.#data);
+          this.#queue.splice(0, this.#queue.length, ...this.#queue.filter((j) => !failed.includes(j)));
+          for (const job of failed) job.reject(err as Error);
         },
       );
     });
+  }
+
+  /** Starts the pool, then loads a circuit the workers were not started with. */
+  async #ensureCircuit(circuit: CircuitName): Promise<void> {
+    await this.start();
+    if (this.#data?.circuits[circuit] || this.#late.has(circuit)) return;
+    let loading = this.#lateLoading.get(circuit);
+    if (!loading) {
+      loading = loadCircuitArtifacts(circuit).then((a) => {
+        this.#late.set(circuit, { wasm: a.wasm, zkey: a.zkey });
+      });
+      loading.catch(() => this.#lateLoading.delete(circuit));
+      this.#lateLoading.set(circuit, loading);
+    }
+    await loading;
+  }
+
+  /** The circuit's artifacts are in the parent thread (so a worker can be given them). */
+  #available(circuit: CircuitName): boolean {
+    return this.#data?.circuits[circuit] !== undefined || this.#late.has(circuit);
   }
 
   #spawn(): Slot {
@@ -239,6 +289,7 @@ export class NoteProver {
       ready: false,
       started,
       abortStart: onStartFailure,
+      loaded: new Set(Object.keys(this.#data?.circuits ?? {}) as CircuitName[]),
     };
     worker.unref();
     worker.on('message', (msg: ProverWorkerReply | { ready: true }) => {
@@ -251,6 +302,7 @@ export class NoteProver {
       const job = slot.job;
       slot.job = undefined;
       worker.unref();
+      slot.loaded.add(job.circuit);
       if (msg.ok) this.#finish(job, msg.proof, msg.publicSignals);
       else job.reject(new ProverError(`${job.circuit}: ${msg.error}`));
       this.#pump();
@@ -283,19 +335,22 @@ export class NoteProver {
     while (this.#slots.length < this.#workerCount) this.#slots.push(this.#spawn());
     for (const slot of this.#slots) {
       if (slot.job) continue;
-      const job = this.#queue.shift();
-      if (!job) return;
+      // First come first served among the jobs whose circuit is loaded.
+      const i = this.#queue.findIndex((j) => this.#available(j.circuit));
+      if (i < 0) return;
+      const job = this.#queue.splice(i, 1)[0] as Job;
       slot.job = job;
       slot.jobId = this.#nextId++;
       slot.worker.ref();
-      const req: ProverWorkerRequest = { id: slot.jobId, circuit: job.circuit, input: job.witness.input };
+      const req: ProverWorkerRequest = { id: slot.jobId, circuit: job.circuit, input: job.input };
+      if (!slot.loaded.has(job.circuit)) req.artifacts = this.#late.get(job.circuit);
       slot.worker.postMessage(req);
     }
   }
 
   #finish(job: Job, proofJson: unknown, publicSignals: string[]): void {
     try {
-      const expected = job.witness.publicInputs;
+      const expected = job.expected;
       if (
         publicSignals.length !== expected.length ||
         publicSignals.some((s, i) => BigInt(s) !== expected[i])
@@ -304,11 +359,22 @@ export class NoteProver {
           `${job.circuit}: the circuit's public signals differ from the computed public inputs`,
         );
       }
-      job.resolve({ proof: snarkjsProofToBytes(proofJson), publicInputs: [...expected] });
+      job.resolve({ proof: snarkjsProofToBytes(proofJson), publicSignals: [...expected] });
     } catch (err) {
       job.reject(err instanceof Error ? err : new ProverError(String(err)));
     }
   }
+}
+
+/** A witness's circuit input and public inputs, after checking the path's root when one is expected. */
+function checkedRoot(
+  w: { input: CircuitInput; publicInputs: bigint[]; derived: { merkleRoot: bigint } },
+  expectedRoot: bigint | undefined,
+): Prepared {
+  if (expectedRoot !== undefined && w.derived.merkleRoot !== expectedRoot) {
+    throw new ProverInputError('the inclusion path does not lead to the expected merkle root');
+  }
+  return { input: w.input, expected: w.publicInputs };
 }
 
 let shared: NoteProver | undefined;

@@ -53,7 +53,7 @@ export interface WitnessInput {
 
 /** Invalid prover input (the note cannot be proved as given). */
 export class ProverInputError extends Error {
-  override readonly name = 'ProverInputError';
+  override readonly name: string = 'ProverInputError';
 }
 
 const TWO_128 = 1n << 128n;
