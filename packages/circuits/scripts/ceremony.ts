@@ -76,6 +76,14 @@ export function ptauPower(file: string): number {
   return Number(m[1]);
 }
 
+/**
+ * Whether the phase-1 run at `power` ends with a beacon and a full `powersoftau verify`. The
+ * power-15 run does not: on the 2-core dev machine each pass over a power-15 accumulator took
+ * ~45 min under load, and these keys are dev-only whatever the beacon (one machine made every
+ * contribution). The zkey is still checked against the ptau (`test/ceremony-verify.test.ts`).
+ */
+export const PHASE1_BEACON_BY_POWER: Readonly<Record<number, boolean>> = { 13: true, 15: false };
+
 /** Contribution name of the phase-1 run at `power` (13 keeps the first ceremony's name). */
 function phase1Name(power: number): string {
   return power === PTAU_POWER ? 'nightjar dev phase 1 #1' : `nightjar dev phase 1 (power ${power}) #1`;
@@ -206,6 +214,12 @@ async function phase1(power: number): Promise<string> {
     entropy,
     logger,
   );
+  if (!PHASE1_BEACON_BY_POWER[power]) {
+    transcript.phase1[power] = [hashHex(contribution)].filter((h) => h !== undefined);
+    step(`phase 1 (power ${power}): prepare phase 2 (no beacon, see PHASE1_BEACON_BY_POWER)`);
+    await snarkjs.powersOfTau.preparePhase2(p('0001'), final, logger);
+    return final;
+  }
   step(`phase 1: beacon ${BEACON_HASH} 2^${BEACON_ITERATIONS_EXP}`);
   const beacon = await snarkjs.powersOfTau.beacon(
     p('0001'),
@@ -260,8 +274,12 @@ async function phase2(name: CircuitName, ptau: string): Promise<CircuitResult> {
     logger,
   );
   transcript.phase2[name] = [hashHex(contribution), hashHex(beacon)].filter((h) => h !== undefined);
+  // --no-verify leaves this check to test/ceremony-verify.test.ts (the same snarkjs call).
   step(`phase 2 ${name}: verify zkey against r1cs and ptau`);
-  if (!(await snarkjs.zKey.verifyFromR1cs(r1cs, ptau, z('final'), logger))) {
+  if (
+    !process.argv.includes('--no-verify') &&
+    !(await snarkjs.zKey.verifyFromR1cs(r1cs, ptau, z('final'), logger))
+  ) {
     throw new Error(`${name}: zkey verification failed`);
   }
   const vkey = await snarkjs.zKey.exportVerificationKey(z('final'));
@@ -299,7 +317,8 @@ interface Phase1Record {
   power?: number;
   contributions: { name: string; entropy: string }[];
   contribution_hashes: string[];
-  beacon: { hash: string; source: string; iterations_exp: number };
+  /** null: this phase-1 run has no beacon (PHASE1_BEACON_BY_POWER). */
+  beacon: { hash: string; source: string; iterations_exp: number } | null;
 }
 
 interface Phase2Record {
@@ -315,11 +334,9 @@ function phase1Record(power: number): Phase1Record {
     ...(power === PTAU_POWER ? {} : { power }),
     contributions: [{ name: phase1Name(power), entropy: PHASE1_ENTROPY_BY_POWER[power] ?? '' }],
     contribution_hashes: transcript.phase1[power] ?? [],
-    beacon: {
-      hash: BEACON_HASH,
-      source: `sha256("${BEACON_SOURCE}")`,
-      iterations_exp: BEACON_ITERATIONS_EXP,
-    },
+    beacon: PHASE1_BEACON_BY_POWER[power]
+      ? { hash: BEACON_HASH, source: `sha256("${BEACON_SOURCE}")`, iterations_exp: BEACON_ITERATIONS_EXP }
+      : null,
   };
 }
 

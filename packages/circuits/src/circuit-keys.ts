@@ -17,14 +17,21 @@ import {
   type CircuitName,
 } from './artifacts.js';
 
+/** Every key directory has these. */
+type RequiredCircuit = 'valid_input' | 'valid_spend';
+
 export interface CircuitKeySet {
   /** Absolute directory the keys were read from. */
   dir: string;
   /** True when the manifest marks the keys as coming from a dev ceremony. */
   devOnly: boolean;
-  keys: Record<CircuitName, SnarkjsVerificationKey>;
+  /**
+   * VALID_MATCH's key is there when the directory's manifest lists it (the committed dev keys
+   * do); a verifier that settles matches must refuse to run without it.
+   */
+  keys: Record<RequiredCircuit, SnarkjsVerificationKey> & { valid_match?: SnarkjsVerificationKey };
   /** SHA-256 (hex) of each verification key file, as the manifest pins it. */
-  vkeySha256: Record<CircuitName, string>;
+  vkeySha256: Record<RequiredCircuit, string> & { valid_match?: string };
 }
 
 /** Dev-ceremony keys offered to a verifier outside dev mode. */
@@ -41,7 +48,7 @@ export class DevOnlyKeysError extends Error {
 }
 
 /**
- * Reads the manifest and both verification keys of `dir` (the committed artifacts by default),
+ * Reads the manifest and the verification keys of `dir` (the committed artifacts by default),
  * each checked against the SHA-256 the manifest pins. Throws DevOnlyKeysError before reading a
  * key when the manifest says dev-only and `allowDevOnly` is false.
  */
@@ -55,7 +62,10 @@ export async function loadCircuitKeys(options: {
   if (devOnly && !options.allowDevOnly) throw new DevOnlyKeysError(dir);
   const keys = {} as CircuitKeySet['keys'];
   const vkeySha256 = {} as CircuitKeySet['vkeySha256'];
-  const names = Object.keys(CIRCUITS) as CircuitName[];
+  // A key directory from before VALID_MATCH existed has only the two note circuits.
+  const names = (Object.keys(CIRCUITS) as CircuitName[]).filter(
+    (n) => n !== 'valid_match' || manifest.files[CIRCUITS[n].vkey] !== undefined,
+  );
   for (const name of names) {
     const file = CIRCUITS[name].vkey;
     const bytes = await loadArtifact(file, dir);

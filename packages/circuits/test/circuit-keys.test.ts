@@ -37,6 +37,8 @@ describe('loadCircuitKeys', () => {
       valid_spend_vkey_sha256: files['valid_spend.vkey.json']!.sha256,
     });
     expect(set.keys.valid_spend.nPublic).toBe(7);
+    expect(set.keys.valid_match?.nPublic).toBe(19);
+    expect(set.vkeySha256.valid_match).toBe(files['valid_match.vkey.json']!.sha256);
   });
 
   it('outside dev mode: refuses the committed keys with an error that names the fix', async () => {
@@ -60,6 +62,8 @@ describe('loadCircuitKeys', () => {
     expect(set.devOnly).toBe(false);
     expect(set.vkeySha256.valid_input).toBe(sha256Hex(toy.valid_input));
     expect(set.keys.valid_input.nPublic).toBe(5);
+    // A directory from before VALID_MATCH has no key for it; a settling verifier must refuse that.
+    expect(set.keys.valid_match).toBeUndefined();
 
     const tampered = ceremonyDir(root, toy);
     writeFileSync(join(tampered, CIRCUITS.valid_spend.vkey), toy.valid_input);
