@@ -20,6 +20,7 @@ import { loadVerificationKey, NoteProver } from '@nightjar/circuits';
 import { stringifyJson } from '@nightjar/protocol';
 import { login, SOL, startTestVenue, Trader, USDC, type Note } from '../test/harness.js';
 import { proveNotes, realLedgerVerifier, recordingVerifier } from '../test/real-proofs.js';
+import { NoteMatchProver } from '../src/settlement/match-prover.js';
 import { LedgerProbe, type TxTimeline } from './ledger-probe.js';
 import type { LoadEntry, LoadResult } from './load-process.js';
 import { runLoad } from './run-load.js';
@@ -82,6 +83,8 @@ interface Snapshot {
   rejections_by_reason: Record<string, number>;
 }
 
+const PROVERS = Number(process.env.SETTLE_BENCH_PROVERS ?? 1);
+
 async function main(): Promise<void> {
   const load0 = loadavg()[0]!;
   const dir = mkdtempSync(join(tmpdir(), 'nightjar-settle-bench-'));
@@ -94,6 +97,11 @@ async function main(): Promise<void> {
     verifyInputProof: undefined,
     validInputKey: await loadVerificationKey('valid_input'),
     verifierWorkers: 2,
+    // Real VALID_MATCH proofs (SETTLE_BENCH_PROVERS prover threads, default 1 using every core),
+    // checked by the engine's verifier workers, then by the ledger's.
+    matchProver: new NoteMatchProver({ workers: PROVERS, singleThread: PROVERS > 1 }),
+    matchVerifier: undefined,
+    validMatchKey: await loadVerificationKey('valid_match'),
     // The per-account bucket is policy, not capacity: lift it to measure the venue itself.
     orderRateLimit: { capacity: 1e9, refillPerSecond: 1e9 },
     dataDir: join(dir, 'engine'),

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { FastifyServerOptions } from 'fastify';
 import { AdaptiveBatcher, type BatcherStats, type SnarkjsVerificationKey } from '@nightjar/crypto';
+import { loadVerificationKey } from '@nightjar/circuits';
 import { RATE_LIMIT, SETTLEMENT_BUFFER_SLOTS, type CircuitKeysInfo } from '@nightjar/protocol';
 import type { LedgerClient } from '@nightjar/ledger';
 import { AccountService } from './accounts/account-service.js';
@@ -32,6 +33,7 @@ import { MarketEngine } from './orders/market-engine.js';
 import { OrderRegistry } from './orders/order-registry.js';
 import { SettlementEffects } from './orders/settlement-effects.js';
 import { SettlementJournal } from './settlement/journal.js';
+import { NoteMatchProver, type MatchProver, type MatchVerifier } from './settlement/match-prover.js';
 import { SettlementPipeline, type PipelineOptions } from './settlement/pipeline.js';
 import type { SettlementSeam } from './settlement/types.js';
 import { hadTeeKey, loadTeeKey } from './settlement/tee-key.js';
@@ -64,6 +66,18 @@ export interface EngineOptions {
   /** SHA-256 of the venue's verification key files and whether they are dev-only (for `/info`). */
   circuitKeys: CircuitKeysInfo;
   verifierWorkers?: number;
+  /**
+   * Where VALID_MATCH proofs are made (tests inject a stand-in); by default the circuits package's
+   * NoteProver in worker threads, `matchProverWorkers` of them (default 1, which uses every core).
+   */
+  matchProver?: MatchProver;
+  matchProverWorkers?: number;
+  /**
+   * Checks each match proof before it is sent (tests inject a stand-in); by default the verifier
+   * workers over `validMatchKey` (dev mode: the committed dev key when it is not given).
+   */
+  matchVerifier?: MatchVerifier;
+  validMatchKey?: SnarkjsVerificationKey;
   /** A settlement stand-in (tests only); by default the real pipeline settles on `ledger`. */
   settlement?: SettlementSeam;
   /** Sets the ledger's signer set to this boot's key (dev mode: the dev ledger's admin; tests). */
@@ -164,17 +178,33 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
   const trees = new TreeMirror(options.ledger);
   await trees.start(chain.numTrees);
 
+  // The match proofs' local check shares the intake's verifier workers when there are any.
+  const matchKey =
+    options.settlement || options.matchVerifier
+      ? undefined
+      : (options.validMatchKey ?? (options.dev ? await loadVerificationKey('valid_match') : undefined));
+  if (!options.settlement && !options.matchVerifier && !matchKey)
+    throw new Error('startEngine needs validMatchKey or matchVerifier to check match proofs');
+  const workerOptions = options.verifierWorkers === undefined ? {} : { size: options.verifierWorkers };
   let batcher: AdaptiveBatcher | undefined;
+  let matchBatcher: AdaptiveBatcher | undefined;
   let checkOrder: IntakeDeps['checkOrder'];
   if (options.verifyInputProof) {
     checkOrder = inlineOrderChecker(options.verifyInputProof);
+    if (matchKey)
+      matchBatcher = await AdaptiveBatcher.create({
+        keys: { valid_match: matchKey },
+        ...workerOptions,
+        defaultKeyId: 'valid_match',
+      });
   } else {
     if (!options.validInputKey) throw new Error('startEngine needs validInputKey or verifyInputProof');
     batcher = await AdaptiveBatcher.create({
-      keys: { valid_input: options.validInputKey },
-      ...(options.verifierWorkers === undefined ? {} : { size: options.verifierWorkers }),
+      keys: { valid_input: options.validInputKey, ...(matchKey ? { valid_match: matchKey } : {}) },
+      ...workerOptions,
       defaultKeyId: 'valid_input',
     });
+    if (matchKey) matchBatcher = batcher;
     const b = batcher;
     checkOrder = (check) => b.checkOrder(check, 'valid_input');
   }
@@ -191,7 +221,17 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
   );
   let pipeline: SettlementPipeline | undefined;
   let journal: SettlementJournal | undefined;
+  let matchProver: MatchProver | undefined;
   if (!options.settlement) {
+    matchProver =
+      options.matchProver ??
+      new NoteMatchProver(
+        options.matchProverWorkers === undefined ? {} : { workers: options.matchProverWorkers },
+      );
+    const mb = matchBatcher;
+    const matchVerifier: MatchVerifier = options.matchVerifier ?? {
+      verify: (proof, publicSignals) => mb!.verify(proof, publicSignals, 'valid_match'),
+    };
     // The journal is created with the key: a key without a journal means the journal was lost.
     journal = new SettlementJournal(options.dataDir, hadTeeKey(options.dataDir));
     const key = await loadTeeKey(platform, options.dataDir);
@@ -201,6 +241,9 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       key,
       journal,
       instrument: (marketId) => markets.list().find((m) => m.market_id === marketId),
+      trees,
+      prover: matchProver,
+      verifier: matchVerifier,
       log: app.log,
       now,
       ...(options.registerTeeKeys ? { registerTeeKeys: options.registerTeeKeys } : {}),
@@ -362,8 +405,12 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       trees.stop();
       chain.stop();
       await app.close();
-      await batcher?.close();
       await pipeline?.close();
+      // After the pipeline: a proof it no longer awaits may fail without rejecting its match.
+      await matchProver?.close();
+      await options.matchVerifier?.close?.();
+      await batcher?.close();
+      if (matchBatcher !== batcher) await matchBatcher?.close();
       journal?.close();
       db.close();
     },

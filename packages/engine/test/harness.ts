@@ -32,6 +32,7 @@ import {
 import { circuitKeysInfo, loadCircuitKeys } from '@nightjar/circuits';
 import { startEngine, type EngineOptions, type RunningEngine } from '../src/index.js';
 import { HttpsClient } from './https-client.js';
+import { acceptAllMatchProofs, stubMatchProver } from './match-provers.js';
 
 export const SOL = mintAddress('SOL');
 export const USDC = mintAddress('USDC');
@@ -39,7 +40,10 @@ export const FAST_ARGON2 = { memoryCost: 1024, timeCost: 1, parallelism: 1 };
 
 /** Proof verification stand-in for tests that are not about proofs: a proof of all 0xee bytes fails. */
 export const stubVerifyInputProof = async (proof: Uint8Array) => proof[0] !== 0xee;
-/** The ledger's stand-in: accepts every proof but one starting 0xdd (which the engine's stub accepts). */
+/**
+ * The ledger's stand-in for every circuit (valid_input, valid_spend, valid_match): accepts every
+ * proof but one starting 0xdd (which the engine's stubs accept).
+ */
 const acceptAllLedgerProofs: LedgerProofVerifier = { verify: async (_c, proof) => proof[0] !== 0xdd };
 
 export interface Credentials {
@@ -95,6 +99,8 @@ export async function startTestVenue(
     dev: true,
     hasher: FAST_ARGON2,
     verifyInputProof: stubVerifyInputProof,
+    matchProver: stubMatchProver(),
+    matchVerifier: acceptAllMatchProofs,
     circuitKeys: await devCircuitKeys(),
     ...(settle
       ? {

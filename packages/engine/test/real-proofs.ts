@@ -11,8 +11,8 @@ import type { Note, TestVenue } from './harness.js';
 /** The ledger's proof checks with the committed dev verification keys. */
 export async function realLedgerVerifier(): Promise<LedgerProofVerifier> {
   return createGroth16Verifier({
-    valid_input: await loadVerificationKey('valid_input'),
     valid_spend: await loadVerificationKey('valid_spend'),
+    valid_match: await loadVerificationKey('valid_match'),
   });
 }
 

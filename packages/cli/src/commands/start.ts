@@ -142,6 +142,8 @@ export async function startVenue(argv: string[]): Promise<RunningVenue> {
       dev,
       tokenTtlSeconds,
       validInputKey: circuitKeys.keys.valid_input,
+      // Match proofs: made by the default prover (worker threads), checked with this key first.
+      validMatchKey: circuitKeys.keys.valid_match,
       circuitKeys: circuitKeysInfo(circuitKeys),
       logger: { level: 'warn' },
       ...(platformKind === 'dstack' ? { attestation: { platform: await DstackPlatform.open() } } : {}),

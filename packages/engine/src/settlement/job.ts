@@ -7,6 +7,7 @@
 import type { SettlementStage } from '@nightjar/protocol';
 import type { SettlementJournal } from './journal.js';
 import type { SettlementMetrics } from './metrics.js';
+import type { ProofTask } from './proving.js';
 import {
   TERMINAL_STAGES,
   type JobState,
@@ -22,6 +23,8 @@ export interface BatchRun {
   jobs: JobState[];
   createdPerf: number;
   stageSince: Map<number, number>;
+  /** Each match's proof in flight, by match index (this boot only: never journaled). */
+  proofs: Map<number, ProofTask>;
 }
 
 export function openRun(batchId: bigint, marketId: string, jobs: JobState[]): BatchRun {
@@ -32,6 +35,7 @@ export function openRun(batchId: bigint, marketId: string, jobs: JobState[]): Ba
     jobs,
     createdPerf: now,
     stageSince: new Map(jobs.map((j) => [j.plan.matchIdx, now])),
+    proofs: new Map(),
   };
 }
 

@@ -6,6 +6,7 @@ import { REJECT_REASONS } from './types.js';
 describe('ledger error codes as reject reasons', () => {
   it('names the finer reasons of a failed lock and a failed settle', () => {
     expect(lockReason('UnknownRoot')).toBe('input_root_expired');
+    expect(settleReason('UnknownRoot')).toBe('input_root_expired');
     expect(lockReason('NoteSpent')).toBe('note_spent');
     expect(lockReason('NoteLocked')).toBe('note_locked');
     expect(lockReason('LockExpired')).toBe('lock_rejected');

@@ -27,7 +27,8 @@ const REASONS: Record<InstructionErrorCode, StageReasons> = {
   DuplicateCommitment: REJECTED,
   TreeFull: REJECTED,
   BadTreeId: REJECTED,
-  UnknownRoot: { ...REJECTED, lock: 'input_root_expired' },
+  // A settlement's proof names its inputs' roots: one that left the window expired with it.
+  UnknownRoot: { lock: 'input_root_expired', settle: 'input_root_expired' },
   UnknownNote: REJECTED,
   NoteLocked: { ...REJECTED, lock: 'note_locked' },
   NoteSpent: { lock: 'note_spent', settle: 'note_spent' },

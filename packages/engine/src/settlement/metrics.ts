@@ -23,6 +23,8 @@ export const COUNTERS = [
   'recovery_released',
   'recovery_indeterminate',
   'indeterminate_for_operator',
+  'proofs_failed',
+  'proofs_refused_by_local_verifier',
 ] as const;
 export type Counter = (typeof COUNTERS)[number];
 
@@ -39,7 +41,10 @@ export class SettlementMetrics {
     this.reasons.set(r, (this.reasons.get(r) ?? 0) + 1);
   }
 
-  /** A duration sample (ms) under a name: a stage, `match_to_done`, `journal_write`. */
+  /**
+   * A duration sample (ms) under a name: a stage, `match_to_done`, `journal_write`, and per match
+   * `input_path_wait` (its inputs' leaves reaching the mirror), `prove`, `verify`.
+   */
   sample(name: string, ms: number): void {
     let s = this.samples.get(name);
     if (!s) this.samples.set(name, (s = []));
@@ -62,7 +67,7 @@ export class SettlementMetrics {
       const q = this.quantiles(st);
       if (q) latency[st] = q;
     }
-    for (const name of ['match_to_done', 'match_to_confirmed']) {
+    for (const name of ['match_to_done', 'match_to_confirmed', 'input_path_wait', 'prove', 'verify']) {
       const q = this.quantiles(name);
       if (q) latency[name] = q;
     }

@@ -1,15 +1,18 @@
 /**
- * A batch's ledger phases: lock its inputs (one `lock_notes`), then build memos, check value
- * conservation and settle (one `settle_batch`, re-signed if lost), each transaction journaled
- * before it is sent and every undecided one waited out; and `release_lock` for a lock left unused.
+ * A batch's ledger phases: lock its inputs (one `lock_notes`), then build memos, await each
+ * match's VALID_MATCH proof (started at plan time), verify it locally, check value conservation
+ * and settle (one `settle_batch`, re-signed if lost), each transaction journaled before it is sent
+ * and every undecided one waited out; and `release_lock` for a lock left unused.
  */
-import type { Instrument } from '@nightjar/protocol';
+import { hexToBytes, type Instrument } from '@nightjar/protocol';
 import type { LockOutcome, MatchOutcome, Transaction } from '@nightjar/ledger';
 import type { ChainView } from '../chain-view.js';
 import { isLive, liveJobs, type BatchRun, type JobMachine } from './job.js';
 import type { SettlementJournal } from './journal.js';
 import type { Landing, LedgerIo } from './ledger-io.js';
 import { fillMemos } from './memo.js';
+import type { MatchVerifier } from './match-prover.js';
+import type { ProofOutcome } from './proving.js';
 import type { SettlementMetrics } from './metrics.js';
 import { conserves, settleEntry } from './plan.js';
 import { lockReason, settleReason } from './ledger-codes.js';
@@ -26,7 +29,9 @@ export interface BatchPhasesDeps {
   chain: Pick<ChainView, 'slot' | 'available'>;
   metrics: SettlementMetrics;
   instrument(marketId: string): Instrument | undefined;
-  log: { warn(obj: object, msg: string): void };
+  /** Checks each proof before it is sent (a broken prover must not cost a settle transaction). */
+  verifier: MatchVerifier;
+  log: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
   /** Pause between rounds of an undecided transaction. */
   parkMs?: number;
   /** The engine is closing: stop retrying (the journal keeps the batch). */
@@ -92,14 +97,63 @@ export class BatchPhases {
     let jobs = liveJobs(run);
     this.d.jobs.setStage(run, jobs, 'proving');
     for (const j of jobs) j.memos ??= fillMemos(j);
+    // Journaled without a proof: a restart from here releases the match (nothing to settle with).
     this.d.journal.write(jobs);
     this.d.crash('proving');
+    const noProof: ProofOutcome = { ok: false, why: 'no proof was started' };
+    const outcomes = await Promise.all(
+      jobs.map((j) => run.proofs.get(j.plan.matchIdx)?.outcome ?? Promise.resolve(noProof)),
+    );
+    if (this.d.closed()) return; // the journal keeps the batch; the next start releases it
+    const signals = new Map<JobState, bigint[]>();
+    jobs.forEach((j, i) => {
+      const o = outcomes[i]!;
+      if (o.ok) {
+        j.proof = o.record;
+        signals.set(j, o.publicSignals);
+        return;
+      }
+      this.d.metrics.count('proofs_failed');
+      this.d.log.warn(
+        { batch: run.batchId.toString(), match_idx: j.plan.matchIdx, why: o.why },
+        'match proof failed; the match is rejected',
+      );
+      this.d.jobs.rejectBoth(run, j, 'settlement_rejected');
+    });
+    this.d.journal.write(jobs);
+    this.d.crash('proving:proved');
 
+    jobs = jobs.filter(isLive);
     this.d.jobs.setStage(run, jobs, 'verifying');
-    jobs = this.balanced(run, jobs);
+    const checked = await this.verified(run, jobs, signals);
+    if (this.d.closed()) return;
+    const settleable = this.balanced(run, checked);
     this.d.journal.write(jobs);
     this.d.crash('verifying');
-    await this.settleJobs(run, jobs);
+    await this.settleJobs(run, settleable);
+  }
+
+  /** The jobs whose proof the local verifier accepts (off the event loop); the rest are rejected. */
+  private async verified(
+    run: BatchRun,
+    jobs: JobState[],
+    signals: Map<JobState, bigint[]>,
+  ): Promise<JobState[]> {
+    const t0 = performance.now();
+    const oks = await Promise.all(
+      jobs.map((j) => this.d.verifier.verify(hexToBytes(j.proof!.proof), signals.get(j)!).catch(() => false)),
+    );
+    this.d.metrics.sample('verify', performance.now() - t0);
+    jobs.forEach((j, i) => {
+      if (oks[i]) return;
+      this.d.metrics.count('proofs_refused_by_local_verifier');
+      this.d.log.error(
+        { batch: run.batchId.toString(), match_idx: j.plan.matchIdx },
+        'the local verifier refused a match proof; the match is rejected',
+      );
+      this.d.jobs.rejectBoth(run, j, 'settlement_rejected');
+    });
+    return jobs.filter(isLive);
   }
 
   /** The jobs whose plan conserves value per mint; any other is rejected before it is signed. */
@@ -123,7 +177,8 @@ export class BatchPhases {
         name: 'settle_batch',
         args: {
           batch_id: run.batchId.toString(),
-          matches: pending.map((j) => settleEntry(j.plan, j.memos!)),
+          market_id: run.marketId,
+          matches: pending.map((j) => settleEntry(j.plan, j.memos!, j.proof!)),
         },
       };
       const batchJobs = pending;

@@ -9,8 +9,11 @@
  *   the seam it arrives through, a match's plan and job state, reject reasons, `OrderEffects`.
  * - `pipeline.ts` (this file): the seam's implementation: plans and journals a batch, runs its
  *   phases once the signer is ready, keeps its status record; executes recovery's decisions.
- * - `phases.ts`: a batch's ledger phases: lock the inputs, memos, conservation check, settle;
- *   `release_lock`.
+ * - `phases.ts`: a batch's ledger phases: lock the inputs, memos, await and verify the proofs,
+ *   conservation check, settle; `release_lock`.
+ * - `proving.ts`: each match's VALID_MATCH proof, started at plan time (overlapping the locks and
+ *   other batches); `match-witness.ts` its parameters and the witness-equals-plan check;
+ *   `input-path.ts` its inputs' paths from the tree mirror; `match-prover.ts` the prover seam.
  * - `scheduler.ts`: the open batches, background tasks in flight, the waits between ledger rounds.
  * - `job.ts`: a job's state machine: stage transitions, terminal outcomes, ambiguity.
  * - `plan.ts`: a match's plan (outputs, locks, relock), computed once at match time; conservation.
@@ -27,13 +30,16 @@
 import type { Instrument, SettlementStatusResponse } from '@nightjar/protocol';
 import type { LedgerClient } from '@nightjar/ledger';
 import type { ChainView } from '../chain-view.js';
-import { JobMachine, liveJobs, newJob, openRun, type BatchRun } from './job.js';
+import { isLive, JobMachine, liveJobs, newJob, openRun, type BatchRun } from './job.js';
 import type { SettlementJournal } from './journal.js';
+import type { PathMirror } from './input-path.js';
 import { LedgerIo } from './ledger-io.js';
+import type { MatchProver, MatchVerifier } from './match-prover.js';
 import { fillMemos } from './memo.js';
 import { SettlementMetrics } from './metrics.js';
 import { BatchPhases } from './phases.js';
 import { minimalPlan, planMatch } from './plan.js';
+import { MatchProving } from './proving.js';
 import { recoveryDecisions, type RecoveryDecision } from './recovery.js';
 import { BatchScheduler, park, untilNextSlot } from './scheduler.js';
 import { SignerReadiness } from './signer-readiness.js';
@@ -53,6 +59,12 @@ export interface PipelineOptions {
   key: TeeKey;
   journal: SettlementJournal;
   instrument(marketId: string): Instrument | undefined;
+  /** The engine's tree mirror: the inputs' inclusion paths for VALID_MATCH. */
+  trees: PathMirror;
+  /** Where each match's VALID_MATCH proof is made. */
+  prover: MatchProver;
+  /** Checks each proof before it is sent. */
+  verifier: MatchVerifier;
   log: PipelineLog;
   now(): number;
   /** Asks the ledger's admin to make the signer set exactly these keys (dev mode, tests). */
@@ -77,6 +89,7 @@ export class SettlementPipeline implements SettlementSeam {
   private readonly signer: SignerReadiness;
   private readonly jobs: JobMachine;
   private readonly phases: BatchPhases;
+  private readonly proving: MatchProving;
   private feeOwnerCommitment = '';
   private effects: OrderEffects | undefined;
   private closed = false;
@@ -112,6 +125,12 @@ export class SettlementPipeline implements SettlementSeam {
       metrics: this.metrics,
       closed: () => this.closed,
       crash: this.crash,
+    });
+    this.proving = new MatchProving({
+      prover: o.prover,
+      trees: o.trees,
+      chain: o.chain,
+      metrics: this.metrics,
     });
   }
 
@@ -207,6 +226,9 @@ export class SettlementPipeline implements SettlementSeam {
       this.finish(run);
       return;
     }
+    // Proving starts now, alongside the locks: the proving stage only awaits it.
+    for (const j of liveJobs(run))
+      run.proofs.set(j.plan.matchIdx, this.proving.start(j, instrument, this.feeOwnerCommitment));
     this.crash('queued');
     void this.scheduler.track(this.runBatch(run));
   }
@@ -260,6 +282,7 @@ export class SettlementPipeline implements SettlementSeam {
       await this.signer.whenReady();
       if (this.closed) return;
       await this.phases.lock(run);
+      this.dropUnneededProofs(run);
       if (liveJobs(run).length > 0 && !this.closed) await this.phases.settle(run);
     } catch (err) {
       // A bug or a closed engine: the journal keeps the batch for the next start's reconciliation.
@@ -267,6 +290,11 @@ export class SettlementPipeline implements SettlementSeam {
       return;
     }
     this.finish(run);
+  }
+
+  /** Matches that no longer settle (a lock failed) give up their proofs, queued or not yet begun. */
+  private dropUnneededProofs(run: BatchRun): void {
+    for (const j of run.jobs) if (!isLive(j)) run.proofs.get(j.plan.matchIdx)?.abort();
   }
 
   // ---- recovery ----
@@ -372,6 +400,7 @@ export class SettlementPipeline implements SettlementSeam {
 
   private finish(run: BatchRun): void {
     if (liveJobs(run).length > 0) return;
+    this.dropUnneededProofs(run);
     this.o.journal.write(run.jobs);
     this.scheduler.runs.delete(run.batchId);
     for (const j of run.jobs) this.history.remember(run.batchId, run.marketId, j);

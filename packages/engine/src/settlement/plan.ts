@@ -10,7 +10,7 @@ import { deriveNote, outputInner, OutputRole } from '@nightjar/crypto';
 import { fieldToHex, parseAddress, requiredCollateral, type Instrument } from '@nightjar/protocol';
 import { LOCK_TTL_CEILING_SLOTS } from '@nightjar/ledger';
 import type { Match } from '../book/types.js';
-import type { MatchPlan, OutputPlan, PartyPlan, SettleableOrder } from './types.js';
+import type { MatchPlan, MatchProofRecord, OutputPlan, PartyPlan, SettleableOrder } from './types.js';
 
 /** A relocked note must outlive the order by this much, so its last match can still settle. */
 export const RELOCK_MARGIN_SLOTS = 150n;
@@ -30,6 +30,7 @@ export function planMatch(m: Match<SettleableOrder>, matchIdx: number, ctx: Plan
     matchIdx,
     matchId: m.matchId.toString(),
     quantity: m.quantity.toString(),
+    price: m.price.toString(),
     bid: planParty(m.bid, {
       ctx,
       inputMint: instrument.quote_mint,
@@ -98,6 +99,8 @@ function planParty(o: SettleableOrder, f: Flow): PartyPlan {
     });
     const p: OutputPlan = {
       role,
+      // MATCH_OUTPUT_SLOTS: the bid's roles are slots 0-2, the ask's 3-5.
+      slot: ((o.side === 'bid' ? 0 : 3) + role - 1) as OutputPlan['slot'],
       tree_id: o.treeId,
       mint,
       amount: amount.toString(),
@@ -109,7 +112,7 @@ function planParty(o: SettleableOrder, f: Flow): PartyPlan {
       let until = o.expirySlot + RELOCK_MARGIN_SLOTS;
       const ceiling = ctx.slot + BigInt(LOCK_TTL_CEILING_SLOTS);
       if (until > ceiling) until = ceiling;
-      p.relock = { order_id: o.orderId, until_slot: until.toString(), nullifier: fieldToHex(d.nullifier) };
+      p.relock = { until_slot: until.toString(), nullifier: fieldToHex(d.nullifier) };
     }
     outputs.push(p);
     return p;
@@ -125,16 +128,7 @@ function planParty(o: SettleableOrder, f: Flow): PartyPlan {
     ...(reuse
       ? {}
       : {
-          lock: {
-            tree_id: o.treeId,
-            merkle_root: o.merkleRoot,
-            note_commitment: o.noteCommitment,
-            nullifier: o.nullifier,
-            mint: f.inputMint,
-            proof: o.validInputProof,
-            order_id: o.orderId,
-            until_slot: ctx.lockExpirySlot.toString(),
-          },
+          lock: { nullifier: o.nullifier, until_slot: ctx.lockExpirySlot.toString() },
         }),
     lockUntilSlot: lockUntil.toString(),
     outputs,
@@ -147,20 +141,31 @@ function planParty(o: SettleableOrder, f: Flow): PartyPlan {
   };
 }
 
-/** The `settle_batch` entry of a planned match (outputs: the bid party's, then the ask party's). */
-export function settleEntry(plan: MatchPlan, memos: [string, string]) {
-  const strip = (p: OutputPlan) => ({
-    tree_id: p.tree_id,
-    mint: p.mint,
-    amount: p.amount,
-    opening_hash: p.opening_hash,
-    ...(p.relock ? { relock: p.relock } : {}),
+/**
+ * The `settle_batch` entry of a planned, proven match: per input its shard, the root it was proven
+ * against and its nullifier; per output (in slot order) its slot, shard, commitment and relock;
+ * the memos and the proof. No amount, order id, owner or input commitment (DESIGN.md section 6).
+ */
+export function settleEntry(plan: MatchPlan, memos: [string, string], proof: MatchProofRecord) {
+  const input = (p: PartyPlan, root: string) => ({
+    tree_id: p.treeId,
+    merkle_root: root,
+    nullifier: p.inputNullifier,
   });
+  const outputs = [...plan.bid.outputs, ...plan.ask.outputs]
+    .sort((a, b) => a.slot - b.slot)
+    .map((o) => ({
+      slot: o.slot,
+      tree_id: o.tree_id,
+      commitment: o.commitment,
+      ...(o.relock ? { relock: { nullifier: o.relock.nullifier, until_slot: o.relock.until_slot } } : {}),
+    }));
   return {
     match_idx: plan.matchIdx,
-    inputs: [plan.bid.inputNullifier, plan.ask.inputNullifier],
-    outputs: [...plan.bid.outputs.map(strip), ...plan.ask.outputs.map(strip)],
+    inputs: [input(plan.bid, proof.roots[0]), input(plan.ask, proof.roots[1])],
+    outputs,
     memos,
+    proof: proof.proof,
   };
 }
 
@@ -196,6 +201,7 @@ export function minimalPlan(m: Match<SettleableOrder>, idx: number, lockExpirySl
     matchIdx: idx,
     matchId: m.matchId.toString(),
     quantity: m.quantity.toString(),
+    price: m.price.toString(),
     bid: party(m.bid),
     ask: party(m.ask),
   };
@@ -210,5 +216,11 @@ function partyOf(o: SettleableOrder) {
     treeId: o.treeId,
     viewingPubkey: o.viewingPubkey,
     inputNullifier: o.nullifier,
+    input: {
+      commitment: o.noteCommitment,
+      amount: o.noteAmount.toString(),
+      ownerCommitment: o.ownerCommitment,
+      innerHash: o.noteInnerHash,
+    },
   };
 }

@@ -12,9 +12,12 @@ import type { JobState } from './types.js';
 export type RecoveryClass =
   /** One of its settle transactions landed with this match ok. */
   | 'already_settled'
-  /** Both inputs still locked well ahead: settle it again (a fresh signature). */
+  /** Both inputs still locked well ahead and its proof journaled: settle it again (a fresh signature). */
   | 'redrive'
-  /** Nothing consumed and it cannot settle: its locks expire (expired ones are released). */
+  /**
+   * Nothing consumed and it cannot settle (its locks end too soon, or it stopped before its proof
+   * was journaled, e.g. killed while proving): its locks expire (expired ones are released).
+   */
   | 'release'
   /** An input consumed, but not by this match's settlement: the operator decides. */
   | 'indeterminate';
@@ -32,6 +35,8 @@ export const REDRIVE_MIN_LOCK_SLOTS = 4;
 export function classifyJob(job: JobState, f: RecoveryFacts): RecoveryClass {
   if (f.settledOk) return 'already_settled';
   if (f.bid.state === 'spent' || f.ask.state === 'spent') return 'indeterminate';
+  // A proof is not made again after a restart: the witness paths and the prover's work are gone.
+  if (!job.proof) return 'release';
   const holds = (s: NoteStatus) =>
     s.state === 'locked' && (s.locked_until_slot ?? 0) > f.slot + REDRIVE_MIN_LOCK_SLOTS;
   if (holds(f.bid) && holds(f.ask)) return 'redrive';

@@ -6,6 +6,7 @@
  * these; settlement imports nothing from `orders/`.
  */
 import type { SettlementOutcome, SettlementStage, SettlementStatusResponse } from '@nightjar/protocol';
+import type { MatchOutputSlot } from '@nightjar/crypto';
 import type { BookOrder, Match } from '../book/types.js';
 
 export type { SettlementOutcome, SettlementStage };
@@ -79,30 +80,40 @@ export interface SettlementSeam {
   totals?(): { batches: number; confirmed_matches: number; rejected_matches: number };
 }
 
-/** `lock_note` arguments as the ledger takes them (u64 as decimal strings). */
+/**
+ * `lock_notes` entry as the ledger takes it (u64 as decimal strings): the nullifier and the expiry
+ * only, so a lock links nothing to the note's deposit (DESIGN.md section 6, private settlement).
+ */
 export interface LockArgs {
-  tree_id: number;
-  merkle_root: string;
-  note_commitment: string;
   nullifier: string;
-  mint: string;
-  proof: string;
-  order_id: string;
   until_slot: string;
 }
 
 export interface OutputPlan {
   role: 1 | 2 | 3;
+  /** Its VALID_MATCH output slot (`MATCH_OUTPUT_SLOTS`): how `settle_batch` names it. */
+  slot: MatchOutputSlot;
   tree_id: number;
   mint: string;
   amount: string;
   opening_hash: string;
   /** Poseidon(4, parent_inner, role), hex. */
   inner: string;
-  /** Only for a continuing order's change note. */
-  relock?: { order_id: string; until_slot: string; nullifier: string };
-  /** The change note's commitment (what the order's note becomes after a partial fill). */
-  commitment?: string;
+  /** Only for a continuing order's change note: its nullifier and the lock's expiry. */
+  relock?: { until_slot: string; nullifier: string };
+  /** The output's note commitment, hex (a change note's is what the order's note becomes). */
+  commitment: string;
+}
+
+/**
+ * The input note as VALID_MATCH's witness needs it (private: never sent to the ledger). Journaled
+ * with the plan, as the lock's commitment was before.
+ */
+export interface InputNote {
+  commitment: string;
+  amount: string;
+  ownerCommitment: string;
+  innerHash: string;
 }
 
 export interface PartyPlan {
@@ -112,6 +123,7 @@ export interface PartyPlan {
   treeId: number;
   viewingPubkey: string;
   inputNullifier: string;
+  input: InputNote;
   /** Present when the input must be locked by this batch; absent when it is already locked (relock). */
   lock?: LockArgs;
   /** The slot this input's lock holds until (the batch's, or the relock's). */
@@ -136,6 +148,8 @@ export interface MatchPlan {
   matchIdx: number;
   matchId: string;
   quantity: string;
+  /** The clearing price (quote units per `price_scale` base units). */
+  price: string;
   bid: PartyPlan;
   ask: PartyPlan;
 }
@@ -157,6 +171,16 @@ export interface JobState {
   confirmedSignature?: string;
   /** Hex memos for [bid party, ask party], as stored on the ledger. */
   memos?: [string, string];
+  /**
+   * The match's VALID_MATCH proof (hex) and the input roots it was proven against [bid, ask], hex:
+   * journaled once proven, so a restart can settle it again without proving again.
+   */
+  proof?: MatchProofRecord;
+}
+
+export interface MatchProofRecord {
+  proof: string;
+  roots: [string, string];
 }
 
 export const TERMINAL_STAGES: ReadonlySet<SettlementStage> = new Set(['done', 'failed']);

@@ -1,6 +1,6 @@
 /**
  * The engine as a real child process, SIGKILLed by its settlement pipeline right after it
- * journals each stage, then restarted on the same data directory against the same ledger (which
+ * journals each stage (and inside proving: before and after its proof), then restarted on the same data directory against the same ledger (which
  * lives in this process and outlives it). After recovery: no note is lost or spent twice (both
  * inputs of the match are spent, or neither), solvency holds, and each owner can observe the end
  * on the ledger (its memo and note status).
@@ -45,7 +45,11 @@ const STAGES: { at: string; settled: boolean; cls: Class }[] = [
   { at: 'queued', settled: false, cls: 'recovery_released' },
   { at: 'locking_notes', settled: false, cls: 'recovery_released' },
   { at: 'locking_notes:sent', settled: true, cls: 'recovery_redriven' },
-  { at: 'proving', settled: true, cls: 'recovery_redriven' },
+  // Killed while proving: the locks landed, no proof was journaled, so nothing can settle; the
+  // match is released (its locks expire) and nothing is consumed.
+  { at: 'proving', settled: false, cls: 'recovery_released' },
+  // Killed once the proof was journaled: settled with it after the restart, not proven again.
+  { at: 'proving:proved', settled: true, cls: 'recovery_redriven' },
   { at: 'verifying', settled: true, cls: 'recovery_redriven' },
   { at: 'settling', settled: true, cls: 'recovery_redriven' },
   { at: 'settling:sent', settled: true, cls: 'recovery_already_settled' },
@@ -109,6 +113,6 @@ describe('settlement survives SIGKILL at every stage', () => {
         expect(states.every((s) => s.state !== 'spent')).toBe(true);
         expect(memos).toHaveLength(0);
       }
-    }, 30_000);
+    }, 120_000);
   }
 });

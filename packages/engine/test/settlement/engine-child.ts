@@ -6,6 +6,7 @@
 import { RpcLedgerClient } from '@nightjar/ledger';
 import { startEngine } from '../../src/index.js';
 import { devCircuitKeys } from '../harness.js';
+import { acceptAllMatchProofs, stubMatchProver } from '../match-provers.js';
 
 const FAST_ARGON2 = { memoryCost: 1024, timeCost: 1, parallelism: 1 };
 
@@ -19,6 +20,8 @@ const engine = await startEngine({
   circuitKeys: await devCircuitKeys(),
   hasher: FAST_ARGON2,
   verifyInputProof: async (proof: Uint8Array) => proof[0] !== 0xee,
+  matchProver: stubMatchProver(),
+  matchVerifier: acceptAllMatchProofs,
   settlementTuning: { budgetMs: 3000, rebroadcastAfterMs: 300, parkMs: 200 },
   logger: false,
 });

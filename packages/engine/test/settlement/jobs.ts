@@ -10,6 +10,7 @@ export function partyPlan(fields: Partial<PartyPlan> = {}): PartyPlan {
     treeId: 0,
     viewingPubkey: '',
     inputNullifier: '01',
+    input: { commitment: '02', amount: '0', ownerCommitment: '03', innerHash: '04' },
     lockUntilSlot: '10',
     outputs: [],
     tradeAmount: '0',
@@ -36,6 +37,7 @@ export function jobState(
       matchIdx,
       matchId: String(matchIdx + 1),
       quantity: '1',
+      price: '1',
       bid: partyPlan(bid),
       ask: partyPlan({ side: 'ask', ...ask }),
     },
@@ -45,6 +47,8 @@ export function jobState(
     updatedAtMs: 2,
     lockSignatures: [],
     settleSignatures: [],
+    // Journaled once proven: a settling job has its proof.
+    proof: { proof: '11'.repeat(256), roots: ['05', '06'] },
     ...fields,
   };
 }

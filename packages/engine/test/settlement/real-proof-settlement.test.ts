@@ -1,13 +1,16 @@
 /**
- * One full fill with genuine VALID_INPUT proofs on both sides of the seam: the engine's intake
- * verifies them in its worker pool, and the ledger's `lock_notes` re-verifies them with the real
- * Groth16 verifier before locking the notes. Nothing here is a stand-in for a proof check.
+ * One full fill with genuine proofs end to end: the clients' VALID_INPUT proofs, which the engine's
+ * intake verifies in its worker pool, and the match's VALID_MATCH proof, which the engine's prover
+ * makes in worker threads, its verifier workers check, and the ledger's `settle_batch` verifies
+ * with the real Groth16 verifier before anything lands (locks carry no proof). Nothing here is a
+ * stand-in for a proof or a proof check.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadVerificationKey, NoteProver } from '@nightjar/circuits';
 import { deriveNote } from '@nightjar/crypto';
 import { fieldToHex, parseAddress } from '@nightjar/protocol';
 import type { BusEvent } from '../../src/event-bus.js';
+import { NoteMatchProver } from '../../src/settlement/match-prover.js';
 import { SOL, startTestVenue, Trader, USDC, type Note, type TestVenue } from '../harness.js';
 import { proveNotes, realLedgerVerifier, recordingVerifier } from '../real-proofs.js';
 
@@ -39,6 +42,10 @@ describe('settlement with real proofs', () => {
       verifyInputProof: undefined,
       validInputKey: await loadVerificationKey('valid_input'),
       verifierWorkers: 1,
+      // The real prover (sharing this test's NoteProver) and the engine's own verifier workers.
+      matchProver: new NoteMatchProver({ prover }),
+      matchVerifier: undefined,
+      validMatchKey: await loadVerificationKey('valid_match'),
       ledgerVerifier: recorded.verifier,
     });
   }, 30_000);
@@ -47,7 +54,7 @@ describe('settlement with real proofs', () => {
     await v?.close();
   });
 
-  it('a full fill: intake and lock_notes both verify genuine proofs; the notes are spent', async () => {
+  it('a full fill: intake verifies genuine VALID_INPUT proofs, settle_batch a genuine VALID_MATCH proof', async () => {
     const { token } = await v.newAccount();
     const [alice, bob] = [v.trader(), v.trader()];
     const usdc = await alice.depositNow(USDC, Trader.required('bid', ONE_SOL, PRICE));
@@ -69,7 +76,7 @@ describe('settlement with real proofs', () => {
     }
     expect(ledgerVerdicts).toEqual([]);
 
-    const deadline = performance.now() + 15_000;
+    const deadline = performance.now() + 60_000;
     while (!(kinds(bid.order_id).includes('fully_filled') && kinds(ask.order_id).includes('fully_filled'))) {
       if (performance.now() > deadline) throw new Error(`no fill: ${JSON.stringify(kinds(bid.order_id))}`);
       await v.advance(1);
@@ -79,15 +86,25 @@ describe('settlement with real proofs', () => {
     expect(kinds(bid.order_id)).toEqual(['pending_settlement', 'fully_filled']);
     expect(kinds(ask.order_id)).toEqual(['pending_settlement', 'fully_filled']);
 
-    // The ledger checked exactly the two proofs (one lock_notes for both inputs) and both passed.
-    expect(ledgerVerdicts).toEqual([true, true]);
+    // The ledger checked exactly one proof, the match's, and it passed; the engine proved it once
+    // and its local verifier accepted it before it was sent.
+    expect(ledgerVerdicts).toEqual([true]);
     const m = v.engine.context.settlement.metricsSnapshot?.() as {
       counters: Record<string, number>;
+      stage_latency: Record<string, { count: number; p50_ms: number }>;
     };
-    expect(m.counters).toMatchObject({ lock_transactions: 1, settle_transactions: 1, matches_confirmed: 1 });
+    expect(m.counters).toMatchObject({
+      lock_transactions: 1,
+      settle_transactions: 1,
+      matches_confirmed: 1,
+      proofs_failed: 0,
+      proofs_refused_by_local_verifier: 0,
+    });
+    expect(m.stage_latency.prove?.count).toBe(1);
+    expect(m.stage_latency.verify?.count).toBe(1);
     for (const note of [usdc, sol])
       expect((await v.ledger.getNoteStatus({ nullifier: nullifierOf(note) })).state).toBe('spent');
     const s = await v.ledger.getSolvency();
     for (const mint of s.mints) expect(mint.vault_balance).toBe(mint.outstanding_note_value);
-  }, 30_000);
+  }, 120_000);
 });

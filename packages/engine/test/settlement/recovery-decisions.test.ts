@@ -62,4 +62,17 @@ describe('recovery decisions', () => {
       { kind: 'release', job: jobs[4] },
     ]);
   });
+
+  it('a match killed while proving (locks held, no proof journaled) is released, not redriven', async () => {
+    const ahead = locked(REDRIVE_MIN_LOCK_SLOTS + 1);
+    const proving = job(0, []);
+    delete proving.proof;
+    proving.stage = 'proving';
+    const proved = job(1, []);
+    const decisions = await recoveryDecisions(ledgerWith({ b0: ahead, a0: ahead, b1: ahead, a1: ahead }), [
+      proving,
+      proved,
+    ]);
+    expect(decisions.map((d) => d.kind)).toEqual(['release', 'redrive']);
+  });
 });

@@ -6,8 +6,16 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { decryptFillMemo, deriveNote, noteNullifier } from '@nightjar/crypto';
-import { bytesToHex, hexToBytes, parseAddress, fieldToHex } from '@nightjar/protocol';
-import { RpcError, RPC_ERRORS, type LedgerClient } from '@nightjar/ledger';
+import { randomBytes } from 'node:crypto';
+import {
+  addressToBase58,
+  bytesToHex,
+  ed25519PublicKey,
+  hexToBytes,
+  parseAddress,
+  fieldToHex,
+} from '@nightjar/protocol';
+import { RpcError, RPC_ERRORS, signTransaction, type LedgerClient } from '@nightjar/ledger';
 import { login, SOL, startTestVenue, Trader, USDC, type TestVenue } from '../harness.js';
 
 import {
@@ -173,18 +181,29 @@ describe('settlement', () => {
     const usdc = await alice.trader.deposit(USDC, Trader.required('bid', ONE_SOL, PRICE));
     const bad = await bob.trader.deposit(SOL, ONE_SOL + ONE_SOL);
     const bid = await place(v, alice, usdc);
-    // The engine's stub accepts this proof; the ledger's lock refuses it.
-    const ask = await place(v, bob, bad, {
-      amount: ONE_SOL,
-      price_limit: PRICE,
-      valid_input_proof: 'dd'.repeat(256),
+    const ask = await place(v, bob, bad, { amount: ONE_SOL, price_limit: PRICE });
+    // Bob's note is spent on the ledger before the match locks it (a withdrawal; the test ledger
+    // accepts any proof): its lock fails. A lock carries no proof, so nothing else can fail it.
+    const wallet = Uint8Array.from(randomBytes(32));
+    const withdraw = signTransaction(wallet, 1n, {
+      name: 'withdraw',
+      args: {
+        tree_id: bad.treeId,
+        merkle_root: fieldToHex(v.engine.context.trees.shard(bad.treeId)!.root),
+        nullifier: nullifierOf(bad),
+        mint: SOL,
+        amount: bad.amount.toString(),
+        recipient: addressToBase58(ed25519PublicKey(wallet)),
+        proof: '11'.repeat(256),
+      },
     });
+    await v.ledger.sendTransaction({ transaction: withdraw });
+    expect((await v.ledger.getTransaction({ signature: withdraw.signature }))?.err).toBeFalsy();
     await settleUntil(v, has(bob, ask, 'settlement_failed'), 'rejection');
     const failed = orderEvents(bob, ask).at(-1)!;
-    expect(failed).toMatchObject({ reason: 'lock_rejected', match_id: '1' });
+    expect(failed).toMatchObject({ reason: 'note_spent', match_id: '1' });
     expect(typeof failed.lock_expiry_slot).toBe('number');
     expect((await v.client.send(`/orders/${ask}`, { token: bob.token })).status).toBe(404);
-    expect(await noteState(v, nullifierOf(bad))).toBe('free');
     // Alice's order is matchable again, its lock reused by the next match.
     expect((await v.client.send(`/orders/${bid}`, { token: alice.token })).body.status).toBe('pending');
     const sol = await carol.trader.deposit(SOL, 2n * ONE_SOL);
