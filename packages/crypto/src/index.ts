@@ -9,4 +9,3 @@ export * from './memo.js';
 export * from './groth16/index.js';
 export * from './snarkjs.js';
 export * from './valid-match.js';
-export * from './valid-match.js';
