@@ -3,7 +3,8 @@
  * hands it to one `Groth16Prove` function. snarkjs is the default; a native prover can replace it
  * without touching the worker pool.
  */
-import type { SnarkjsApi, SnarkjsProofJson } from '@nightjar/crypto';
+import { bytesToSnarkjsProof, type SnarkjsApi, type SnarkjsProofJson } from '@nightjar/crypto';
+import { NativeGroth16Key, nativeProve, witnessFromWtns } from './native-prover.js';
 
 export interface Groth16ProveResult {
   proof: SnarkjsProofJson;
@@ -20,6 +21,23 @@ export function snarkjsGroth16Prove(snarkjs: SnarkjsApi): Groth16Prove {
     prove(zkey: Uint8Array, wtns: Uint8Array): Promise<Groth16ProveResult>;
   };
   return (zkey, witness) => groth16.prove(zkey, witness);
+}
+
+/**
+ * The native addon's prover (native-prover.ts). Each proving key is parsed once, on its first
+ * proof, and kept for the worker's life (keyed by the zkey buffer the worker holds).
+ */
+export function nativeGroth16Prove(threads: number): Groth16Prove {
+  const keys = new WeakMap<Uint8Array, NativeGroth16Key>();
+  return async (zkey, witness) => {
+    let key = keys.get(zkey);
+    if (!key) {
+      key = NativeGroth16Key.load(zkey);
+      keys.set(zkey, key);
+    }
+    const { proof, publicSignals } = await nativeProve(key, witnessFromWtns(witness), { threads });
+    return { proof: bytesToSnarkjsProof(proof), publicSignals: publicSignals.map(String) };
+  };
 }
 
 /** Runs the circuit's witness calculator; throws circom's assert message on an unsatisfied constraint. */

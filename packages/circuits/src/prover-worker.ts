@@ -16,8 +16,15 @@
 import threads from 'node:worker_threads';
 
 import type { ProverWorkerData, ProverWorkerReply, ProverWorkerRequest } from './prover-protocol.js';
+import { availableParallelism } from 'node:os';
 import { loadSnarkjs as importSnarkjs, type SnarkjsApi as Snarkjs } from '@nightjar/crypto';
-import { calculateWitness, snarkjsGroth16Prove, type Groth16Prove } from './groth16-backend.js';
+import {
+  calculateWitness,
+  nativeGroth16Prove,
+  snarkjsGroth16Prove,
+  type Groth16Prove,
+} from './groth16-backend.js';
+import { selectProverBackend } from './native-prover.js';
 
 const data = threads.workerData as ProverWorkerData;
 const port = threads.parentPort;
@@ -42,7 +49,13 @@ const ready: Promise<{ snarkjs: Snarkjs; prove: Groth16Prove }> = (async () => {
   // calls buildBn128 without singleThread, which returns this cached curve.
   const curve = await snarkjs.curves.getCurveFromName('bn128', { singleThread: data.singleThread });
   (globalThis as { curve_bn128?: unknown }).curve_bn128 = curve;
-  return { snarkjs, prove: snarkjsGroth16Prove(snarkjs) };
+  // The native addon when it is built (NIGHTJAR_PROVER=snarkjs forces snarkjs): single-threaded
+  // mode means one core, else both, as snarkjs' helper threads would use.
+  const prove =
+    selectProverBackend() === 'native'
+      ? nativeGroth16Prove(data.singleThread ? 1 : Math.max(1, availableParallelism()))
+      : snarkjsGroth16Prove(snarkjs);
+  return { snarkjs, prove };
 })();
 
 port.on('message', (req: ProverWorkerRequest) => {
