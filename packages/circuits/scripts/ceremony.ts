@@ -366,6 +366,11 @@ async function main(): Promise<void> {
   }
 
   for (const name of names) {
+    // --reuse-build keeps a compile already in build/ (compiles are deterministic: sources.test.ts).
+    if (process.argv.includes('--reuse-build') && existsSync(join(BUILD_DIR, `${name}.r1cs`))) {
+      step(`compile ${name}: reusing build/${name}.r1cs`);
+      continue;
+    }
     step(`compile ${name}`);
     compileCircuit(name, BUILD_DIR);
   }
