@@ -87,6 +87,19 @@ export const ASK: Side = {
   inner: 0x3333333333333333333333333333333333333333333333333333333333333333n % R,
 };
 
+/**
+ * The honest match the VALID_MATCH tests start from: a partial fill on both sides, each change
+ * note relocked (quote 7,500; fees 18 and 7 at 25 bps).
+ */
+export const PARTIAL_FILL: MatchSetup = {
+  quantity: 3_000n,
+  price: 2_500_000n,
+  bid: { ...BID, amount: 10_000n },
+  ask: { ...ASK, amount: 5_000n },
+  bidRelock: true,
+  askRelock: true,
+};
+
 /** Mint halves as the circuit takes them. */
 export const BASE = mintToFields(BASE_MINT);
 export const QUOTE = mintToFields(QUOTE_MINT);

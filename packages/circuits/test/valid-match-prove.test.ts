@@ -10,17 +10,10 @@ import { CIRCUITS, loadVerificationKey } from '../src/artifacts.js';
 import { MatchWitnessError } from '../src/match-witness.js';
 import { NoteProver, type MatchProofResult } from '../src/prover.js';
 import { snarkjs, terminateCurve } from './helpers.js';
-import { ASK, ATTACKER, BID, matchParams, type MatchSetup } from './match-fixture.js';
+import { ASK, ATTACKER, BID, matchParams, PARTIAL_FILL, type MatchSetup } from './match-fixture.js';
 
 const CASES: Record<string, MatchSetup> = {
-  'partial fill, relock on each side': {
-    quantity: 3_000n,
-    price: 2_500_000n,
-    bid: { ...BID, amount: 10_000n },
-    ask: { ...ASK, amount: 5_000n },
-    bidRelock: true,
-    askRelock: true,
-  },
+  'partial fill, relock on each side': PARTIAL_FILL,
   'full fill, zero fee': {
     quantity: 4_000n,
     price: 1_500_000n,

@@ -19,7 +19,17 @@ import { U64_MAX } from '@nightjar/protocol';
 import { describe, expect, it } from 'vitest';
 
 import { MatchWitnessError, validMatchWitness, type ValidMatchParams } from '../src/match-witness.js';
-import { ASK, BASE, BASE_MINT, BID, FEE_OWNER, QUOTE, QUOTE_MINT, matchParams } from './match-fixture.js';
+import {
+  ASK,
+  BASE,
+  BASE_MINT,
+  BID,
+  FEE_OWNER,
+  PARTIAL_FILL,
+  QUOTE,
+  QUOTE_MINT,
+  matchParams,
+} from './match-fixture.js';
 
 function codeOf(params: ValidMatchParams): string | undefined {
   try {
@@ -34,14 +44,7 @@ function codeOf(params: ValidMatchParams): string | undefined {
 describe('validMatchWitness', () => {
   it('partial fill on both sides: DESIGN 4 amounts, DESIGN 3 outputs, relock nullifiers', () => {
     // quote = floor(3000 * 2.5) = 7500; bid fee floor(7500 * 25 / 10000) = 18; ask fee floor(7.5) = 7.
-    const { params, tree } = matchParams({
-      quantity: 3_000n,
-      price: 2_500_000n,
-      bid: { ...BID, amount: 10_000n },
-      ask: { ...ASK, amount: 5_000n },
-      bidRelock: true,
-      askRelock: true,
-    });
+    const { params, tree } = matchParams(PARTIAL_FILL);
     const w = validMatchWitness(params);
     expect(w.outputs.map((o) => [o.slot, o.amount])).toEqual([
       [0, 3000n],

@@ -27,6 +27,7 @@ import {
   FEE_OWNER,
   forgeInput,
   matchParams,
+  PARTIAL_FILL,
   rawCommitment,
   rawNullifier,
   type Forgery,
@@ -65,14 +66,7 @@ const PARTIAL: Forgery = {
 };
 
 const HONEST: Record<string, MatchSetup> = {
-  'partial fill, relock on each side': {
-    quantity: 3_000n,
-    price: 2_500_000n,
-    bid: { ...BID, amount: 10_000n },
-    ask: { ...ASK, amount: 5_000n },
-    bidRelock: true,
-    askRelock: true,
-  },
+  'partial fill, relock on each side': PARTIAL_FILL,
   'full fill (no change on either side)': {
     quantity: 3_000n,
     price: 2_500_000n,
