@@ -198,6 +198,21 @@ struct Fp {
 using Fq = Fp<FQ>;
 using Fr = Fp<FR>;
 
+// The 2^28-th root of unity of Fr exactly as ffjavascript derives it (nqr^t, r-1 = t * 2^28, t
+// odd), so domains, NTTs and Lagrange bases agree with snarkjs' byte for byte.
+inline Fr frRootOfUnity28() {
+  u64 rm1[4], one[4] = {1, 0, 0, 0};
+  subRaw(rm1, FR.p, one);
+  u64 half[4], t[4];
+  for (int i = 0; i < 4; i++) half[i] = (rm1[i] >> 1) | (i < 3 ? rm1[i + 1] << 63 : 0);
+  for (int i = 0; i < 4; i++) t[i] = (rm1[i] >> 28) | (i < 3 ? rm1[i + 1] << 36 : 0);
+  Fr minusOne = Fr::one().neg();
+  u64 k[4] = {2, 0, 0, 0};
+  Fr nqr = Fr::fromStd(k);
+  while (nqr.pow(half) != minusOne) nqr = nqr + Fr::one();
+  return nqr.pow(t);
+}
+
 // Fq2 = Fq[u]/(u^2 + 1).
 struct Fq2 {
   Fq c0, c1;

@@ -24,17 +24,7 @@ static void initCurvesOnce() {
   u64 nine[4] = {9, 0, 0, 0};
   Fq2 xi{Fq::fromStd(nine), Fq::one()};
   G2_B = Fq2{G1_B, Fq::zero()} * xi.inv();
-  // (r-1)/2 and t = (r-1)/2^28 (r-1 = t * 2^28 with t odd).
-  u64 rm1[4], one[4] = {1, 0, 0, 0};
-  subRaw(rm1, FR.p, one);
-  u64 half[4], t[4];
-  for (int i = 0; i < 4; i++) half[i] = (rm1[i] >> 1) | (i < 3 ? rm1[i + 1] << 63 : 0);
-  for (int i = 0; i < 4; i++) t[i] = (rm1[i] >> 28) | (i < 3 ? rm1[i + 1] << 36 : 0);
-  Fr minusOne = Fr::one().neg();
-  u64 k[4] = {2, 0, 0, 0};
-  Fr nqr = Fr::fromStd(k);
-  while (nqr.pow(half) != minusOne) nqr = nqr + Fr::one();
-  W28 = nqr.pow(t);
+  W28 = frRootOfUnity28();
 }
 
 void initCurves() {

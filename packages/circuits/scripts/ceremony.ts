@@ -48,6 +48,8 @@ import {
 } from '../src/artifacts.js';
 import { loadSnarkjs } from '@nightjar/crypto';
 
+import { preparePhase2 } from './prepare-phase2.js';
+
 const require = createRequire(import.meta.url);
 
 /**
@@ -80,7 +82,7 @@ export function ptauPower(file: string): number {
  * Whether the phase-1 run at `power` ends with a beacon and a full `powersoftau verify`. The
  * power-15 run does not: on the 2-core dev machine each pass over a power-15 accumulator took
  * ~45 min under load, and these keys are dev-only whatever the beacon (one machine made every
- * contribution). The zkey is still checked against the ptau (`test/ceremony-verify.test.ts`).
+ * contribution). The zkey is still checked against the ptau (`test/ceremony-verify.proofs.test.ts`).
  */
 export const PHASE1_BEACON_BY_POWER: Readonly<Record<number, boolean>> = { 13: true, 15: false };
 
@@ -195,8 +197,15 @@ async function phase1(power: number): Promise<string> {
   const final = p('final');
   const entropy = PHASE1_ENTROPY_BY_POWER[power];
   if (entropy === undefined) throw new Error(`no phase-1 entropy string for power ${power}`);
+  // Contribution hashes of a phase-1 run, kept beside its output so a reuse still records them.
+  const hashesFile = p('hashes').replace(/\.ptau$/, '.json');
+  const keepHashes = (hashes: (string | undefined)[]) => {
+    transcript.phase1[power] = hashes.filter((h): h is string => h !== undefined);
+    writeFileSync(hashesFile, `${JSON.stringify(transcript.phase1[power])}\n`);
+  };
   if (process.argv.includes('--reuse-ptau') && existsSync(final)) {
     step(`phase 1: reusing ${relative(PACKAGE_DIR, final)}`);
+    if (existsSync(hashesFile)) transcript.phase1[power] = JSON.parse(readFileSync(hashesFile, 'utf8')) as string[];
     return final;
   }
   step(`phase 1: new accumulator, bn128, power ${power}`);
@@ -215,9 +224,9 @@ async function phase1(power: number): Promise<string> {
     logger,
   );
   if (!PHASE1_BEACON_BY_POWER[power]) {
-    transcript.phase1[power] = [hashHex(contribution)].filter((h) => h !== undefined);
+    keepHashes([hashHex(contribution)]);
     step(`phase 1 (power ${power}): prepare phase 2 (no beacon, see PHASE1_BEACON_BY_POWER)`);
-    await snarkjs.powersOfTau.preparePhase2(p('0001'), final, logger);
+    await preparePhase2(p('0001'), final, { logger });
     return final;
   }
   step(`phase 1: beacon ${BEACON_HASH} 2^${BEACON_ITERATIONS_EXP}`);
@@ -229,9 +238,9 @@ async function phase1(power: number): Promise<string> {
     BEACON_ITERATIONS_EXP,
     logger,
   );
-  transcript.phase1[power] = [hashHex(contribution), hashHex(beacon)].filter((h) => h !== undefined);
+  keepHashes([hashHex(contribution), hashHex(beacon)]);
   step('phase 1: prepare phase 2');
-  await snarkjs.powersOfTau.preparePhase2(p('beacon'), final, logger);
+  await preparePhase2(p('beacon'), final, { logger });
   step('phase 1: verify');
   if (!(await snarkjs.powersOfTau.verify(final, logger))) throw new Error('phase 1 verification failed');
   return final;
@@ -274,7 +283,7 @@ async function phase2(name: CircuitName, ptau: string): Promise<CircuitResult> {
     logger,
   );
   transcript.phase2[name] = [hashHex(contribution), hashHex(beacon)].filter((h) => h !== undefined);
-  // --no-verify leaves this check to test/ceremony-verify.test.ts (the same snarkjs call).
+  // --no-verify leaves this check to test/ceremony-verify.proofs.test.ts (the same snarkjs call).
   step(`phase 2 ${name}: verify zkey against r1cs and ptau`);
   if (
     !process.argv.includes('--no-verify') &&
