@@ -1,8 +1,22 @@
 import { defineConfig } from 'vitest/config';
 
+import { PROOF_TESTS } from './vitest.shared.js';
+
 export default defineConfig({
   test: {
-    projects: ['packages/*'],
+    projects: [
+      'packages/*',
+      {
+        test: {
+          name: 'proofs',
+          include: [`packages/*/{src,test}/${PROOF_TESTS}`],
+          // After every package project, one file at a time (see vitest.shared.ts).
+          sequence: { groupOrder: 1 },
+          fileParallelism: false,
+          testTimeout: 120_000,
+        },
+      },
+    ],
     reporters: ['default', './scripts/summary-reporter.ts'],
   },
 });

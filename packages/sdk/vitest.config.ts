@@ -1,8 +1,11 @@
 import { defineProject } from 'vitest/config';
 
+import { PACKAGE_EXCLUDE } from '../../vitest.shared.js';
+
 export default defineProject({
   test: {
     name: 'sdk',
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    exclude: PACKAGE_EXCLUDE,
   },
 });

@@ -35,6 +35,7 @@ describe('loadCircuitKeys', () => {
       dev_only: true,
       valid_input_vkey_sha256: files['valid_input.vkey.json']!.sha256,
       valid_spend_vkey_sha256: files['valid_spend.vkey.json']!.sha256,
+      valid_match_vkey_sha256: files['valid_match.vkey.json']!.sha256,
     });
     expect(set.keys.valid_spend.nPublic).toBe(7);
     expect(set.keys.valid_match?.nPublic).toBe(19);
