@@ -90,5 +90,8 @@ export function circuitKeysInfo(set: CircuitKeySet): CircuitKeysInfo {
     dev_only: set.devOnly,
     valid_input_vkey_sha256: set.vkeySha256.valid_input,
     valid_spend_vkey_sha256: set.vkeySha256.valid_spend,
+    ...(set.vkeySha256.valid_match === undefined
+      ? {}
+      : { valid_match_vkey_sha256: set.vkeySha256.valid_match }),
   };
 }
