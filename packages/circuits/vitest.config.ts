@@ -7,5 +7,7 @@ export default defineProject({
     name: 'circuits',
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     exclude: PACKAGE_EXCLUDE,
+    // Witness calculations and r1cs checks of VALID_MATCH take seconds each on two shared cores.
+    testTimeout: 60_000,
   },
 });

@@ -50,8 +50,7 @@ describe('loadCircuitKeys', () => {
 
   it('outside dev mode: refuses a copy of the dev keys whose manifest no longer says dev-only', async () => {
     const dir = mkdtempSync(join(root, 'copy-'));
-    cpSync(join(ARTIFACTS_DIR, CIRCUITS.valid_input.vkey), join(dir, CIRCUITS.valid_input.vkey));
-    cpSync(join(ARTIFACTS_DIR, CIRCUITS.valid_spend.vkey), join(dir, CIRCUITS.valid_spend.vkey));
+    for (const c of Object.values(CIRCUITS)) cpSync(join(ARTIFACTS_DIR, c.vkey), join(dir, c.vkey));
     const manifest = await readManifest();
     writeFileSync(join(dir, MANIFEST_FILE), JSON.stringify({ ...manifest, dev_only: false }));
     await expect(loadCircuitKeys({ dir, allowDevOnly: false })).rejects.toBeInstanceOf(DevOnlyKeysError);

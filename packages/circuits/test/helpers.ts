@@ -117,8 +117,11 @@ export function assertAt(template: string, file: string, statement: string): Reg
     lines = readFileSync(new URL(`../circuits/${file}`, import.meta.url), 'utf8').split('\n');
     sourceCache.set(file, lines);
   }
-  const idx = lines.findIndex((l) => l.includes(statement));
-  if (idx < 0) throw new Error(`statement not found in ${file}: ${statement}`);
+  // Search from the template's own declaration: one statement may appear in several templates.
+  const start = lines.findIndex((l) => new RegExp(`^\\s*template\\s+${template}\\s*\\(`).test(l));
+  if (start < 0) throw new Error(`template ${template} not found in ${file}`);
+  const idx = lines.findIndex((l, i) => i > start && l.includes(statement));
+  if (idx < 0) throw new Error(`statement not found in ${file} after template ${template}: ${statement}`);
   return new RegExp(`Assert Failed[\\s\\S]*template ${template}_\\d+ line: ${idx + 1}\\b`);
 }
 
