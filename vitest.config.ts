@@ -13,7 +13,8 @@ export default defineConfig({
           // After every package project, one file at a time (see vitest.shared.ts).
           sequence: { groupOrder: 1 },
           fileParallelism: false,
-          testTimeout: 120_000,
+          testTimeout: 300_000,
+          hookTimeout: 300_000,
         },
       },
     ],

@@ -33,7 +33,7 @@ it('start --demo-traders: orders match and settle, and watch shows the fill', as
     const watch = await new Promise<{ code: number; stdout: string }>((resolve) =>
       execFile(
         process.execPath,
-        [BIN, 'watch', '--channels', 'orders', '--until', 'fully_filled', '--timeout', '80', '--json'],
+        [BIN, 'watch', '--channels', 'orders', '--until', 'fully_filled', '--timeout', '240', '--json'],
         { env: { ...process.env, NIGHTJAR_DATA_DIR: dir } },
         (err, stdout) => resolve({ code: err ? Number(err.code) : 0, stdout }),
       ),
@@ -50,4 +50,4 @@ it('start --demo-traders: orders match and settle, and watch shows the fill', as
     await exited;
     rmSync(dir, { recursive: true, force: true });
   }
-}, 120_000);
+});

@@ -46,7 +46,7 @@ describe('settle_batch with real VALID_MATCH proofs', () => {
     tee = new Actor();
     await admin.send(ledger, 'set_tee_keys', { keys: [tee.address] });
     await ledger.advanceSlots({ slots: COMMITMENT_LAG.finalized });
-  }, 60_000);
+  });
   afterAll(async () => {
     await prover?.close();
     await ledger?.close();
@@ -248,5 +248,5 @@ describe('settle_batch with real VALID_MATCH proofs', () => {
     expect(withdraw.err).toBeNull();
     expect(await ledger.getBalance({ owner: recipient.address, mint: SOL })).toBe(quantity.toString());
     console.log(`VALID_MATCH proved in ${proveMs.toFixed(0)} ms`);
-  }, 120_000);
+  });
 });
