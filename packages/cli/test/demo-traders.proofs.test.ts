@@ -2,14 +2,20 @@
  * `nightjar start --demo-traders 2`: the demo process trades as the dev admin, so a plain
  * `nightjar watch` (no login, no flags but the data dir) sees one of its orders fill.
  */
-import { execFile, spawn } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
 
 const BIN = fileURLToPath(new URL('../bin/nightjar.mjs', import.meta.url));
+
+/** Runs even when the test times out (its finally block then never runs): no venue outlives it. */
+const children: ChildProcess[] = [];
+afterAll(() => {
+  for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+});
 
 it('start --demo-traders: orders match and settle, and watch shows the fill', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'nightjar-demo-'));
@@ -20,6 +26,7 @@ it('start --demo-traders: orders match and settle, and watch shows the fill', as
       stdio: ['ignore', 'pipe', 'inherit'],
     },
   );
+  children.push(venue);
   const exited = new Promise((r) => venue.once('exit', r));
   try {
     let out = '';

@@ -27,7 +27,7 @@ import { runLoad } from './run-load.js';
 import { SettlementTracker } from './settlement-tracker.js';
 
 const NOTES = Number(process.env.SETTLE_BENCH_NOTES ?? 360);
-/** Offered load in matches per second (orders arrive at the matching rate): above the 100/s target. */
+/** Offered load in matches per second (orders arrive at the matching rate): far above what proving sustains. */
 const MATCH_RATE = Number(process.env.SETTLE_BENCH_MATCH_RATE ?? 150);
 const SLOT_MS = 400;
 /** Share of the notes that back partial-fill groups (one two-unit bid, two one-unit asks). */
@@ -84,6 +84,10 @@ interface Snapshot {
 }
 
 const PROVERS = Number(process.env.SETTLE_BENCH_PROVERS ?? 1);
+const DECIDE_MS_PER_MATCH = Number(process.env.SETTLE_BENCH_MS_PER_MATCH ?? 30_000);
+/** Issue 18's targets with real proofs on this 2-core machine. */
+const TARGET_RATE = 2;
+const TARGET_P50_MS = 3_000;
 
 async function main(): Promise<void> {
   const load0 = loadavg()[0]!;
@@ -171,7 +175,9 @@ async function main(): Promise<void> {
     rate: orderRate,
     durationMs: (legs.length / orderRate) * 1000 + 5_000,
   });
-  await tracker.untilDecided(expectedMatches, 60_000);
+  // Every match waits for its real VALID_MATCH proof, proved one after another by PROVERS provers:
+  // give each match DECIDE_MS_PER_MATCH of the window (seconds each on two shared cores).
+  await tracker.untilDecided(expectedMatches, 60_000 + expectedMatches * DECIDE_MS_PER_MATCH);
   const wallS = (performance.now() - wall0) / 1000;
   const cpu = process.cpuUsage(cpu0);
   loopDelay.disable();
@@ -294,7 +300,7 @@ const STAGES: [string, string][] = [
     'locking_notes',
     'one `lock_notes` for the batch: waits for the signer (one transaction at a time), signed, journaled, sent; the ledger re-verifies every VALID_INPUT proof and locks; the pipeline polls until it is `confirmed`',
   ],
-  ['proving', 'fill memos encrypted (there is no batch match proof yet)'],
+  ['proving', "waits for the match's VALID_MATCH proof (begun at plan time in the prover worker, queued behind earlier matches' proofs); fill memos encrypted"],
   ['verifying', 'value per mint re-checked, then waiting for the signer to take the settle transaction'],
   ['settling', '`settle_batch` signed, journaled, sent, landed; the pipeline polls until it is `confirmed`'],
   ['closing', 'order effects, `fully_filled`/`partially_filled` events, fill memo pushes'],
@@ -304,24 +310,19 @@ const STAGES: [string, string][] = [
 function targetNotes(f: Figures, p50: number, intakeRate: number): string {
   const matchesPerOrder = f.expectedMatches / f.notes;
   const lines: string[] = [];
-  if (f.confirmedRate >= 100)
-    lines.push(
-      `- Throughput: the target (≥ 100 confirmed matches/s) is met in this run: ${fmt(f.confirmedRate, 1)}/s.`,
-    );
-  else {
-    const arriving = intakeRate * matchesPerOrder;
-    lines.push(
-      `- Throughput: ${fmt(f.confirmedRate, 1)}/s is below the 100/s target. The intake accepted ${fmt(intakeRate, 0)} orders/s, ${fmt(arriving, 0)} matches/s of crossing orders, against ${fmt(f.orderRate, 0)} orders/s offered (place latency p50 ${fmt(q(f.loadResult.latenciesMs, 0.5), 0)} ms, p99 ${fmt(q(f.loadResult.latenciesMs, 0.99), 0)} ms)` +
-        (arriving < 100
-          ? ': fewer than 100 matches/s of crossing orders reached the matcher, and settlement cannot confirm matches faster than they are made.'
-          : ': crossing orders arrived faster than they were confirmed.') +
-        ` The intake shares the engine's main thread with the in-process ledger, whose landings (the Groth16 checks of \`lock_notes\` and an fsync per transaction, all synchronous) held it about ${fmt(f.signerBusyShare * 100, 0)}% of the window from first match to last confirmation (sum of the send times), and places wait behind them (event-loop delay p99 ${fmt(f.loopDelayMs.p99, 0)} ms, max ${fmt(f.loopDelayMs.max, 0)} ms). A ledger in its own process (or a real chain) would leave that time to the intake; this bench does not measure that arrangement. The run is ${fmt(f.arrivalS, 1)} s of arrivals, so the partly filled first and last slots weigh on the figure.`,
-    );
-  }
+  const prove = f.snap.stage_latency.prove;
+  const proveNote = prove
+    ? ` Proving is the bound: ${PROVERS} prover worker(s) prove one VALID_MATCH at a time, and a match's proof took p50 ${fmt(prove.p50_ms / 1000, 2)} s (p99 ${fmt(prove.p99_ms / 1000, 2)} s) from its request to its result, the wait behind earlier matches' proofs included; every other stage is a small share of a match (table below).`
+    : '';
   lines.push(
-    p50 <= 1500
-      ? `- Latency: the target (p50 ≤ 1.5 s from match to \`fully_filled\`) is met: p50 ${fmt(p50 / 1000, 2)} s, p99 ${fmt(q(f.ff, 0.99) / 1000, 2)} s.`
-      : `- Latency: p50 ${fmt(p50 / 1000, 2)} s misses the 1.5 s target; the stage table below shows where the time went.`,
+    f.confirmedRate >= TARGET_RATE
+      ? `- Throughput: the target (≥ ${TARGET_RATE} confirmed matches/s with real proofs) is met in this run: ${fmt(f.confirmedRate, 2)}/s.${proveNote}`
+      : `- Throughput: ${fmt(f.confirmedRate, 2)}/s is below the ${TARGET_RATE}/s target.${proveNote} The intake accepted ${fmt(intakeRate, 0)} orders/s (${fmt(intakeRate * matchesPerOrder, 0)} matches/s of crossing orders), so orders were never what was missing.`,
+  );
+  lines.push(
+    p50 <= TARGET_P50_MS
+      ? `- Latency: the target (p50 ≤ ${TARGET_P50_MS / 1000} s from match to \`fully_filled\`) is met: p50 ${fmt(p50 / 1000, 2)} s, p99 ${fmt(q(f.ff, 0.99) / 1000, 2)} s.`
+      : `- Latency: p50 ${fmt(p50 / 1000, 2)} s misses the ${TARGET_P50_MS / 1000} s target: matches queue for the prover (all orders arrive at once), so a match's wait grows with its place in the queue; the stage table below shows where the time went.`,
   );
   return lines.join('\n');
 }
@@ -360,8 +361,8 @@ function renderDoc(f: Figures): string {
 
 | measure | this run | target | reference venue (public devnet) |
 |---|---:|---:|---:|
-| confirmed matches per second, sustained | **${fmt(f.confirmedRate, 1)}** | ≥ 100 | 1.34 |
-| match → \`fully_filled\` p50 | **${fmt(p50 / 1000, 2)} s** | ≤ 1.5 s | 5.7 s |
+| confirmed matches per second, sustained | **${fmt(f.confirmedRate, 2)}** | ≥ ${TARGET_RATE} | 1.34 |
+| match → \`fully_filled\` p50 | **${fmt(p50 / 1000, 2)} s** | ≤ ${TARGET_P50_MS / 1000} s | 5.7 s |
 | match → \`fully_filled\` p99 | **${fmt(p99 / 1000, 2)} s** | | |
 | journal write p50 | **${fmt(f.snap.journal_write.p50_ms, 2)} ms** | | |
 | journal write p99 | **${fmt(f.snap.journal_write.p99_ms, 2)} ms** | | |
