@@ -205,7 +205,8 @@ async function phase1(power: number): Promise<string> {
   };
   if (process.argv.includes('--reuse-ptau') && existsSync(final)) {
     step(`phase 1: reusing ${relative(PACKAGE_DIR, final)}`);
-    if (existsSync(hashesFile)) transcript.phase1[power] = JSON.parse(readFileSync(hashesFile, 'utf8')) as string[];
+    if (existsSync(hashesFile))
+      transcript.phase1[power] = JSON.parse(readFileSync(hashesFile, 'utf8')) as string[];
     return final;
   }
   step(`phase 1: new accumulator, bn128, power ${power}`);

@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { loadSnarkjs } from '@nightjar/crypto';
+import { loadSnarkjs, type SnarkjsLogger } from '@nightjar/crypto';
 
 /** Where node-gyp leaves the native tool. */
 export const NATIVE_PTAU_PREPARE = join(
@@ -23,7 +23,7 @@ export interface PreparePhase2Options {
   /** 'auto' (default): native when built, else snarkjs. */
   backend?: 'auto' | 'native' | 'snarkjs';
   threads?: number;
-  logger?: { info(msg: string): void; debug(msg: string): void };
+  logger?: SnarkjsLogger;
 }
 
 /** Which backend `preparePhase2` would use. */

@@ -300,7 +300,10 @@ const STAGES: [string, string][] = [
     'locking_notes',
     'one `lock_notes` for the batch: waits for the signer (one transaction at a time), signed, journaled, sent; the ledger re-verifies every VALID_INPUT proof and locks; the pipeline polls until it is `confirmed`',
   ],
-  ['proving', "waits for the match's VALID_MATCH proof (begun at plan time in the prover worker, queued behind earlier matches' proofs); fill memos encrypted"],
+  [
+    'proving',
+    "waits for the match's VALID_MATCH proof (begun at plan time in the prover worker, queued behind earlier matches' proofs); fill memos encrypted",
+  ],
   ['verifying', 'value per mint re-checked, then waiting for the signer to take the settle transaction'],
   ['settling', '`settle_batch` signed, journaled, sent, landed; the pipeline polls until it is `confirmed`'],
   ['closing', 'order effects, `fully_filled`/`partially_filled` events, fill memo pushes'],

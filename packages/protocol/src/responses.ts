@@ -103,7 +103,10 @@ export const circuitKeysCodec = object(
     valid_input_vkey_sha256: required(hexBytes(32)),
     valid_spend_vkey_sha256: required(hexBytes(32)),
     valid_match_vkey_sha256: optional(
-      hexBytes(32, { description: 'The key the ledger checks each match proof with; absent for a key set without VALID_MATCH.' }),
+      hexBytes(32, {
+        description:
+          'The key the ledger checks each match proof with; absent for a key set without VALID_MATCH.',
+      }),
     ),
   },
   'SHA-256 of each Groth16 verification key file the venue verifies with (as pinned by the ceremony manifest).',
