@@ -3,13 +3,14 @@
  * circuit-keys directory standing in for a real ceremony's result. The keys are the crypto
  * package's toy Groth16 keys (5 and 7 public inputs, like VALID_INPUT and VALID_SPEND): they are
  * not the dev ceremony's, which is all a production verifier asks; no test proves against them.
+ * VALID_MATCH's stand-in is derived from the dev key (see writeCeremonyKeys).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ownerCommitment, randomFieldElement } from '@nightjar/crypto';
 import { addressToBase58, bytesToHex, ed25519PublicKey, fieldToHex } from '@nightjar/protocol';
-import { sha256Hex } from '@nightjar/circuits';
+import { artifactPaths, sha256Hex } from '@nightjar/circuits';
 
 const TOY = new URL('../../crypto/test/fixtures/groth16/', import.meta.url);
 
@@ -18,14 +19,24 @@ export function writeCeremonyKeys(dir: string): string {
   const out = join(dir, 'circuit-keys');
   mkdirSync(out, { recursive: true });
   const files: Record<string, { sha256: string; bytes: number }> = {};
+  const put = (name: string, bytes: Uint8Array) => {
+    writeFileSync(join(out, name), bytes);
+    files[name] = { sha256: sha256Hex(bytes), bytes: bytes.length };
+  };
   for (const [name, toy] of [
     ['valid_input.vkey.json', 'verification_key.json'],
     ['valid_spend.vkey.json', 'spend7_verification_key.json'],
   ] as const) {
-    const bytes = readFileSync(new URL(toy, TOY));
-    writeFileSync(join(out, name), bytes);
-    files[name] = { sha256: sha256Hex(bytes), bytes: bytes.length };
+    put(name, readFileSync(new URL(toy, TOY)));
   }
+  // No toy key has VALID_MATCH's 19 public inputs: the dev key with gamma and delta swapped is a
+  // well-formed key that is not the dev ceremony's (a settling venue refuses to start without one).
+  const devMatch = JSON.parse(readFileSync(artifactPaths('valid_match').vkey, 'utf8')) as Record<
+    string,
+    unknown
+  >;
+  const stand = { ...devMatch, vk_gamma_2: devMatch.vk_delta_2, vk_delta_2: devMatch.vk_gamma_2 };
+  put('valid_match.vkey.json', Buffer.from(JSON.stringify(stand, null, 2)));
   writeFileSync(join(out, 'manifest.json'), JSON.stringify({ dev_only: false, files }, null, 2));
   return out;
 }

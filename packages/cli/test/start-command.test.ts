@@ -166,6 +166,7 @@ describe('nightjar start', () => {
       dev_only: false,
       valid_input_vkey_sha256: sha256Hex(readFileSync(join(keys, 'valid_input.vkey.json'))),
       valid_spend_vkey_sha256: sha256Hex(readFileSync(join(keys, 'valid_spend.vkey.json'))),
+      valid_match_vkey_sha256: sha256Hex(readFileSync(join(keys, 'valid_match.vkey.json'))),
     });
     first.child.kill('SIGINT');
     expect(await first.exited).toBe(0);
