@@ -1,8 +1,9 @@
 import { configDefaults } from 'vitest/config';
 
 /**
- * Test files that prove for real with the VALID_MATCH key or check a whole ceremony (each keeps
- * both cores busy for tens of seconds to minutes). Each package project leaves them out; the root
+ * Test files that prove for real with the VALID_MATCH key (directly, or through a started
+ * `nightjar` venue that settles a match) or check a whole ceremony: each keeps both cores busy for
+ * tens of seconds to minutes. Each package project leaves them out; the root
  * config runs them in a group of their own, one file at a time, after every other test, so they
  * neither starve timing-sensitive tests nor each other.
  */
@@ -10,3 +11,10 @@ export const PROOF_TESTS = '**/*.proofs.test.ts';
 
 /** What a package project excludes: vitest's defaults and the proof tests. */
 export const PACKAGE_EXCLUDE = [...configDefaults.exclude, PROOF_TESTS];
+
+/**
+ * Default per-test timeout of the package projects. vitest's 5 s is a CPU budget, not a hang
+ * detector, on this project's shared two-core machines: on a slow day a 20-level Merkle rebuild
+ * or a batch of pairings takes longer beside the proving tests. Hangs still end, a minute later.
+ */
+export const PACKAGE_TEST_TIMEOUT_MS = 60_000;

@@ -8,7 +8,8 @@ export default defineProject({
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     exclude: PACKAGE_EXCLUDE,
     // Each test spawns the real `nightjar` binary (a Node start through tsx, about 1 s each on an
-    // idle machine), so the 5 s default is too short when several run on two busy cores.
-    testTimeout: 30_000,
+    // idle machine, many times that on a slow day), so the 5 s default is far too short.
+    testTimeout: 90_000,
+    hookTimeout: 90_000,
   },
 });

@@ -23,7 +23,7 @@ function nightjar(args: string[], env: Record<string, string> = {}): Promise<Run
     execFile(
       process.execPath,
       [BIN, ...args],
-      { env: { ...process.env, ...env }, timeout: 90_000 },
+      { env: { ...process.env, ...env }, timeout: 300_000 },
       (err, stdout, stderr) => {
         const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
         resolve({ code, stdout, stderr });
@@ -60,7 +60,7 @@ describe('nightjar CLI against a started venue', () => {
     });
     envA = { NIGHTJAR_DATA_DIR: dir, NIGHTJAR_HOME: join(dir, 'home-a'), NIGHTJAR_WALLET_PASSWORD: 'test a' };
     envB = { NIGHTJAR_DATA_DIR: dir, NIGHTJAR_HOME: join(dir, 'home-b') };
-  }, 60_000);
+  });
 
   afterAll(async () => {
     if (venue && venue.exitCode === null) {
@@ -146,7 +146,7 @@ describe('nightjar CLI against a started venue', () => {
       '--until',
       'fully_filled',
       '--timeout',
-      '60',
+      '240',
       '--json',
     ];
     const watchA = nightjar(watchArgs, envA);
@@ -202,5 +202,5 @@ describe('nightjar CLI against a started venue', () => {
     expect(out.signature).toMatch(/^[0-9a-f]+$/);
     const after = await json<Balance[]>(['wallet', 'balances'], envA);
     expect(after.find((b) => b.asset === 'SOL')?.available).toBe('0');
-  }, 120_000);
+  });
 });
