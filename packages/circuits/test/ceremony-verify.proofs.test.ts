@@ -29,7 +29,16 @@ describe('the committed dev ceremony', () => {
     }
   });
 
-  for (const name of Object.keys(CIRCUITS) as CircuitName[]) {
+  // VALID_MATCH's check re-derives a power-15 key: over ten minutes on two shared cores, too
+  // long for every run of the suite. `npm run verify-ceremony -w packages/circuits` checks all
+  // three keys (README, "Checking the committed keys"); its result on the committed keys is there.
+  const inSuite = (Object.keys(CIRCUITS) as CircuitName[]).filter((n) => CIRCUITS[n].ptau === PTAU_FILE);
+
+  it('checks every circuit on the power-13 phase 1 here, and VALID_MATCH by script', () => {
+    expect(inSuite).toEqual(['valid_input', 'valid_spend']);
+  });
+
+  for (const name of inSuite) {
     it(`snarkjs zkey verify ${name}.r1cs ${CIRCUITS[name].ptau} ${name}.zkey`, async () => {
       const paths = artifactPaths(name);
       for (const file of [CIRCUITS[name].r1cs, CIRCUITS[name].zkey]) await loadArtifact(file);

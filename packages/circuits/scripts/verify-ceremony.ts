@@ -1,0 +1,34 @@
+/**
+ * `npm run verify-ceremony -w packages/circuits`: `snarkjs zkey verify <circuit>.r1cs <ptau>
+ * <circuit>.zkey` for every committed circuit, on the hash-pinned files (exit 1 if any fails).
+ * test/ceremony-verify.proofs.test.ts runs the same check for the power-13 circuits on every run
+ * of the suite; VALID_MATCH's takes over ten minutes on two shared cores, so it lives here.
+ */
+import { join } from 'node:path';
+
+import { loadSnarkjs, terminateSnarkjs } from '@nightjar/crypto';
+
+import { ARTIFACTS_DIR, CIRCUITS, artifactPaths, loadArtifact, type CircuitName } from '../src/artifacts.js';
+
+const quiet = { debug: () => {}, info: () => {}, warn: console.warn, error: console.error };
+
+async function main(): Promise<number> {
+  const snarkjs = await loadSnarkjs();
+  let failed = 0;
+  for (const name of Object.keys(CIRCUITS) as CircuitName[]) {
+    const c = CIRCUITS[name];
+    // Throws unless each file has the manifest's SHA-256.
+    for (const file of [c.r1cs, c.zkey, c.ptau]) await loadArtifact(file);
+    const t0 = Date.now();
+    const paths = artifactPaths(name);
+    const ok = await snarkjs.zKey.verifyFromR1cs(paths.r1cs, join(ARTIFACTS_DIR, c.ptau), paths.zkey, quiet);
+    console.log(
+      `${name}: zkey verify against ${c.ptau}: ${ok ? 'OK' : 'FAILED'} (${((Date.now() - t0) / 1000).toFixed(0)} s)`,
+    );
+    if (!ok) failed++;
+  }
+  await terminateSnarkjs();
+  return failed === 0 ? 0 : 1;
+}
+
+process.exitCode = await main();
