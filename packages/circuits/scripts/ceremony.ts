@@ -82,7 +82,7 @@ export function ptauPower(file: string): number {
  * Whether the phase-1 run at `power` ends with a beacon and a full `powersoftau verify`. The
  * power-15 run does not: on the 2-core dev machine each pass over a power-15 accumulator took
  * ~45 min under load, and these keys are dev-only whatever the beacon (one machine made every
- * contribution). The zkey is still checked against the ptau (`test/ceremony-verify.proofs.test.ts`).
+ * contribution). The zkey is still checked against the ptau (`npm run verify-ceremony`).
  */
 export const PHASE1_BEACON_BY_POWER: Readonly<Record<number, boolean>> = { 13: true, 15: false };
 
@@ -284,7 +284,7 @@ async function phase2(name: CircuitName, ptau: string): Promise<CircuitResult> {
     logger,
   );
   transcript.phase2[name] = [hashHex(contribution), hashHex(beacon)].filter((h) => h !== undefined);
-  // --no-verify leaves this check to test/ceremony-verify.proofs.test.ts (the same snarkjs call).
+  // --no-verify leaves this check to `npm run verify-ceremony` (the same snarkjs call).
   step(`phase 2 ${name}: verify zkey against r1cs and ptau`);
   if (
     !process.argv.includes('--no-verify') &&

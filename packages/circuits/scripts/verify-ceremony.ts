@@ -1,8 +1,8 @@
 /**
  * `npm run verify-ceremony -w packages/circuits`: `snarkjs zkey verify <circuit>.r1cs <ptau>
  * <circuit>.zkey` for every committed circuit, on the hash-pinned files (exit 1 if any fails).
- * test/ceremony-verify.proofs.test.ts runs the same check for the power-13 circuits on every run
- * of the suite; VALID_MATCH's takes over ten minutes on two shared cores, so it lives here.
+ * Minutes per key on two shared cores (over ten for VALID_MATCH), so the suite does not run it
+ * (test/ceremony-verify.proofs.test.ts checks the pins).
  */
 import { join } from 'node:path';
 
