@@ -2,6 +2,8 @@
 #pragma once
 #include <cstdint>
 #include <cstring>
+#include <utility>
+#include <vector>
 
 namespace nj {
 
@@ -211,6 +213,18 @@ inline Fr frRootOfUnity28() {
   Fr nqr = Fr::fromStd(k);
   while (nqr.pow(half) != minusOne) nqr = nqr + Fr::one();
   return nqr.pow(t);
+}
+
+// The bit-reversal permutation a radix-2 FFT of a power-of-two length starts from (in place).
+template <typename T>
+void bitReversePermute(std::vector<T>& a) {
+  const size_t n = a.size();
+  for (size_t i = 1, j = 0; i < n; i++) {
+    size_t bit = n >> 1;
+    for (; j & bit; bit >>= 1) j ^= bit;
+    j ^= bit;
+    if (i < j) std::swap(a[i], a[j]);
+  }
 }
 
 // Fq2 = Fq[u]/(u^2 + 1).

@@ -117,12 +117,7 @@ void runTasks(std::vector<std::function<void()>>& tasks, unsigned threads) {
 // In-place radix-2 DIT NTT in natural order; roots = powers of the generator (n/2 of them).
 void ntt(std::vector<Fr>& a, const std::vector<Fr>& roots) {
   const size_t n = a.size();
-  for (size_t i = 1, j = 0; i < n; i++) {
-    size_t bit = n >> 1;
-    for (; j & bit; bit >>= 1) j ^= bit;
-    j ^= bit;
-    if (i < j) std::swap(a[i], a[j]);
-  }
+  bitReversePermute(a);
   for (size_t len = 2; len <= n; len <<= 1) {
     const size_t half = len >> 1, step = n / len;
     for (size_t i = 0; i < n; i += len) {

@@ -189,12 +189,7 @@ Twiddles makeTwiddles(uint32_t maxPower) {
 template <typename F>
 void inverseFft(std::vector<Jac<F>>& a, const Twiddles& tw, unsigned threads) {
   const size_t n = a.size();
-  for (size_t i = 1, j = 0; i < n; i++) {
-    size_t bit = n >> 1;
-    for (; j & bit; bit >>= 1) j ^= bit;
-    j ^= bit;
-    if (i < j) std::swap(a[i], a[j]);
-  }
+  bitReversePermute(a);
   for (size_t len = 2; len <= n; len <<= 1) {
     const size_t half = len >> 1, step = tw.maxN / len;
     parallelFor(n / 2, threads, [&](size_t b, size_t e) {
