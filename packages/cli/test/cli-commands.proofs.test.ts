@@ -32,6 +32,31 @@ function nightjar(args: string[], env: Record<string, string> = {}): Promise<Run
   });
 }
 
+/** Starts `nightjar watch --json`: `live` resolves on its `subscribed` line, `done` when it exits. */
+function watchJson(args: string[], env: Record<string, string>): { live: Promise<void>; done: Promise<Run> } {
+  const proc = spawn(process.execPath, [BIN, 'watch', ...args, '--json'], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  let onLive: () => void = () => {};
+  const live = new Promise<void>((resolve) => (onLive = resolve));
+  proc.stdout.on('data', (d) => {
+    stdout += String(d);
+    if (stdout.includes('"type":"subscribed"')) onLive();
+  });
+  proc.stderr.on('data', (d) => (stderr += String(d)));
+  const done = new Promise<Run>((resolve) =>
+    proc.on('exit', (code) => resolve({ code: code ?? -1, stdout, stderr })),
+  );
+  // A watch that exits before it is live fails the wait for it with what it printed.
+  const failed = done.then((r) => {
+    throw new Error(`watch exited ${r.code} before it was live: ${r.stderr}`);
+  });
+  return { live: Promise.race([live, failed]), done };
+}
+
 /** Runs a command that must succeed with --json and returns its parsed output. */
 async function json<T>(args: string[], env: Record<string, string> = {}): Promise<T> {
   const run = await nightjar([...args, '--json'], env);
@@ -139,19 +164,10 @@ describe('nightjar CLI against a started venue', () => {
     expect(depA).toMatchObject({ asset: 'USDC', amount: '400000000' });
     expect(depB.asset).toBe('SOL');
 
-    const watchArgs = [
-      'watch',
-      '--channels',
-      'orders,fills',
-      '--until',
-      'fully_filled',
-      '--timeout',
-      '240',
-      '--json',
-    ];
-    const watchA = nightjar(watchArgs, envA);
-    const watchB = nightjar(watchArgs, envB);
-    await new Promise((r) => setTimeout(r, 2_500)); // both streams subscribed
+    const watchArgs = ['--channels', 'orders,fills', '--until', 'fully_filled', '--timeout', '480'];
+    const watchA = watchJson(watchArgs, envA);
+    const watchB = watchJson(watchArgs, envB);
+    await Promise.all([watchA.live, watchB.live]);
 
     const [bid, ask] = await Promise.all([
       json<{ order_id: string; status: string }>(
@@ -167,14 +183,15 @@ describe('nightjar CLI against a started venue', () => {
     expect(ask.status).toBe('accepted');
 
     for (const [w, id] of [
-      [await watchA, bid.order_id],
-      [await watchB, ask.order_id],
+      [await watchA.done, bid.order_id],
+      [await watchB.done, ask.order_id],
     ] as const) {
       expect(w.code).toBe(0);
       const events = w.stdout
         .trim()
         .split('\n')
         .map((l) => JSON.parse(l) as { type: string; event?: { order_id: string; kind?: string } });
+      expect(events[0]).toEqual({ type: 'subscribed', channels: ['orders', 'fills'] });
       expect(
         events.some((e) => e.type === 'order' && e.event?.order_id === id && e.event.kind === 'fully_filled'),
       ).toBe(true);
@@ -202,5 +219,5 @@ describe('nightjar CLI against a started venue', () => {
     expect(out.signature).toMatch(/^[0-9a-f]+$/);
     const after = await json<Balance[]>(['wallet', 'balances'], envA);
     expect(after.find((b) => b.asset === 'SOL')?.available).toBe('0');
-  });
+  }, 900_000); // fourteen CLI processes and four proofs; minutes on a slow machine
 });

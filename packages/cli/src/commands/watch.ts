@@ -47,6 +47,7 @@ export const watch: Command = {
   --until KIND      exit 0 after N order events of this kind (e.g. fully_filled)
   --count N         how many (default 1)
   --timeout S       exit ${EXIT.timeout} if --until is not reached in S seconds
+  With --json the first line is {"type":"subscribed","channels":[...]} once the stream is live.
   Uses the wallet (when there is one) to verify and store fill memos as they come.`,
   options: {
     channels: { type: 'string' },
@@ -68,7 +69,9 @@ export const watch: Command = {
     const client = await connect(paths, wallet ? { wallet } : {});
     try {
       const stream = await createStream(client, { channels });
-      out.info(`watching ${channels.join(', ')} (Ctrl-C to stop)`);
+      // With --json the first line says the stream is live, so a script can act on that.
+      if (out.json) out.line({ type: 'subscribed', channels }, '');
+      else out.info(`watching ${channels.join(', ')} (Ctrl-C to stop)`);
       let seen = 0;
       const code = await new Promise<number>((resolve) => {
         const timer = timeoutS

@@ -44,9 +44,10 @@ type Class = 'recovery_released' | 'recovery_redriven' | 'recovery_already_settl
 const STAGES: { at: string; settled: boolean; cls: Class }[] = [
   { at: 'queued', settled: false, cls: 'recovery_released' },
   { at: 'locking_notes', settled: false, cls: 'recovery_released' },
-  { at: 'locking_notes:sent', settled: true, cls: 'recovery_redriven' },
-  // Killed while proving: the locks landed, no proof was journaled, so nothing can settle; the
-  // match is released (its locks expire) and nothing is consumed.
+  // Killed once the lock was sent, or while proving: the locks may land, but no proof was
+  // journaled and none is made again after a restart, so nothing can settle; the match is
+  // released (its locks expire) and nothing is consumed.
+  { at: 'locking_notes:sent', settled: false, cls: 'recovery_released' },
   { at: 'proving', settled: false, cls: 'recovery_released' },
   // Killed once the proof was journaled: settled with it after the restart, not proven again.
   { at: 'proving:proved', settled: true, cls: 'recovery_redriven' },
