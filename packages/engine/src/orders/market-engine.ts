@@ -16,8 +16,9 @@ import type { OrderRegistry } from './order-registry.js';
 import { confirmedKind, orderEvent } from './event-bodies.js';
 import { unknownCommand, type MarketCommand } from './market-commands.js';
 
-/** Slots a matched order's note stays locked for settlement (well under the 4,500-slot ceiling). */
-export const SETTLEMENT_LOCK_SLOTS = 150n;
+import { SETTLEMENT_LOCK_SLOTS } from '../settlement/lock-window.js';
+
+export { SETTLEMENT_LOCK_SLOTS };
 
 export interface MarketEngineDeps {
   registry: OrderRegistry;
@@ -131,7 +132,11 @@ export class MarketEngine {
     this.place(replacement);
   }
 
-  /** One slot: expire, then auction; matched orders go to settlement. */
+  /**
+   * One slot: expire, then auction; matched orders go to settlement. While settlement cannot
+   * prove more matches within their locks the auction waits (no tick passes, so an ioc or fok
+   * order still gets its arrival auction).
+   */
   private runSlot(slot: bigint): void {
     this.endStaleRelocks(slot);
     for (const order of this.book.expire(slot)) {
@@ -139,6 +144,7 @@ export class MarketEngine {
       this.emit(order, 'expired');
       this.releaseLock(order);
     }
+    if (this.deps.settlement.acceptsMatches?.() === false) return;
     this.tick += 1;
     const result = runAuction(this.book, {
       slot,
@@ -154,7 +160,8 @@ export class MarketEngine {
       this.deps.registry.retire(leaving.order, 'cancelled');
       this.emit(leaving.order, 'cancelled');
     }
-    const lockExpirySlot = slot + SETTLEMENT_LOCK_SLOTS;
+    const matchCount = result.batches.reduce((n, b) => n + b.length, 0);
+    const lockExpirySlot = slot + (this.deps.settlement.lockSlotsFor?.(matchCount) ?? SETTLEMENT_LOCK_SLOTS);
     for (const matches of result.batches) {
       const batchId = this.deps.nextBatchId();
       for (const m of matches) {

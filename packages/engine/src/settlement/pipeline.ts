@@ -14,6 +14,8 @@
  * - `proving.ts`: each match's VALID_MATCH proof, started at plan time (overlapping the locks and
  *   other batches); `match-witness.ts` its parameters and the witness-equals-plan check;
  *   `input-path.ts` its inputs' paths from the tree mirror; `match-prover.ts` the prover seam.
+ * - `lock-window.ts`: lock lengths and auction pauses from the prover's backlog, so no proof
+ *   outlasts its match's locks.
  * - `scheduler.ts`: the open batches, background tasks in flight, the waits between ledger rounds.
  * - `job.ts`: a job's state machine: stage transitions, terminal outcomes, ambiguity.
  * - `plan.ts`: a match's plan (outputs, locks, relock), computed once at match time; conservation.
@@ -35,6 +37,7 @@ import type { SettlementJournal } from './journal.js';
 import type { PathMirror } from './input-path.js';
 import { LedgerIo } from './ledger-io.js';
 import type { MatchProver, MatchVerifier } from './match-prover.js';
+import { LockWindow } from './lock-window.js';
 import { fillMemos } from './memo.js';
 import { SettlementMetrics } from './metrics.js';
 import { BatchPhases } from './phases.js';
@@ -90,6 +93,8 @@ export class SettlementPipeline implements SettlementSeam {
   private readonly jobs: JobMachine;
   private readonly phases: BatchPhases;
   private readonly proving: MatchProving;
+  private readonly window: LockWindow;
+  private paused = false;
   private feeOwnerCommitment = '';
   private effects: OrderEffects | undefined;
   private closed = false;
@@ -126,11 +131,13 @@ export class SettlementPipeline implements SettlementSeam {
       closed: () => this.closed,
       crash: this.crash,
     });
+    this.window = new LockWindow(o.chain, o.now);
     this.proving = new MatchProving({
       prover: o.prover,
       trees: o.trees,
       chain: o.chain,
       metrics: this.metrics,
+      window: this.window,
     });
   }
 
@@ -185,6 +192,7 @@ export class SettlementPipeline implements SettlementSeam {
   async close(): Promise<void> {
     this.closed = true;
     this.signer.close();
+    this.window.close();
   }
 
   // ---- SettlementSeam ----
@@ -231,6 +239,24 @@ export class SettlementPipeline implements SettlementSeam {
       run.proofs.set(j.plan.matchIdx, this.proving.start(j, instrument, this.feeOwnerCommitment));
     this.crash('queued');
     void this.scheduler.track(this.runBatch(run));
+  }
+
+  acceptsMatches(): boolean {
+    const open = this.window.acceptsMatches();
+    if (open === this.paused) {
+      this.paused = !open;
+      const backlog = {
+        queued_proofs: this.window.queued,
+        backlog_slots: Number(this.window.backlogSlots()),
+      };
+      if (this.paused) this.o.log.warn(backlog, 'prover backlog: auctions wait until it drains');
+      else this.o.log.info(backlog, 'prover backlog drained: auctions resume');
+    }
+    return open;
+  }
+
+  lockSlotsFor(matches: number): bigint {
+    return this.window.lockSlotsFor(matches);
   }
 
   releaseLock(nullifier: string, untilSlot: bigint): void {

@@ -8,6 +8,7 @@ import { validMatchPublicSignals } from '@nightjar/crypto';
 import { bytesToHex, fieldToHex, type Instrument } from '@nightjar/protocol';
 import type { ChainView } from '../chain-view.js';
 import { inputPath, type PathMirror } from './input-path.js';
+import type { LockWindow } from './lock-window.js';
 import type { MatchProver } from './match-prover.js';
 import { matchParams, witnessMismatch } from './match-witness.js';
 import type { SettlementMetrics } from './metrics.js';
@@ -27,6 +28,8 @@ export interface MatchProvingDeps {
   trees: PathMirror;
   chain: Pick<ChainView, 'slot' | 'onSlot'>;
   metrics: SettlementMetrics;
+  /** Learns the prover's backlog and throughput (lock lengths and auction pauses follow it). */
+  window: Pick<LockWindow, 'proofQueued' | 'proofEnded'>;
 }
 
 /** Slots before the earlier input lock ends by which a proof must have its inputs' paths. */
@@ -61,7 +64,15 @@ export class MatchProving {
     const mismatch = witnessMismatch(plan, params);
     if (mismatch) return { ok: false, why: `the witness disagrees with the plan (${mismatch})` };
     const t1 = performance.now();
-    const r = await this.d.prover.prove(params, signal);
+    const queuedAt = this.d.window.proofQueued();
+    let made = false;
+    let r;
+    try {
+      r = await this.d.prover.prove(params, signal);
+      made = true;
+    } finally {
+      this.d.window.proofEnded(queuedAt, made);
+    }
     this.d.metrics.sample('prove', performance.now() - t1);
     return {
       ok: true,

@@ -76,6 +76,10 @@ export interface SettlementSeam {
    * unmatched: free the note now rather than at the lock's expiry.
    */
   releaseLock?(nullifier: string, untilSlot: bigint): void;
+  /** False while settlement cannot take more matches in time (the markets skip their auctions). */
+  acceptsMatches?(): boolean;
+  /** Slots the locks of `matches` new matches must last for their proofs to be made in time. */
+  lockSlotsFor?(matches: number): bigint;
   /** Settlement totals for `/transparency`. */
   totals?(): { batches: number; confirmed_matches: number; rejected_matches: number };
 }

@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { LockWindow, SETTLEMENT_LOCK_SLOTS, type SlotSource } from './lock-window.js';
+
+/** A chain whose slots pass every 400 ms of a hand-moved clock. */
+function world() {
+  let ms = 0;
+  let slot = 100;
+  const listeners = new Set<(s: number) => void>();
+  const chain: SlotSource = {
+    get slot() {
+      return slot;
+    },
+    onSlot(l) {
+      listeners.add(l);
+      return () => listeners.delete(l);
+    },
+  };
+  const w = new LockWindow(chain, () => ms);
+  const pass = (slots: number, msPerSlot = 400) => {
+    for (let i = 0; i < slots; i++) {
+      ms += msPerSlot;
+      slot += 1;
+      for (const l of listeners) l(slot);
+    }
+  };
+  return { w, pass, listeners };
+}
+
+describe('LockWindow', () => {
+  it('keeps the base window while the prover keeps up', () => {
+    const { w, pass } = world();
+    const t = w.proofQueued();
+    pass(2);
+    w.proofEnded(t, true); // 800 ms a proof
+    expect(w.lockSlotsFor(1)).toBe(SETTLEMENT_LOCK_SLOTS);
+    expect(w.lockSlotsFor(16)).toBe(SETTLEMENT_LOCK_SLOTS); // 16 × 2 slots, doubled, + 30 < 150
+    expect(w.acceptsMatches()).toBe(true);
+  });
+
+  it('stretches locks over a backlog and pauses matching while it is over half the base window', () => {
+    const { w, pass } = world();
+    // Five proofs queued at once, each taking 25 slots (10 s) of the prover's time.
+    const queued = Array.from({ length: 5 }, () => w.proofQueued());
+    pass(25);
+    w.proofEnded(queued[0]!, true);
+    expect(w.backlogSlots()).toBe(100n); // four left, 25 slots each: queueing was not counted
+    expect(w.acceptsMatches()).toBe(false);
+    expect(w.lockSlotsFor(2)).toBe(30n + 2n * 150n);
+    for (const t of queued.slice(1, 4)) {
+      pass(25);
+      w.proofEnded(t, true);
+    }
+    expect(w.backlogSlots()).toBe(25n);
+    expect(w.acceptsMatches()).toBe(true);
+  });
+
+  it('assumes a slow prover until one proof is measured, and never passes the ledger ceiling', () => {
+    const { w } = world();
+    expect(w.lockSlotsFor(8)).toBe(30n + 2n * 400n); // 8 × 20 s at 400 ms a slot
+    expect(w.lockSlotsFor(1000)).toBe(4490n);
+    for (let i = 0; i < 2; i++) w.proofQueued();
+    expect(w.acceptsMatches()).toBe(false);
+  });
+
+  it('a failed or dropped proof leaves the backlog without teaching a rate', () => {
+    const { w, pass } = world();
+    const a = w.proofQueued();
+    pass(1000);
+    w.proofEnded(a, false);
+    expect(w.queued).toBe(0);
+    w.proofQueued();
+    expect(w.backlogSlots()).toBe(50n); // still the 20 s prior
+  });
+
+  it('a hand-stepped clock that passes many slots at once counts at least 1 ms a slot', () => {
+    const { w, pass } = world();
+    const t = w.proofQueued();
+    pass(10);
+    w.proofEnded(t, true); // 4 s a proof
+    for (let i = 0; i < 40; i++) pass(100, 0);
+    w.proofQueued();
+    expect(w.backlogSlots()).toBeLessThanOrEqual(4000n);
+    expect(w.lockSlotsFor(0)).toBe(4490n);
+  });
+
+  it('close stops listening to slots', () => {
+    const { w, listeners } = world();
+    w.close();
+    expect(listeners.size).toBe(0);
+  });
+});
