@@ -48,6 +48,7 @@ import {
 } from '../src/artifacts.js';
 import { loadSnarkjs } from '@nightjar/crypto';
 
+import { CIRCUITS_DIR, circuitSourceSha256 } from './circuit-sources.js';
 import { preparePhase2 } from './prepare-phase2.js';
 
 const require = createRequire(import.meta.url);
@@ -96,7 +97,6 @@ export const BEACON_HASH = createHash('sha256').update(BEACON_SOURCE).digest('he
 export const BEACON_ITERATIONS_EXP = 10;
 
 const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
-const CIRCUITS_DIR = join(PACKAGE_DIR, 'circuits');
 const BUILD_DIR = join(PACKAGE_DIR, 'build');
 const ARTIFACTS_DIR = join(PACKAGE_DIR, 'artifacts');
 
@@ -376,7 +376,7 @@ async function main(): Promise<void> {
   }
 
   for (const name of names) {
-    // --reuse-build keeps a compile already in build/ (compiles are deterministic: sources.test.ts).
+    // --reuse-build keeps a compile already in build/ (compiles are deterministic: npm run verify-ceremony checks).
     if (process.argv.includes('--reuse-build') && existsSync(join(BUILD_DIR, `${name}.r1cs`))) {
       step(`compile ${name}: reusing build/${name}.r1cs`);
       continue;
@@ -406,6 +406,7 @@ async function main(): Promise<void> {
     }
     circuits[name] = {
       source: `circuits/${name}.circom`,
+      source_sha256: circuitSourceSha256(name),
       template: c.template,
       constraints: results[name].constraints,
       wires: results[name].wires,

@@ -1,14 +1,45 @@
 /**
- * `npm run verify-ceremony -w packages/circuits`: `snarkjs zkey verify <circuit>.r1cs <ptau>
- * <circuit>.zkey` for every committed circuit, on the hash-pinned files (exit 1 if any fails).
- * Minutes per key on two shared cores (over ten for VALID_MATCH), so the suite does not run it
- * (test/ceremony-verify.proofs.test.ts checks the pins).
+ * `npm run verify-ceremony -w packages/circuits`: for every committed circuit, recompiles it and
+ * compares the r1cs and wasm with the committed ones byte for byte, then runs `snarkjs zkey verify
+ * <circuit>.r1cs <ptau> <circuit>.zkey` on the hash-pinned files (exit 1 if anything fails).
+ * Minutes per circuit on two shared cores (over ten for VALID_MATCH), so the suite does not run
+ * it: test/sources.test.ts checks the source fingerprints, test/ceremony-verify.proofs.test.ts
+ * the pins.
  */
+import { createHash } from 'node:crypto';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 import { loadSnarkjs, terminateSnarkjs } from '@nightjar/crypto';
 
-import { ARTIFACTS_DIR, CIRCUITS, artifactPaths, loadArtifact, type CircuitName } from '../src/artifacts.js';
+import {
+  ARTIFACTS_DIR,
+  CIRCUITS,
+  artifactPaths,
+  loadArtifact,
+  readManifest,
+  type CircuitName,
+} from '../src/artifacts.js';
+import { compileCircuit } from './ceremony.js';
+
+const OUT = fileURLToPath(new URL('../build/source-check/', import.meta.url));
+const sha256 = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
+
+/** Recompiles `name` and compares its r1cs and wasm with the manifest's pins. */
+async function recompiles(name: CircuitName): Promise<boolean> {
+  const manifest = await readManifest();
+  const dir = join(OUT, name);
+  const t0 = Date.now();
+  compileCircuit(name, dir);
+  const ok =
+    sha256(join(dir, `${name}.r1cs`)) === manifest.files[CIRCUITS[name].r1cs]?.sha256 &&
+    sha256(join(dir, `${name}_js`, `${name}.wasm`)) === manifest.files[CIRCUITS[name].wasm]?.sha256;
+  console.log(
+    `${name}: recompiled r1cs and wasm ${ok ? 'match' : 'DIFFER FROM'} the committed ones (${((Date.now() - t0) / 1000).toFixed(0)} s)`,
+  );
+  return ok;
+}
 
 const quiet = { debug: () => {}, info: () => {}, warn: console.warn, error: console.error };
 
@@ -16,6 +47,7 @@ async function main(): Promise<number> {
   const snarkjs = await loadSnarkjs();
   let failed = 0;
   for (const name of Object.keys(CIRCUITS) as CircuitName[]) {
+    if (!(await recompiles(name))) failed++;
     const c = CIRCUITS[name];
     // Throws unless each file has the manifest's SHA-256.
     for (const file of [c.r1cs, c.zkey, c.ptau]) await loadArtifact(file);
@@ -28,6 +60,7 @@ async function main(): Promise<number> {
     if (!ok) failed++;
   }
   await terminateSnarkjs();
+  rmSync(OUT, { recursive: true, force: true });
   return failed === 0 ? 0 : 1;
 }
 

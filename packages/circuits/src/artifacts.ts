@@ -87,6 +87,8 @@ export interface ArtifactManifest {
     CircuitName,
     {
       source: string;
+      /** scripts/circuit-sources.ts: the source and its local includes when the artifacts were built. */
+      source_sha256?: string;
       template: string;
       constraints: number;
       wires: number;

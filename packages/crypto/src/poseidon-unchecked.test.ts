@@ -23,7 +23,7 @@ const ARITIES = [1, 2, 3, 4, 5, 6] as const;
  * Against our BigInt permutation: the fastest independent implementation (circomlibjs, poseidon-lite
  * and the Rust wasm one are all slower), still about 0.1 ms a call, so these take seconds.
  */
-const RANDOM_PER_ARITY = 10_000;
+const RANDOM_PER_ARITY = 2_000;
 const SLOW_TEST_MS = 120_000;
 /** Against circomlibjs itself (about 0.1 ms a call, so fewer). */
 const CIRCOMLIB_PER_ARITY = 500;
