@@ -56,10 +56,16 @@ describe('LockWindow', () => {
 
   it('assumes a slow prover until one proof is measured, and never passes the ledger ceiling', () => {
     const { w } = world();
-    expect(w.lockSlotsFor(8)).toBe(30n + 2n * 400n); // 8 × 20 s at 400 ms a slot
+    expect(w.lockSlotsFor(8)).toBe(30n + 2n * 400n); // 8 × 50 slots (20 s at 400 ms a slot)
     expect(w.lockSlotsFor(1000)).toBe(4490n);
     for (let i = 0; i < 2; i++) w.proofQueued();
     expect(w.acceptsMatches()).toBe(false);
+  });
+
+  it('the prior is in slots: a hand-stepped clock does not stretch it', () => {
+    const { w, pass } = world();
+    for (let i = 0; i < 10; i++) pass(100, 0);
+    expect(w.lockSlotsFor(1)).toBe(SETTLEMENT_LOCK_SLOTS);
   });
 
   it('a failed or dropped proof leaves the backlog without teaching a rate', () => {
@@ -69,7 +75,7 @@ describe('LockWindow', () => {
     w.proofEnded(a, false);
     expect(w.queued).toBe(0);
     w.proofQueued();
-    expect(w.backlogSlots()).toBe(50n); // still the 20 s prior
+    expect(w.backlogSlots()).toBe(50n); // still the prior
   });
 
   it('a hand-stepped clock that passes many slots at once counts at least 1 ms a slot', () => {

@@ -21,10 +21,12 @@ const CEILING_MARGIN_SLOTS = 10n;
 const BASE_OVERHEAD_SLOTS = 30n;
 const EWMA = 0.2;
 /**
- * Assumed prover time per proof until one is measured: the slowest seen here (a first VALID_MATCH
- * proof with its key load on a busy two-core machine), so a burst right after a start is covered.
+ * Assumed prover time per proof until one is measured, in slots: 20 s at 400 ms a slot, the
+ * slowest seen here (a first VALID_MATCH proof with its key load on a busy two-core machine), so
+ * a burst right after a start is covered. In slots, not ms, so that a hand-stepped test clock
+ * does not turn it into thousands of slots.
  */
-const PRIOR_MS_PER_PROOF = 20_000;
+const PRIOR_SLOTS_PER_PROOF = 50n;
 
 export interface SlotSource {
   readonly slot: number;
@@ -32,7 +34,7 @@ export interface SlotSource {
 }
 
 export class LockWindow {
-  #msPerProof = PRIOR_MS_PER_PROOF;
+  #msPerProof = 0;
   #proofsMeasured = false;
   #msPerSlot = DEFAULT_SLOT_MS;
   #queued = 0;
@@ -72,8 +74,9 @@ export class LockWindow {
 
   /** Slots the prover needs for the proofs queued now plus `extra` more. */
   backlogSlots(extra = 0): bigint {
-    const ms = (this.#queued + extra) * this.#msPerProof;
-    return BigInt(Math.ceil(ms / this.#msPerSlot));
+    const proofs = this.#queued + extra;
+    if (!this.#proofsMeasured) return BigInt(proofs) * PRIOR_SLOTS_PER_PROOF;
+    return BigInt(Math.ceil((proofs * this.#msPerProof) / this.#msPerSlot));
   }
 
   acceptsMatches(): boolean {
