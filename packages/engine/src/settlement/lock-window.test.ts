@@ -30,6 +30,7 @@ describe('LockWindow', () => {
   it('keeps the base window while the prover keeps up', () => {
     const { w, pass } = world();
     const t = w.proofQueued();
+    w.proofHanded(t);
     pass(2);
     w.proofEnded(t, true); // 800 ms a proof
     expect(w.lockSlotsFor(1)).toBe(SETTLEMENT_LOCK_SLOTS);
@@ -41,6 +42,7 @@ describe('LockWindow', () => {
     const { w, pass } = world();
     // Five proofs queued at once, each taking 25 slots (10 s) of the prover's time.
     const queued = Array.from({ length: 5 }, () => w.proofQueued());
+    for (const t of queued) w.proofHanded(t);
     pass(25);
     w.proofEnded(queued[0]!, true);
     expect(w.backlogSlots()).toBe(100n); // four left, 25 slots each: queueing was not counted
@@ -71,6 +73,7 @@ describe('LockWindow', () => {
   it('a failed or dropped proof leaves the backlog without teaching a rate', () => {
     const { w, pass } = world();
     const a = w.proofQueued();
+    w.proofHanded(a);
     pass(1000);
     w.proofEnded(a, false);
     expect(w.queued).toBe(0);
@@ -81,12 +84,26 @@ describe('LockWindow', () => {
   it('a hand-stepped clock that passes many slots at once counts at least 1 ms a slot', () => {
     const { w, pass } = world();
     const t = w.proofQueued();
+    w.proofHanded(t);
     pass(10);
     w.proofEnded(t, true); // 4 s a proof
     for (let i = 0; i < 40; i++) pass(100, 0);
     w.proofQueued();
     expect(w.backlogSlots()).toBeLessThanOrEqual(4000n);
     expect(w.lockSlotsFor(0)).toBe(4490n);
+  });
+
+  it('a proof waiting for its paths is backlog, but its wait is not prover time', () => {
+    const { w, pass } = world();
+    const t = w.proofQueued();
+    expect(w.backlogSlots()).toBe(50n); // counted before the prover has it
+    pass(30); // 12 s waiting for the inputs' paths
+    w.proofHanded(t);
+    pass(5);
+    w.proofEnded(t, true);
+    expect(w.queued).toBe(0);
+    w.proofQueued();
+    expect(w.backlogSlots()).toBe(5n); // 2 s a proof, not 14
   });
 
   it('close stops listening to slots', () => {

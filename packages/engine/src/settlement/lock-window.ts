@@ -28,6 +28,11 @@ const EWMA = 0.2;
  */
 const PRIOR_SLOTS_PER_PROOF = 50n;
 
+/** One proof's passage through the window. */
+export interface ProofTicket {
+  handedAt: number | undefined;
+}
+
 export interface SlotSource {
   readonly slot: number;
   onSlot(listener: (slot: number) => void): () => void;
@@ -52,27 +57,31 @@ export class LockWindow {
     this.#stop = chain.onSlot((slot) => this.#slotSeen(slot));
   }
 
-  /** A proof was handed to the prover. */
-  proofQueued(): number {
+  /** A match's proof was started (it may wait for its inputs' paths before the prover has it). */
+  proofQueued(): ProofTicket {
     this.#queued += 1;
-    return this.now();
+    return { handedAt: undefined };
   }
 
-  /** That proof ended (made, failed or dropped); `queuedAt` is what `proofQueued` returned. */
-  proofEnded(queuedAt: number, made: boolean): void {
+  /** The prover has it now. */
+  proofHanded(ticket: ProofTicket): void {
+    ticket.handedAt = this.now();
+  }
+
+  /** That proof ended: made, failed or dropped. */
+  proofEnded(ticket: ProofTicket, made: boolean): void {
     this.#queued -= 1;
+    if (!made || ticket.handedAt === undefined) return;
     const t = this.now();
-    // Service time: from when this proof could first have had the prover (its queueing or the
+    // Service time: from when this proof could first have had the prover (handed to it, or the
     // previous completion, whichever is later), so queueing behind others is not counted.
-    if (made) {
-      const sample = t - Math.max(queuedAt, this.#lastDone);
-      this.#msPerProof = this.#proofsMeasured ? ewma(this.#msPerProof, sample) : sample;
-      this.#proofsMeasured = true;
-    }
+    const sample = t - Math.max(ticket.handedAt, this.#lastDone);
+    this.#msPerProof = this.#proofsMeasured ? ewma(this.#msPerProof, sample) : sample;
+    this.#proofsMeasured = true;
     this.#lastDone = t;
   }
 
-  /** Slots the prover needs for the proofs queued now plus `extra` more. */
+  /** Slots the prover needs for the proofs started and not ended, plus `extra` more. */
   backlogSlots(extra = 0): bigint {
     const proofs = this.#queued + extra;
     if (!this.#proofsMeasured) return BigInt(proofs) * PRIOR_SLOTS_PER_PROOF;
@@ -90,7 +99,7 @@ export class LockWindow {
     return slots < ceiling ? slots : ceiling;
   }
 
-  /** Proofs with the prover now (for logs). */
+  /** Proofs started and not ended (for logs). */
   get queued(): number {
     return this.#queued;
   }

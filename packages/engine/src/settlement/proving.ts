@@ -8,7 +8,7 @@ import { validMatchPublicSignals } from '@nightjar/crypto';
 import { bytesToHex, fieldToHex, type Instrument } from '@nightjar/protocol';
 import type { ChainView } from '../chain-view.js';
 import { inputPath, type PathMirror } from './input-path.js';
-import type { LockWindow } from './lock-window.js';
+import type { LockWindow, ProofTicket } from './lock-window.js';
 import type { MatchProver } from './match-prover.js';
 import { matchParams, witnessMismatch } from './match-witness.js';
 import type { SettlementMetrics } from './metrics.js';
@@ -29,7 +29,7 @@ export interface MatchProvingDeps {
   chain: Pick<ChainView, 'slot' | 'onSlot'>;
   metrics: SettlementMetrics;
   /** Learns the prover's backlog and throughput (lock lengths and auction pauses follow it). */
-  window: Pick<LockWindow, 'proofQueued' | 'proofEnded'>;
+  window: Pick<LockWindow, 'proofQueued' | 'proofHanded' | 'proofEnded'>;
 }
 
 /** Slots before the earlier input lock ends by which a proof must have its inputs' paths. */
@@ -40,9 +40,17 @@ export class MatchProving {
 
   start(job: JobState, instrument: Instrument, feeOwnerCommitment: string): ProofTask {
     const ctrl = new AbortController();
-    const outcome = this.prove(job, instrument, feeOwnerCommitment, ctrl.signal).catch(
-      (err: unknown): ProofOutcome => ({ ok: false, why: err instanceof Error ? err.message : String(err) }),
-    );
+    // Counted from now, path wait included: a match waiting for its paths is still backlog.
+    const ticket = this.d.window.proofQueued();
+    const outcome = this.prove(job, instrument, feeOwnerCommitment, ctrl.signal, ticket)
+      .catch((err: unknown): ProofOutcome => ({
+        ok: false,
+        why: err instanceof Error ? err.message : String(err),
+      }))
+      .then((o) => {
+        this.d.window.proofEnded(ticket, o.ok);
+        return o;
+      });
     return { outcome, abort: () => ctrl.abort(new Error('match no longer settles')) };
   }
 
@@ -51,6 +59,7 @@ export class MatchProving {
     instrument: Instrument,
     feeOwnerCommitment: string,
     signal: AbortSignal,
+    ticket: ProofTicket,
   ): Promise<ProofOutcome> {
     const { plan } = job;
     const deadline =
@@ -64,15 +73,8 @@ export class MatchProving {
     const mismatch = witnessMismatch(plan, params);
     if (mismatch) return { ok: false, why: `the witness disagrees with the plan (${mismatch})` };
     const t1 = performance.now();
-    const queuedAt = this.d.window.proofQueued();
-    let made = false;
-    let r;
-    try {
-      r = await this.d.prover.prove(params, signal);
-      made = true;
-    } finally {
-      this.d.window.proofEnded(queuedAt, made);
-    }
+    this.d.window.proofHanded(ticket);
+    const r = await this.d.prover.prove(params, signal);
     this.d.metrics.sample('prove', performance.now() - t1);
     return {
       ok: true,
