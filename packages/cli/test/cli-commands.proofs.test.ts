@@ -32,12 +32,17 @@ function nightjar(args: string[], env: Record<string, string> = {}): Promise<Run
   });
 }
 
+/** Watch processes still running: killed after the tests, so a failed test leaves none behind. */
+const watches = new Set<ChildProcess>();
+
 /** Starts `nightjar watch --json`: `live` resolves on its `subscribed` line, `done` when it exits. */
 function watchJson(args: string[], env: Record<string, string>): { live: Promise<void>; done: Promise<Run> } {
   const proc = spawn(process.execPath, [BIN, 'watch', ...args, '--json'], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  watches.add(proc);
+  proc.once('exit', () => watches.delete(proc));
   let stdout = '';
   let stderr = '';
   let onLive: () => void = () => {};
@@ -88,6 +93,7 @@ describe('nightjar CLI against a started venue', () => {
   });
 
   afterAll(async () => {
+    for (const w of watches) w.kill('SIGKILL');
     if (venue && venue.exitCode === null) {
       const exited = new Promise((r) => venue.once('exit', r));
       venue.kill('SIGINT');
