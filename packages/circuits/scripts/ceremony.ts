@@ -176,7 +176,7 @@ export function compileCircuit(name: CircuitName, outDir: string): void {
   );
 }
 
-function sha256File(path: string): string {
+export function sha256File(path: string): string {
   return createHash('sha256').update(readFileSync(path)).digest('hex');
 }
 

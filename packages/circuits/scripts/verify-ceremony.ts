@@ -6,8 +6,7 @@
  * it: test/sources.test.ts checks the source fingerprints, test/ceremony-verify.proofs.test.ts
  * the pins.
  */
-import { createHash } from 'node:crypto';
-import { readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -21,10 +20,9 @@ import {
   readManifest,
   type CircuitName,
 } from '../src/artifacts.js';
-import { compileCircuit } from './ceremony.js';
+import { compileCircuit, sha256File } from './ceremony.js';
 
 const OUT = fileURLToPath(new URL('../build/source-check/', import.meta.url));
-const sha256 = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
 
 /** Recompiles `name` and compares its r1cs and wasm with the manifest's pins. */
 async function recompiles(name: CircuitName): Promise<boolean> {
@@ -33,8 +31,8 @@ async function recompiles(name: CircuitName): Promise<boolean> {
   const t0 = Date.now();
   compileCircuit(name, dir);
   const ok =
-    sha256(join(dir, `${name}.r1cs`)) === manifest.files[CIRCUITS[name].r1cs]?.sha256 &&
-    sha256(join(dir, `${name}_js`, `${name}.wasm`)) === manifest.files[CIRCUITS[name].wasm]?.sha256;
+    sha256File(join(dir, `${name}.r1cs`)) === manifest.files[CIRCUITS[name].r1cs]?.sha256 &&
+    sha256File(join(dir, `${name}_js`, `${name}.wasm`)) === manifest.files[CIRCUITS[name].wasm]?.sha256;
   console.log(
     `${name}: recompiled r1cs and wasm ${ok ? 'match' : 'DIFFER FROM'} the committed ones (${((Date.now() - t0) / 1000).toFixed(0)} s)`,
   );

@@ -15,7 +15,6 @@ import type { OrderEventBody, VenueEventBus } from '../event-bus.js';
 import type { OrderRegistry } from './order-registry.js';
 import { confirmedKind, orderEvent } from './event-bodies.js';
 import { unknownCommand, type MarketCommand } from './market-commands.js';
-
 import { SETTLEMENT_LOCK_SLOTS } from '../settlement/lock-window.js';
 
 export { SETTLEMENT_LOCK_SLOTS };

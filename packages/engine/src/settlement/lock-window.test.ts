@@ -23,16 +23,20 @@ function world() {
       for (const l of listeners) l(slot);
     }
   };
-  return { w, pass, listeners };
+  /** One proof handed to the prover at once and made in `slots` slots. */
+  const proveOne = (slots: number) => {
+    const t = w.proofQueued();
+    w.proofHanded(t);
+    pass(slots);
+    w.proofEnded(t, true);
+  };
+  return { w, pass, proveOne, listeners };
 }
 
 describe('LockWindow', () => {
   it('keeps the base window while the prover keeps up', () => {
-    const { w, pass } = world();
-    const t = w.proofQueued();
-    w.proofHanded(t);
-    pass(2);
-    w.proofEnded(t, true); // 800 ms a proof
+    const { w, proveOne } = world();
+    proveOne(2); // 800 ms a proof
     expect(w.lockSlotsFor(1)).toBe(SETTLEMENT_LOCK_SLOTS);
     expect(w.lockSlotsFor(16)).toBe(SETTLEMENT_LOCK_SLOTS); // 16 × 2 slots, doubled, + 30 < 150
     expect(w.acceptsMatches()).toBe(true);
@@ -82,11 +86,8 @@ describe('LockWindow', () => {
   });
 
   it('a hand-stepped clock that passes many slots at once counts at least 1 ms a slot', () => {
-    const { w, pass } = world();
-    const t = w.proofQueued();
-    w.proofHanded(t);
-    pass(10);
-    w.proofEnded(t, true); // 4 s a proof
+    const { w, pass, proveOne } = world();
+    proveOne(10); // 4 s a proof
     for (let i = 0; i < 40; i++) pass(100, 0);
     w.proofQueued();
     expect(w.backlogSlots()).toBeLessThanOrEqual(4000n);
