@@ -7,9 +7,13 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { VALID_MATCH_PUBLIC_INPUTS, type SnarkjsVerificationKey } from '@nightjar/crypto';
+import {
+  VALID_JOIN_SPLIT_PUBLIC_INPUTS,
+  VALID_MATCH_PUBLIC_INPUTS,
+  type SnarkjsVerificationKey,
+} from '@nightjar/crypto';
 
-export type CircuitName = 'valid_input' | 'valid_spend' | 'valid_match';
+export type CircuitName = 'valid_input' | 'valid_spend' | 'valid_match' | 'valid_join_split';
 
 export interface CircuitFiles {
   /** Circom template instantiated by the main component. */
@@ -59,6 +63,16 @@ export const CIRCUITS: Readonly<Record<CircuitName, CircuitFiles>> = {
     zkey: 'valid_match.zkey',
     vkey: 'valid_match.vkey.json',
     r1cs: 'valid_match.r1cs',
+    ptau: 'pot15_final.ptau',
+  },
+  // ~30.6k constraints (four depth-20 paths), within the same power-15 phase-1 file.
+  valid_join_split: {
+    template: 'ValidJoinSplit(20, 4, 8)',
+    publicInputs: VALID_JOIN_SPLIT_PUBLIC_INPUTS,
+    wasm: 'valid_join_split.wasm',
+    zkey: 'valid_join_split.zkey',
+    vkey: 'valid_join_split.vkey.json',
+    r1cs: 'valid_join_split.r1cs',
     ptau: 'pot15_final.ptau',
   },
 };

@@ -19,6 +19,9 @@ import {
 
 /** Every key directory has these. */
 type RequiredCircuit = 'valid_input' | 'valid_spend';
+/** Circuits added later: a key directory from before them has no such key. */
+type OptionalCircuit = Exclude<CircuitName, RequiredCircuit>;
+const REQUIRED: readonly CircuitName[] = ['valid_input', 'valid_spend'];
 
 export interface CircuitKeySet {
   /** Absolute directory the keys were read from. */
@@ -29,9 +32,10 @@ export interface CircuitKeySet {
    * VALID_MATCH's key is there when the directory's manifest lists it (the committed dev keys
    * do); a verifier that settles matches must refuse to run without it.
    */
-  keys: Record<RequiredCircuit, SnarkjsVerificationKey> & { valid_match?: SnarkjsVerificationKey };
+  keys: Record<RequiredCircuit, SnarkjsVerificationKey> &
+    Partial<Record<OptionalCircuit, SnarkjsVerificationKey>>;
   /** SHA-256 (hex) of each verification key file, as the manifest pins it. */
-  vkeySha256: Record<RequiredCircuit, string> & { valid_match?: string };
+  vkeySha256: Record<RequiredCircuit, string> & Partial<Record<OptionalCircuit, string>>;
 }
 
 /** Dev-ceremony keys offered to a verifier outside dev mode. */
@@ -62,9 +66,9 @@ export async function loadCircuitKeys(options: {
   if (devOnly && !options.allowDevOnly) throw new DevOnlyKeysError(dir);
   const keys = {} as CircuitKeySet['keys'];
   const vkeySha256 = {} as CircuitKeySet['vkeySha256'];
-  // A key directory from before VALID_MATCH existed has only the two note circuits.
+  // A key directory from before VALID_MATCH or VALID_JOIN_SPLIT existed lacks their keys.
   const names = (Object.keys(CIRCUITS) as CircuitName[]).filter(
-    (n) => n !== 'valid_match' || manifest.files[CIRCUITS[n].vkey] !== undefined,
+    (n) => REQUIRED.includes(n) || manifest.files[CIRCUITS[n].vkey] !== undefined,
   );
   for (const name of names) {
     const file = CIRCUITS[name].vkey;
@@ -93,5 +97,8 @@ export function circuitKeysInfo(set: CircuitKeySet): CircuitKeysInfo {
     ...(set.vkeySha256.valid_match === undefined
       ? {}
       : { valid_match_vkey_sha256: set.vkeySha256.valid_match }),
+    ...(set.vkeySha256.valid_join_split === undefined
+      ? {}
+      : { valid_join_split_vkey_sha256: set.vkeySha256.valid_join_split }),
   };
 }

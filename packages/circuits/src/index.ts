@@ -1,5 +1,5 @@
 /**
- * @nightjar/circuits: Circom circuits VALID_INPUT, VALID_SPEND and VALID_MATCH, their committed
+ * @nightjar/circuits: Circom circuits VALID_INPUT, VALID_SPEND, VALID_MATCH and VALID_JOIN_SPLIT, their committed
  * artifacts (DEV-ONLY trusted setup, see README.md) and a Node prover.
  */
 export {
@@ -43,6 +43,13 @@ export {
   type ValidMatchParams,
   type ValidMatchWitness,
 } from './match-witness.js';
+export {
+  validJoinSplitWitness,
+  type JoinSplitInputNote,
+  type JoinSplitOutputWitness,
+  type JoinSplitWitness,
+  type ValidJoinSplitParams,
+} from './join-split-witness.js';
 export {
   calculateWitness,
   snarkjsGroth16Prove,

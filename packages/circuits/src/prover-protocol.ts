@@ -1,5 +1,6 @@
 /** Messages between the prover (parent thread) and prover-worker.ts. */
 import type { CircuitName } from './artifacts.js';
+import type { CircuitInput } from './witness.js';
 import type { SnarkjsProofJson } from '@nightjar/crypto';
 
 export interface ProverWorkerData {
@@ -11,7 +12,7 @@ export interface ProverWorkerData {
 export interface ProverWorkerRequest {
   id: number;
   circuit: CircuitName;
-  input: Record<string, string | string[]>;
+  input: CircuitInput;
   /** A circuit's artifacts the worker was not started with (sent once per worker, then cached). */
   artifacts?: { wasm: Uint8Array; zkey: Uint8Array };
 }

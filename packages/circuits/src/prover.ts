@@ -11,6 +11,11 @@ import { Worker } from 'node:worker_threads';
 import { snarkjsProofToBytes, validMatchPublicSignals, type ValidMatchPublic } from '@nightjar/crypto';
 
 import { loadCircuitArtifacts, type CircuitName } from './artifacts.js';
+import {
+  validJoinSplitWitness,
+  type JoinSplitWitness,
+  type ValidJoinSplitParams,
+} from './join-split-witness.js';
 import { validMatchWitness, type MatchOutputWitness, type ValidMatchParams } from './match-witness.js';
 import type { ProverWorkerData, ProverWorkerReply, ProverWorkerRequest } from './prover-protocol.js';
 import {
@@ -202,6 +207,23 @@ export class NoteProver {
       return { input: witness.input, expected: validMatchPublicSignals(witness.publicInputs) };
     });
     return { proof, publicInputs: witness.publicInputs, publicSignals, outputs: witness.outputs };
+  }
+
+  /**
+   * Proves VALID_JOIN_SPLIT: consume 1 to 4 notes of one mint and owner, create up to 8. Throws
+   * ProverInputError before proving when the circuit would reject the request.
+   */
+  async proveValidJoinSplit(
+    params: ValidJoinSplitParams,
+  ): Promise<
+    { proof: Uint8Array; publicInputs: bigint[] } & Omit<JoinSplitWitness, 'input' | 'publicInputs'>
+  > {
+    let witness!: JoinSplitWitness;
+    const { proof, publicSignals } = await this.#submit('valid_join_split', () => {
+      witness = validJoinSplitWitness(params);
+      return { input: witness.input, expected: witness.publicInputs };
+    });
+    return { proof, publicInputs: publicSignals, inputs: witness.inputs, outputs: witness.outputs };
   }
 
   /** Rejects queued and running jobs with ProverClosedError and stops the workers. */

@@ -40,7 +40,7 @@ export interface InclusionPath {
 export type Recipient = Uint8Array | { recipientHi: bigint; recipientLo: bigint };
 
 /** Input signals by name, values as decimal strings (what the witness calculator takes). */
-export type CircuitInput = Record<string, string | string[]>;
+export type CircuitInput = Record<string, string | string[] | string[][]>;
 
 export interface WitnessInput {
   /** Everything the witness calculator needs, keyed by circuit signal name. */
@@ -120,7 +120,11 @@ export function pathBits(path: InclusionPath): number[] {
   return bits;
 }
 
-function common(note: ProvableNote, path: InclusionPath) {
+/**
+ * Everything a note circuit derives from a note and its path: mint halves, commitment, nullifier,
+ * the root the path leads to, and the private signals (`spending_key`, `note_inner_hash`, path).
+ */
+export function noteParts(note: ProvableNote, path: InclusionPath) {
   const { mintLo, mintHi } = noteMint(note);
   if (typeof note.amount !== 'bigint' || note.amount <= 0n || note.amount > U64_MAX) {
     throw new ProverInputError('amount must be a non-zero u64 bigint');
@@ -153,7 +157,7 @@ function common(note: ProvableNote, path: InclusionPath) {
 
 /** Inputs and public inputs [merkle_root, note_commitment, nullifier, mint_lo, mint_hi] of VALID_INPUT. */
 /** The public values both circuits derive from a note, for callers that need them as numbers. */
-function derivedOf(c: ReturnType<typeof common>): WitnessInput['derived'] {
+function derivedOf(c: ReturnType<typeof noteParts>): WitnessInput['derived'] {
   return {
     mintLo: c.mintLo,
     mintHi: c.mintHi,
@@ -164,7 +168,7 @@ function derivedOf(c: ReturnType<typeof common>): WitnessInput['derived'] {
 }
 
 export function validInputWitness(note: ProvableNote, path: InclusionPath): WitnessInput {
-  const c = common(note, path);
+  const c = noteParts(note, path);
   const publicInputs = [c.merkleRoot, c.commitment, c.nullifier, c.mintLo, c.mintHi];
   return {
     input: {
@@ -202,7 +206,7 @@ export function validSpendWitness(
   path: InclusionPath,
   recipient: Recipient,
 ): WitnessInput {
-  const c = common(note, path);
+  const c = noteParts(note, path);
   const { recipientHi, recipientLo } = recipientToFields(recipient);
   const publicInputs = [c.merkleRoot, c.nullifier, c.mintLo, c.mintHi, c.amount, recipientHi, recipientLo];
   return {

@@ -36,7 +36,9 @@ describe('loadCircuitKeys', () => {
       valid_input_vkey_sha256: files['valid_input.vkey.json']!.sha256,
       valid_spend_vkey_sha256: files['valid_spend.vkey.json']!.sha256,
       valid_match_vkey_sha256: files['valid_match.vkey.json']!.sha256,
+      valid_join_split_vkey_sha256: files['valid_join_split.vkey.json']!.sha256,
     });
+    expect(set.keys.valid_join_split?.nPublic).toBe(17);
     expect(set.keys.valid_spend.nPublic).toBe(7);
     expect(set.keys.valid_match?.nPublic).toBe(19);
     expect(set.vkeySha256.valid_match).toBe(files['valid_match.vkey.json']!.sha256);

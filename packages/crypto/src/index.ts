@@ -9,3 +9,5 @@ export * from './memo.js';
 export * from './groth16/index.js';
 export * from './snarkjs.js';
 export * from './valid-match.js';
+export * from './join-split.js';
+export * from './note-memo.js';

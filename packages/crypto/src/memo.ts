@@ -38,9 +38,76 @@ export interface EncryptFillMemoOptions {
   ephemeralPrivateKey?: Uint8Array;
 }
 
-function memoKey(shared: Uint8Array, ephemeralPublic: Uint8Array, recipientPublic: Uint8Array): Buffer {
-  const info = Buffer.concat([Buffer.from(FILL_MEMO_INFO, 'ascii'), ephemeralPublic, recipientPublic]);
-  return Buffer.from(hkdfSync('sha256', shared, new Uint8Array(0), info, 32));
+function memoKey(
+  info: string,
+  shared: Uint8Array,
+  ephemeralPublic: Uint8Array,
+  recipientPublic: Uint8Array,
+): Buffer {
+  const bytes = Buffer.concat([Buffer.from(info, 'ascii'), ephemeralPublic, recipientPublic]);
+  return Buffer.from(hkdfSync('sha256', shared, new Uint8Array(0), bytes, 32));
+}
+
+/** The memo wire size for a plaintext of `plaintextBytes`: eph_pub ‖ ciphertext ‖ tag. */
+export function sealedMemoBytes(plaintextBytes: number): number {
+  return X25519_KEY_BYTES + plaintextBytes + TAG_BYTES;
+}
+
+/**
+ * The ECIES above with the HKDF info string `info`: fill memos use `venue-fill-v1`, join-split
+ * note memos `venue-note-v1` (note-memo.ts), so a key never opens the other kind.
+ */
+export function sealMemo(
+  info: string,
+  recipientPublicKey: Uint8Array,
+  plaintext: Uint8Array,
+  options: EncryptFillMemoOptions = {},
+): Uint8Array {
+  if (!(recipientPublicKey instanceof Uint8Array) || recipientPublicKey.length !== X25519_KEY_BYTES) {
+    throw new KeyFormatError(`recipient key must be ${X25519_KEY_BYTES} bytes`);
+  }
+  if (!isContributoryX25519(recipientPublicKey)) throw new NonContributoryKeyError();
+  const ephemeral = options.ephemeralPrivateKey
+    ? {
+        privateKey: options.ephemeralPrivateKey,
+        publicKey: x25519PublicKeyFromPrivate(options.ephemeralPrivateKey),
+      }
+    : generateX25519KeyPair();
+  const shared = x25519SharedSecret(ephemeral.privateKey, recipientPublicKey);
+  const key = memoKey(info, shared, ephemeral.publicKey, recipientPublicKey);
+  const cipher = createCipheriv('chacha20-poly1305', key, NONCE, { authTagLength: TAG_BYTES });
+  const body = Buffer.concat([cipher.update(plaintext), cipher.final()]);
+  const out = new Uint8Array(sealedMemoBytes(plaintext.length));
+  out.set(ephemeral.publicKey, 0);
+  out.set(body, X25519_KEY_BYTES);
+  out.set(cipher.getAuthTag(), X25519_KEY_BYTES + body.length);
+  return out;
+}
+
+/** Opens a memo sealed by `sealMemo` with the same `info`; MemoDecryptError on any mismatch. */
+export function openMemo(
+  info: string,
+  recipientPrivateKey: Uint8Array,
+  bytes: Uint8Array,
+  plaintextBytes: number,
+): Buffer {
+  const recipientPublic = x25519PublicKeyFromPrivate(recipientPrivateKey);
+  const total = sealedMemoBytes(plaintextBytes);
+  if (!(bytes instanceof Uint8Array) || bytes.length !== total) {
+    throw new MemoDecryptError('memo has the wrong length');
+  }
+  const ephemeralPublic = bytes.subarray(0, X25519_KEY_BYTES);
+  const body = bytes.subarray(X25519_KEY_BYTES, total - TAG_BYTES);
+  const tag = bytes.subarray(total - TAG_BYTES);
+  try {
+    const shared = x25519SharedSecret(recipientPrivateKey, ephemeralPublic);
+    const key = memoKey(info, shared, ephemeralPublic, recipientPublic);
+    const decipher = createDecipheriv('chacha20-poly1305', key, NONCE, { authTagLength: TAG_BYTES });
+    decipher.setAuthTag(tag);
+    return Buffer.concat([decipher.update(body), decipher.final()]);
+  } catch (cause) {
+    throw new MemoDecryptError('memo does not decrypt', { cause });
+  }
 }
 
 /**
@@ -53,26 +120,7 @@ export function encryptFillMemo(
   memo: FillMemo,
   options: EncryptFillMemoOptions = {},
 ): Uint8Array {
-  const plaintext = encodeFillMemoPlaintext(memo);
-  if (!(recipientPublicKey instanceof Uint8Array) || recipientPublicKey.length !== X25519_KEY_BYTES) {
-    throw new KeyFormatError(`recipient key must be ${X25519_KEY_BYTES} bytes`);
-  }
-  if (!isContributoryX25519(recipientPublicKey)) throw new NonContributoryKeyError();
-  const ephemeral = options.ephemeralPrivateKey
-    ? {
-        privateKey: options.ephemeralPrivateKey,
-        publicKey: x25519PublicKeyFromPrivate(options.ephemeralPrivateKey),
-      }
-    : generateX25519KeyPair();
-  const shared = x25519SharedSecret(ephemeral.privateKey, recipientPublicKey);
-  const key = memoKey(shared, ephemeral.publicKey, recipientPublicKey);
-  const cipher = createCipheriv('chacha20-poly1305', key, NONCE, { authTagLength: TAG_BYTES });
-  const body = Buffer.concat([cipher.update(plaintext), cipher.final()]);
-  const out = new Uint8Array(FILL_MEMO_BYTES);
-  out.set(ephemeral.publicKey, 0);
-  out.set(body, X25519_KEY_BYTES);
-  out.set(cipher.getAuthTag(), X25519_KEY_BYTES + body.length);
-  return out;
+  return sealMemo(FILL_MEMO_INFO, recipientPublicKey, encodeFillMemoPlaintext(memo), options);
 }
 
 /**
@@ -80,23 +128,10 @@ export function encryptFillMemo(
  * tampered byte, low-order ephemeral key or wrong key throws MemoDecryptError.
  */
 export function decryptFillMemo(recipientPrivateKey: Uint8Array, bytes: Uint8Array): FillMemo {
-  const recipientPublic = x25519PublicKeyFromPrivate(recipientPrivateKey);
   if (!(bytes instanceof Uint8Array) || bytes.length !== FILL_MEMO_BYTES) {
     throw new MemoDecryptError('fill memo has the wrong length');
   }
-  const ephemeralPublic = bytes.subarray(0, X25519_KEY_BYTES);
-  const body = bytes.subarray(X25519_KEY_BYTES, FILL_MEMO_BYTES - TAG_BYTES);
-  const tag = bytes.subarray(FILL_MEMO_BYTES - TAG_BYTES);
-
-  let plaintext: Buffer;
-  try {
-    const shared = x25519SharedSecret(recipientPrivateKey, ephemeralPublic);
-    const key = memoKey(shared, ephemeralPublic, recipientPublic);
-    const decipher = createDecipheriv('chacha20-poly1305', key, NONCE, { authTagLength: TAG_BYTES });
-    decipher.setAuthTag(tag);
-    plaintext = Buffer.concat([decipher.update(body), decipher.final()]);
-  } catch (cause) {
-    throw new MemoDecryptError('fill memo does not decrypt', { cause });
-  }
-  return decodeFillMemoPlaintext(plaintext);
+  return decodeFillMemoPlaintext(
+    openMemo(FILL_MEMO_INFO, recipientPrivateKey, bytes, FILL_MEMO_PLAINTEXT_BYTES),
+  );
 }

@@ -13,6 +13,7 @@ export async function realLedgerVerifier(): Promise<LedgerProofVerifier> {
   return createGroth16Verifier({
     valid_spend: await loadVerificationKey('valid_spend'),
     valid_match: await loadVerificationKey('valid_match'),
+    valid_join_split: await loadVerificationKey('valid_join_split'),
   });
 }
 

@@ -36,6 +36,7 @@ describe('system routes over HTTPS', () => {
       valid_input_vkey_sha256: files['valid_input.vkey.json']!.sha256,
       valid_spend_vkey_sha256: files['valid_spend.vkey.json']!.sha256,
       valid_match_vkey_sha256: files['valid_match.vkey.json']!.sha256,
+      valid_join_split_vkey_sha256: files['valid_join_split.vkey.json']!.sha256,
     });
     expect(infoResponseCodec.parse(info.body).circuit_keys.dev_only).toBe(true);
     const doc = openApiDocument() as { components: { schemas: Record<string, { properties: object }> } };

@@ -1,17 +1,23 @@
 /**
  * The proofs an instruction carries and how they are checked, before the instruction runs:
  * VALID_MATCH for each match of a settlement (public inputs in @nightjar/crypto's valid-match.ts),
- * VALID_SPEND for withdrawals (DESIGN.md section 3). They are judged at admission, off the writer
+ * VALID_SPEND for withdrawals (DESIGN.md section 3), VALID_JOIN_SPLIT for note splits and merges. They are judged at admission, off the writer
  * (see admission.ts). VALID_INPUT is checked by the engine at intake and never reaches the chain.
  */
-import { CHANGE_SLOT, validMatchPublicSignals } from '@nightjar/crypto';
+import {
+  CHANGE_SLOT,
+  JOIN_SPLIT_MAX_OUTPUTS,
+  joinSplitMemoHash,
+  validJoinSplitPublicSignals,
+  validMatchPublicSignals,
+} from '@nightjar/crypto';
 import { mintToFields, parseAddress } from '@nightjar/protocol';
 import type { ChainState } from './chain-state.js';
 import type { Args } from './program/args.js';
 import type { MatchArgs } from './program/settle.js';
 import type { MarketRecord } from './types.js';
 
-export type Circuit = 'valid_spend' | 'valid_match';
+export type Circuit = 'valid_spend' | 'valid_match' | 'valid_join_split';
 
 /** Checks Groth16 proofs for the vault program. */
 export interface LedgerProofVerifier {
@@ -86,12 +92,31 @@ function validSpendJob(a: Args<'withdraw'>): ProofJob {
 }
 
 /**
+ * A join-split's VALID_JOIN_SPLIT job: the roots it finds in the windows, the nullifiers it spends,
+ * the commitments it appends (0 in the slots it leaves empty) and the hash of the memo it stores.
+ */
+function validJoinSplitJob(a: Args<'join_split'>): ProofJob {
+  const outputs = Array<bigint>(JOIN_SPLIT_MAX_OUTPUTS).fill(0n);
+  for (const out of a.outputs) outputs[out.slot] = field(out.commitment);
+  return {
+    circuit: 'valid_join_split',
+    proof: Buffer.from(a.proof, 'hex'),
+    publicInputs: validJoinSplitPublicSignals({
+      inputs: a.inputs.map((i) => ({ merkleRoot: field(i.merkle_root), nullifier: field(i.nullifier) })),
+      outputs,
+      memoHash: joinSplitMemoHash(Buffer.from(a.memo, 'hex')),
+    }),
+  };
+}
+
+/**
  * The proofs in an instruction's (already parsed) arguments, in argument order. A settlement's jobs
  * need its market and the vault: undefined where they are missing (the prechecks refuse those
  * matches, so they are never verified).
  */
 export function proofJobs(state: ChainState, name: string, args: unknown): (ProofJob | undefined)[] {
   if (name === 'withdraw') return [validSpendJob(args as Args<'withdraw'>)];
+  if (name === 'join_split') return [validJoinSplitJob(args as Args<'join_split'>)];
   if (name === 'settle_batch') {
     const a = args as Args<'settle_batch'>;
     const market = state.markets.get(a.market_id);

@@ -25,6 +25,8 @@ type Key = VerificationKey | SnarkjsVerificationKey;
 export interface LedgerVerificationKeys {
   valid_spend: Key;
   valid_match?: Key;
+  /** Without it every `join_split` is refused (-32005). */
+  valid_join_split?: Key;
   valid_input?: Key;
 }
 
@@ -48,6 +50,9 @@ export async function createGroth16Verifier(
   const batchers: Partial<Record<Circuit, AdaptiveBatcher>> = {
     valid_spend: await start('valid_spend', keys.valid_spend),
     ...(keys.valid_match ? { valid_match: await start('valid_match', keys.valid_match) } : {}),
+    ...(keys.valid_join_split
+      ? { valid_join_split: await start('valid_join_split', keys.valid_join_split) }
+      : {}),
   };
   const verify = async (circuit: Circuit, proof: Uint8Array, publicInputs: bigint[]) => {
     const batcher = batchers[circuit];

@@ -21,10 +21,15 @@ export class LedgerQueries {
     private readonly state: ChainState,
     private readonly memosPerRead = MAX_MEMOS_PER_READ,
   ) {
-    const memoColumns = 'idx AS "index", signature, match_idx, party, memo';
+    // A memo's kind follows from the instruction that stored it: a settlement's fill memos, or a
+    // join-split's note memo.
+    const memoColumns =
+      'm.idx AS "index", m.signature, m.match_idx, m.party, m.memo, ' +
+      "CASE t.instruction WHEN 'join_split' THEN 'note' ELSE 'fill' END AS kind " +
+      'FROM memos m JOIN transactions t ON t.signature = m.signature';
     this.stmts = {
-      memoRange: db.prepare(`SELECT ${memoColumns} FROM memos WHERE idx >= ? AND idx < ? ORDER BY idx`),
-      memosOf: db.prepare(`SELECT ${memoColumns} FROM memos WHERE signature = ? ORDER BY idx`),
+      memoRange: db.prepare(`SELECT ${memoColumns} WHERE m.idx >= ? AND m.idx < ? ORDER BY m.idx`),
+      memosOf: db.prepare(`SELECT ${memoColumns} WHERE m.signature = ? ORDER BY m.idx`),
       // A deposit creates exactly one note, recorded with its transaction's seq.
       depositsOf: db.prepare(
         'SELECT t.signature, t.slot, n.tree_id, n.leaf_index, n.mint, n.amount, n.commitment AS note_commitment ' +

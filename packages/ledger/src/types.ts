@@ -129,13 +129,18 @@ export interface NoteStatus {
   locked_until_slot?: number;
 }
 
-/** An encrypted fill memo as stored with its settlement; `index` is global, in storage order. */
+/**
+ * An encrypted memo as stored with its transaction; `index` is global, in storage order. `fill`:
+ * a settlement party's fill memo (DESIGN 7); `note`: a join-split's note memo to its owner
+ * (@nightjar/crypto note-memo.ts), with `match_idx` and `party` 0.
+ */
 export interface MemoRecord {
   index: number;
   signature: string;
   match_idx: number;
   party: number;
   memo: string;
+  kind: 'fill' | 'note';
 }
 
 /** Per mint: the vault's token balance and the value of unspent notes (equal by the invariant). */

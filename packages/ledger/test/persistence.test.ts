@@ -85,7 +85,7 @@ describe('persistence', () => {
     expect(await h.client.getSolvency()).toMatchObject({
       mints: expect.arrayContaining([{ mint: USDC, vault_balance: '1000', outstanding_note_value: '1000' }]),
     });
-    const memo = { index: 0, signature: settle.signature, match_idx: 0, party: 0, memo: 'abcd' };
+    const memo = { index: 0, signature: settle.signature, match_idx: 0, party: 0, memo: 'abcd', kind: 'fill' };
     expect(await h.client.getMemosBySignature({ signature: settle.signature })).toEqual({ memos: [memo] });
     expect(await h.client.getMemos({ from: 0, to: 10 })).toEqual({ memos: [memo] });
     // The admin's nonce survived: its next transaction is accepted.
@@ -147,7 +147,7 @@ describe('persistence', () => {
     expect(await h.client.getMemos({ from: 0, to: 10 })).toEqual(before);
     const next = await settleWith(['c0']);
     expect((await h.client.getMemos({ from: 3, to: 10 })).memos).toEqual([
-      { index: 3, signature: next.signature, match_idx: 0, party: 0, memo: 'c0' },
+      { index: 3, signature: next.signature, match_idx: 0, party: 0, memo: 'c0', kind: 'fill' },
     ]);
     await h.ledger.close();
   });

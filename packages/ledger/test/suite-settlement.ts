@@ -231,11 +231,11 @@ export function settlementTests(get: () => SuiteContext): void {
       for (const memos of [['a0', 'a1'], ['b0', 'b1'], ['c0']])
         sigs.push((await settlePair({ memos })).signature);
       const all = [
-        { index: 0, signature: sigs[0], match_idx: 0, party: 0, memo: 'a0' },
-        { index: 1, signature: sigs[0], match_idx: 0, party: 1, memo: 'a1' },
-        { index: 2, signature: sigs[1], match_idx: 0, party: 0, memo: 'b0' },
-        { index: 3, signature: sigs[1], match_idx: 0, party: 1, memo: 'b1' },
-        { index: 4, signature: sigs[2], match_idx: 0, party: 0, memo: 'c0' },
+        { index: 0, signature: sigs[0], match_idx: 0, party: 0, memo: 'a0', kind: 'fill' },
+        { index: 1, signature: sigs[0], match_idx: 0, party: 1, memo: 'a1', kind: 'fill' },
+        { index: 2, signature: sigs[1], match_idx: 0, party: 0, memo: 'b0', kind: 'fill' },
+        { index: 3, signature: sigs[1], match_idx: 0, party: 1, memo: 'b1', kind: 'fill' },
+        { index: 4, signature: sigs[2], match_idx: 0, party: 0, memo: 'c0', kind: 'fill' },
       ];
       expect((await c.getMemos({ from: 1, to: 3 })).memos).toEqual(all.slice(1, 3));
       expect((await c.getMemos({ from: 2, to: 2 })).memos).toEqual([]);

@@ -89,8 +89,8 @@ export function spendTests(get: () => SuiteContext): void {
       );
       expect(await c.getMemosBySignature({ signature: rec.signature })).toEqual({
         memos: [
-          { index: 0, signature: rec.signature, match_idx: 0, party: 0, memo: 'aa' },
-          { index: 1, signature: rec.signature, match_idx: 0, party: 1, memo: 'bb' },
+          { index: 0, signature: rec.signature, match_idx: 0, party: 0, memo: 'aa', kind: 'fill' },
+          { index: 1, signature: rec.signature, match_idx: 0, party: 1, memo: 'bb', kind: 'fill' },
         ],
       });
       expect((await c.getLeaves({ tree_id: 0, from: 2, to: 10 })).leaves.map((l) => l.value)).toEqual(

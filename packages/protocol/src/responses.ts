@@ -108,6 +108,12 @@ export const circuitKeysCodec = object(
           'The key the ledger checks each match proof with; absent for a key set without VALID_MATCH.',
       }),
     ),
+    valid_join_split_vkey_sha256: optional(
+      hexBytes(32, {
+        description:
+          'The key the ledger checks note splits and merges with; absent for a key set without VALID_JOIN_SPLIT.',
+      }),
+    ),
   },
   'SHA-256 of each Groth16 verification key file the venue verifies with (as pinned by the ceremony manifest).',
 );

@@ -133,6 +133,7 @@ async function recoveryTime(): Promise<{ memos: number; ms: number; stored: numb
     match_idx: 0,
     party: 0,
     memo: ours.get(i) ?? foreign[i % foreign.length]!,
+    kind: 'fill',
   });
   const ledger = {
     getVault: async () => ({ num_trees: 1 }),

@@ -17,6 +17,7 @@ import {
   type Codec,
   type InferObject,
 } from '@nightjar/protocol';
+import { NOTE_MEMO_BYTES } from '@nightjar/crypto';
 import { InstructionError } from '../errors.js';
 
 const u64 = decimalU64String;
@@ -81,6 +82,21 @@ const settleMatch = object({
   ),
 });
 
+export const MAX_JOIN_SPLIT_INPUTS = 4;
+export const MAX_JOIN_SPLIT_OUTPUTS = 8;
+
+const joinSplitInput = object({
+  tree_id: required(treeId),
+  merkle_root: required(commitment('A root of the shard holding the input note (its recent window).')),
+  nullifier: required(nonZeroField('Nullifier of the note consumed.')),
+});
+
+const joinSplitOutput = object({
+  slot: required(smallUint(MAX_JOIN_SPLIT_OUTPUTS - 1, 'Output slot; its inner hash derives from it.')),
+  tree_id: required(treeId),
+  commitment: required(nonZeroField('Commitment of the new note.')),
+});
+
 export const argCodecs = {
   initialize: object({
     fee_owner_commitment: required(commitment('Owner commitment of the protocol fee notes.')),
@@ -116,6 +132,15 @@ export const argCodecs = {
     matches: required(arrayOf(settleMatch, { minItems: 1, maxItems: MAX_MATCHES_PER_BATCH })),
   }),
   release_lock: object({ nullifier: required(commitment()) }),
+  /** Split or merge notes of one mint and owner (VALID_JOIN_SPLIT); signed by any key. */
+  join_split: object({
+    /** Used input slots, in slot order (slot i is the i-th entry). */
+    inputs: required(arrayOf(joinSplitInput, { minItems: 1, maxItems: MAX_JOIN_SPLIT_INPUTS })),
+    /** Slots strictly increasing; absent slots are outputs of zero value. */
+    outputs: required(arrayOf(joinSplitOutput, { minItems: 1, maxItems: MAX_JOIN_SPLIT_OUTPUTS })),
+    memo: required(hexBytes(NOTE_MEMO_BYTES, { description: 'Note memo to the owner (docs/ledger.md).' })),
+    proof: required(hexBytes(256, { description: 'VALID_JOIN_SPLIT Groth16 proof.' })),
+  }),
   withdraw: object({
     tree_id: required(treeId),
     merkle_root: required(commitment()),

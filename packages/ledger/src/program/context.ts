@@ -43,6 +43,8 @@ export type InstructionResult = {
   matches?: MatchOutcome[];
   locks?: LockOutcome[];
   leaf?: { tree_id: number; leaf_index: number };
+  /** A join-split's outputs, in argument order. */
+  leaves?: { tree_id: number; leaf_index: number }[];
 } | null;
 
 export function requireVault(ctx: ExecContext): VaultState {

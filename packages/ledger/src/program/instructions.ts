@@ -20,6 +20,7 @@ import {
   type ExecContext,
   type InstructionResult,
 } from './context.js';
+import { joinSplit } from './join-split.js';
 import { lockNote, requireLocker } from './locks.js';
 import { settleBatch } from './settle.js';
 
@@ -137,6 +138,8 @@ export const handlers: { [N in InstructionName]: Handler<N> } = {
     ctx.state.deleteLock(args.nullifier);
     return null;
   },
+
+  join_split: joinSplit,
 
   withdraw(ctx, args) {
     const { amount, lock } = checkWithdrawRequest(ctx, args);

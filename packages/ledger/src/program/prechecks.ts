@@ -8,6 +8,7 @@ import { InstructionError } from '../errors.js';
 import type { Args, InstructionName } from './args.js';
 import type { ExecContext } from './context.js';
 import { checkWithdrawRequest } from './instructions.js';
+import { checkJoinSplit } from './join-split.js';
 import { checkBatch, checkMatch, sharedNullifiers } from './settle.js';
 
 /** Per proof the instruction carries, in argument order: the refusal that spares it, or undefined. */
@@ -23,6 +24,8 @@ export function precheckProofs(
       const shared = sharedNullifiers(a);
       return a.matches.map((m) => batch ?? refusal(() => checkMatch(ctx, m, shared)));
     }
+    case 'join_split':
+      return [refusal(() => checkJoinSplit(ctx, args as Args<'join_split'>))];
     case 'withdraw':
       return [refusal(() => checkWithdrawRequest(ctx, args as Args<'withdraw'>))];
     default:
