@@ -93,6 +93,8 @@ export interface TransactionRecord extends SignatureStatus {
     matches?: MatchOutcome[];
     locks?: LockOutcome[];
     leaf?: { tree_id: number; leaf_index: number };
+    /** A `join_split`'s output leaves, in output order. */
+    leaves?: { tree_id: number; leaf_index: number }[];
   } | null;
 }
 

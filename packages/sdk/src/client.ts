@@ -10,8 +10,10 @@ import { join } from 'node:path';
 import { X509Certificate } from 'node:crypto';
 import {
   NoteProver,
+  type JoinSplitWitness,
   type ProofResult,
   type ValidInputRequest,
+  type ValidJoinSplitParams,
   type ValidSpendRequest,
 } from '@nightjar/circuits';
 import { RpcLedgerClient, type LedgerClient } from '@nightjar/ledger';
@@ -50,10 +52,15 @@ export interface Credentials {
   passphrase: string;
 }
 
+/** A VALID_JOIN_SPLIT proof with what the witness derived: each input's root and nullifier, each output. */
+export type JoinSplitProofResult = ProofResult & Pick<JoinSplitWitness, 'inputs' | 'outputs'>;
+
 /** What makes proofs: `NoteProver` from `@nightjar/circuits`, or a test double. */
 export interface Prover {
   proveValidInput(req: ValidInputRequest): Promise<ProofResult>;
   proveValidSpend(req: ValidSpendRequest): Promise<ProofResult>;
+  /** Splits and merges; throws (ProverInputError) before proving a request the circuit would reject. */
+  proveValidJoinSplit(req: ValidJoinSplitParams): Promise<JoinSplitProofResult>;
   close(): Promise<void>;
 }
 

@@ -114,15 +114,22 @@ export class ProofError extends NightjarError {
   override name = 'ProofError';
 }
 
-/** No note of the wallet can back the order (or the withdrawal) as asked. */
+/**
+ * No note of the wallet can back the order (or the withdrawal) as asked. `fix`, when given, is
+ * appended to the message: what would make it work (merge notes, deposit more).
+ */
 export class InsufficientNotesError extends NightjarError {
   override name = 'InsufficientNotesError';
   constructor(
     readonly mint: string,
     readonly required: bigint,
     readonly available: bigint,
+    fix?: string,
   ) {
-    super(`no free note of mint ${mint} covers ${required} (largest free note: ${available})`);
+    super(
+      `no free note of mint ${mint} covers ${required} (largest free note: ${available})` +
+        (fix ? `: ${fix}` : ''),
+    );
   }
 }
 
@@ -135,6 +142,149 @@ export class NotesPendingError extends InsufficientNotesError {
   constructor(mint: string, required: bigint, available: bigint, waitedMs: number) {
     super(mint, required, available);
     this.message = `no free note of mint ${mint} covering ${required} is in the venue's tree yet (waited ${waitedMs} ms; largest usable note: ${available})`;
+  }
+}
+
+/** A value the caller passed is unusable (a decimal with too many places, a price off the tick...). */
+export class ParameterError extends NightjarError {
+  override name = 'ParameterError';
+}
+
+/** Stable codes of the note-management errors (splits, merges, note preparation). */
+export type NoteErrorCode =
+  | 'NOTE_NOT_FREE'
+  | 'JOIN_SPLIT_AMOUNTS'
+  | 'NOTHING_TO_MERGE'
+  | 'LEDGER_REFUSED'
+  | 'TRANSACTION_PENDING'
+  | 'SPLIT_OUTPUTS_PENDING';
+
+/** Why a note the caller named cannot be split, merged or withdrawn now. */
+export type NoteNotFreeReason =
+  /** Not a note of this wallet, or of another mint. */
+  | 'unknown'
+  /** Spent on the ledger, or being consumed (a fill, a withdrawal or a split this wallet saw). */
+  | 'spent'
+  /** Backs a live order of this wallet. */
+  | 'order'
+  /** Locked on the ledger (a match settling, or a partial fill's re-locked change). */
+  | 'locked'
+  /** Promised to an order, a split or a withdrawal in flight in this process. */
+  | 'reserved'
+  /** Its deposit or split has not landed: no leaf yet. */
+  | 'pending';
+
+const NOT_FREE_TEXT: Record<NoteNotFreeReason, string> = {
+  unknown: 'it is not a note of this wallet in that mint',
+  spent: 'it is spent or being consumed',
+  order: 'it backs a live order (cancel the order first)',
+  locked: 'it is locked on the ledger while a match settles or an order continues',
+  reserved: 'an order, split or withdrawal in flight is using it',
+  pending: 'it has no leaf in the tree yet',
+};
+
+/**
+ * The note named (`commitment`) cannot be used now; `reason` says why. A subclass of
+ * `InsufficientNotesError` (with `required` the note's value), so code that handles that keeps working.
+ */
+export class NoteNotFreeError extends InsufficientNotesError {
+  override name = 'NoteNotFreeError';
+  readonly code = 'NOTE_NOT_FREE' satisfies NoteErrorCode;
+  constructor(
+    mint: string,
+    readonly commitment: string,
+    readonly reason: NoteNotFreeReason,
+    amount: bigint,
+    available: bigint,
+  ) {
+    super(mint, amount, available);
+    this.message = `note ${commitment} cannot be used: ${NOT_FREE_TEXT[reason]}`;
+  }
+}
+
+/**
+ * The amounts of a split or merge do not work: the new notes must be 1 to 8 positive u64 amounts
+ * adding up exactly to the notes consumed (`inputTotal`). Nothing was sent.
+ */
+export class JoinSplitAmountsError extends ParameterError {
+  override name = 'JoinSplitAmountsError';
+  readonly code = 'JOIN_SPLIT_AMOUNTS' satisfies NoteErrorCode;
+  constructor(
+    message: string,
+    readonly inputTotal: bigint,
+    readonly outputTotal: bigint,
+  ) {
+    super(message);
+  }
+}
+
+/** A merge needs at least two free notes of the mint; `count` is how many there are. */
+export class NothingToMergeError extends NightjarError {
+  override name = 'NothingToMergeError';
+  readonly code = 'NOTHING_TO_MERGE' satisfies NoteErrorCode;
+  constructor(
+    readonly mint: string,
+    readonly count: number,
+  ) {
+    super(`a merge needs at least 2 free notes of mint ${mint} (free: ${count})`);
+  }
+}
+
+/**
+ * The ledger refused a transaction the SDK sent (`instruction`: `join_split`, `withdraw`,
+ * `deposit`). `ledgerCode` is the ledger's instruction error code (`NoteLocked`, `NoteSpent`,
+ * `UnknownRoot`, `InvalidProof`...) when it landed with an error (`landed`), or the JSON-RPC error
+ * code (`-32002`, `-32007`...) when it was refused before landing. Either way nothing it would
+ * have consumed was consumed. Retryable when the ledger was busy or unavailable (-32007, -32005).
+ */
+export class LedgerRefusedError extends NightjarError {
+  override name = 'LedgerRefusedError';
+  readonly code = 'LEDGER_REFUSED' satisfies NoteErrorCode;
+  override readonly retryable: boolean;
+  constructor(
+    readonly instruction: string,
+    readonly ledgerCode: string,
+    readonly landed: boolean,
+    readonly signature: string,
+    options?: ErrorOptions,
+  ) {
+    super(`${instruction} refused by the ledger: ${ledgerCode}`, options);
+    this.retryable = !landed && (ledgerCode === '-32007' || ledgerCode === '-32005');
+  }
+}
+
+/**
+ * A transaction was sent but had not landed when the wait ended (a slow or silent ledger). It may
+ * still land: `syncWallet` then finds its outputs (and its inputs spent) from the ledger.
+ */
+export class TransactionPendingError extends NightjarError {
+  override name = 'TransactionPendingError';
+  readonly code = 'TRANSACTION_PENDING' satisfies NoteErrorCode;
+  constructor(
+    readonly instruction: string,
+    readonly signature: string,
+    readonly waitedMs: number,
+    options?: ErrorOptions,
+  ) {
+    super(`${instruction} ${signature} sent, not landed after ${waitedMs} ms; it may still land`, options);
+  }
+}
+
+/**
+ * A split or merge landed (its outputs are in the wallet, `commitments`) but the venue's tree did
+ * not have them within the wait, so they cannot back orders yet (they will once finalized).
+ */
+export class SplitOutputsPendingError extends NightjarError {
+  override name = 'SplitOutputsPendingError';
+  readonly code = 'SPLIT_OUTPUTS_PENDING' satisfies NoteErrorCode;
+  constructor(
+    readonly signature: string,
+    readonly commitments: readonly string[],
+    readonly waitedMs: number,
+  ) {
+    super(
+      `join-split ${signature} landed, but the venue's tree lacks its outputs after ${waitedMs} ms (retry once finalized)`,
+    );
   }
 }
 
@@ -151,11 +301,6 @@ export class OrderNotModifiableError extends NightjarError {
   ) {
     super(`order ${orderId} is ${status}: it cannot be modified (place a new order instead)`, options);
   }
-}
-
-/** A value the caller passed is unusable (a decimal with too many places, a price off the tick...). */
-export class ParameterError extends NightjarError {
-  override name = 'ParameterError';
 }
 
 /** The wallet file cannot be opened (wrong password, or a damaged file). */

@@ -6,17 +6,32 @@ import {
   orderSigningFields,
   requiredCollateral,
   signCanonical,
+  type Instrument,
   type OrderType,
   type PlaceOrderBody,
   type Side,
 } from '@nightjar/protocol';
 import type { Client } from '../client.js';
-import { ParameterError, ProofError } from '../errors.js';
+import { InsufficientNotesError, NotesPendingError, ParameterError, ProofError } from '../errors.js';
+import { fundNotes } from '../notes/fund.js';
+import type { JoinSplitProgress, JoinSplitReturnType } from '../notes/run-join-split.js';
+import { waitForVenueTree } from '../notes/venue-wait.js';
 import { parsePrice, parseUnits } from '../utils/decimal.js';
 import type { WalletNote } from '../wallet/wallet.js';
 import { resolveExpirySlot, type Expiry } from './expiry.js';
 import { noteWitness } from './note-witness.js';
-import { chooseNote } from './select-note.js';
+import { chooseNote, largestAmount, type SelectNoteReturnType } from './select-note.js';
+
+/**
+ * What an order does when no free note fits it:
+ * - `auto` (default): a free note of exactly the collateral, else the smallest larger one (with
+ *   `collateral_amount`); when no single note covers it but up to 4 free notes do together, they
+ *   are merged first (one join-split: a note of exactly the collateral, and the remainder).
+ * - `exact`: always back the order with a note of exactly the collateral, splitting (or merging)
+ *   first when there is none, so the rest of a larger note stays free for other orders.
+ * - `off`: never split or merge; `InsufficientNotesError` (naming the fix) when no note covers it.
+ */
+export type NotePreparation = 'auto' | 'exact' | 'off';
 
 /** What to order: amounts and prices in human decimals (exact) or atomic bigints. */
 export interface BuildOrderParameters {
@@ -38,16 +53,25 @@ export interface BuildOrderParameters {
   note?: string;
   /**
    * How long to wait for the venue's tree to have a note that would do (a fresh deposit or change
-   * note), in ms; default 20,000. Then `NotesPendingError`.
+   * note, a split's output), in ms; default 20,000. Then `NotesPendingError`.
    */
   noteWaitMs?: number;
+  /** Split or merge notes first when none fits (default `auto`; see `NotePreparation`). */
+  prepareNote?: NotePreparation;
+  /** Told each stage of a split or merge made for this order. */
+  onNoteProgress?: (progress: JoinSplitProgress) => void;
 }
 
 /** The signed place-order body and the note backing it (reserved until placed). */
 export interface BuildOrderReturnType {
   body: PlaceOrderBody;
   note: WalletNote;
+  /** The split or merge that made the note, when one was needed (see `prepareNote`). */
+  split?: JoinSplitReturnType;
 }
+
+/** The order's note, and the split or merge that made it. */
+type OrderNote = SelectNoteReturnType & { split?: JoinSplitReturnType };
 
 /** Options of `prepareOrder`. */
 interface PrepareOptions {
@@ -55,6 +79,118 @@ interface PrepareOptions {
   sign?: boolean;
   /** The order a modify replaces: its note may back the replacement. */
   replacing?: string;
+  /** A note already reserved for this order (by `placeOrders`): back it with that one. */
+  held?: WalletNote;
+}
+
+/** An order's amounts in atomic units and the collateral it needs. */
+export interface OrderTerms {
+  inst: Instrument;
+  amount: bigint;
+  priceLimit: bigint;
+  minFill: bigint;
+  /** Collateral mint: quote for a bid, base for an ask. */
+  mint: string;
+  /** Nominal plus fee. */
+  required: bigint;
+}
+
+/** Converts an order's amounts exactly and computes its collateral (`ParameterError` when they do not convert). */
+export async function orderTerms(client: Client, params: BuildOrderParameters): Promise<OrderTerms> {
+  const inst = await client.instrument(params.symbol);
+  const amount = parseUnits(params.amount, inst.base_decimals, 'amount');
+  const priceLimit = params.price === undefined ? 0n : parsePrice(params.price, inst);
+  if (priceLimit % inst.tick_size !== 0n)
+    throw new ParameterError(`price is not a multiple of the tick (${inst.tick_size} price units)`);
+  const minFill = params.minFillSize === undefined ? 0n : parseUnits(params.minFillSize, inst.base_decimals);
+  const mint = params.side === 'bid' ? inst.quote_mint : inst.base_mint;
+  return {
+    inst,
+    amount,
+    priceLimit,
+    minFill,
+    mint,
+    required: requiredCollateral(params.side, amount, priceLimit, inst),
+  };
+}
+
+/**
+ * Backs an order with `note` (reserved already): once the venue's tree has it (bounded by
+ * `waitMs`), with `collateral_amount` when it is larger than required. Releases it on failure.
+ */
+async function heldNote(
+  client: Client,
+  note: WalletNote,
+  required: bigint,
+  waitMs?: number,
+): Promise<SelectNoteReturnType> {
+  const ready = await waitForVenueTree(client, [note], { waitMs });
+  if (!ready.usable) {
+    client.wallet.reserved.delete(note.commitment);
+    throw new NotesPendingError(note.mint, required, 0n, ready.waitedMs);
+  }
+  return { note, collateralAmount: note.amount === required ? undefined : note.amount };
+}
+
+/** A note made for the order by a split or merge (reserved), or the reason there is none. */
+async function preparedNote(
+  client: Client,
+  terms: OrderTerms,
+  params: BuildOrderParameters,
+  allowLarger: boolean,
+): Promise<OrderNote> {
+  const { funded, splits } = await fundNotes(client, {
+    mint: terms.mint,
+    amounts: [terms.required],
+    allowLarger,
+    ...(params.noteWaitMs === undefined ? {} : { waitMs: params.noteWaitMs }),
+    ...(params.onNoteProgress ? { onProgress: params.onNoteProgress } : {}),
+  });
+  const f = funded[0]!;
+  if (f.status === 'failure') throw f.error;
+  const chosen = await heldNote(client, f.note, terms.required, params.noteWaitMs);
+  return splits[0] ? { ...chosen, split: splits[0] } : chosen;
+}
+
+/** The order's note: chosen, or prepared by a split or merge as `prepareNote` says. */
+async function orderNote(
+  client: Client,
+  terms: OrderTerms,
+  params: BuildOrderParameters,
+  options: PrepareOptions,
+): Promise<OrderNote> {
+  if (options.held) return heldNote(client, options.held, terms.required, params.noteWaitMs);
+  const mode = params.prepareNote ?? 'auto';
+  // A named note, or a modify's own note, is used as it is.
+  if (mode === 'exact' && !params.note && !options.replacing)
+    return preparedNote(client, terms, params, false);
+  try {
+    return await chooseNote(
+      client,
+      {
+        mint: terms.mint,
+        required: terms.required,
+        ...(params.note ? { commitment: params.note } : {}),
+        ...(options.replacing ? { replacing: options.replacing } : {}),
+      },
+      params.noteWaitMs === undefined ? {} : { waitMs: params.noteWaitMs },
+    );
+  } catch (err) {
+    // Nothing covers it alone (a note on its way is waited for, not merged around).
+    if (!(err instanceof InsufficientNotesError) || err instanceof NotesPendingError) throw err;
+    if (params.note || options.replacing) throw err;
+    if (mode === 'auto') return preparedNote(client, terms, params, true);
+    const free = client.wallet.freeNotes(terms.mint);
+    const total = free.reduce((s, n) => s + n.amount, 0n);
+    throw new InsufficientNotesError(
+      terms.mint,
+      terms.required,
+      largestAmount(free),
+      total >= terms.required
+        ? 'free notes add up to it: merge them first (mergeNotes), or leave prepareNote on'
+        : `the free notes of this mint add up to ${total}: deposit more`,
+    );
+  }
 }
 
 /** Takes a durable arrival nonce for `body` and signs it with the wallet's trading key. */
@@ -68,8 +204,9 @@ export function signOrder(client: Client, body: PlaceOrderBody): PlaceOrderBody 
 
 /**
  * Builds, proves and signs an order (without sending it): converts amounts exactly with the
- * instrument's decimals and `price_scale`, resolves the expiry slot, selects a note the venue's
- * tree has (waiting for one that is about to be, bounded by `noteWaitMs`), proves
+ * instrument's decimals and `price_scale`, selects a note the venue's tree has (waiting for one
+ * that is about to be, bounded by `noteWaitMs`; splitting or merging notes first when none fits,
+ * as `prepareNote` says), resolves the expiry slot, proves
  * VALID_INPUT against the engine's tree, takes a durable `arrival_nonce` and signs the canonical
  * body with the wallet's trading key. The chosen note is reserved until `release` or placement.
  *
@@ -90,29 +227,21 @@ export async function prepareOrder(
   options: PrepareOptions = {},
 ): Promise<BuildOrderReturnType> {
   const wallet = client.wallet;
-  const inst = await client.instrument(params.symbol);
-  const amount = parseUnits(params.amount, inst.base_decimals, 'amount');
-  const priceLimit = params.price === undefined ? 0n : parsePrice(params.price, inst);
-  if (priceLimit % inst.tick_size !== 0n)
-    throw new ParameterError(`price is not a multiple of the tick (${inst.tick_size} price units)`);
-  const minFill = params.minFillSize === undefined ? 0n : parseUnits(params.minFillSize, inst.base_decimals);
-  const mint = params.side === 'bid' ? inst.quote_mint : inst.base_mint;
-  const required = requiredCollateral(params.side, amount, priceLimit, inst);
-  const [expirySlot, session] = await Promise.all([
-    resolveExpirySlot(client, params.expiry),
-    client.bootSessionId(),
-  ]);
-  const { note, collateralAmount } = await chooseNote(
-    client,
-    {
-      mint,
-      required,
-      ...(params.note ? { commitment: params.note } : {}),
-      ...(options.replacing ? { replacing: options.replacing } : {}),
-    },
-    params.noteWaitMs === undefined ? {} : { waitMs: params.noteWaitMs },
-  );
+  let terms: OrderTerms;
   try {
+    terms = await orderTerms(client, params);
+  } catch (err) {
+    if (options.held) wallet.reserved.delete(options.held.commitment);
+    throw err;
+  }
+  const { amount, priceLimit, minFill } = terms;
+  const { note, collateralAmount, split } = await orderNote(client, terms, params, options);
+  try {
+    // After the note: a split made for the order may take longer than a short expiry.
+    const [expirySlot, session] = await Promise.all([
+      resolveExpirySlot(client, params.expiry),
+      client.bootSessionId(),
+    ]);
     const witness = await noteWitness(client, note);
     let proof: Uint8Array;
     try {
@@ -145,7 +274,7 @@ export async function prepareOrder(
       trading_key_signature: '',
     };
     if (options.sign ?? true) signOrder(client, body);
-    return { body, note };
+    return split ? { body, note, split } : { body, note };
   } catch (err) {
     wallet.reserved.delete(note.commitment);
     throw err;

@@ -1,6 +1,6 @@
 import { signTransaction } from '@nightjar/ledger';
 import type { Client } from '../client.js';
-import { NightjarError } from '../errors.js';
+import { LedgerRefusedError, NightjarError } from '../errors.js';
 import { parseUnits } from '../utils/decimal.js';
 import type { WalletNote } from '../wallet/wallet.js';
 import { mintDecimals } from './mint-decimals.js';
@@ -59,7 +59,7 @@ export async function deposit(client: Client, params: DepositParameters): Promis
   });
   const { signature } = await client.ledger.sendTransaction({ transaction: tx });
   const rec = await client.ledger.getTransaction({ signature });
-  if (rec?.err) throw new NightjarError(`deposit refused by the ledger: ${rec.err.code}`);
+  if (rec?.err) throw new LedgerRefusedError('deposit', rec.err.code, true, signature);
   const leaf = rec?.result?.leaf;
   const stored: WalletNote = { ...note, leafIndex: leaf?.leaf_index, state: 'free' };
   wallet.addNote(stored);

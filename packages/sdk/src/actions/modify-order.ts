@@ -8,7 +8,10 @@ import { trackPlaced, type PlaceOrderReturnType } from './place-order.js';
 import { refreshOrder } from './refresh-order.js';
 
 /** The order to replace and its replacement's fields (symbol and note are the old order's). */
-export interface ModifyOrderParameters extends Omit<BuildOrderParameters, 'symbol' | 'note'> {
+export interface ModifyOrderParameters extends Omit<
+  BuildOrderParameters,
+  'symbol' | 'note' | 'prepareNote' | 'onNoteProgress'
+> {
   /** The resting order to replace. */
   orderId: string;
   /** The replacement's id: the same id reprices in place; default a fresh id. */

@@ -1,5 +1,6 @@
 import { placeOrderResponseCodec, type PlaceOrderBody } from '@nightjar/protocol';
 import type { Client } from '../client.js';
+import type { JoinSplitReturnType } from '../notes/run-join-split.js';
 import { withSendLock } from '../utils/send-lock.js';
 import { prepareOrder, signOrder, type BuildOrderParameters } from './build-order.js';
 
@@ -16,11 +17,14 @@ export interface PlaceOrderReturnType {
   noteCommitment: string;
   /** The signed body as sent. */
   body: PlaceOrderBody;
+  /** The split or merge made first because no free note fitted (see `prepareNote`). */
+  split?: JoinSplitReturnType;
 }
 
 /**
  * Builds, proves, signs and places an order (`POST /orders`), and tracks it in the wallet.
- * Several calls at once prove in parallel on the prover's worker threads.
+ * Several calls at once prove in parallel on the prover's worker threads. When no free note fits,
+ * notes are merged (or, with `prepareNote: 'exact'`, split) first: see `NotePreparation`.
  *
  * @example
  * const { orderId } = await placeOrder(client, {
@@ -31,10 +35,11 @@ export async function placeOrder(
   client: Client,
   params: PlaceOrderParameters,
 ): Promise<PlaceOrderReturnType> {
-  const { body, note } = await prepareOrder(client, params, { sign: false });
-  return withSendLock(client, () => submitOrder(client, signOrder(client, body), note.commitment)).finally(
-    () => client.wallet.reserved.delete(note.commitment),
-  );
+  const { body, note, split } = await prepareOrder(client, params, { sign: false });
+  const placed = await withSendLock(client, () =>
+    submitOrder(client, signOrder(client, body), note.commitment),
+  ).finally(() => client.wallet.reserved.delete(note.commitment));
+  return split ? { ...placed, split } : placed;
 }
 
 /**

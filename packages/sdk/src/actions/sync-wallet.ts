@@ -90,11 +90,12 @@ export async function syncShard(client: Client, treeId: number): Promise<number>
 }
 
 /**
- * Brings the wallet up to date from the ledger alone: new tree leaves, every fill memo since the
- * last scan (trial-decrypted with the viewing key; stored only when every output recomputes to a
- * leaf), the wallet's own deposits (`recoverDeposits`), and the state of every unspent note by
- * nullifier (`getNoteStatuses`). On a wallet made from a seed and nothing else this is the
- * recovery: every deposit and every settlement output comes back.
+ * Brings the wallet up to date from the ledger alone: new tree leaves, every memo since the last
+ * scan (fill memos of settlements and note memos of its own splits and merges, trial-decrypted
+ * with the viewing key; stored only when every output recomputes to a leaf), the wallet's own
+ * deposits (`recoverDeposits`), and the state of every unspent note by nullifier
+ * (`getNoteStatuses`). On a wallet made from a seed and nothing else this is the recovery: every
+ * deposit, every settlement output and every split or merge output comes back.
  *
  * @example
  * await syncWallet(client);
@@ -120,11 +121,13 @@ export async function syncWallet(
     let blocked = false;
     for (const m of memos) {
       scanned++;
-      const r = wallet.ingestMemo(m.memo, mints);
+      // A join-split's note memo lists its outputs; a settlement's fill memo derives them.
+      const r = m.kind === 'note' ? wallet.ingestNoteMemo(m.memo) : wallet.ingestMemo(m.memo, mints);
       if (r.status === 'stored') stored++;
       // An output not yet among the leaves: rescan from here next time. (An orphan, whose outputs
-      // derive from no note of ours, is passed: memos are read in settlement order, so a parent
-      // is always stored before its children unless an earlier memo blocked.)
+      // derive from no note of ours, is passed: memos are read in ledger order, so a parent, be it
+      // a fill's or a split's output, is always stored before its children unless an earlier memo
+      // blocked.)
       if (r.status === 'unverified') blocked = true;
       if (!blocked) cursor = m.index + 1;
     }

@@ -7,15 +7,17 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { deriveNote, openingHash, type FillMemo } from '@nightjar/crypto';
 import { bytesToHex, fieldToHex, hexToBytes, parseAddress } from '@nightjar/protocol';
+import type { NoteNotFreeReason } from '../errors.js';
 import { ingestFill } from './ingest-fill.js';
+import { ingestSplit, type NoteMemoIngestResult } from './ingest-split.js';
 import { MemoDecryptor } from './memo-decryptor.js';
 import { ParentIndex } from './memo-outputs.js';
 import { isLiveStatus } from './order-status.js';
 import { deriveWalletKeys, depositNoteInner, type WalletKeys } from './keys.js';
 import { DEFAULT_SCRYPT, readText, seal, unseal, writeFileAtomic, type ScryptParams } from './keystore.js';
 
-/** Where a note came from. */
-export type NoteOrigin = 'deposit' | 'trade' | 'change';
+/** Where a note came from (`join_split`: an output of a split or merge). */
+export type NoteOrigin = 'deposit' | 'trade' | 'change' | 'join_split';
 
 /** A note the wallet owns. Amounts are atomic units of `mint`. */
 export interface WalletNote {
@@ -77,6 +79,8 @@ export type MemoIngestResult =
   | { status: 'unverified'; memo: FillMemo }
   /** Decrypted, but its outputs derive from no note of this wallet (or are malformed): ignored. */
   | { status: 'orphan'; memo: FillMemo };
+
+export type { NoteMemoIngestResult } from './ingest-split.js';
 
 /** The wallet file's state format: 2 since only the ledger marks a note `spent`. */
 const STATE_VERSION = 2;
@@ -208,6 +212,20 @@ export class Wallet {
     return r;
   }
 
+  /**
+   * Decrypts a join-split's note memo (`getMemos` kind `note`) and stores its outputs once each is
+   * a known leaf (see `ingestSplit`).
+   */
+  ingestNoteMemo(memoHex: string): NoteMemoIngestResult {
+    const key = memoHex.toLowerCase();
+    if (this.memos.has(key)) return { status: 'duplicate' };
+    const memo = this.decryptor.openNote(hexToBytes(key));
+    if (!memo) return { status: 'not_ours' };
+    const r = ingestSplit(this, memo);
+    if (r.status === 'stored') this.memos.add(key);
+    return r;
+  }
+
   /** The note of this wallet a memo output's `inner` derives from (DESIGN 3), if any. */
   parentOf(inner: bigint): WalletNote | undefined {
     const c = this.parents.find(inner, this.notes.values());
@@ -274,6 +292,21 @@ export class Wallet {
           !held(n.commitment),
       )
       .sort((a, b) => (a.amount < b.amount ? -1 : a.amount > b.amount ? 1 : 0));
+  }
+
+  /**
+   * Why the note `commitment` of `mint` is not among `freeNotes(mint)`, or undefined when it is.
+   * The same rules, one reason each (the first that applies).
+   */
+  notFreeReason(commitment: string, mint: string): NoteNotFreeReason | undefined {
+    const n = this.notes.get(commitment);
+    if (!n || n.mint !== mint) return 'unknown';
+    if (n.state === 'spent' || n.state === 'spending') return 'spent';
+    if (this.orderBacking(commitment)) return 'order';
+    if (n.state === 'locked') return 'locked';
+    if (this.reserved.has(commitment)) return 'reserved';
+    if (n.leafIndex === undefined) return 'pending';
+    return undefined;
   }
 
   /** Saves the wallet file (a no-op for a wallet without one). */

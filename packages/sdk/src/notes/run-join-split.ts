@@ -1,0 +1,173 @@
+/**
+ * One join-split, end to end: prove VALID_JOIN_SPLIT over the inputs' paths in the venue's tree,
+ * seal the note memo to the wallet's own viewing key, sign with a fresh random key (nonce 1: nothing
+ * links it to the funding address), send, read the landed record, record inputs spent and outputs
+ * as wallet notes at their leaves, and (optionally) wait until the venue's tree has the outputs.
+ * The caller holds the inputs (reserved) for the whole run; `joinSplit` is the public wrapper.
+ */
+import { randomBytes } from 'node:crypto';
+import { JOIN_SPLIT_MAX_INPUTS, JOIN_SPLIT_MAX_OUTPUTS, encryptNoteMemo } from '@nightjar/crypto';
+import { signTransaction } from '@nightjar/ledger';
+import { bytesToHex, fieldToHex, parseAddress, U64_MAX } from '@nightjar/protocol';
+import type { Client, JoinSplitProofResult } from '../client.js';
+import {
+  JoinSplitAmountsError,
+  NotesPendingError,
+  ParameterError,
+  ProofError,
+  SplitOutputsPendingError,
+} from '../errors.js';
+import { landTransaction } from '../utils/land-transaction.js';
+import type { WalletNote } from '../wallet/wallet.js';
+import { largestAmount } from '../actions/select-note.js';
+import { noteWitness } from '../actions/note-witness.js';
+import { waitForVenueTree } from './venue-wait.js';
+
+/** What a join-split is doing, told to `onProgress` as it happens. */
+export type JoinSplitProgress =
+  /** The inputs are in the venue's tree; the proof is being made (about a second). */
+  | { stage: 'proving'; mint: string; inputs: readonly WalletNote[]; amounts: readonly bigint[] }
+  /** Signed with a fresh key and sent to the ledger. */
+  | { stage: 'sending'; signature: string }
+  /** Landed: inputs spent, outputs stored in the wallet at their leaves. */
+  | { stage: 'landed'; signature: string; notes: readonly WalletNote[] }
+  /** The venue's tree has the outputs: they can back orders. */
+  | { stage: 'usable'; signature: string; notes: readonly WalletNote[] };
+
+/** The transaction, the notes it consumed and the notes it created (in slot order). */
+export interface JoinSplitReturnType {
+  signature: string;
+  spent: WalletNote[];
+  notes: WalletNote[];
+}
+
+/** One join-split to run. */
+export interface RunJoinSplitRequest {
+  mint: string;
+  /** Free notes of `mint`, reserved by the caller (1 to 4). */
+  inputs: readonly WalletNote[];
+  /** New notes' amounts, slot order (1 to 8, each positive, summing to the inputs). */
+  amounts: readonly bigint[];
+  /** Wait until the venue's tree has the outputs (default true). */
+  waitUsable?: boolean;
+  /** Bound of each wait for the venue's tree (inputs before, outputs after), in ms; default 20,000. */
+  waitMs?: number;
+  /** Leave the outputs reserved for the caller (released again if the run then fails). */
+  keepOutputsReserved?: boolean;
+  onProgress?: (p: JoinSplitProgress) => void;
+}
+
+/** Throws `JoinSplitAmountsError` unless `amounts` are 1 to 8 positive u64 adding up to `inputTotal`. */
+export function checkJoinSplitAmounts(inputTotal: bigint, amounts: readonly bigint[]): void {
+  const outputTotal = amounts.reduce((s, a) => s + a, 0n);
+  const fail = (why: string) => {
+    throw new JoinSplitAmountsError(why, inputTotal, outputTotal);
+  };
+  if (amounts.length < 1 || amounts.length > JOIN_SPLIT_MAX_OUTPUTS)
+    fail(`a split or merge creates 1 to ${JOIN_SPLIT_MAX_OUTPUTS} notes (asked: ${amounts.length})`);
+  if (amounts.some((a) => typeof a !== 'bigint' || a <= 0n || a > U64_MAX))
+    fail('every new note must be a positive u64 amount');
+  if (outputTotal !== inputTotal)
+    fail(`the new notes add up to ${outputTotal}, the notes consumed to ${inputTotal}: they must be equal`);
+}
+
+/** Runs one join-split (see the module comment). */
+export async function runJoinSplit(client: Client, req: RunJoinSplitRequest): Promise<JoinSplitReturnType> {
+  const wallet = client.wallet;
+  const { mint, inputs, amounts } = req;
+  const mintBytes = parseAddress(mint);
+  if (!mintBytes) throw new ParameterError('mint must be a Base58 address');
+  if (inputs.length < 1 || inputs.length > JOIN_SPLIT_MAX_INPUTS)
+    throw new ParameterError(`a split or merge consumes 1 to ${JOIN_SPLIT_MAX_INPUTS} notes`);
+  const inputTotal = inputs.reduce((s, n) => s + n.amount, 0n);
+  checkJoinSplitAmounts(inputTotal, amounts);
+
+  // Paths come from the venue's tree (finalized): wait until it has every input.
+  const ready = await waitForVenueTree(client, inputs, { waitMs: req.waitMs });
+  if (!ready.usable)
+    throw new NotesPendingError(mint, inputTotal, largestAmount(inputs.filter(ready.has)), ready.waitedMs);
+  const witnesses = await Promise.all(inputs.map((n) => noteWitness(client, n)));
+  const parent = witnesses[0]!.note.noteInnerHash;
+  const padded = [...amounts, ...Array<bigint>(JOIN_SPLIT_MAX_OUTPUTS - amounts.length).fill(0n)];
+  const memo = encryptNoteMemo(wallet.keys.viewingPublicKey, {
+    mint: mintBytes,
+    parentInner: parent,
+    amounts: padded,
+  });
+
+  req.onProgress?.({ stage: 'proving', mint, inputs, amounts });
+  let proved: JoinSplitProofResult;
+  try {
+    proved = await client.prover().proveValidJoinSplit({
+      spendingKey: wallet.keys.spendingKey,
+      mint: mintBytes,
+      inputs: witnesses.map((w) => ({
+        amount: w.note.amount,
+        noteInnerHash: w.note.noteInnerHash,
+        path: w.path,
+        merkleRoot: w.merkleRoot,
+      })),
+      outputAmounts: amounts,
+      memo,
+    });
+  } catch (err) {
+    throw new ProofError(`VALID_JOIN_SPLIT proof failed: ${(err as Error).message}`, { cause: err });
+  }
+  // Outputs go to input 0's shard; the wallet recomputes each from its keys (as recovery will).
+  const treeId = inputs[0]!.treeId;
+  const outputs = proved.outputs.map((o) => wallet.noteFor(mint, o.amount, o.inner, treeId, 'join_split'));
+  if (outputs.some((n, i) => n.commitment !== fieldToHex(proved.outputs[i]!.commitment)))
+    throw new ProofError('the prover’s output notes differ from the wallet’s');
+
+  const memoHex = bytesToHex(memo);
+  const tx = signTransaction(Uint8Array.from(randomBytes(32)), 1n, {
+    name: 'join_split',
+    args: {
+      inputs: inputs.map((n, i) => ({
+        tree_id: n.treeId,
+        merkle_root: fieldToHex(proved.inputs[i]!.merkleRoot),
+        nullifier: n.nullifier,
+      })),
+      outputs: proved.outputs.map((o, i) => ({
+        slot: o.slot,
+        tree_id: treeId,
+        commitment: outputs[i]!.commitment,
+      })),
+      memo: memoHex,
+      proof: bytesToHex(proved.proof),
+    },
+  });
+  req.onProgress?.({ stage: 'sending', signature: tx.signature });
+  const rec = await landTransaction(client, tx);
+
+  // Landed without error: the ledger consumed the inputs and appended the outputs.
+  const leaves = rec.result?.leaves ?? [];
+  const notes = outputs.map((n, i): WalletNote => {
+    const leaf = leaves[i];
+    if (leaf) wallet.leaves.set(n.commitment, { treeId: leaf.tree_id, leafIndex: leaf.leaf_index });
+    return { ...n, treeId: leaf?.tree_id ?? treeId, leafIndex: leaf?.leaf_index, state: 'free' };
+  });
+  for (const n of inputs) n.state = 'spent';
+  for (const n of notes) {
+    if (req.keepOutputsReserved) wallet.reserved.add(n.commitment);
+    wallet.addNote(n);
+  }
+  wallet.memos.add(memoHex); // a later sync finds it stored already
+  wallet.save();
+  const result = { signature: tx.signature, spent: [...inputs], notes };
+  req.onProgress?.({ stage: 'landed', signature: tx.signature, notes });
+
+  if (req.waitUsable ?? true) {
+    const usable = await waitForVenueTree(client, notes, { waitMs: req.waitMs });
+    if (!usable.usable) {
+      if (req.keepOutputsReserved) for (const n of notes) wallet.reserved.delete(n.commitment);
+      throw new SplitOutputsPendingError(
+        tx.signature,
+        notes.map((n) => n.commitment),
+        usable.waitedMs,
+      );
+    }
+    req.onProgress?.({ stage: 'usable', signature: tx.signature, notes });
+  }
+  return result;
+}

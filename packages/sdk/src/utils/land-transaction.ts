@@ -1,0 +1,48 @@
+/**
+ * Sends a signed ledger transaction and waits (bounded) until it has landed, reading the landed
+ * record: the only word on what happened. A ledger reply lost on the way (-32004: it may have
+ * landed) is answered by reading the record, never by resending.
+ */
+import { RPC_ERRORS, RpcError, type Transaction, type TransactionRecord } from '@nightjar/ledger';
+import type { Client } from '../client.js';
+import { LedgerRefusedError, TransactionPendingError } from '../errors.js';
+import { sleep } from './backoff.js';
+
+/** Options of `landTransaction`. */
+export interface LandTransactionOptions {
+  /** Longest wait for the record, in ms (default 30,000). */
+  waitMs?: number;
+  /** Poll interval, in ms (default one slot). */
+  pollMs?: number;
+}
+
+/**
+ * The landed record of `tx`. Throws `LedgerRefusedError` when the ledger refused it (before
+ * landing, or landed with an error) and `TransactionPendingError` when no record came in time.
+ */
+export async function landTransaction(
+  client: Client,
+  tx: Transaction,
+  options: LandTransactionOptions = {},
+): Promise<TransactionRecord> {
+  const name = tx.instruction.name;
+  try {
+    await client.ledger.sendTransaction({ transaction: tx });
+  } catch (err) {
+    if (!(err instanceof RpcError)) throw err;
+    if (err.code !== RPC_ERRORS.nodeTimeout)
+      throw new LedgerRefusedError(name, String(err.code), false, tx.signature, { cause: err });
+  }
+  const waitMs = options.waitMs ?? 30_000;
+  const start = Date.now();
+  for (;;) {
+    const rec = await client.ledger.getTransaction({ signature: tx.signature });
+    if (rec) {
+      if (rec.err) throw new LedgerRefusedError(name, rec.err.code, true, tx.signature);
+      return rec;
+    }
+    const waited = Date.now() - start;
+    if (waited >= waitMs) throw new TransactionPendingError(name, tx.signature, waited);
+    await sleep(Math.min(options.pollMs ?? client.slotMs, waitMs - waited));
+  }
+}

@@ -1,0 +1,287 @@
+/**
+ * Note management (issue 19) against the engine's harness with stand-in proofs (see
+ * `fast-venue.ts`: the join-split witness is computed for real, only the proof bytes are
+ * stand-ins): the planning and bookkeeping around splits and merges. Real VALID_JOIN_SPLIT proofs,
+ * checked by the ledger, are in `e2e-notes.proofs.test.ts`.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { requiredCollateral, type Instrument } from '@nightjar/protocol';
+import {
+  InsufficientNotesError,
+  JoinSplitAmountsError,
+  LedgerRefusedError,
+  NoteNotFreeError,
+  NothingToMergeError,
+  cancelOrder,
+  joinSplit,
+  mergeCandidates,
+  mergeNotes,
+  placeOrder,
+  placeOrders,
+  splitNote,
+  syncWallet,
+  withdraw,
+  type JoinSplitProgress,
+  type Wallet,
+} from '../src/index.js';
+import { startTestVenue, type TestVenue } from './helpers.js';
+import { finalize, fund, newParty, units } from './fast-venue.js';
+
+let v: TestVenue;
+let inst: Instrument;
+let USDC: string;
+let px: (p: number) => bigint;
+
+beforeAll(async () => {
+  v = await startTestVenue({ settle: true, loginRateLimit: { capacity: 1_000, refillPerSecond: 1_000 } });
+  const first = await newParty(v);
+  inst = await first.client.instrument('SOL-USDC');
+  await first.client.close();
+  USDC = inst.quote_mint;
+  ({ price: px } = units(inst));
+}, 60_000);
+afterAll(async () => {
+  await v?.close();
+});
+
+/** The collateral of a 1 SOL bid at `price`. */
+const need = (price: number) => requiredCollateral('bid', 10n ** BigInt(inst.base_decimals), px(price), inst);
+
+/** Finalizes each split as it lands, so the wait for the venue's tree ends (the clock is manual). */
+const finalizeOnLanding = (seen: JoinSplitProgress[] = []) => ({
+  seen,
+  onProgress: (p: JoinSplitProgress) => {
+    seen.push(p);
+    if (p.stage === 'landed') void finalize(v);
+  },
+});
+
+describe('splits and merges (stand-in proofs)', () => {
+  it('splitNote: amounts plus the remainder, then a merge back; the stages are told in order', async () => {
+    const a = await newParty(v);
+    try {
+      const deposit = await fund(a, v, USDC, 1_000n);
+      await finalize(v);
+      const { seen, onProgress } = finalizeOnLanding();
+      const split = await splitNote(a.client, { mint: USDC, amounts: [100n, 250n], onProgress });
+      expect(split.spent.map((n) => n.commitment)).toEqual([deposit.commitment]);
+      expect(split.notes.map((n) => n.amount)).toEqual([100n, 250n, 650n]);
+      expect(seen.map((p) => p.stage)).toEqual(['proving', 'sending', 'landed', 'usable']);
+      expect(a.wallet.notes.get(deposit.commitment)?.state).toBe('spent');
+      expect(split.notes.every((n) => n.state === 'free' && n.leafIndex !== undefined)).toBe(true);
+      expect(a.wallet.reserved.size).toBe(0);
+
+      expect(mergeCandidates(a.client, { mint: USDC }).map((n) => n.amount)).toEqual([100n, 250n, 650n]);
+      const merged = await mergeNotes(a.client, { mint: USDC, ...finalizeOnLanding() });
+      expect(merged.note.amount).toBe(1_000n);
+      expect(mergeCandidates(a.client, { mint: USDC })).toEqual([]);
+      await expect(mergeNotes(a.client, { mint: USDC })).rejects.toBeInstanceOf(NothingToMergeError);
+
+      // Equal parts: the division's remainder goes to the first parts.
+      const parts = await splitNote(a.client, { mint: USDC, into: 3, ...finalizeOnLanding() });
+      expect(parts.notes.map((n) => n.amount)).toEqual([334n, 333n, 333n]);
+    } finally {
+      await a.client.close();
+    }
+  });
+
+  it('refuses before sending: more out than in, a note backing an order, too many notes', async () => {
+    const a = await newParty(v);
+    try {
+      const note = await fund(a, v, USDC, need(150));
+      await finalize(v);
+      const over = await splitNote(a.client, {
+        mint: USDC,
+        commitment: note.commitment,
+        amounts: [note.amount, 1n],
+      }).catch((e: unknown) => e);
+      expect(over).toBeInstanceOf(JoinSplitAmountsError);
+      expect(over).toMatchObject({ code: 'JOIN_SPLIT_AMOUNTS', inputTotal: note.amount });
+      await expect(
+        joinSplit(a.client, { mint: USDC, inputs: [note.commitment], amounts: [note.amount - 1n] }),
+      ).rejects.toBeInstanceOf(JoinSplitAmountsError);
+      await expect(
+        splitNote(a.client, { mint: USDC, amounts: Array<bigint>(8).fill(1n) }),
+      ).rejects.toBeInstanceOf(JoinSplitAmountsError); // 8 and a remainder
+      expect(a.wallet.reserved.size).toBe(0);
+
+      const bid = await placeOrder(a.client, { symbol: 'SOL-USDC', side: 'bid', amount: '1', price: '150' });
+      const taken = await splitNote(a.client, { mint: USDC, commitment: note.commitment, into: 2 }).catch(
+        (e: unknown) => e,
+      );
+      expect(taken).toBeInstanceOf(NoteNotFreeError);
+      expect(taken).toMatchObject({ code: 'NOTE_NOT_FREE', reason: 'order', commitment: note.commitment });
+      await cancelOrder(a.client, { orderId: bid.orderId });
+      // Nothing was sent: the note is still unspent on the ledger.
+      expect((await v.ledger.getNoteStatus({ nullifier: note.nullifier })).state).toBe('free');
+    } finally {
+      await a.client.close();
+    }
+  });
+
+  it('the ledger refuses a split of a note it spent already: LedgerRefusedError with its code, the input left as it was', async () => {
+    const a = await newParty(v);
+    try {
+      const note = await fund(a, v, USDC, 500n);
+      await finalize(v);
+      // A second copy of the wallet (same seed) that has not heard of the split.
+      const stale = await newParty(v, { seed: a.wallet.seed });
+      try {
+        await syncWallet(stale.client);
+        await splitNote(a.client, { mint: USDC, amounts: [200n], ...finalizeOnLanding() });
+        const err = await splitNote(stale.client, {
+          mint: USDC,
+          commitment: note.commitment,
+          amounts: [100n],
+        }).catch((e: unknown) => e);
+        expect(err).toBeInstanceOf(LedgerRefusedError);
+        expect(err).toMatchObject({ code: 'LEDGER_REFUSED', ledgerCode: 'NoteSpent', landed: true });
+        expect(stale.wallet.notes.get(note.commitment)?.state).toBe('free');
+        expect(stale.wallet.reserved.size).toBe(0);
+        // Its next sync learns the truth: the input spent, the outputs found from the note memo.
+        await syncWallet(stale.client);
+        expect(stale.wallet.notes.get(note.commitment)?.state).toBe('spent');
+        expect(stale.wallet.freeNotes(USDC).map((n) => n.amount)).toEqual([200n, 300n]);
+      } finally {
+        await stale.client.close();
+      }
+    } finally {
+      await a.client.close();
+    }
+  });
+});
+
+describe('notes prepared for orders and withdrawals (stand-in proofs)', () => {
+  it('placeOrders: a ten-level ladder from one deposit takes two chained splits and places every order', async () => {
+    const a = await newParty(v);
+    try {
+      const prices = [150, 149, 148, 147, 146, 145, 144, 143, 142, 141];
+      const total = prices.reduce((s, p) => s + need(p), 0n);
+      const deposit = await fund(a, v, USDC, total + 77n);
+      await finalize(v);
+      const { seen, onProgress } = finalizeOnLanding();
+      const { results, splits } = await placeOrders(a.client, {
+        orders: prices.map((p) => ({
+          symbol: 'SOL-USDC',
+          side: 'bid' as const,
+          amount: '1',
+          price: String(p),
+        })),
+        onProgress: (p) => {
+          if (p.stage !== 'placed' && p.stage !== 'failed') onProgress(p);
+        },
+      });
+      expect(results.map((r) => r.status)).toEqual(prices.map(() => 'success'));
+      expect(splits).toHaveLength(2);
+      expect(splits[0]!.spent.map((n) => n.commitment)).toEqual([deposit.commitment]);
+      expect(splits[1]!.spent.map((n) => n.commitment)).toEqual([splits[0]!.notes[7]!.commitment]);
+      const bodies = results.flatMap((r) => (r.status === 'success' ? [r.result.body] : []));
+      expect(bodies.every((b) => b.collateral_amount === undefined)).toBe(true); // an exact note each
+      const nonces = bodies.map((b) => b.arrival_nonce);
+      expect(nonces).toEqual([...nonces].sort((x, y) => (x < y ? -1 : 1))); // sent in ladder order
+      expect(a.wallet.freeNotes(USDC).map((n) => n.amount)).toEqual([77n]);
+      expect(seen.filter((p) => p.stage === 'landed')).toHaveLength(2);
+      expect(a.wallet.reserved.size).toBe(0);
+    } finally {
+      await a.client.close();
+    }
+  });
+
+  it('placeOrder merges notes when none covers the order alone; `off` names the fix; `exact` splits a larger note', async () => {
+    const a = await newParty(v);
+    try {
+      const n = need(150);
+      for (const part of [n / 2n, n / 2n - 5n, 10n]) await fund(a, v, USDC, part);
+      await finalize(v);
+      const off = await placeOrder(a.client, {
+        symbol: 'SOL-USDC',
+        side: 'bid',
+        amount: '1',
+        price: '150',
+        prepareNote: 'off',
+      }).catch((e: unknown) => e);
+      expect(off).toBeInstanceOf(InsufficientNotesError);
+      expect((off as Error).message).toContain('mergeNotes');
+
+      const placed = await placeOrder(a.client, {
+        symbol: 'SOL-USDC',
+        side: 'bid',
+        amount: '1',
+        price: '150',
+        ...(() => {
+          const { onProgress } = finalizeOnLanding();
+          return { onNoteProgress: onProgress };
+        })(),
+      });
+      expect(placed.split?.spent).toHaveLength(3);
+      expect(placed.split?.notes.map((x) => x.amount)).toEqual([n, (n % 2n) + 5n]);
+      expect(placed.body.collateral_amount).toBeUndefined();
+      await cancelOrder(a.client, { orderId: placed.orderId });
+
+      // One larger note: `auto` uses it whole (collateral_amount), `exact` splits it first.
+      const exact = await placeOrder(a.client, {
+        symbol: 'SOL-USDC',
+        side: 'bid',
+        amount: '1',
+        price: '140',
+        prepareNote: 'exact',
+        onNoteProgress: finalizeOnLanding().onProgress,
+      });
+      expect(exact.split?.notes.map((x) => x.amount)).toEqual([need(140), n - need(140)]);
+      expect(exact.body.collateral_amount).toBeUndefined();
+      expect(a.wallet.freeNotes(USDC).map((x) => x.amount)).toEqual([(n % 2n) + 5n, n - need(140)]);
+    } finally {
+      await a.client.close();
+    }
+  });
+
+  it('withdraw of any amount merges and splits first, pays exactly that amount and keeps the rest as a free note', async () => {
+    const a = await newParty(v);
+    try {
+      await fund(a, v, USDC, 300n);
+      await fund(a, v, USDC, 500n);
+      await finalize(v);
+      const before = BigInt(await v.ledger.getBalance({ owner: a.wallet.keys.funding.address, mint: USDC }));
+      const w = await withdraw(a.client, { mint: USDC, amount: 600n, ...finalizeOnLanding() });
+      expect(w.split?.spent).toHaveLength(2);
+      expect(w.note.amount).toBe(600n);
+      expect(w.note.state).toBe('spent');
+      const after = BigInt(await v.ledger.getBalance({ owner: a.wallet.keys.funding.address, mint: USDC }));
+      expect(after - before).toBe(600n);
+      expect(a.wallet.freeNotes(USDC).map((n) => n.amount)).toEqual([200n]);
+      const none = await withdraw(a.client, { mint: USDC, amount: 150n, split: false }).catch(
+        (e: unknown) => e,
+      );
+      expect(none).toBeInstanceOf(InsufficientNotesError);
+      expect((none as Error).message).toContain('splitNote');
+    } finally {
+      await a.client.close();
+    }
+  });
+
+  it('a wallet rebuilt from the seed finds split outputs, merge outputs and their states', async () => {
+    const a = await newParty(v);
+    try {
+      await fund(a, v, USDC, 900n);
+      await finalize(v);
+      const split = await splitNote(a.client, { mint: USDC, amounts: [100n, 200n], ...finalizeOnLanding() });
+      await mergeNotes(a.client, {
+        mint: USDC,
+        commitments: [split.notes[0]!.commitment, split.notes[2]!.commitment],
+        ...finalizeOnLanding(),
+      });
+      const b = await newParty(v, { seed: a.wallet.seed });
+      try {
+        await syncWallet(b.client);
+        const view = (w: Wallet) =>
+          [...w.notes.values()].map((n) => `${n.amount}:${n.state}:${n.origin}:${n.commitment}`).sort();
+        expect(view(b.wallet)).toEqual(view(a.wallet));
+        expect(b.wallet.freeNotes(USDC).map((n) => n.amount)).toEqual([200n, 700n]);
+      } finally {
+        await b.client.close();
+      }
+    } finally {
+      await a.client.close();
+    }
+  });
+});
