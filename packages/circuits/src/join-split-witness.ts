@@ -37,6 +37,8 @@ export interface ValidJoinSplitParams {
   inputs: readonly JoinSplitInputNote[];
   /** Amount per output slot (at most 8 slots); 0n leaves a slot empty. Must sum to the inputs'. */
   outputAmounts: readonly bigint[];
+  /** The shard (tree_id) each output slot is appended to, as in `outputAmounts`; bound by the proof. */
+  outputTreeIds: readonly number[];
   /** The sealed note memo stored with the transaction (its hash is a public input). */
   memo: Uint8Array;
 }
@@ -99,7 +101,12 @@ export function validJoinSplitWitness(p: ValidJoinSplitParams): JoinSplitWitness
     outputs.push({ slot, amount, inner, commitment, nullifier: noteNullifier(commitment, inner) });
     return commitment;
   });
-  const memoHash = joinSplitMemoHash(p.memo);
+  if (p.outputTreeIds.length !== p.outputAmounts.length)
+    throw new ProverInputError('give one output tree_id per output amount');
+  const memoHash = joinSplitMemoHash(
+    p.memo,
+    amounts.map((a, j) => (a === 0n ? undefined : p.outputTreeIds[j])),
+  );
   const inputs = parts.map((c) => ({ merkleRoot: c.merkleRoot, nullifier: c.nullifier }));
   const publicInputs = validJoinSplitPublicSignals({ inputs, outputs: commitments, memoHash });
   const unused = JOIN_SPLIT_MAX_INPUTS - parts.length;

@@ -65,6 +65,11 @@ export function params(inputs: Name[], outputAmounts: bigint[], memo = MEMO): Va
       path: tree.proof(note(n).index),
     })),
     outputAmounts,
+    outputTreeIds: outputAmounts.map(() => 0),
     memo,
   };
 }
+
+/** The output shards `params` binds (every output in shard 0), as `joinSplitMemoHash` takes them. */
+export const shardsOf = (outputAmounts: readonly bigint[]): (number | undefined)[] =>
+  Array.from({ length: 8 }, (_, j) => ((outputAmounts[j] ?? 0n) === 0n ? undefined : 0));

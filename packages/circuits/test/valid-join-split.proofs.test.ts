@@ -16,7 +16,7 @@ import { CIRCUITS, loadVerificationKey } from '../src/artifacts.js';
 import { NoteProver } from '../src/prover.js';
 import { ProverInputError } from '../src/witness.js';
 import { snarkjs, terminateCurve } from './helpers.js';
-import { MEMO, ROOT, note, params, type Name } from './join-split-fixture.js';
+import { MEMO, ROOT, note, params, shardsOf, type Name } from './join-split-fixture.js';
 
 type Proved = Awaited<ReturnType<NoteProver['proveValidJoinSplit']>>;
 
@@ -54,7 +54,11 @@ describe('NoteProver.proveValidJoinSplit (real proofs)', () => {
     const outputs = Array<bigint>(8).fill(0n);
     for (const o of r.outputs) outputs[o.slot] = o.commitment;
     expect(r.publicInputs).toEqual(
-      validJoinSplitPublicSignals({ inputs: r.inputs, outputs, memoHash: joinSplitMemoHash(MEMO) }),
+      validJoinSplitPublicSignals({
+        inputs: r.inputs,
+        outputs,
+        memoHash: joinSplitMemoHash(MEMO, shardsOf(amounts)),
+      }),
     );
     expect(r.inputs.map((i) => i.merkleRoot)).toEqual(inputs.map(() => ROOT));
     expect(r.outputs.map((o) => o.amount)).toEqual(amounts.filter((a) => a !== 0n));
@@ -85,7 +89,7 @@ describe('NoteProver.proveValidJoinSplit (real proofs)', () => {
       const memo = Uint8Array.from(MEMO);
       memo[176] = memo[176]! ^ 0x80;
       const otherMemo = [...r.publicInputs];
-      otherMemo[names.indexOf('memo_hash')] = joinSplitMemoHash(memo);
+      otherMemo[names.indexOf('memo_hash')] = joinSplitMemoHash(memo, shardsOf(CASES[label]![1]));
       expect(verifier.verify(r.proof, otherMemo), `${label}: other memo`).toBe(false);
     }
     // The split's output slots rotated, and one proof's signals with the other proof.

@@ -42,6 +42,7 @@ import {
   note,
   params,
   rootBeforeNotes,
+  shardsOf,
   tree,
   type Name,
 } from './join-split-fixture.js';
@@ -117,7 +118,7 @@ describe('VALID_JOIN_SPLIT circuit: honest splits and merges', () => {
           nullifier: noteNullifier(note(n).commitment, note(n).inner),
         })),
         outputs,
-        memoHash: joinSplitMemoHash(MEMO),
+        memoHash: joinSplitMemoHash(MEMO, shardsOf(outputAmounts)),
       });
       expect(wires).toEqual(expected);
       expect(wires.slice(0, 4)).toEqual([...inputs.map(() => ROOT), ...Array(4 - inputs.length).fill(0n)]);
@@ -138,8 +139,9 @@ describe('VALID_JOIN_SPLIT circuit: honest splits and merges', () => {
     const w = validJoinSplitWitness(params(['a'], [8_000n], other));
     const wtns = await calculateWitness('valid_join_split', w.input);
     expect(await r1csSatisfied('valid_join_split', wtns)).toBe(true);
-    expect(getWire(wtns, publicWire('valid_join_split', 'memo_hash'))).toBe(joinSplitMemoHash(other));
-    expect(joinSplitMemoHash(other)).not.toBe(joinSplitMemoHash(MEMO));
+    const shards = shardsOf([8_000n]);
+    expect(getWire(wtns, publicWire('valid_join_split', 'memo_hash'))).toBe(joinSplitMemoHash(other, shards));
+    expect(joinSplitMemoHash(other, shards)).not.toBe(joinSplitMemoHash(MEMO, shards));
   });
 });
 
@@ -166,7 +168,7 @@ describe('VALID_JOIN_SPLIT circuit: attacks', () => {
     const wire = (name: string) => publicWire('valid_join_split', name);
     const victim = noteNullifier(note('stranger').commitment, NOTES.stranger.inner);
     const tampered: [string, number, bigint][] = [
-      ['memo hash', wire('memo_hash'), joinSplitMemoHash(MEMO) + 1n],
+      ['memo hash', wire('memo_hash'), joinSplitMemoHash(MEMO, shardsOf(SPLIT_8)) + 1n],
       [
         'an output commitment',
         wire('output_commitments[3]'),

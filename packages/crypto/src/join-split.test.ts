@@ -8,6 +8,7 @@ import {
   JOIN_SPLIT_MAX_INPUTS,
   JOIN_SPLIT_MAX_OUTPUTS,
   JOIN_SPLIT_MEMO_DOMAIN,
+  JOIN_SPLIT_NO_SHARD,
   VALID_JOIN_SPLIT_PUBLIC_INPUTS,
   joinSplitMemoHash,
   joinSplitOutputInner,
@@ -66,26 +67,38 @@ describe('joinSplitOutputInner', () => {
 });
 
 describe('joinSplitMemoHash', () => {
-  it('is SHA-256(domain ‖ memo) with its first byte zeroed (independent re-derivation)', () => {
+  /** Shards of a 1 → 3 split into shards 0, 2 and 1 (slots 0, 1, 3; slot 2 empty). */
+  const SHARDS = [0, 2, undefined, 1, undefined, undefined, undefined, undefined];
+  const shardBytes = Uint8Array.from([0, 2, 0xff, 1, 0xff, 0xff, 0xff, 0xff]);
+
+  it('is SHA-256(domain ‖ one shard byte per slot ‖ memo) with its first byte zeroed (independent re-derivation)', () => {
     for (let i = 0; i < 4; i++) {
       const memo = seededBytes('js-memo', i, NOTE_MEMO_BYTES);
-      const digest = createHash('sha256').update(Buffer.from(JOIN_SPLIT_MEMO_DOMAIN)).update(memo).digest();
+      const digest = createHash('sha256')
+        .update(Buffer.from(JOIN_SPLIT_MEMO_DOMAIN))
+        .update(shardBytes)
+        .update(memo)
+        .digest();
       digest[0] = 0;
-      expect(joinSplitMemoHash(memo)).toBe(BigInt('0x' + digest.toString('hex')));
+      expect(joinSplitMemoHash(memo, SHARDS)).toBe(BigInt('0x' + digest.toString('hex')));
     }
     expect(JOIN_SPLIT_MEMO_DOMAIN).toBe('nightjar-join-split-memo-v1');
+    expect(JOIN_SPLIT_NO_SHARD).toBe(0xff);
   });
 
-  it('pins a vector: the empty memo', () => {
-    const digest = createHash('sha256').update('nightjar-join-split-memo-v1').digest();
-    expect(joinSplitMemoHash(new Uint8Array(0)).toString(16).padStart(64, '0')).toBe(
+  it('pins a vector: the empty memo, every output in shard 0', () => {
+    const digest = createHash('sha256')
+      .update('nightjar-join-split-memo-v1')
+      .update(new Uint8Array(8))
+      .digest();
+    expect(joinSplitMemoHash(new Uint8Array(0), Array(8).fill(0)).toString(16).padStart(64, '0')).toBe(
       '00' + digest.toString('hex').slice(2),
     );
   });
 
   it('is below 2^248 (so below r, a valid public input) for many memos', () => {
     for (let i = 0; i < 256; i++) {
-      const h = joinSplitMemoHash(seededBytes('js-range', i, NOTE_MEMO_BYTES));
+      const h = joinSplitMemoHash(seededBytes('js-range', i, NOTE_MEMO_BYTES), SHARDS);
       expect(h < 1n << 248n).toBe(true);
       expect(h < FIELD_MODULUS).toBe(true);
     }
@@ -93,22 +106,43 @@ describe('joinSplitMemoHash', () => {
 
   it('changes when any one byte of the memo changes, or when it is truncated or extended', () => {
     const memo = seededBytes('js-flip', 0, NOTE_MEMO_BYTES);
-    const base = joinSplitMemoHash(memo);
+    const base = joinSplitMemoHash(memo, SHARDS);
     const seen = new Set<bigint>([base]);
     for (let i = 0; i < memo.length; i++) {
       const tampered = Uint8Array.from(memo);
       tampered[i] = tampered[i]! ^ (1 << (i % 8));
-      const h = joinSplitMemoHash(tampered);
+      const h = joinSplitMemoHash(tampered, SHARDS);
       expect(h, `byte ${i}`).not.toBe(base);
       seen.add(h);
     }
     expect(seen.size).toBe(memo.length + 1);
-    expect(joinSplitMemoHash(memo.subarray(0, memo.length - 1))).not.toBe(base);
-    expect(joinSplitMemoHash(Uint8Array.from([...memo, 0]))).not.toBe(base);
+    expect(joinSplitMemoHash(memo.subarray(0, memo.length - 1), SHARDS)).not.toBe(base);
+    expect(joinSplitMemoHash(Uint8Array.from([...memo, 0]), SHARDS)).not.toBe(base);
     // Deterministic: the same bytes give the same hash (a copy, not the same buffer).
-    expect(joinSplitMemoHash(Uint8Array.from(memo))).toBe(base);
+    expect(joinSplitMemoHash(Uint8Array.from(memo), SHARDS)).toBe(base);
     // Hashing does not modify the caller's memo.
     expect(bytesToHex(memo)).toBe(bytesToHex(seededBytes('js-flip', 0, NOTE_MEMO_BYTES)));
+  });
+
+  it("changes when any output moves to another shard or a slot's presence changes (a copy cannot re-route outputs)", () => {
+    const memo = seededBytes('js-shards', 0, NOTE_MEMO_BYTES);
+    const base = joinSplitMemoHash(memo, SHARDS);
+    for (let j = 0; j < 8; j++) {
+      const moved = [...SHARDS];
+      moved[j] = moved[j] === undefined ? 0 : (moved[j]! + 1) % 4;
+      expect(joinSplitMemoHash(memo, moved), `slot ${j}`).not.toBe(base);
+    }
+  });
+
+  it('refuses a shard list that is not 8 slots of 0..254', () => {
+    const memo = new Uint8Array(4);
+    expect(() => joinSplitMemoHash(memo, [0])).toThrow(
+      expect.objectContaining({ code: 'VALUE_OUT_OF_RANGE' }),
+    );
+    for (const bad of [-1, 255, 1.5])
+      expect(() => joinSplitMemoHash(memo, [bad, ...Array(7).fill(undefined)])).toThrow(
+        expect.objectContaining({ code: 'VALUE_OUT_OF_RANGE' }),
+      );
   });
 });
 

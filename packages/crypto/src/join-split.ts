@@ -5,7 +5,8 @@
  * the amounts and the owner stay private.
  *
  *   output inner j = Poseidon(7, inner of input 0, j)      j = 0..7
- *   memo_hash      = SHA-256("nightjar-join-split-memo-v1" ‖ memo) with its first byte zeroed
+ *   memo_hash      = SHA-256("nightjar-join-split-memo-v1" ‖ shards ‖ memo), first byte zeroed,
+ *                    where shards is one byte per output slot: its tree_id, 0xff when empty
  *
  * Input 0's note is consumed by the same transaction, so no two join-splits derive the same inners.
  */
@@ -36,9 +37,30 @@ export function joinSplitOutputInner(parentInner: bigint, index: number): bigint
   return poseidon([JOIN_SPLIT_INNER_DOMAIN, parentInner, BigInt(index)]);
 }
 
-/** The memo's binding in the proof: 248 bits of a domain-separated SHA-256, so always below r. */
-export function joinSplitMemoHash(memo: Uint8Array): bigint {
-  const digest = createHash('sha256').update(JOIN_SPLIT_MEMO_DOMAIN, 'ascii').update(memo).digest();
+/** Marks an empty output slot in the shard bytes of `joinSplitMemoHash`. */
+export const JOIN_SPLIT_NO_SHARD = 0xff;
+
+/**
+ * What the proof binds besides its notes: the memo and the shard each output is appended to (the
+ * arguments the ledger acts on but the circuit does not see), so a copy of a pending join-split
+ * cannot be resent with another memo or its outputs moved to other shards. 248 bits of a
+ * domain-separated SHA-256, so always below r. `outputShards` has one entry per output slot (8):
+ * the tree_id (0..254), or undefined for an empty slot.
+ */
+export function joinSplitMemoHash(memo: Uint8Array, outputShards: readonly (number | undefined)[]): bigint {
+  if (outputShards.length !== JOIN_SPLIT_MAX_OUTPUTS)
+    throw new ValueRangeError(`a join-split has ${JOIN_SPLIT_MAX_OUTPUTS} output slots`);
+  const shards = Uint8Array.from(outputShards, (t) => {
+    if (t === undefined) return JOIN_SPLIT_NO_SHARD;
+    if (!Number.isInteger(t) || t < 0 || t >= JOIN_SPLIT_NO_SHARD)
+      throw new ValueRangeError('an output shard must be an integer in 0..254');
+    return t;
+  });
+  const digest = createHash('sha256')
+    .update(JOIN_SPLIT_MEMO_DOMAIN, 'ascii')
+    .update(shards)
+    .update(memo)
+    .digest();
   digest[0] = 0;
   return bytesToBigInt(digest);
 }

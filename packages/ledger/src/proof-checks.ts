@@ -93,18 +93,23 @@ function validSpendJob(a: Args<'withdraw'>): ProofJob {
 
 /**
  * A join-split's VALID_JOIN_SPLIT job: the roots it finds in the windows, the nullifiers it spends,
- * the commitments it appends (0 in the slots it leaves empty) and the hash of the memo it stores.
+ * the commitments it appends (0 in the slots it leaves empty) and the hash of the memo it stores
+ * and of the shards it appends to.
  */
 function validJoinSplitJob(a: Args<'join_split'>): ProofJob {
   const outputs = Array<bigint>(JOIN_SPLIT_MAX_OUTPUTS).fill(0n);
-  for (const out of a.outputs) outputs[out.slot] = field(out.commitment);
+  const shards = Array<number | undefined>(JOIN_SPLIT_MAX_OUTPUTS).fill(undefined);
+  for (const out of a.outputs) {
+    outputs[out.slot] = field(out.commitment);
+    shards[out.slot] = out.tree_id;
+  }
   return {
     circuit: 'valid_join_split',
     proof: Buffer.from(a.proof, 'hex'),
     publicInputs: validJoinSplitPublicSignals({
       inputs: a.inputs.map((i) => ({ merkleRoot: field(i.merkle_root), nullifier: field(i.nullifier) })),
       outputs,
-      memoHash: joinSplitMemoHash(Buffer.from(a.memo, 'hex')),
+      memoHash: joinSplitMemoHash(Buffer.from(a.memo, 'hex'), shards),
     }),
   };
 }

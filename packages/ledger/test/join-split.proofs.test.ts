@@ -185,6 +185,12 @@ describe('join_split with real VALID_JOIN_SPLIT proofs', () => {
     return tree;
   }
 
+  /** The shard of each amount's slot: the non-zero ones take `trees` in order. */
+  function outputShards(amounts: bigint[], trees: number[]): number[] {
+    let k = 0;
+    return amounts.map((a) => (a === 0n ? 0 : trees[k++]!));
+  }
+
   /** Proves a join-split of `inputs` into `amounts` (by slot, 0 = empty), outputs to `trees`. */
   async function proveSplit(inputs: OwnedNote[], amounts: bigint[], trees: number[]): Promise<Split> {
     const padded = [...amounts, ...Array<bigint>(8 - amounts.length).fill(0n)];
@@ -209,6 +215,7 @@ describe('join_split with real VALID_JOIN_SPLIT proofs', () => {
       mint: SOL_BYTES,
       inputs: proofInputs,
       outputAmounts: amounts,
+      outputTreeIds: outputShards(amounts, trees),
       memo,
     });
     expect(proved.inputs.map((i) => i.nullifier)).toEqual(inputs.map((n) => n.nullifier));
@@ -325,6 +332,17 @@ describe('join_split with real VALID_JOIN_SPLIT proofs', () => {
         },
       ],
       ['an output dropped (its value destroyed)', { ...split.args, outputs: split.args.outputs.slice(0, 7) }],
+      [
+        // A copy re-routing outputs to other shards would land first and strand the owner's
+        // wallet on the wrong leaves: the shards are bound through memo_hash.
+        'an output moved to another shard',
+        {
+          ...split.args,
+          outputs: split.args.outputs.map((o, k) =>
+            k === 0 ? { ...o, tree_id: (o.tree_id + 1) % DEV_NUM_TREES } : o,
+          ),
+        },
+      ],
       [
         'two outputs’ commitments swapped',
         {
@@ -685,6 +703,7 @@ describe('join_split with real VALID_JOIN_SPLIT proofs', () => {
         { amount: n3.amount, noteInnerHash: n3.inner, path: tree.proof(n3.leafIndex), merkleRoot: tree.root },
       ],
       outputAmounts: [n3.amount],
+      outputTreeIds: [0],
       memo,
     });
     const input: CircuitInput = structuredClone(honest.input);

@@ -95,6 +95,8 @@ export async function runJoinSplit(client: Client, req: RunJoinSplitRequest): Pr
     amounts: padded,
   });
 
+  // Outputs go to input 0's shard; the wallet recomputes each from its keys (as recovery will).
+  const treeId = inputs[0]!.treeId;
   req.onProgress?.({ stage: 'proving', mint, inputs, amounts });
   let proved: JoinSplitProofResult;
   try {
@@ -108,13 +110,12 @@ export async function runJoinSplit(client: Client, req: RunJoinSplitRequest): Pr
         merkleRoot: w.merkleRoot,
       })),
       outputAmounts: amounts,
+      outputTreeIds: amounts.map(() => treeId),
       memo,
     });
   } catch (err) {
     throw new ProofError(`VALID_JOIN_SPLIT proof failed: ${(err as Error).message}`, { cause: err });
   }
-  // Outputs go to input 0's shard; the wallet recomputes each from its keys (as recovery will).
-  const treeId = inputs[0]!.treeId;
   const outputs = proved.outputs.map((o) => wallet.noteFor(mint, o.amount, o.inner, treeId, 'join_split'));
   if (outputs.some((n, i) => n.commitment !== fieldToHex(proved.outputs[i]!.commitment)))
     throw new ProofError('the prover’s output notes differ from the wallet’s');
