@@ -2,9 +2,10 @@
  * The venue of the SDK's end-to-end tests (`e2e-*.test.ts`), set up in one place: a real engine
  * (HTTPS, attestation, intake with REAL VALID_INPUT verification through the engine's batcher)
  * and the in-process dev ledger (manual clock). Every proof is made by the SDK's own path
- * (`NoteProver` worker threads). The harness's ledger accepts every proof (its verifier is
- * stubbed), so the clients' ledger here is the same ledger behind a wrapper that checks each
- * withdrawal's VALID_SPEND proof with the real verification key before forwarding it. The tests
+ * (`NoteProver` worker threads). The ledger checks every `join_split`'s VALID_JOIN_SPLIT proof with
+ * the real verification key (its other proof checks are the harness's stand-ins: the engine's
+ * match proofs are stubbed), and the clients' ledger is the same ledger behind a wrapper that
+ * checks each withdrawal's VALID_SPEND proof with the real key before forwarding it. The tests
  * reach into the venue only to move the chain's clock (and, in the reconnect test, to make the
  * engine drop every socket).
  */
@@ -47,12 +48,21 @@ export interface Party {
   credentials: Credentials;
 }
 
-/** The venue's ledger, recording in `withdrawals` whether each withdrawal's proof verified. */
-function checkingLedger(ledger: LedgerClient, verifier: LedgerProofVerifier, withdrawals: boolean[]) {
+/**
+ * The venue's ledger, recording in `withdrawals` whether each withdrawal's proof verified, and in
+ * `sent` every transaction the clients sent.
+ */
+function checkingLedger(
+  ledger: LedgerClient,
+  verifier: LedgerProofVerifier,
+  withdrawals: boolean[],
+  sent: Transaction[],
+) {
   return new Proxy(ledger, {
     get(target, prop) {
       if (prop === 'sendTransaction')
         return async (params: { transaction: Transaction }) => {
+          sent.push(params.transaction);
           const { name, args } = params.transaction.instruction;
           if (name === 'withdraw') {
             const a = args as Record<string, string>;
@@ -84,15 +94,29 @@ export async function startE2eVenue() {
   const verifier = await createGroth16Verifier({
     valid_input: await loadVerificationKey('valid_input'),
     valid_spend: await loadVerificationKey('valid_spend'),
+    valid_join_split: await loadVerificationKey('valid_join_split'),
   });
+  /** The ledger's verdict on each join-split proof it checked. */
+  const joinSplitVerdicts: boolean[] = [];
+  const ledgerVerifier: LedgerProofVerifier = {
+    async verify(circuit, proof, publicInputs) {
+      if (circuit !== 'valid_join_split') return proof[0] !== 0xdd; // the harness's stand-in
+      const ok = await verifier.verify(circuit, proof, publicInputs);
+      joinSplitVerdicts.push(ok);
+      return ok;
+    },
+  };
   const v: TestVenue = await startTestVenue({
     settle: true,
     verifyInputProof: undefined,
     validInputKey: await loadVerificationKey('valid_input'),
     verifierWorkers: 1,
+    ledgerVerifier,
   });
   /** Every withdrawal the clients sent, and whether its VALID_SPEND proof verified. */
   const withdrawals: boolean[] = [];
+  /** Every transaction the clients sent to the ledger. */
+  const sent: Transaction[] = [];
 
   const connect = (wallet: Wallet, credentials: Credentials, stateDir: string): Promise<Client> => {
     const p = pins(v);
@@ -100,7 +124,7 @@ export async function startE2eVenue() {
       baseUrl: v.engine.url,
       pinnedRoot: p.rootCaDer,
       composeHash: p.composeHash,
-      ledger: checkingLedger(v.ledger, verifier, withdrawals),
+      ledger: checkingLedger(v.ledger, verifier, withdrawals, sent),
       credentials,
       wallet,
       stateDir,
@@ -147,10 +171,23 @@ export async function startE2eVenue() {
   const close = async (): Promise<void> => {
     await prover.close();
     await v.close();
+    await verifier.close();
     rmSync(dir, { recursive: true, force: true });
   };
 
-  return { v, dir, withdrawals, connect, party, airdrop, finalize, settleUntil, close };
+  return {
+    v,
+    dir,
+    withdrawals,
+    joinSplitVerdicts,
+    sent,
+    connect,
+    party,
+    airdrop,
+    finalize,
+    settleUntil,
+    close,
+  };
 }
 
 export type E2eVenue = Awaited<ReturnType<typeof startE2eVenue>>;
