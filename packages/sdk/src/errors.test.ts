@@ -10,9 +10,17 @@ import {
   InternalError,
   InvalidRequestError,
   InvalidResponseError,
+  InsufficientNotesError,
   isNightjarError,
+  JoinSplitAmountsError,
+  LedgerRefusedError,
   NetworkError,
+  NoteNotFreeError,
+  NothingToMergeError,
   NotFoundError,
+  ParameterError,
+  SplitOutputsPendingError,
+  TransactionPendingError,
   RateLimitError,
   UnavailableError,
   venueError,
@@ -79,5 +87,35 @@ describe('isNightjarError', () => {
   it('a code that does not match the class is not narrowed', () => {
     // Built by hand with a code its class does not own: not the venue's 1003.
     expect(isNightjarError(new InvalidRequestError(1003, 400, 'x'), 1003)).toBe(false);
+  });
+});
+
+describe('note-management errors', () => {
+  it('carry stable codes and stay within the classes callers already handle', () => {
+    const notFree = new NoteNotFreeError('MINT', 'ab'.repeat(32), 'order', 5n, 9n);
+    expect(notFree).toBeInstanceOf(InsufficientNotesError);
+    expect(notFree).toMatchObject({ code: 'NOTE_NOT_FREE', reason: 'order', required: 5n, available: 9n });
+    expect(notFree.message).toContain('cancel the order');
+    const amounts = new JoinSplitAmountsError('x', 10n, 11n);
+    expect(amounts).toBeInstanceOf(ParameterError);
+    expect(amounts).toMatchObject({ code: 'JOIN_SPLIT_AMOUNTS', inputTotal: 10n, outputTotal: 11n });
+    expect(new NothingToMergeError('MINT', 1).code).toBe('NOTHING_TO_MERGE');
+    expect(new TransactionPendingError('join_split', 'sig', 30_000).code).toBe('TRANSACTION_PENDING');
+    expect(new SplitOutputsPendingError('sig', ['c'], 20_000).code).toBe('SPLIT_OUTPUTS_PENDING');
+    for (const e of [notFree, amounts, new NothingToMergeError('MINT', 0)])
+      expect(isNightjarError(e)).toBe(true);
+  });
+
+  it("LedgerRefusedError: the ledger's code; retryable only when the ledger was busy or down before landing", () => {
+    const locked = new LedgerRefusedError('join_split', 'NoteLocked', true, 'sig');
+    expect(locked).toMatchObject({
+      code: 'LEDGER_REFUSED',
+      ledgerCode: 'NoteLocked',
+      landed: true,
+      retryable: false,
+    });
+    expect(locked.message).toBe('join_split refused by the ledger: NoteLocked');
+    expect(new LedgerRefusedError('join_split', '-32007', false, 'sig').retryable).toBe(true);
+    expect(new LedgerRefusedError('join_split', '-32002', false, 'sig').retryable).toBe(false);
   });
 });

@@ -187,6 +187,33 @@ describe('notes prepared for orders and withdrawals (stand-in proofs)', () => {
     }
   });
 
+  it('placeOrders: an order that names its note keeps it; the others are planned around it', async () => {
+    const a = await newParty(v);
+    try {
+      const named = await fund(a, v, USDC, need(150));
+      await fund(a, v, USDC, 10n * need(150));
+      await finalize(v);
+      const { results, splits } = await placeOrders(a.client, {
+        orders: [
+          { symbol: 'SOL-USDC', side: 'bid', amount: '1', price: '150', note: named.commitment },
+          { symbol: 'SOL-USDC', side: 'bid', amount: '1', price: '150' },
+          { symbol: 'SOL-USDC', side: 'bid', amount: '1', price: '149' },
+        ],
+        onProgress: (p) => void (p.stage === 'landed' && finalize(v)),
+      });
+      expect(results.map((r) => r.status)).toEqual(['success', 'success', 'success']);
+      expect(results[0]!.status === 'success' && results[0]!.result.noteCommitment).toBe(named.commitment);
+      expect(splits).toHaveLength(1);
+      expect(splits[0]!.notes.map((n) => n.amount)).toEqual([
+        need(150),
+        need(149),
+        8n * need(150) + need(150) - need(149),
+      ]);
+    } finally {
+      await a.client.close();
+    }
+  });
+
   it('placeOrder merges notes when none covers the order alone; `off` names the fix; `exact` splits a larger note', async () => {
     const a = await newParty(v);
     try {

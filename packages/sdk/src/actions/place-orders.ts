@@ -75,6 +75,7 @@ export async function placeOrders(
   });
   const held: (WalletNote | undefined)[] = orders.map(() => undefined);
   const splits: JoinSplitReturnType[] = [];
+  const named = new Set(orders.flatMap((o) => (o.note ? [o.note] : [])));
   await Promise.all(
     [...byMint].map(async ([mint, group]) => {
       try {
@@ -82,6 +83,7 @@ export async function placeOrders(
           mint,
           amounts: group.map((g) => g.terms.required),
           allowLarger: mode === 'auto',
+          exclude: named,
           ...(params.onProgress ? { onProgress: params.onProgress } : {}),
         });
         splits.push(...r.splits);

@@ -21,6 +21,8 @@ export interface FundNotesRequest {
   allowLarger: boolean;
   /** Bound of each wait for the venue's tree, in ms. */
   waitMs?: number;
+  /** Notes not to use (commitments): those other orders of the same batch name. */
+  exclude?: ReadonlySet<string>;
   onProgress?: (p: JoinSplitProgress) => void;
 }
 
@@ -48,7 +50,7 @@ export function shortfall(mint: string, amount: bigint, free: readonly WalletNot
 /** Makes a note of each amount (see the module comment). */
 export async function fundNotes(client: Client, req: FundNotesRequest): Promise<FundNotesResult> {
   const wallet = client.wallet;
-  const free = wallet.freeNotes(req.mint);
+  const free = wallet.freeNotes(req.mint).filter((n) => !req.exclude?.has(n.commitment));
   const plan = planNotes(req.amounts, free, { allowLarger: req.allowLarger });
   const byCommitment = new Map(free.map((n) => [n.commitment, n]));
   // Hold every existing note the plan uses, in the tick it was planned from.
