@@ -1,0 +1,95 @@
+/**
+ * The note that backs an order: chosen among the free notes (`chooseNote`), or made for it by a
+ * split or merge first, as the order's `prepareNote` says (see `NotePreparation`), or the one
+ * `placeOrders` already made and reserved for it.
+ */
+import type { Client } from '../client.js';
+import { InsufficientNotesError, NotesPendingError } from '../errors.js';
+import type { WalletNote } from '../wallet/wallet.js';
+import type { BuildOrderParameters, OrderTerms, PrepareOptions } from '../actions/build-order.js';
+import { chooseNote, largestAmount, type SelectNoteReturnType } from '../actions/select-note.js';
+import { fundNotes } from './fund.js';
+import type { JoinSplitReturnType } from './run-join-split.js';
+import { waitForVenueTree } from './venue-wait.js';
+
+/** The order's note, and the split or merge that made it. */
+export type OrderNote = SelectNoteReturnType & { split?: JoinSplitReturnType };
+
+/**
+ * Backs an order with `note` (reserved already): once the venue's tree has it (bounded by
+ * `waitMs`), with `collateral_amount` when it is larger than required. Releases it on failure.
+ */
+async function heldNote(
+  client: Client,
+  note: WalletNote,
+  required: bigint,
+  waitMs?: number,
+): Promise<SelectNoteReturnType> {
+  const ready = await waitForVenueTree(client, [note], { waitMs });
+  if (!ready.usable) {
+    client.wallet.reserved.delete(note.commitment);
+    throw new NotesPendingError(note.mint, required, 0n, ready.waitedMs);
+  }
+  return { note, collateralAmount: note.amount === required ? undefined : note.amount };
+}
+
+/** A note made for the order by a split or merge (reserved), or the reason there is none. */
+async function preparedNote(
+  client: Client,
+  terms: OrderTerms,
+  params: BuildOrderParameters,
+  allowLarger: boolean,
+): Promise<OrderNote> {
+  const { funded, splits } = await fundNotes(client, {
+    mint: terms.mint,
+    amounts: [terms.required],
+    allowLarger,
+    ...(params.noteWaitMs === undefined ? {} : { waitMs: params.noteWaitMs }),
+    ...(params.onNoteProgress ? { onProgress: params.onNoteProgress } : {}),
+  });
+  const f = funded[0]!;
+  if (f.status === 'failure') throw f.error;
+  const chosen = await heldNote(client, f.note, terms.required, params.noteWaitMs);
+  return splits[0] ? { ...chosen, split: splits[0] } : chosen;
+}
+
+/** The order's note: chosen, or prepared by a split or merge as `prepareNote` says. */
+export async function orderNote(
+  client: Client,
+  terms: OrderTerms,
+  params: BuildOrderParameters,
+  options: PrepareOptions,
+): Promise<OrderNote> {
+  if (options.held) return heldNote(client, options.held, terms.required, params.noteWaitMs);
+  const mode = params.prepareNote ?? 'auto';
+  // A named note, or a modify's own note, is used as it is.
+  if (mode === 'exact' && !params.note && !options.replacing)
+    return preparedNote(client, terms, params, false);
+  try {
+    return await chooseNote(
+      client,
+      {
+        mint: terms.mint,
+        required: terms.required,
+        ...(params.note ? { commitment: params.note } : {}),
+        ...(options.replacing ? { replacing: options.replacing } : {}),
+      },
+      params.noteWaitMs === undefined ? {} : { waitMs: params.noteWaitMs },
+    );
+  } catch (err) {
+    // Nothing covers it alone (a note on its way is waited for, not merged around).
+    if (!(err instanceof InsufficientNotesError) || err instanceof NotesPendingError) throw err;
+    if (params.note || options.replacing) throw err;
+    if (mode === 'auto') return preparedNote(client, terms, params, true);
+    const free = client.wallet.freeNotes(terms.mint);
+    const total = free.reduce((s, n) => s + n.amount, 0n);
+    throw new InsufficientNotesError(
+      terms.mint,
+      terms.required,
+      largestAmount(free),
+      total >= terms.required
+        ? 'free notes add up to it: merge them first (mergeNotes), or leave prepareNote on'
+        : `the free notes of this mint add up to ${total}: deposit more`,
+    );
+  }
+}
