@@ -1,0 +1,134 @@
+/**
+ * A split killed mid-way loses nothing and spends nothing twice (issue 19): a real child process
+ * (split-child.ts) splits a 100 USDC note into four and is SIGKILLed either before it sends or
+ * right after the ledger accepted the join_split but before its wallet heard back. The wallet
+ * file, synced from the ledger afterwards, must hold exactly 100 USDC: the original note when
+ * nothing was sent, else the four outputs (found from the note memo) with the original spent.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const BIN = fileURLToPath(new URL('../bin/nightjar.mjs', import.meta.url));
+const CHILD = fileURLToPath(new URL('./split-child.ts', import.meta.url));
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function run(args: string[], env: Record<string, string>): Promise<Run> {
+  return new Promise((resolve) => {
+    const p = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env } });
+    let stdout = '';
+    let stderr = '';
+    p.stdout.on('data', (d) => (stdout += String(d)));
+    p.stderr.on('data', (d) => (stderr += String(d)));
+    p.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+async function json<T>(args: string[], env: Record<string, string>): Promise<T> {
+  const r = await run([...args, '--json'], env);
+  if (r.code !== 0) throw new Error(`nightjar ${args.join(' ')} exited ${r.code}: ${r.stderr}`);
+  return JSON.parse(r.stdout) as T;
+}
+
+/** Starts the split child and SIGKILLs it as soon as it reports reaching `point`. */
+function killSplitAt(point: 'proving' | 'sent', env: Record<string, string>): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', CHILD], {
+      env: { ...process.env, ...env, STOP_AT: point },
+    });
+    children.push(child);
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => {
+      out += String(d);
+      if (out.includes(`AT ${point}`)) child.kill('SIGKILL');
+    });
+    child.stderr.on('data', (d) => (err += String(d)));
+    child.on('exit', (code, signal) =>
+      signal === 'SIGKILL' ? resolve(out) : reject(new Error(`split child exited ${code}: ${out}\n${err}`)),
+    );
+  });
+}
+
+const children: ChildProcess[] = [];
+
+interface NoteRow {
+  commitment: string;
+  asset: string;
+  amount: string;
+  state: string;
+}
+
+describe('a split killed mid-way (SIGKILL) loses nothing and spends nothing twice', () => {
+  let dir: string;
+  let venue: ChildProcess;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'nightjar-split-crash-'));
+    venue = spawn(process.execPath, [BIN, 'start', '--port', '0', '--data-dir', dir], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    children.push(venue);
+    let out = '';
+    await new Promise<void>((resolve, reject) => {
+      venue.stdout?.on('data', (d) => {
+        out += String(d);
+        if (out.includes('venue ready at')) resolve();
+      });
+      venue.on('exit', () => reject(new Error(`venue exited early: ${out}`)));
+    });
+  }, 120_000);
+
+  afterAll(() => {
+    for (const c of children) c.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** A wallet with one final 100 USDC note. */
+  async function walletWith100(name: string): Promise<Record<string, string>> {
+    const env = {
+      NIGHTJAR_DATA_DIR: dir,
+      NIGHTJAR_HOME: join(dir, name),
+      NIGHTJAR_WALLET_PASSWORD: `pw ${name}`,
+    };
+    await json(['wallet', 'init'], env);
+    await json(['wallet', 'deposit', '--asset', 'USDC', '--amount', '100', '--faucet'], env);
+    return env;
+  }
+
+  const usdcNotes = async (env: Record<string, string>) =>
+    (await json<NoteRow[]>(['wallet', 'notes', '--all'], env)).filter((n) => n.asset === 'USDC');
+  const total = (notes: NoteRow[]) => notes.reduce((s, n) => s + Number(n.amount), 0);
+
+  it('killed while proving: nothing was sent, the 100 USDC note is still free', async () => {
+    const env = await walletWith100('before-send');
+    const [before] = await usdcNotes(env);
+    await killSplitAt('proving', env);
+    const notes = await usdcNotes(env);
+    expect(notes).toEqual([{ ...before!, state: 'free' }]);
+    expect(total(notes.filter((n) => n.state === 'free'))).toBe(100);
+  }, 180_000);
+
+  it('killed after the ledger took the split: the sync finds the four outputs and the original spent', async () => {
+    const env = await walletWith100('after-send');
+    const [before] = await usdcNotes(env);
+    await killSplitAt('sent', env);
+    const notes = await usdcNotes(env);
+    const free = notes.filter((n) => n.state === 'free');
+    // The original is spent exactly once (the ledger's word), and its value is in the outputs.
+    expect(notes.find((n) => n.commitment === before!.commitment)?.state).toBe('spent');
+    expect(free.map((n) => n.amount)).toEqual(['25', '25', '25', '25']);
+    expect(total(free)).toBe(100);
+    // The vault still holds exactly what the notes are worth.
+    const balances = await json<{ asset: string; available: string }[]>(['wallet', 'balances'], env);
+    expect(balances.find((b) => b.asset === 'USDC')?.available).toBe('100');
+  }, 180_000);
+});
