@@ -8,8 +8,8 @@ import { EXIT } from './exit-codes.js';
 import { Output } from './output.js';
 import { COMMANDS } from './commands/index.js';
 
-const EXIT_CODES = `Exit codes: 0 ok, 1 venue refused (code printed), 2 usage, 3 venue unreachable or transport
-verification failed, 4 auth, 5 wallet, 6 timeout.`;
+const EXIT_CODES = `Exit codes: 0 ok, 1 venue or ledger refused (code printed), 2 usage, 3 venue unreachable
+or transport verification failed, 4 auth, 5 wallet, 6 timeout.`;
 
 function overview(): string {
   const width = Math.max(...COMMANDS.filter((c) => !c.hidden).map((c) => c.name.length));
@@ -101,11 +101,17 @@ main(argv).then(
     if (!longRunning) setTimeout(() => process.exit(code), 50).unref();
   },
   (err: unknown) => {
-    const { exitCode, message, code } = classifyError(err);
+    const { exitCode, message, code, ledgerCode } = classifyError(err);
     if (argv.includes('--json'))
       process.stdout.write(
-        JSON.stringify({ error: { message, exit_code: exitCode, ...(code === undefined ? {} : { code }) } }) +
-          '\n',
+        JSON.stringify({
+          error: {
+            message,
+            exit_code: exitCode,
+            ...(code === undefined ? {} : { code }),
+            ...(ledgerCode === undefined ? {} : { ledger_code: ledgerCode }),
+          },
+        }) + '\n',
       );
     process.stderr.write(`nightjar: ${message}\n`);
     process.exit(exitCode);

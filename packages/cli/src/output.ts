@@ -18,24 +18,44 @@ export class Output {
     if (!this.json) process.stderr.write(text + '\n');
   }
 
-  /** Runs `work` showing `label… Ns` on stderr until it ends (nothing with `--json`). */
-  async progress<T>(label: string, work: Promise<T> | (() => Promise<T>)): Promise<T> {
+  /**
+   * Runs `work` showing `label… Ns` on stderr until it ends (nothing with `--json`). A function
+   * `work` gets `stage`, which shows what it is doing now after the label (`label: proving… 3.1s`);
+   * without a terminal each new stage is a line of its own.
+   */
+  async progress<T>(label: string, work: Promise<T> | ((stage: SetStage) => Promise<T>)): Promise<T> {
     const started = Date.now();
     const tty = process.stderr.isTTY && !this.json;
     const elapsed = () => ((Date.now() - started) / 1000).toFixed(1);
-    const timer = tty ? setInterval(() => process.stderr.write(`\r${label}… ${elapsed()}s`), 200) : undefined;
+    let current = '';
+    // Erase to the end of the line: a stage's text may be longer than what replaces it.
+    const end = tty ? CLEAR_TO_EOL : '';
+    const draw = () =>
+      process.stderr.write(`\r${label}${current ? `: ${current}` : ''}… ${elapsed()}s${end}`);
+    const stage: SetStage = (text) => {
+      if (this.json || text === current) return;
+      current = text;
+      if (tty) draw();
+      else process.stderr.write(`${label}: ${text} (${elapsed()}s)\n`);
+    };
+    const timer = tty ? setInterval(draw, 200) : undefined;
     try {
-      const value = await (typeof work === 'function' ? work() : work);
-      if (!this.json) process.stderr.write(`${tty ? '\r' : ''}${label}… done (${elapsed()}s)\n`);
+      const value = await (typeof work === 'function' ? work(stage) : work);
+      if (!this.json) process.stderr.write(`${tty ? '\r' : ''}${label}… done (${elapsed()}s)${end}\n`);
       return value;
     } catch (err) {
-      if (!this.json) process.stderr.write(`${tty ? '\r' : ''}${label}… failed (${elapsed()}s)\n`);
+      if (!this.json) process.stderr.write(`${tty ? '\r' : ''}${label}… failed (${elapsed()}s)${end}\n`);
       throw err;
     } finally {
       if (timer) clearInterval(timer);
     }
   }
 }
+
+/** Sets the stage shown after a running step's label. */
+export type SetStage = (text: string) => void;
+
+const CLEAR_TO_EOL = '\x1b[K';
 
 /** JSON with bigints as decimal strings. */
 export function toJson(data: unknown): string {

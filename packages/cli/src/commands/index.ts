@@ -13,8 +13,10 @@ import {
   walletBalances,
   walletDeposit,
   walletInit,
+  walletMerge,
   walletNotes,
   walletRecover,
+  walletSplit,
   walletWithdraw,
 } from './wallet.js';
 
@@ -31,6 +33,8 @@ export const COMMANDS: Command[] = [
   walletDeposit,
   walletBalances,
   walletNotes,
+  walletSplit,
+  walletMerge,
   walletWithdraw,
   walletRecover,
   orderPlace,

@@ -1,23 +1,36 @@
-/** `nightjar wallet init|deposit|balances|notes|withdraw|recover`. */
+/** `nightjar wallet init|deposit|balances|notes|split|merge|withdraw|recover`. */
 import { existsSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import {
   createWallet,
   formatUnits,
   getBalances,
+  mergeNotes,
   parseUnits,
+  splitNote,
   syncWallet,
   withdraw,
   deposit,
   type Client,
 } from '@nightjar/sdk';
-import { UsageError } from '../args.js';
-import { listAssets, resolveAsset } from '../assets.js';
+import { positiveIntOption, UsageError } from '../args.js';
+import { listAssets, resolveAsset, type Asset } from '../assets.js';
 import { walletFile, walletPassword } from '../config.js';
 import { openWallet, withClient } from '../connect.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { untilIncluded } from '../inclusion.js';
 import { str, type Command } from '../command.js';
+import {
+  assetOf,
+  checkNotes,
+  explainNoteError,
+  FINAL_WAIT_MS,
+  joinSplitStage,
+  mergeHints,
+  noteRow,
+  units,
+  WAITING_FOR_INPUTS,
+} from '../notes.js';
 import { hexToBytes, bytesToHex } from '@nightjar/protocol';
 
 export const walletInit: Command = {
@@ -96,7 +109,7 @@ export const walletDeposit: Command = {
       if (!values['no-wait'])
         await out.progress(
           'waiting for the note to be final',
-          waitForInclusion(client, note.commitment, 60_000),
+          waitForInclusion(client, note.commitment, FINAL_WAIT_MS),
         );
       out.result(
         { commitment: note.commitment, asset: asset.name, mint: asset.mint, amount: atomic, signature },
@@ -138,6 +151,7 @@ export const walletBalances: Command = {
           ...rows.map((r) => `${r.asset.padEnd(5)}  ${r.available}  ${r.locked}  ${r.pending_settlement}`),
         ].join('\n'),
       );
+      mergeHints(client, assets, out);
       return 0;
     });
   },
@@ -178,6 +192,160 @@ export const walletNotes: Command = {
               )
               .join('\n'),
       );
+      mergeHints(client, assets, out);
+      return 0;
+    });
+  },
+};
+
+/** Comma-separated flag values, e.g. `--amounts 100,100,50`. */
+function list(values: string, flag: string): string[] {
+  const items = values.split(',').map((v) => v.trim());
+  if (items.some((v) => v === '')) throw new UsageError(`--${flag} is a comma-separated list, e.g. A,B,C`);
+  return items;
+}
+
+/** Runs a note action, its SDK errors explained in the asset's units. */
+async function explained<T>(client: Client, asset: Asset, work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (err) {
+    throw explainNoteError(err, client.wallet, asset);
+  }
+}
+
+export const walletSplit: Command = {
+  name: 'wallet split',
+  summary: 'split a free note into several (one deposit backs several orders)',
+  usage: `nightjar wallet split --asset A (--into N | --amounts X,Y,...) [--note COMMITMENT] [--no-wait]
+
+  --asset A         SOL, USDC, ETH (or a Base58 mint); optional with --note
+  --into N          N equal notes (2 to 8)
+  --amounts X,Y     notes of these amounts, human units (1 to 8, e.g. 100,100,50); what is left of
+                    the note becomes one more note, last
+  --note C          the note to split (default: with --into the largest free note, with --amounts
+                    the smallest free note that covers them)
+  --no-wait         do not wait until the new notes are final (usable for orders)
+  One join-split with a VALID_JOIN_SPLIT proof: the note is spent, the new notes are free notes of
+  this wallet (recovered from its seed like any other).`,
+  options: {
+    asset: { type: 'string' },
+    into: { type: 'string' },
+    amounts: { type: 'string' },
+    note: { type: 'string' },
+    'no-wait': { type: 'boolean' },
+  },
+  async run({ out, paths, values }) {
+    const intoArg = str(values, 'into');
+    const amountsArg = str(values, 'amounts');
+    const noteArg = str(values, 'note');
+    if ((intoArg === undefined) === (amountsArg === undefined))
+      throw new UsageError('wallet split needs one of --into N and --amounts X,Y,...');
+    if (!noteArg && !str(values, 'asset')) throw new UsageError('wallet split needs --asset (or --note)');
+    const into = intoArg === undefined ? undefined : positiveIntOption('into', intoArg, 2);
+    if (into !== undefined && (into < 2 || into > 8))
+      throw new UsageError(`--into must be 2 to 8, got ${into}`);
+    const what = into === undefined ? { amounts: list(amountsArg ?? '', 'amounts') } : { into };
+    const wallet = openWallet(paths);
+    return withClient(paths, { wallet }, async (client) => {
+      await out.progress('syncing the wallet', syncWallet(client, { refreshOrders: true }));
+      const mint = noteArg === undefined ? undefined : checkNotes(wallet, [noteArg]);
+      const asset = await assetOf(client, str(values, 'asset'), mint);
+      if (!noteArg && what.into !== undefined && wallet.freeNotes(asset.mint).length === 0)
+        throw new CliError(
+          `no free ${asset.name} note to split: deposit one with \`nightjar wallet deposit --asset ${asset.name} --amount X\``,
+          EXIT.wallet,
+        );
+      const res = await out.progress(`splitting a ${asset.name} note`, (stage) => {
+        stage(WAITING_FOR_INPUTS);
+        return explained(
+          client,
+          asset,
+          splitNote(client, {
+            mint: asset.mint,
+            ...what,
+            ...(noteArg ? { commitment: noteArg } : {}),
+            waitUsable: !values['no-wait'],
+            waitMs: FINAL_WAIT_MS,
+            onProgress: (p) => stage(joinSplitStage(p)),
+          }),
+        );
+      });
+      const spent = res.spent[0]!;
+      const notes = res.notes.map((n) => noteRow(n, asset));
+      out.result(
+        {
+          signature: res.signature,
+          asset: asset.name,
+          mint: asset.mint,
+          spent: res.spent.map((n) => noteRow(n, asset)),
+          notes,
+        },
+        [
+          `split note ${spent.commitment} (${units(spent.amount, asset)}) into ${notes.length} notes (tx ${res.signature}):`,
+          ...notes.map((n) => `  ${n.commitment}  ${n.amount} ${n.asset}`),
+          ...(values['no-wait']
+            ? ['(not final yet: they back orders once `nightjar wallet notes` lists them free)']
+            : []),
+        ].join('\n'),
+      );
+      return 0;
+    });
+  },
+};
+
+export const walletMerge: Command = {
+  name: 'wallet merge',
+  summary: 'merge 2 to 4 free notes into one (e.g. the change of partial fills)',
+  usage: `nightjar wallet merge --asset A [--notes C1,C2[,C3,C4]] [--no-wait]
+
+  --asset A         SOL, USDC, ETH (or a Base58 mint); optional with --notes
+  --notes LIST      2 to 4 free notes to merge (default: up to 4 of the smallest free notes)
+  --no-wait         do not wait until the merged note is final (usable for orders)
+  One join-split with a VALID_JOIN_SPLIT proof: the notes are spent, one note of their total is
+  a free note of this wallet.`,
+  options: {
+    asset: { type: 'string' },
+    notes: { type: 'string' },
+    'no-wait': { type: 'boolean' },
+  },
+  async run({ out, paths, values }) {
+    const notesArg = str(values, 'notes');
+    const commitments = notesArg === undefined ? undefined : list(notesArg, 'notes');
+    if (commitments && (commitments.length < 2 || commitments.length > 4))
+      throw new UsageError(`--notes names 2 to 4 notes (got ${commitments.length})`);
+    if (!commitments && !str(values, 'asset'))
+      throw new UsageError('wallet merge needs --asset (or --notes)');
+    const wallet = openWallet(paths);
+    return withClient(paths, { wallet }, async (client) => {
+      await out.progress('syncing the wallet', syncWallet(client, { refreshOrders: true }));
+      const mint = commitments === undefined ? undefined : checkNotes(wallet, commitments);
+      const asset = await assetOf(client, str(values, 'asset'), mint);
+      const res = await out.progress(`merging ${asset.name} notes`, (stage) => {
+        stage(WAITING_FOR_INPUTS);
+        return explained(
+          client,
+          asset,
+          mergeNotes(client, {
+            mint: asset.mint,
+            ...(commitments ? { commitments } : {}),
+            waitUsable: !values['no-wait'],
+            waitMs: FINAL_WAIT_MS,
+            onProgress: (p) => stage(joinSplitStage(p)),
+          }),
+        );
+      });
+      const note = noteRow(res.note, asset);
+      out.result(
+        {
+          signature: res.signature,
+          asset: asset.name,
+          mint: asset.mint,
+          spent: res.spent.map((n) => noteRow(n, asset)),
+          note,
+        },
+        `merged ${res.spent.length} ${asset.name} notes into note ${note.commitment} of ${note.amount} ${note.asset} (tx ${res.signature})`,
+      );
       return 0;
     });
   },
@@ -185,11 +353,13 @@ export const walletNotes: Command = {
 
 export const walletWithdraw: Command = {
   name: 'wallet withdraw',
-  summary: 'pay a whole note out to a ledger address',
-  usage: `nightjar wallet withdraw (--note COMMITMENT | --asset A --amount X) [--to ADDRESS]
+  summary: 'pay any amount (or a whole note) out to a ledger address',
+  usage: `nightjar wallet withdraw (--asset A --amount X | --note COMMITMENT) [--to ADDRESS]
 
-  --note C          the note to withdraw (see \`nightjar wallet notes\`)
-  --asset/--amount  a free note of exactly this value
+  --asset/--amount  any amount, human units: a free note of exactly X is paid out whole, else X is
+                    split off a larger note (or off up to 4 notes merged) first and the rest stays
+                    in the wallet as a free note
+  --note C          pay out this whole note (see \`nightjar wallet notes\`)
   --to ADDRESS      recipient (default the wallet's funding account)`,
   options: {
     note: { type: 'string' },
@@ -201,58 +371,71 @@ export const walletWithdraw: Command = {
     const noteArg = str(values, 'note');
     const assetName = str(values, 'asset');
     const amount = str(values, 'amount');
+    if (noteArg && amount)
+      throw new UsageError('--note pays out a whole note: give --note, or --asset and --amount');
     if (!noteArg && !(assetName && amount))
-      throw new UsageError('wallet withdraw needs --note, or --asset and --amount');
+      throw new UsageError('wallet withdraw needs --asset and --amount, or --note');
     const wallet = openWallet(paths);
     return withClient(paths, { wallet }, async (client) => {
       await out.progress('syncing the wallet', syncWallet(client, { refreshOrders: true }));
       const to = str(values, 'to');
-      let commitment = noteArg;
-      if (!commitment) {
-        const asset = await resolveAsset(client, assetName ?? '');
-        const atomic = parseUnits(amount ?? '', asset.decimals);
-        const note = wallet.freeNotes(asset.mint).find((n) => n.amount === atomic);
-        if (!note)
-          throw new CliError(
-            `no free ${asset.name} note of exactly ${amount}: see \`nightjar wallet notes\` and pass --note`,
-            EXIT.wallet,
-          );
-        commitment = note.commitment;
-      }
-      const chosen = wallet.notes.get(commitment);
-      if (!chosen)
-        throw new CliError(
-          `no note ${commitment} in this wallet: see \`nightjar wallet notes\``,
-          EXIT.wallet,
+      const mint = noteArg === undefined ? undefined : checkNotes(wallet, [noteArg]);
+      const asset = await assetOf(client, assetName, mint);
+      const atomic = amount === undefined ? undefined : parseUnits(amount, asset.decimals);
+      if (atomic !== undefined && atomic <= 0n) throw new UsageError('--amount must be positive');
+      // A note paid out whole: the one named, or one of exactly the amount (no split needed).
+      const whole = noteArg ?? wallet.freeNotes(asset.mint).find((n) => n.amount === atomic)?.commitment;
+      const value = whole ? wallet.notes.get(whole)!.amount : atomic!;
+      // It must be final: a fresh settlement output is usable once the engine's tree has it.
+      if (whole)
+        await out.progress(
+          'waiting for the note to be final',
+          waitForInclusion(client, whole, FINAL_WAIT_MS),
         );
-      if (chosen.state === 'spent') throw new CliError(`note ${commitment} is already spent`, EXIT.wallet);
-      const backing = wallet.orderBacking(commitment);
-      if (backing)
-        throw new CliError(
-          `note ${commitment} backs order ${backing.orderId} (${backing.status}): cancel it first with \`nightjar order cancel --id ${backing.orderId}\``,
-          EXIT.wallet,
+      const proving = 'proving and sending the withdrawal';
+      const res = await out.progress(`withdrawing ${units(value, asset)}`, (stage) => {
+        stage(whole ? proving : `split: ${WAITING_FOR_INPUTS}`);
+        return explained(
+          client,
+          asset,
+          withdraw(client, {
+            ...(whole ? { commitment: whole } : { mint: asset.mint, amount: value }),
+            ...(to ? { recipient: to } : {}),
+            // The split's stages; once its notes are usable the withdrawal itself is proved.
+            onProgress: (p) => stage(p.stage === 'usable' ? proving : `split: ${joinSplitStage(p)}`),
+          }),
         );
-      if (chosen.state === 'locked')
-        throw new CliError(
-          `note ${commitment} is locked on the ledger while a match settles: try again once it settles (\`nightjar watch\`)`,
-          EXIT.wallet,
-        );
-      // A fresh settlement output is usable once the engine's tree has it (finalized on the ledger).
-      await out.progress('waiting for the note to be final', waitForInclusion(client, commitment, 60_000));
-      const params = { commitment };
-      const res = await out.progress(
-        'proving and withdrawing',
-        withdraw(client, { ...params, ...(to ? { recipient: to } : {}) }),
-      );
+      });
+      const remainder = (res.split?.notes ?? [])
+        .filter((n) => n.commitment !== res.note.commitment)
+        .map((n) => noteRow(n, asset));
       out.result(
         {
           commitment: res.note.commitment,
           amount: res.note.amount,
+          asset: asset.name,
           mint: res.note.mint,
           recipient: res.recipient,
           signature: res.signature,
+          ...(res.split
+            ? {
+                split: {
+                  signature: res.split.signature,
+                  spent: res.split.spent.map((n) => noteRow(n, asset)),
+                  remainder,
+                },
+              }
+            : {}),
         },
-        `withdrew note ${res.note.commitment} to ${res.recipient} (tx ${res.signature})`,
+        [
+          `withdrew ${units(res.note.amount, asset)} (note ${res.note.commitment}) to ${res.recipient} (tx ${res.signature})`,
+          ...(res.split
+            ? [
+                `split off first (tx ${res.split.signature}); the rest stays in the wallet:`,
+                ...remainder.map((n) => `  ${n.commitment}  ${n.amount} ${n.asset}`),
+              ]
+            : []),
+        ].join('\n'),
       );
       return 0;
     });

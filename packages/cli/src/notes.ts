@@ -1,0 +1,188 @@
+/**
+ * What the note commands (`wallet split|merge|withdraw`) share: notes in human units, the progress
+ * text of a join-split, the errors of a note that cannot be used (naming the fix, in the asset's
+ * units) and the hint to merge small notes.
+ */
+import {
+  formatUnits,
+  InsufficientNotesError,
+  JoinSplitAmountsError,
+  mergeCandidates,
+  NoteNotFreeError,
+  NotesPendingError,
+  NothingToMergeError,
+  type Client,
+  type JoinSplitProgress,
+  type NoteNotFreeReason,
+  type Wallet,
+  type WalletNote,
+} from '@nightjar/sdk';
+import { listAssets, resolveAsset, type Asset } from './assets.js';
+import { UsageError } from './args.js';
+import { NOTE_NOT_FREE_FIX } from './classify-error.js';
+import { CliError, EXIT } from './exit-codes.js';
+import type { Output } from './output.js';
+
+/** How long a command waits for a new note to be final (in the venue's tree), as `wallet deposit` does. */
+export const FINAL_WAIT_MS = 60_000;
+
+/** A note as the note commands print it (human units, like `wallet notes`). */
+export interface NoteRow {
+  commitment: string;
+  amount: string;
+  asset: string;
+}
+
+export function noteRow(n: WalletNote, asset: Asset): NoteRow {
+  return { commitment: n.commitment, amount: formatUnits(n.amount, asset.decimals), asset: asset.name };
+}
+
+/** `12.5 USDC`. */
+export function units(amount: bigint, asset: Asset): string {
+  return `${formatUnits(amount, asset.decimals)} ${asset.name}`;
+}
+
+/** The stage a join-split waits in before its `proving` stage: the venue's tree must have the inputs. */
+export const WAITING_FOR_INPUTS = "waiting for the venue's tree";
+
+/** A join-split's stage as the progress line shows it. */
+export function joinSplitStage(p: JoinSplitProgress): string {
+  switch (p.stage) {
+    case 'proving':
+      return `proving (${p.inputs.length} note${p.inputs.length === 1 ? '' : 's'} into ${p.amounts.length})`;
+    case 'sending':
+      return 'sending to the ledger';
+    case 'landed':
+      return 'landed, waiting until final';
+    case 'usable':
+      return 'the new notes are usable';
+  }
+}
+
+/** The error for note `commitment` of this wallet that cannot be used now, naming the fix. */
+export function noteNotFree(wallet: Wallet, commitment: string, reason: NoteNotFreeReason): CliError {
+  const code = 'NOTE_NOT_FREE';
+  const backing = wallet.orderBacking(commitment);
+  switch (reason) {
+    case 'unknown':
+      return new CliError(
+        `no note ${commitment} in this wallet: see \`nightjar wallet notes\``,
+        EXIT.wallet,
+        code,
+      );
+    case 'spent':
+      return new CliError(
+        `note ${commitment} is already spent: see \`nightjar wallet notes\``,
+        EXIT.wallet,
+        code,
+      );
+    case 'order':
+      return new CliError(
+        backing
+          ? `note ${commitment} backs order ${backing.orderId} (${backing.status}): cancel it first with \`nightjar order cancel --id ${backing.orderId}\``
+          : `note ${commitment} backs a live order: ${NOTE_NOT_FREE_FIX.order}`,
+        EXIT.wallet,
+        code,
+      );
+    case 'locked':
+      return new CliError(
+        `note ${commitment} is locked on the ledger while a match settles: try again once it settles (\`nightjar watch\`)`,
+        EXIT.wallet,
+        code,
+      );
+    case 'reserved':
+      return new CliError(
+        `note ${commitment} is in use by an order, split or withdrawal in flight: try again once that is done`,
+        EXIT.wallet,
+        code,
+      );
+    case 'pending':
+      return new CliError(
+        `note ${commitment} has not landed on the ledger yet: try again once it is final (\`nightjar wallet notes\`)`,
+        EXIT.wallet,
+        code,
+      );
+  }
+}
+
+/** Throws unless every note named is a free note of this wallet (all of one mint); returns that mint. */
+export function checkNotes(wallet: Wallet, commitments: readonly string[]): string {
+  const mints = new Set<string>();
+  for (const c of commitments) {
+    const mint = wallet.notes.get(c)?.mint;
+    const reason = mint === undefined ? 'unknown' : wallet.notFreeReason(c, mint);
+    if (reason) throw noteNotFree(wallet, c, reason);
+    mints.add(mint!);
+  }
+  if (mints.size !== 1) throw new UsageError('the notes named must all be of one asset');
+  return [...mints][0]!;
+}
+
+/** The asset of `--asset`, or of the notes named (`mint`); both must agree. */
+export async function assetOf(client: Client, assetName: string | undefined, mint?: string): Promise<Asset> {
+  if (assetName === undefined) {
+    const found = (await listAssets(client)).find((a) => a.mint === mint);
+    return found ?? resolveAsset(client, mint ?? '');
+  }
+  const asset = await resolveAsset(client, assetName);
+  if (mint !== undefined && mint !== asset.mint)
+    throw new UsageError(
+      `the note named is not a ${asset.name} note: drop --asset, or name a ${asset.name} note`,
+    );
+  return asset;
+}
+
+/** No free note (or no 4 notes merged) holds `required`: how much is free, and what would do. */
+export function notEnough(wallet: Wallet, asset: Asset, required: bigint): CliError {
+  const free = wallet.freeNotes(asset.mint);
+  const total = free.reduce((s, n) => s + n.amount, 0n);
+  const largest = free.reduce((m, n) => (n.amount > m ? n.amount : m), 0n);
+  const have =
+    free.length === 0
+      ? `no free ${asset.name} notes`
+      : `free: ${units(total, asset)} in ${free.length} note${free.length === 1 ? '' : 's'}, the largest ${units(largest, asset)}`;
+  const short = required - total;
+  // Enough in total: merges (up to 4 notes each) make a note that holds it; else only a deposit helps.
+  const fix =
+    short <= 0n
+      ? `merge them first with \`nightjar wallet merge --asset ${asset.name}\`, or deposit more with \`nightjar wallet deposit --asset ${asset.name} --amount X\``
+      : `${units(short, asset)} short: deposit more with \`nightjar wallet deposit --asset ${asset.name} --amount ${formatUnits(short, asset.decimals)}\``;
+  return new CliError(
+    `no free ${asset.name} note holds ${units(required, asset)} (${have}): ${fix}`,
+    EXIT.wallet,
+  );
+}
+
+/**
+ * The SDK's note errors in this asset's units with the command that fixes them; any other error
+ * as it is (classify-error maps it).
+ */
+export function explainNoteError(err: unknown, wallet: Wallet, asset: Asset): unknown {
+  if (err instanceof NoteNotFreeError) return noteNotFree(wallet, err.commitment, err.reason);
+  if (err instanceof NotesPendingError) return err;
+  if (err instanceof InsufficientNotesError) return notEnough(wallet, asset, err.required);
+  if (err instanceof NothingToMergeError)
+    return new CliError(
+      `nothing to merge: ${err.count} free ${asset.name} note${err.count === 1 ? '' : 's'}, a merge needs 2 or more (see \`nightjar wallet notes\`)`,
+      EXIT.wallet,
+      err.code,
+    );
+  if (err instanceof JoinSplitAmountsError && err.outputTotal > err.inputTotal)
+    return new CliError(
+      `the new notes add up to ${units(err.outputTotal, asset)}, more than the note holds (${units(err.inputTotal, asset)}): ask less, or name a larger note with --note (see \`nightjar wallet notes\`)`,
+      EXIT.wallet,
+      err.code,
+    );
+  return err;
+}
+
+/** Human mode: a hint per asset with 3 or more small free notes (what `wallet merge` would take). */
+export function mergeHints(client: Client, assets: readonly Asset[], out: Output): void {
+  for (const a of assets) {
+    const n = mergeCandidates(client, { mint: a.mint }).length;
+    if (n >= 3)
+      out.info(
+        `hint: ${n} small ${a.name} notes; merge them with \`nightjar wallet merge --asset ${a.name}\``,
+      );
+  }
+}

@@ -1,0 +1,215 @@
+/**
+ * `wallet split`, `wallet merge` and `wallet withdraw` of any amount, with the real binary against
+ * a venue started here (real VALID_JOIN_SPLIT and VALID_SPEND proofs, checked by the ledger): one
+ * deposit split into four notes, one of them split by amounts, the merge hint, a merge of the four
+ * smallest, a withdrawal of an odd amount paid exactly (the funding account on the ledger grows by
+ * it, the remainder stays a free note), and refusals with their exit codes and fixes.
+ */
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { RpcLedgerClient } from '@nightjar/ledger';
+import { parseUnits } from '@nightjar/sdk';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const BIN = fileURLToPath(new URL('../bin/nightjar.mjs', import.meta.url));
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Every `nightjar` process still running: killed after the tests. */
+const children = new Set<ChildProcess>();
+
+function nightjar(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  return new Promise((resolve) => {
+    const child = execFile(
+      process.execPath,
+      [BIN, ...args],
+      { env: { ...process.env, ...env }, timeout: 300_000 },
+      (err, stdout, stderr) => {
+        children.delete(child);
+        const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+    children.add(child);
+  });
+}
+
+/** Runs a command that must succeed with --json and returns its parsed output. */
+async function json<T>(args: string[], env: Record<string, string>): Promise<T> {
+  const run = await nightjar([...args, '--json'], env);
+  if (run.code !== 0) throw new Error(`nightjar ${args.join(' ')} exited ${run.code}: ${run.stderr}`);
+  return JSON.parse(run.stdout) as T;
+}
+
+interface NoteRow {
+  commitment: string;
+  amount: string;
+  asset: string;
+}
+
+/** USDC (6 decimals) in atomic units. */
+const usdc = (x: string) => parseUnits(x, 6);
+const total = (notes: readonly NoteRow[]) => notes.reduce((s, n) => s + usdc(n.amount), 0n);
+
+describe('nightjar wallet split, merge and withdraw against a started venue', () => {
+  let dir: string;
+  let venue: ChildProcess;
+  let env: Record<string, string>;
+  let ledger: RpcLedgerClient;
+  let funding: string;
+  let mint: string;
+  let deposited: string;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'nightjar-notes-'));
+    venue = spawn(process.execPath, [BIN, 'start', '--port', '0', '--data-dir', dir], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    await new Promise<void>((resolve, reject) => {
+      venue.stdout?.on('data', (d) => {
+        out += String(d);
+        if (out.includes('venue ready at')) resolve();
+      });
+      venue.on('exit', () => reject(new Error(`venue exited early: ${out}`)));
+    });
+    env = { NIGHTJAR_DATA_DIR: dir, NIGHTJAR_HOME: join(dir, 'home'), NIGHTJAR_WALLET_PASSWORD: 'notes' };
+    const ready = JSON.parse(readFileSync(join(dir, 'ready.json'), 'utf8')) as { ledger_url: string };
+    ledger = new RpcLedgerClient(ready.ledger_url);
+  });
+
+  afterAll(async () => {
+    for (const c of children) c.kill('SIGKILL');
+    await ledger?.close();
+    if (venue && venue.exitCode === null) {
+      const exited = new Promise((r) => venue.once('exit', r));
+      venue.kill('SIGINT');
+      await exited;
+    }
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('--help describes split and merge; a split without --into or --amounts is a usage error', async () => {
+    const nowhere = { NIGHTJAR_DATA_DIR: join(dir, 'nowhere') };
+    const [split, merge, bad] = await Promise.all([
+      nightjar(['wallet', 'split', '--help'], nowhere),
+      nightjar(['wallet', 'merge', '--help'], nowhere),
+      nightjar(['wallet', 'split', '--asset', 'USDC', '--json'], nowhere),
+    ]);
+    expect(split.code).toBe(0);
+    expect(split.stdout).toContain('--amounts X,Y');
+    expect(merge.code).toBe(0);
+    expect(merge.stdout).toContain('--notes LIST');
+    expect(bad.code).toBe(2);
+    expect(JSON.parse(bad.stdout)).toMatchObject({ error: { exit_code: 2 } });
+    expect(bad.stderr).toContain('--into N and --amounts');
+  });
+
+  it('deposits, then splits the note into 4 equal notes', async () => {
+    funding = (await json<{ funding_address: string }>(['wallet', 'init'], env)).funding_address;
+    const dep = await json<{ commitment: string; mint: string }>(
+      ['wallet', 'deposit', '--asset', 'USDC', '--amount', '1000', '--faucet'],
+      env,
+    );
+    mint = dep.mint;
+    deposited = dep.commitment;
+
+    const split = await json<{ signature: string; spent: NoteRow[]; notes: NoteRow[] }>(
+      ['wallet', 'split', '--asset', 'USDC', '--into', '4'],
+      env,
+    );
+    expect(split.signature).toMatch(/^[0-9a-f]+$/);
+    expect(split.spent.map((n) => n.commitment)).toEqual([deposited]);
+    expect(split.notes).toHaveLength(4);
+    expect(split.notes.every((n) => n.asset === 'USDC' && n.amount === '250')).toBe(true);
+    expect(total(split.notes)).toBe(usdc('1000'));
+  });
+
+  it('splits by amounts (human output, stages on the progress line), then hints at a merge', async () => {
+    const run = await nightjar(['wallet', 'split', '--asset', 'USDC', '--amounts', '100,0.5'], env);
+    expect(run.code, run.stderr).toBe(0);
+    // The smallest note covering 100.5 is one of the 250s: 100, 0.5 and the remainder 149.5.
+    expect(run.stdout).toMatch(/^split note [0-9a-f]+ \(250 USDC\) into 3 notes \(tx [0-9a-f]+\):$/m);
+    for (const amount of ['100', '0.5', '149.5'])
+      expect(run.stdout).toMatch(new RegExp(`^  [0-9a-f]+  ${amount.replace('.', '\\.')} USDC$`, 'm'));
+    for (const stage of [
+      'proving (1 note into 3)',
+      'sending to the ledger',
+      'landed',
+      'the new notes are usable',
+    ])
+      expect(run.stderr).toContain(`splitting a USDC note: ${stage}`);
+
+    // Six free notes: the four smallest are what a merge takes.
+    const notes = await nightjar(['wallet', 'notes'], env);
+    expect(notes.code, notes.stderr).toBe(0);
+    expect(notes.stderr).toContain(
+      'hint: 4 small USDC notes; merge them with `nightjar wallet merge --asset USDC`',
+    );
+    expect(notes.stdout).not.toContain('hint');
+  });
+
+  it('merges the four smallest notes into one of their total', async () => {
+    const merged = await json<{ spent: NoteRow[]; note: NoteRow }>(
+      ['wallet', 'merge', '--asset', 'USDC'],
+      env,
+    );
+    expect(merged.spent.map((n) => n.amount).sort()).toEqual(['0.5', '100', '149.5', '250']);
+    expect(merged.note).toMatchObject({ amount: '500', asset: 'USDC' });
+  });
+
+  it('withdraws an odd amount exactly: the funding account grows by it, the remainder stays a free note', async () => {
+    const before = BigInt(await ledger.getBalance({ owner: funding, mint }));
+    const out = await json<{
+      amount: string;
+      asset: string;
+      recipient: string;
+      split?: { spent: NoteRow[]; remainder: NoteRow[] };
+    }>(['wallet', 'withdraw', '--asset', 'USDC', '--amount', '123.456789'], env);
+    expect(out).toMatchObject({ amount: '123456789', asset: 'USDC', recipient: funding });
+    const after = BigInt(await ledger.getBalance({ owner: funding, mint }));
+    expect(after - before).toBe(123_456_789n);
+
+    // Split off the smallest note covering it (250): the rest, 126.543211, stays.
+    expect(out.split?.spent.map((n) => n.amount)).toEqual(['250']);
+    const remainder = out.split?.remainder ?? [];
+    expect(remainder.map((n) => n.amount)).toEqual(['126.543211']);
+
+    const run = await nightjar(['wallet', 'notes', '--json'], env);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).not.toContain('hint'); // --json: hints are for humans
+    const notes = JSON.parse(run.stdout) as (NoteRow & { state: string })[];
+    expect(notes).toContainEqual(expect.objectContaining({ ...remainder[0], state: 'free' }));
+    expect(total(notes)).toBe(usdc('1000') - 123_456_789n);
+  });
+
+  it('refuses with the exit code and the fix: more than the wallet has, nothing to merge, a spent note', async () => {
+    const tooMuch = await nightjar(
+      ['wallet', 'split', '--asset', 'USDC', '--amounts', '5000', '--json'],
+      env,
+    );
+    expect(tooMuch.code).toBe(5);
+    const err = (JSON.parse(tooMuch.stdout) as { error: { message: string; exit_code: number } }).error;
+    expect(err.exit_code).toBe(5);
+    expect(err.message).toContain('no free USDC note holds 5000 USDC (free: 876.543211 USDC in 3 notes');
+    expect(err.message).toContain(
+      '4123.456789 USDC short: deposit more with `nightjar wallet deposit --asset USDC --amount 4123.456789`',
+    );
+
+    const nothing = await nightjar(['wallet', 'merge', '--asset', 'SOL', '--json'], env);
+    expect(nothing.code).toBe(5);
+    expect(JSON.parse(nothing.stdout)).toMatchObject({ error: { exit_code: 5, code: 'NOTHING_TO_MERGE' } });
+    expect(nothing.stderr).toContain('nothing to merge: 0 free SOL notes, a merge needs 2 or more');
+
+    const spent = await nightjar(['wallet', 'withdraw', '--note', deposited], env);
+    expect(spent.code).toBe(5);
+    expect(spent.stderr).toContain(`note ${deposited} is already spent`);
+  });
+});
