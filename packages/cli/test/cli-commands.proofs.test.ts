@@ -3,37 +3,21 @@
  * crossing orders from two accounts, `watch` until both fill, balances, withdraw; `--json` parsed
  * throughout; a wrong flag and a missing venue fail with a clear message and their exit codes.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-
-const BIN = fileURLToPath(new URL('../bin/nightjar.mjs', import.meta.url));
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function nightjar(args: string[], env: Record<string, string> = {}): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [BIN, ...args],
-      { env: { ...process.env, ...env }, timeout: 300_000 },
-      (err, stdout, stderr) => {
-        const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
-        resolve({ code, stdout, stderr });
-      },
-    );
-  });
-}
-
-/** Watch processes still running: killed after the tests, so a failed test leaves none behind. */
-const watches = new Set<ChildProcess>();
+import {
+  BIN,
+  killAll,
+  nightjar,
+  nightjarJson as json,
+  startVenueProcess,
+  stopVenueProcess,
+  track,
+  type Run,
+} from './nightjar-process.js';
 
 /** Starts `nightjar watch --json`: `live` resolves on its `subscribed` line, `done` when it exits. */
 function watchJson(args: string[], env: Record<string, string>): { live: Promise<void>; done: Promise<Run> } {
@@ -41,8 +25,7 @@ function watchJson(args: string[], env: Record<string, string>): { live: Promise
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  watches.add(proc);
-  proc.once('exit', () => watches.delete(proc));
+  track(proc);
   let stdout = '';
   let stderr = '';
   let onLive: () => void = () => {};
@@ -62,13 +45,6 @@ function watchJson(args: string[], env: Record<string, string>): { live: Promise
   return { live: Promise.race([live, failed]), done };
 }
 
-/** Runs a command that must succeed with --json and returns its parsed output. */
-async function json<T>(args: string[], env: Record<string, string> = {}): Promise<T> {
-  const run = await nightjar([...args, '--json'], env);
-  if (run.code !== 0) throw new Error(`nightjar ${args.join(' ')} exited ${run.code}: ${run.stderr}`);
-  return JSON.parse(run.stdout) as T;
-}
-
 describe('nightjar CLI against a started venue', () => {
   let dir: string;
   let venue: ChildProcess;
@@ -77,28 +53,14 @@ describe('nightjar CLI against a started venue', () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'nightjar-cli-'));
-    venue = spawn(process.execPath, [BIN, 'start', '--port', '0', '--data-dir', dir], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    await new Promise<void>((resolve, reject) => {
-      venue.stdout?.on('data', (d) => {
-        out += String(d);
-        if (out.includes('venue ready at')) resolve();
-      });
-      venue.on('exit', () => reject(new Error(`venue exited early: ${out}`)));
-    });
+    venue = await startVenueProcess(dir);
     envA = { NIGHTJAR_DATA_DIR: dir, NIGHTJAR_HOME: join(dir, 'home-a'), NIGHTJAR_WALLET_PASSWORD: 'test a' };
     envB = { NIGHTJAR_DATA_DIR: dir, NIGHTJAR_HOME: join(dir, 'home-b') };
   });
 
   afterAll(async () => {
-    for (const w of watches) w.kill('SIGKILL');
-    if (venue && venue.exitCode === null) {
-      const exited = new Promise((r) => venue.once('exit', r));
-      venue.kill('SIGINT');
-      await exited;
-    }
+    killAll();
+    await stopVenueProcess(venue);
     rmSync(dir, { recursive: true, force: true });
   });
 

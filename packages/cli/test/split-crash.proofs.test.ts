@@ -5,38 +5,15 @@
  * file, synced from the ledger afterwards, must hold exactly 100 USDC: the original note when
  * nothing was sent, else the four outputs (found from the note memo) with the original spent.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { killAll, nightjarJson as json, startVenueProcess, track } from './nightjar-process.js';
 
-const BIN = fileURLToPath(new URL('../bin/nightjar.mjs', import.meta.url));
 const CHILD = fileURLToPath(new URL('./split-child.ts', import.meta.url));
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function run(args: string[], env: Record<string, string>): Promise<Run> {
-  return new Promise((resolve) => {
-    const p = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env } });
-    let stdout = '';
-    let stderr = '';
-    p.stdout.on('data', (d) => (stdout += String(d)));
-    p.stderr.on('data', (d) => (stderr += String(d)));
-    p.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-async function json<T>(args: string[], env: Record<string, string>): Promise<T> {
-  const r = await run([...args, '--json'], env);
-  if (r.code !== 0) throw new Error(`nightjar ${args.join(' ')} exited ${r.code}: ${r.stderr}`);
-  return JSON.parse(r.stdout) as T;
-}
 
 /** Starts the split child and SIGKILLs it as soon as it reports reaching `point`. */
 function killSplitAt(point: 'proving' | 'sent', env: Record<string, string>): Promise<string> {
@@ -44,7 +21,7 @@ function killSplitAt(point: 'proving' | 'sent', env: Record<string, string>): Pr
     const child = spawn(process.execPath, ['--import', 'tsx', CHILD], {
       env: { ...process.env, ...env, STOP_AT: point },
     });
-    children.push(child);
+    track(child);
     let out = '';
     let err = '';
     child.stdout.on('data', (d) => {
@@ -58,8 +35,6 @@ function killSplitAt(point: 'proving' | 'sent', env: Record<string, string>): Pr
   });
 }
 
-const children: ChildProcess[] = [];
-
 interface NoteRow {
   commitment: string;
   asset: string;
@@ -69,26 +44,14 @@ interface NoteRow {
 
 describe('a split killed mid-way (SIGKILL) loses nothing and spends nothing twice', () => {
   let dir: string;
-  let venue: ChildProcess;
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'nightjar-split-crash-'));
-    venue = spawn(process.execPath, [BIN, 'start', '--port', '0', '--data-dir', dir], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    children.push(venue);
-    let out = '';
-    await new Promise<void>((resolve, reject) => {
-      venue.stdout?.on('data', (d) => {
-        out += String(d);
-        if (out.includes('venue ready at')) resolve();
-      });
-      venue.on('exit', () => reject(new Error(`venue exited early: ${out}`)));
-    });
+    await startVenueProcess(dir);
   }, 120_000);
 
   afterAll(() => {
-    for (const c of children) c.kill('SIGKILL');
+    killAll();
     rmSync(dir, { recursive: true, force: true });
   });
 

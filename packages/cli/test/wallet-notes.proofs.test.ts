@@ -5,48 +5,20 @@
  * smallest, a withdrawal of an odd amount paid exactly (the funding account on the ledger grows by
  * it, the remainder stays a free note), and refusals with their exit codes and fixes.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { RpcLedgerClient } from '@nightjar/ledger';
 import { parseUnits } from '@nightjar/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-
-const BIN = fileURLToPath(new URL('../bin/nightjar.mjs', import.meta.url));
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** Every `nightjar` process still running: killed after the tests. */
-const children = new Set<ChildProcess>();
-
-function nightjar(args: string[], env: Record<string, string> = {}): Promise<Run> {
-  return new Promise((resolve) => {
-    const child = execFile(
-      process.execPath,
-      [BIN, ...args],
-      { env: { ...process.env, ...env }, timeout: 300_000 },
-      (err, stdout, stderr) => {
-        children.delete(child);
-        const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
-        resolve({ code, stdout, stderr });
-      },
-    );
-    children.add(child);
-  });
-}
-
-/** Runs a command that must succeed with --json and returns its parsed output. */
-async function json<T>(args: string[], env: Record<string, string>): Promise<T> {
-  const run = await nightjar([...args, '--json'], env);
-  if (run.code !== 0) throw new Error(`nightjar ${args.join(' ')} exited ${run.code}: ${run.stderr}`);
-  return JSON.parse(run.stdout) as T;
-}
+import {
+  killAll,
+  nightjar,
+  nightjarJson as json,
+  startVenueProcess,
+  stopVenueProcess,
+} from './nightjar-process.js';
 
 interface NoteRow {
   commitment: string;
@@ -69,30 +41,16 @@ describe('nightjar wallet split, merge and withdraw against a started venue', ()
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'nightjar-notes-'));
-    venue = spawn(process.execPath, [BIN, 'start', '--port', '0', '--data-dir', dir], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    await new Promise<void>((resolve, reject) => {
-      venue.stdout?.on('data', (d) => {
-        out += String(d);
-        if (out.includes('venue ready at')) resolve();
-      });
-      venue.on('exit', () => reject(new Error(`venue exited early: ${out}`)));
-    });
+    venue = await startVenueProcess(dir);
     env = { NIGHTJAR_DATA_DIR: dir, NIGHTJAR_HOME: join(dir, 'home'), NIGHTJAR_WALLET_PASSWORD: 'notes' };
     const ready = JSON.parse(readFileSync(join(dir, 'ready.json'), 'utf8')) as { ledger_url: string };
     ledger = new RpcLedgerClient(ready.ledger_url);
   });
 
   afterAll(async () => {
-    for (const c of children) c.kill('SIGKILL');
+    killAll();
     await ledger?.close();
-    if (venue && venue.exitCode === null) {
-      const exited = new Promise((r) => venue.once('exit', r));
-      venue.kill('SIGINT');
-      await exited;
-    }
+    await stopVenueProcess(venue);
     rmSync(dir, { recursive: true, force: true });
   });
 

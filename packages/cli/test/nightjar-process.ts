@@ -1,0 +1,79 @@
+/**
+ * The real `nightjar` binary as the CLI tests run it: one-shot commands, their `--json` results,
+ * and a venue (`nightjar start`) in its own process. Every process started here is tracked, so a
+ * test file's `afterAll` can kill whatever a failed test left running (`killAll`).
+ */
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export const BIN = fileURLToPath(new URL('../bin/nightjar.mjs', import.meta.url));
+
+export interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+const running = new Set<ChildProcess>();
+
+/** Tracks a child until it exits. */
+export function track(child: ChildProcess): ChildProcess {
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+  return child;
+}
+
+/** Runs `nightjar args…` to completion (5 min bound) and returns its exit code and output. */
+export function nightjar(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  return new Promise((resolve) => {
+    track(
+      execFile(
+        process.execPath,
+        [BIN, ...args],
+        { env: { ...process.env, ...env }, timeout: 300_000 },
+        (err, stdout, stderr) => {
+          const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
+          resolve({ code, stdout, stderr });
+        },
+      ),
+    );
+  });
+}
+
+/** Runs a command that must succeed with --json and returns its parsed output. */
+export async function nightjarJson<T>(args: string[], env: Record<string, string> = {}): Promise<T> {
+  const run = await nightjar([...args, '--json'], env);
+  if (run.code !== 0) throw new Error(`nightjar ${args.join(' ')} exited ${run.code}: ${run.stderr}`);
+  return JSON.parse(run.stdout) as T;
+}
+
+/** Starts `nightjar start --port 0 --data-dir dir` and resolves once it prints that it is ready. */
+export async function startVenueProcess(dir: string): Promise<ChildProcess> {
+  const venue = track(
+    spawn(process.execPath, [BIN, 'start', '--port', '0', '--data-dir', dir], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  );
+  let out = '';
+  await new Promise<void>((resolve, reject) => {
+    venue.stdout?.on('data', (d) => {
+      out += String(d);
+      if (out.includes('venue ready at')) resolve();
+    });
+    venue.on('exit', () => reject(new Error(`venue exited early: ${out}`)));
+  });
+  return venue;
+}
+
+/** Stops a venue the way an operator does (SIGINT) and waits for it to exit. */
+export async function stopVenueProcess(venue: ChildProcess | undefined): Promise<void> {
+  if (!venue || venue.exitCode !== null || venue.signalCode !== null) return;
+  const exited = new Promise((r) => venue.once('exit', r));
+  venue.kill('SIGINT');
+  await exited;
+}
+
+/** SIGKILLs every tracked process still running. */
+export function killAll(): void {
+  for (const c of running) c.kill('SIGKILL');
+}
