@@ -1,40 +1,31 @@
 /**
  * `nightjar start --demo-traders 2`: the demo process trades as the dev admin, so a plain
- * `nightjar watch` (no login, no flags but the data dir) sees one of its orders fill.
+ * `nightjar watch` (no login, no flags but the data dir) sees one of its orders fill. Then the
+ * stall of issue 19 (item 5), made short with a small base deposit: a trader sells all its base,
+ * refills from the faucet, and its new asks fill (the old traders never quoted an ask again).
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, expect, it } from 'vitest';
+import { BIN, killAll, startVenueProcess, stopVenueProcess, track } from './nightjar-process.js';
 
-const BIN = fileURLToPath(new URL('../bin/nightjar.mjs', import.meta.url));
-
-/** Runs even when the test times out (its finally block then never runs): no venue outlives it. */
-const children: ChildProcess[] = [];
-afterAll(() => {
-  for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
-});
+/** Runs even when a test times out (its finally block then never runs): no process outlives it. */
+afterAll(killAll);
 
 it('start --demo-traders: orders match and settle, and watch shows the fill', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'nightjar-demo-'));
-  const venue = spawn(
-    process.execPath,
-    [BIN, 'start', '--port', '0', '--data-dir', dir, '--demo-traders', '2'],
-    {
+  const venue = track(
+    spawn(process.execPath, [BIN, 'start', '--port', '0', '--data-dir', dir, '--demo-traders', '2'], {
       stdio: ['ignore', 'pipe', 'inherit'],
-    },
+    }),
   );
-  children.push(venue);
-  const exited = new Promise((r) => venue.once('exit', r));
+  let out = '';
+  venue.stdout!.on('data', (d) => (out += String(d)));
   try {
-    let out = '';
     await new Promise<void>((resolve, reject) => {
-      venue.stdout.on('data', (d) => {
-        out += String(d);
-        if (out.includes('venue ready at')) resolve();
-      });
+      venue.stdout!.on('data', () => out.includes('venue ready at') && resolve());
       venue.once('exit', () => reject(new Error(`venue exited early: ${out}`)));
     });
     const watch = await new Promise<{ code: number; stdout: string }>((resolve) =>
@@ -53,8 +44,80 @@ it('start --demo-traders: orders match and settle, and watch shows the fill', as
     expect(kinds).toContain('fully_filled');
     expect(out).toContain('FIRST fully_filled');
   } finally {
-    venue.kill('SIGINT');
-    await exited;
+    await stopVenueProcess(venue);
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+/** One `--json` line of `nightjar demo-traders`. */
+interface DemoEvent {
+  t_ms: number;
+  text: string;
+  trader?: string;
+  event?: string;
+  side?: 'bid' | 'ask';
+  orderId?: string;
+}
+
+it('demo traders with 1.1 SOL each: a trader that sold its base refills, quotes asks again and they fill', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'nightjar-demo-refill-'));
+  const venue = await startVenueProcess(dir);
+  const demo = track(
+    spawn(
+      process.execPath,
+      [BIN, 'demo-traders', '--traders', '2', '--data-dir', dir, '--base-deposit', '1.1', '--json'],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    ),
+  );
+  const events: DemoEvent[] = [];
+  try {
+    // Waits on the demo's own events, in order: a trader's base refill, an ask it places after
+    // that, and that ask filling. Bounded by the test's timeout, not by a sleep.
+    const story = await new Promise<{ trader: string; ask: string }>((resolve, reject) => {
+      let buffered = '';
+      const refilled = new Set<string>();
+      const asks = new Map<string, string>(); // order id → trader, asks placed after a refill
+      const filled = new Set<string>(); // a fill can be seen before placeOrders returns
+      demo.stdout!.on('data', (d) => {
+        buffered += String(d);
+        const lines = buffered.split('\n');
+        buffered = lines.pop() ?? '';
+        for (const line of lines) {
+          const e = JSON.parse(line) as DemoEvent;
+          events.push(e);
+          const trader = e.trader ?? '';
+          if (e.event === 'refill' && e.side === 'ask') refilled.add(trader);
+          if (e.event === 'placed' && e.side === 'ask' && refilled.has(trader)) asks.set(e.orderId!, trader);
+          if (e.event === 'fully_filled') filled.add(e.orderId!);
+          const seller = asks.get(e.orderId ?? '');
+          if (seller && filled.has(e.orderId!)) resolve({ trader: seller, ask: e.orderId! });
+        }
+      });
+      demo.once('exit', (code) =>
+        reject(new Error(`demo traders exited (${code}):\n${events.map((e) => e.text).join('\n')}`)),
+      );
+    });
+    expect(events.some((e) => e.text.includes('FIRST fully_filled'))).toBe(true);
+    const refill = events.findIndex((e) => e.event === 'refill' && e.trader === story.trader);
+    expect(events[refill]!.text).toContain(`${story.trader} refill: SOL ran out, +1.1 SOL from the faucet`);
+    // Before the refill, that trader had sold its base: one of its asks filled.
+    const ownAsks = new Set(
+      events
+        .filter((e) => e.trader === story.trader && e.event === 'placed' && e.side === 'ask')
+        .map((e) => e.orderId),
+    );
+    expect(events.slice(0, refill).some((e) => e.event === 'fully_filled' && ownAsks.has(e.orderId))).toBe(
+      true,
+    );
+    // Never an ask its notes could not back (the SDK's InsufficientNotesError names the fix).
+    expect(
+      events.filter(
+        (e) => e.event === 'failed' && e.side === 'ask' && /deposit more|merge smaller notes/.test(e.text),
+      ),
+    ).toEqual([]);
+  } finally {
+    await stopVenueProcess(demo);
+    await stopVenueProcess(venue);
     rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -1,31 +1,57 @@
 /**
  * `nightjar demo-traders` (internal; `start --demo-traders N` runs it in its own process): N
- * simulated traders on the SDK that fund themselves from the dev faucet and quote one-SOL limit
- * orders around a moving price, some of them crossing, so orders match and settle.
+ * simulated traders on the SDK that fund themselves from the dev faucet with one deposit per side
+ * and quote small two-sided ladders around a moving price (`demo/quote-round.ts`), refilling,
+ * rebalancing and merging dust as they go, so orders keep matching and settling for hours.
  */
 import { NoteProver } from '@nightjar/circuits';
-import { positiveIntOption } from '../args.js';
+import { formatPrice, formatUnits } from '@nightjar/sdk';
+import { positiveIntOption, UsageError } from '../args.js';
 import { str, type Command } from '../command.js';
-import { referencePrice, Trader } from '../demo/trader.js';
+import type { Side } from '../demo/quote-plan.js';
+import { quoteRound, type RoundEvent } from '../demo/quote-round.js';
+import { referencePrice, SYMBOL, Trader } from '../demo/trader.js';
 import { readReady } from '../config.js';
 import { CliError, EXIT } from '../exit-codes.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const [BASE, QUOTE] = SYMBOL.split('-') as [string, string];
+
+/** A positive decimal option, as the string the SDK's deposit takes. */
+function amountOption(name: string, value: string | undefined, fallback: string): string {
+  if (value === undefined) return fallback;
+  if (!/^\d+(\.\d+)?$/.test(value) || Number(value) <= 0)
+    throw new UsageError(`--${name} must be a positive decimal, got ${value}`);
+  return value;
+}
 
 export const demoTraders: Command = {
   name: 'demo-traders',
   summary: 'run N simulated traders against the local venue (what start --demo-traders runs)',
   hidden: true,
-  usage: `nightjar demo-traders [--traders N] [--since UNIX_MS]
+  usage: `nightjar demo-traders [--traders N] [--since UNIX_MS] [--quote-deposit USDC] [--base-deposit SOL]
 
-  --traders N      how many (default 4)
-  --since UNIX_MS  report times from this moment (start passes its own launch time)`,
-  options: { traders: { type: 'string' }, since: { type: 'string' } },
+  --traders N           how many (default 4)
+  --since UNIX_MS       report times from this moment (start passes its own launch time)
+  --quote-deposit USDC  each trader's quote deposit, and what a refill adds (default 1500)
+  --base-deposit SOL    each trader's base deposit, and what a refill adds (default 10)`,
+  options: {
+    traders: { type: 'string' },
+    since: { type: 'string' },
+    'quote-deposit': { type: 'string' },
+    'base-deposit': { type: 'string' },
+  },
   async run({ out, paths, values }) {
     const n = positiveIntOption('traders', str(values, 'traders'), 4);
     const since = Number(str(values, 'since') ?? Date.now());
+    const refill = {
+      quote: amountOption('quote-deposit', str(values, 'quote-deposit'), '1500'),
+      base: amountOption('base-deposit', str(values, 'base-deposit'), '10'),
+    };
     const t = () => `${((Date.now() - since) / 1000).toFixed(1)}s`;
-    const log = (text: string) => out.line({ t_ms: Date.now() - since, text }, `[demo ${t()}] ${text}`);
+    // One line per event: `[demo 27.6s] text`, or with --json the text and the event's fields.
+    const log = (text: string, fields: Record<string, unknown> = {}) =>
+      out.line({ t_ms: Date.now() - since, text, ...fields }, `[demo ${t()}] ${text}`);
     const prover = new NoteProver({ workers: Math.max(1, Math.min(4, n)), singleThread: true });
     // Every trader has its own wallet (so its own trading key and owner: no self-trades between
     // them) but they share the dev admin account, so a plain `nightjar watch` shows their orders.
@@ -34,43 +60,86 @@ export const demoTraders: Command = {
     const traders = await Promise.all(
       Array.from({ length: n }, (_, i) => Trader.open(paths, `trader-${i}`, admin, prover)),
     );
+    const market = traders[0]!.market;
+    const base = (a: bigint) => `${formatUnits(a, market.base_decimals)} ${BASE}`;
+    const price = (p: bigint) => formatPrice(p, market);
+    const asset = (side: Side) => (side === 'ask' ? BASE : QUOTE);
+    const collateral = (side: Side, a: bigint) =>
+      side === 'ask' ? base(a) : `${formatUnits(a, market.quote_decimals)} ${QUOTE}`;
     let running = true;
-    const stop = () => (running = false);
-    process.once('SIGTERM', stop);
-    process.once('SIGINT', stop);
+    const stopped = new Promise<void>((resolve) => {
+      const stop = () => {
+        running = false;
+        resolve();
+      };
+      process.once('SIGTERM', stop);
+      process.once('SIGINT', stop);
+    });
     let firstFill = true;
-    log(`${n} traders funding (faucet, 4 notes per side each)`);
-    await Promise.all(traders.map((tr) => tr.fund(4, '400', '2')));
+    log(
+      `${n} traders funding (faucet, one deposit per side each: ${refill.quote} ${QUOTE}, ${refill.base} ${BASE})`,
+    );
+    await Promise.all(traders.map((tr) => tr.fund(1, refill.quote, refill.base)));
     for (const tr of traders)
       await tr.listen((kind, orderId) => {
-        if (!tr.client.wallet.orders.has(orderId)) return; // another trader's (same account)
+        const order = tr.client.wallet.orders.get(orderId);
+        if (!order) return; // another trader's (same account)
         if (kind !== 'fully_filled' && kind !== 'partially_filled' && kind !== 'settlement_failed') return;
+        const fields = { trader: tr.name, event: kind, side: order.side, orderId };
         if (kind === 'fully_filled' && firstFill) {
           firstFill = false;
-          log(`FIRST fully_filled ${orderId} (${tr.name}) ${t()} after start`);
-        } else log(`${tr.name} ${orderId.slice(0, 8)} ${kind}`);
+          log(`FIRST fully_filled ${orderId} (${tr.name}) ${t()} after start`, fields);
+        } else log(`${tr.name} ${orderId.slice(0, 8)} ${order.side} ${kind}`, fields);
       });
     log('funded; quoting around 150 USDC');
-    await Promise.all(
+
+    const report = (tr: Trader) => (e: RoundEvent) => {
+      if (!running) return;
+      const fields = { trader: tr.name, ...e };
+      if (e.event === 'placed')
+        log(`${tr.name} ${e.side} ${base(e.amount)} @ ${price(e.price)} → ${e.orderId.slice(0, 8)}`, fields);
+      else if (e.event === 'failed')
+        log(`${tr.name} ${e.side} ${base(e.amount)} @ ${price(e.price)} failed: ${e.error}`, fields);
+      else if (e.event === 'merge_failed' || e.event === 'refill_failed')
+        log(`${tr.name} ${e.event.replace('_', ' ')} (${asset(e.side)}): ${e.error}`, fields);
+      else if (e.event === 'merge')
+        log(
+          `${tr.name} merged ${e.notes} ${asset(e.side)} notes into ${collateral(e.side, e.amount)}`,
+          fields,
+        );
+      else
+        log(
+          `${tr.name} refill: ${asset(e.side)} ran out, +${collateral(e.side, e.amount)} from the faucet`,
+          fields,
+        );
+    };
+    const loops = Promise.all(
       traders.map(async (tr, i) => {
         await sleep(i * 300);
         for (let round = 0; running; round++) {
-          const mid = referencePrice(Date.now() - since);
-          // The first round alternates sides and crosses, so a newcomer sees a fill at once;
-          // then mostly passive, sometimes crossing by up to 0.4.
-          const side = round === 0 ? (i % 2 === 0 ? 'bid' : 'ask') : Math.random() < 0.5 ? 'bid' : 'ask';
-          const offset = round === 0 ? -0.3 : -0.2 + Math.random() * 0.6;
-          const price = side === 'bid' ? mid - offset : mid + offset;
           try {
-            const placed = await tr.quote(side, price, '1', 60);
-            if (placed) log(`${tr.name} ${side} 1 SOL @ ${price.toFixed(2)} → ${placed.orderId.slice(0, 8)}`);
+            await quoteRound(tr, {
+              mid: referencePrice(Date.now() - since),
+              // The first round crosses, even traders bidding and odd ones asking, so a
+              // newcomer sees a fill at once.
+              ...(round === 0 ? { opening: i % 2 === 0 ? ('bid' as const) : ('ask' as const) } : {}),
+              refill,
+              onEvent: report(tr),
+            });
           } catch (err) {
-            log(`${tr.name} ${err instanceof Error ? err.message : String(err)}`);
+            if (!running) break; // stopping: the clients were closed under it
+            log(`${tr.name} ${err instanceof Error ? err.message : String(err)}`, {
+              trader: tr.name,
+              event: 'error',
+            });
           }
-          await sleep(1_500 + Math.random() * 1_500);
+          await sleep(2_000 + Math.random() * 2_000);
         }
       }),
     );
+    // A round may be waiting for a split to be final (up to ~20 s): stop without waiting for it;
+    // its calls fail on the closed clients and its loop ends.
+    await Promise.race([loops, stopped]);
     for (const tr of traders) await tr.close();
     await prover.close();
     return 0;

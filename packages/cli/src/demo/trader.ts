@@ -1,7 +1,7 @@
 /**
  * A simulated trader built on the SDK only: its own account and in-memory wallet, funded from the
- * dev faucet, quoting small limit orders around a moving price (sometimes crossing). Used by
- * `nightjar start --demo-traders N` and `nightjar bench`.
+ * dev faucet. `nightjar start --demo-traders N` quotes ladders with it (`quote-round.ts`);
+ * `nightjar bench` places single orders (`quote`).
  */
 import { join } from 'node:path';
 import {
@@ -11,7 +11,7 @@ import {
   deposit,
   InsufficientNotesError,
   NotFoundError,
-  parsePrice,
+  parseUnits,
   placeOrder,
   syncWallet,
   type Client,
@@ -25,6 +25,7 @@ import type { Paths } from '../config.js';
 import { readReady } from '../config.js';
 import { pinnedRoot } from '../connect.js';
 import { untilIncluded } from '../inclusion.js';
+import { priceLimit } from './quote-plan.js';
 
 export const SYMBOL = 'SOL-USDC';
 
@@ -99,6 +100,15 @@ export class Trader {
     await waitIncluded(client, made);
   }
 
+  /** More of `mint` from the dev faucet, deposited as one note (usable once final, ~13 s); its amount. */
+  async refill(mint: string, amount: string): Promise<bigint> {
+    const { client, market } = this;
+    const decimals = mint === market.base_mint ? market.base_decimals : market.quote_decimals;
+    const owner = client.wallet.keys.funding.address;
+    await client.ledger.requestAirdrop({ owner, mint, amount: parseUnits(amount, decimals).toString() });
+    return (await deposit(client, { mint, amount })).note.amount;
+  }
+
   /** Subscribes to its orders and fills (fill memos are verified into the wallet). */
   async listen(onEvent: (kind: string, orderId: string, timeMs: number) => void): Promise<void> {
     this.stream = await createStream(this.client, { channels: ['orders', 'fills'] });
@@ -107,9 +117,7 @@ export class Trader {
 
   /** A price (decimal) rounded to the market's tick, as a `price_limit`. */
   priceLimit(price: number): bigint {
-    const raw = parsePrice(price.toFixed(2), this.market);
-    const tick = this.market.tick_size > 0n ? this.market.tick_size : 1n;
-    return (raw / tick) * tick;
+    return priceLimit(price, this.market);
   }
 
   /** Places one limit order; undefined when the wallet has no free note for it. */
