@@ -7,7 +7,7 @@
  *     and landed until usable for orders (the venue's tree has the outputs: finalization);
  *  3. from one deposit per side to a 10-level two-sided ladder (20 orders) resting in the book.
  *
- *   npx tsx packages/cli/bench/note-management.bench.ts      (ROUNDS=3 by default)
+ *   npx tsx packages/cli/bench/note-management.bench.ts      (ROUNDS=3 by default; PARTS=proving,venue)
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -171,11 +171,15 @@ async function traderClient(paths: Paths, prover: NoteProver): Promise<Client> {
   return createClient({ ...base, credentials: creds, wallet: createWallet(), prover });
 }
 
-async function fundedNote(client: Client, mint: string, amount: bigint): Promise<void> {
+/** Deposits one note per entry (sent in turn: one funding nonce each), then waits until all are usable. */
+async function fundedNotes(client: Client, notes: { mint: string; amount: bigint }[]): Promise<void> {
   const owner = client.wallet.keys.funding.address;
-  await client.ledger.requestAirdrop({ owner, mint, amount: amount.toString() });
-  const { note } = await deposit(client, { mint, amount });
-  await untilIncluded(client, note.commitment, { intervalMs: 100, timeoutMs: 60_000 });
+  const made: string[] = [];
+  for (const { mint, amount } of notes) {
+    await client.ledger.requestAirdrop({ owner, mint, amount: amount.toString() });
+    made.push((await deposit(client, { mint, amount })).note.commitment);
+  }
+  await Promise.all(made.map((c) => untilIncluded(client, c, { intervalMs: 100, timeoutMs: 60_000 })));
 }
 
 /** Times each stage of a join-split from its progress events. */
@@ -206,7 +210,7 @@ async function splitAndMerge(
   const mint = inst.quote_mint;
   const out = { split: [] as Stages[], merge: [] as Stages[] };
   try {
-    await fundedNote(client, mint, 8_000_000_000n);
+    await fundedNotes(client, [{ mint, amount: 8_000_000_000n }]);
     for (let r = 0; r < ROUNDS; r++) {
       const s = stageClock();
       const split = await splitNote(client, { mint, into: 8, onProgress: s.onProgress });
@@ -235,8 +239,10 @@ async function ladder(paths: Paths, prover: NoteProver): Promise<Record<string, 
   try {
     const inst = await client.instrument(SYMBOL);
     const t0 = performance.now();
-    await fundedNote(client, inst.quote_mint, 2_000_000_000n); // 2,000 USDC
-    await fundedNote(client, inst.base_mint, 20_000_000_000n); // 20 SOL
+    await fundedNotes(client, [
+      { mint: inst.quote_mint, amount: 2_000_000_000n }, // 2,000 USDC
+      { mint: inst.base_mint, amount: 20_000_000_000n }, // 20 SOL
+    ]);
     const funded = performance.now();
     // Ten levels a side, far from any other order so nothing matches.
     const orders = Array.from({ length: 10 }, (_, i) => [
@@ -273,32 +279,36 @@ async function ladder(paths: Paths, prover: NoteProver): Promise<Record<string, 
 }
 
 const dataDir = mkdtempSync(join(tmpdir(), 'nightjar-notes-bench-'));
+const PARTS = (process.env.PARTS ?? 'proving,venue').split(',');
 try {
-  console.log(`## VALID_JOIN_SPLIT proving, ${ROUNDS} rounds side by side (ms: median (runs))\n`);
-  console.log('| proof | prover | ms | vs snarkjs |\n|---|---|---:|---:|');
-  for (const row of await provingSideBySide()) console.log(row);
-
-  const venue = await startVenue(dataDir);
-  const prover = new NoteProver();
-  try {
-    const sm = await splitAndMerge(venue.paths, prover);
-    console.log(
-      `\n## Through the SDK against \`nightjar start\` (400 ms slots), ${ROUNDS} rounds (ms: median (runs))\n`,
-    );
-    console.log('| action | prove | send → landed | landed → usable | total |\n|---|---:|---:|---:|---:|');
-    for (const kind of ['split', 'merge'] as const) {
-      const xs = sm[kind];
-      const col = (k: keyof Stages) => fmt(xs.map((x) => x[k]));
+  if (PARTS.includes('proving')) {
+    console.log(`## VALID_JOIN_SPLIT proving, ${ROUNDS} rounds side by side (ms: median (runs))\n`);
+    console.log('| proof | prover | ms | vs snarkjs |\n|---|---|---:|---:|');
+    for (const row of await provingSideBySide()) console.log(row);
+  }
+  if (PARTS.includes('venue')) {
+    const venue = await startVenue(dataDir);
+    const prover = new NoteProver();
+    try {
+      const sm = await splitAndMerge(venue.paths, prover);
       console.log(
-        `| ${kind === 'split' ? '1 → 8 split' : '4 → 1 merge'} | ${col('prove')} | ${col('land')} | ${col('usable')} | ${col('total')} |`,
+        `\n## Through the SDK against \`nightjar start\` (400 ms slots), ${ROUNDS} rounds (ms: median (runs))\n`,
       );
+      console.log('| action | prove | send → landed | landed → usable | total |\n|---|---:|---:|---:|---:|');
+      for (const kind of ['split', 'merge'] as const) {
+        const xs = sm[kind];
+        const col = (k: keyof Stages) => fmt(xs.map((x) => x[k]));
+        console.log(
+          `| ${kind === 'split' ? '1 → 8 split' : '4 → 1 merge'} | ${col('prove')} | ${col('land')} | ${col('usable')} | ${col('total')} |`,
+        );
+      }
+      const l = await ladder(venue.paths, prover);
+      console.log('\n## One deposit per side → a 10-level two-sided ladder resting\n');
+      console.log(JSON.stringify(l, null, 2));
+    } finally {
+      await prover.close();
+      await venue.stop();
     }
-    const l = await ladder(venue.paths, prover);
-    console.log('\n## One deposit per side → a 10-level two-sided ladder resting\n');
-    console.log(JSON.stringify(l, null, 2));
-  } finally {
-    await prover.close();
-    await venue.stop();
   }
 } finally {
   rmSync(dataDir, { recursive: true, force: true });
