@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { killAll, nightjarJson as json, startVenueProcess, track } from './nightjar-process.js';
+import { killAll, nightjarJson as json, FAST_SLOTS, startVenueProcess, track } from './nightjar-process.js';
 
 const CHILD = fileURLToPath(new URL('./split-child.ts', import.meta.url));
 
@@ -47,7 +47,7 @@ describe('a split killed mid-way (SIGKILL) loses nothing and spends nothing twic
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'nightjar-split-crash-'));
-    await startVenueProcess(dir);
+    await startVenueProcess(dir, FAST_SLOTS);
   }, 120_000);
 
   afterAll(() => {

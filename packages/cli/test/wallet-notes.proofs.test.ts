@@ -16,6 +16,7 @@ import {
   killAll,
   nightjar,
   nightjarJson as json,
+  FAST_SLOTS,
   startVenueProcess,
   stopVenueProcess,
 } from './nightjar-process.js';
@@ -41,7 +42,7 @@ describe('nightjar wallet split, merge and withdraw against a started venue', ()
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'nightjar-notes-'));
-    venue = await startVenueProcess(dir);
+    venue = await startVenueProcess(dir, FAST_SLOTS);
     env = { NIGHTJAR_DATA_DIR: dir, NIGHTJAR_HOME: join(dir, 'home'), NIGHTJAR_WALLET_PASSWORD: 'notes' };
     const ready = JSON.parse(readFileSync(join(dir, 'ready.json'), 'utf8')) as { ledger_url: string };
     ledger = new RpcLedgerClient(ready.ledger_url);
