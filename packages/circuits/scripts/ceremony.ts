@@ -70,8 +70,7 @@ export const PHASE2_ENTROPY: Record<CircuitName, string> = {
   valid_input: 'nightjar dev ceremony / phase 2 / valid_input / contribution 1 / PUBLIC, DEV ONLY',
   valid_spend: 'nightjar dev ceremony / phase 2 / valid_spend / contribution 1 / PUBLIC, DEV ONLY',
   valid_match: 'nightjar dev ceremony / phase 2 / valid_match / contribution 1 / PUBLIC, DEV ONLY',
-  valid_join_split:
-    'nightjar dev ceremony / phase 2 / valid_join_split / contribution 1 / PUBLIC, DEV ONLY',
+  valid_join_split: 'nightjar dev ceremony / phase 2 / valid_join_split / contribution 1 / PUBLIC, DEV ONLY',
 };
 
 /** The power of a phase-1 file named `pot<power>_final.ptau`. */

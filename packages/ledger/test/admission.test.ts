@@ -21,7 +21,6 @@ describe('admission bound in total', () => {
       },
     });
     const c = h.client;
-    const alice = new Actor();
     const { bid, ask } = await h.lockedPair();
     const root = await h.currentRoot();
     const withdraw = (by: Actor) =>

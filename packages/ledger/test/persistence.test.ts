@@ -85,7 +85,14 @@ describe('persistence', () => {
     expect(await h.client.getSolvency()).toMatchObject({
       mints: expect.arrayContaining([{ mint: USDC, vault_balance: '1000', outstanding_note_value: '1000' }]),
     });
-    const memo = { index: 0, signature: settle.signature, match_idx: 0, party: 0, memo: 'abcd', kind: 'fill' };
+    const memo = {
+      index: 0,
+      signature: settle.signature,
+      match_idx: 0,
+      party: 0,
+      memo: 'abcd',
+      kind: 'fill',
+    };
     expect(await h.client.getMemosBySignature({ signature: settle.signature })).toEqual({ memos: [memo] });
     expect(await h.client.getMemos({ from: 0, to: 10 })).toEqual({ memos: [memo] });
     // The admin's nonce survived: its next transaction is accepted.
@@ -123,7 +130,6 @@ describe('persistence', () => {
     const dir = tempDir();
     dirs.push(dir);
     let h = await startHarness({ dataDir: dir });
-    const alice = new Actor();
     const settleWith = async (memos: string[]) => {
       const { bid, ask } = await h.lockedPair();
       return h.settle([await h.matchArgs(bid, ask, { memos })]);
