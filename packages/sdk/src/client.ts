@@ -29,6 +29,7 @@ import {
   InvalidResponseError,
   NetworkError,
   NightjarError,
+  ParameterError,
   VenueRequestError,
   venueError,
 } from './errors.js';
@@ -166,9 +167,22 @@ export interface Client {
 /** The client `createClient` resolves with. */
 export type CreateClientReturnType = Client;
 
-function rootDer(root: Uint8Array | string): Uint8Array {
+/**
+ * The pinned root as DER. A string must be the PEM text: a path (such as ready.json's
+ * `platform_root`, a DER file) is refused with the fix instead of OpenSSL's parse error.
+ */
+export function rootDer(root: Uint8Array | string): Uint8Array {
   if (typeof root !== 'string') return root;
-  return new Uint8Array(new X509Certificate(root).raw);
+  if (!root.includes('-----BEGIN CERTIFICATE-----'))
+    throw new ParameterError(
+      'pinnedRoot takes the root certificate itself (PEM text, or DER bytes), not a path: ' +
+        'pass readFileSync(path), e.g. readFileSync(ready.platform_root) for a local venue',
+    );
+  try {
+    return new Uint8Array(new X509Certificate(root).raw);
+  } catch (cause) {
+    throw new ParameterError('pinnedRoot is not a valid PEM certificate', { cause });
+  }
 }
 
 /** The venue's answer to `path`, parsed with the protocol's codec for it. */
@@ -199,6 +213,8 @@ function collateralSource(params: CreateClientParameters): { fetchCollateral?: C
  * const client = await createClient({ baseUrl, pinnedRoot, composeHash, ledgerUrl, credentials, wallet });
  */
 export async function createClient(params: CreateClientParameters): Promise<CreateClientReturnType> {
+  // Checked before anything is opened: a bad root leaves nothing to close.
+  const rootCaDer = rootDer(params.pinnedRoot);
   const ownsLedger = !params.ledger;
   const ledger: LedgerClient =
     params.ledger ??
@@ -209,7 +225,7 @@ export async function createClient(params: CreateClientParameters): Promise<Crea
         })());
   const transport = createTransport({
     url: params.baseUrl,
-    rootCaDer: rootDer(params.pinnedRoot),
+    rootCaDer,
     composeHash: params.composeHash,
     ledger,
     ...(params.pinnedMeasurements ? { measurements: params.pinnedMeasurements } : {}),

@@ -2,6 +2,7 @@
  * The client core against a real engine: a verified, logged-in session; a revoked token is
  * replaced and the call retried once; a suspended account stops the client (403 1150).
  */
+import { X509Certificate } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   AccountSuspendedError,
@@ -15,6 +16,7 @@ import {
   getInstruments,
   InvalidResponseError,
   isNightjarError,
+  ParameterError,
   RateLimitError,
   type RetryInfo,
   type StreamClientEvent,
@@ -94,6 +96,27 @@ describe('client core', () => {
       credentials,
     }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ComposeHashMismatchError);
+  });
+
+  it('pinnedRoot: PEM text works; a path (ready.json names one) or a bad PEM is a ParameterError naming the fix', async () => {
+    const { credentials } = await v.newAccount();
+    const p = pins(v);
+    const params = { baseUrl: v.engine.url, composeHash: p.composeHash, ledger: v.ledger, credentials };
+    const pem = new X509Certificate(Buffer.from(p.rootCaDer)).toString();
+    const client = await createClient({ ...params, pinnedRoot: pem });
+    expect((await getTime(client)).unixMs).toBeGreaterThan(0);
+    await client.close();
+    const path = await createClient({ ...params, pinnedRoot: '/tmp/x/engine/attestation/root-ca.der' }).catch(
+      (e: unknown) => e,
+    );
+    expect(path).toBeInstanceOf(ParameterError);
+    expect((path as Error).message).toContain('readFileSync(ready.platform_root)');
+    const junk = await createClient({
+      ...params,
+      pinnedRoot: '-----BEGIN CERTIFICATE-----\nnot base64\n-----END CERTIFICATE-----\n',
+    }).catch((e: unknown) => e);
+    expect(junk).toBeInstanceOf(ParameterError);
+    expect((junk as Error).message).toBe('pinnedRoot is not a valid PEM certificate');
   });
 
   it('a revoked token: one retry with a fresh token', async () => {
