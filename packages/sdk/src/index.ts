@@ -17,3 +17,22 @@ export * from './stream/stream-client.js';
 export * from './create-stream.js';
 export { StreamOverflowError } from './stream/event-queue.js';
 export type { StreamTimers } from './stream/heartbeat.js';
+// The venue's wire types a program handles, so it needs no import from @nightjar/protocol.
+export type {
+  CancelResponse,
+  FillEvent,
+  InclusionResponse,
+  InfoResponse,
+  Instrument,
+  ModifyResponse,
+  OrderEvent,
+  OrderEventKind,
+  OrderStatusResponse,
+  PlaceOrderResponse,
+  SettlementStatusResponse,
+  StreamEvent,
+  SystemStatusResponse,
+  TimeResponse,
+  TreeEvent,
+  TreeRootResponse,
+} from '@nightjar/protocol';

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { OrderStatusResponse } from '@nightjar/protocol';
-import { applyOrderEvent, eventKindBetween, statusFromLookup } from './order-status.js';
+import { ORDER_EVENT_KINDS, TERMINAL_ORDER_EVENTS, type OrderStatusResponse } from '@nightjar/protocol';
+import {
+  applyOrderEvent,
+  eventKindBetween,
+  isLiveStatus,
+  isTerminal,
+  statusFromLookup,
+} from './order-status.js';
 import type { TrackedOrder } from './wallet.js';
 
 const order = (o: Partial<TrackedOrder> = {}): TrackedOrder => ({
@@ -46,5 +52,21 @@ describe('the one order status mapping (16.5)', () => {
     expect(eventKindBetween(before, { status: 'open', filledQuantity: 4n })).toBe('partially_filled');
     expect(eventKindBetween(before, { status: 'open', filledQuantity: 0n })).toBeUndefined();
     expect(eventKindBetween(before, { status: 'cancelled', filledQuantity: 0n })).toBe('cancelled');
+  });
+
+  it('isTerminal: one vocabulary for wallet states and stream event kinds, the venue’s terminal set', () => {
+    for (const kind of ORDER_EVENT_KINDS)
+      expect(isTerminal(kind), kind).toBe(TERMINAL_ORDER_EVENTS.has(kind));
+    const states: TrackedOrder['status'][] = [
+      'open',
+      'pending_settlement',
+      'fully_filled',
+      'cancelled',
+      'expired',
+      'settlement_failed',
+    ];
+    // Exactly the states that no longer hold a note are terminal.
+    for (const s of states) expect(isTerminal(s), s).toBe(!isLiveStatus(s));
+    expect(isTerminal('partially_filled')).toBe(false);
   });
 });

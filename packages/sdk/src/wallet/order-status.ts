@@ -6,12 +6,36 @@
  * lookup forgets an order whose settlement failed). A 404 before any match, a 5001 or a network
  * error proves nothing, and the order stays as it was.
  */
-import type { OrderEvent, OrderStatusResponse } from '@nightjar/protocol';
+import type { OrderEvent, OrderEventKind, OrderStatusResponse } from '@nightjar/protocol';
 import type { TrackedOrder, WalletNote } from './wallet.js';
 
 export type OrderStatus = TrackedOrder['status'];
 
 const LIVE: ReadonlySet<OrderStatus> = new Set(['open', 'pending_settlement']);
+
+/**
+ * The SDK's order states, one vocabulary for the wallet's tracked orders and the stream's order
+ * events: `open` (resting; also after a `partially_filled` event), `pending_settlement` (matched,
+ * settling), and the terminal ones, after which an order never changes again: `fully_filled`,
+ * `cancelled`, `expired`, `settlement_failed`.
+ */
+export const TERMINAL_ORDER_STATES: ReadonlySet<OrderStatus> = new Set([
+  'fully_filled',
+  'cancelled',
+  'expired',
+  'settlement_failed',
+]);
+
+/**
+ * Whether an order state or a stream event kind is final: the order will not change again, and
+ * a program waiting on it can stop (`partially_filled` is not: the rest keeps trading).
+ *
+ * @example
+ * stream.on('order', ({ event }) => { if (isTerminal(event.kind)) done(event); });
+ */
+export function isTerminal(state: OrderStatus | OrderEventKind): boolean {
+  return TERMINAL_ORDER_STATES.has(state as OrderStatus);
+}
 
 /** Whether the order still holds its note (resting or settling). */
 export function isLiveStatus(status: OrderStatus): boolean {
