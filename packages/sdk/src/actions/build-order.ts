@@ -15,9 +15,9 @@ import type { Client } from '../client.js';
 import { ParameterError, ProofError } from '../errors.js';
 import { orderNote } from '../notes/order-note.js';
 import type { JoinSplitProgress, JoinSplitReturnType } from '../notes/run-join-split.js';
-import { parsePrice, parseUnits } from '../utils/decimal.js';
+import { formatPrice, formatUnits, parsePrice, parseUnits } from '../utils/decimal.js';
 import type { WalletNote } from '../wallet/wallet.js';
-import { resolveExpirySlot, type Expiry } from './expiry.js';
+import { checkExpiry, resolveExpirySlot, type Expiry } from './expiry.js';
 import { noteWitness } from './note-witness.js';
 
 /**
@@ -90,14 +90,47 @@ export interface OrderTerms {
   required: bigint;
 }
 
+/** The base asset's name in messages: the symbol's first part (`SOL` of `SOL-USDC`). */
+const baseName = (inst: Instrument) => inst.symbol.split('-')[0] ?? inst.symbol;
+
+/**
+ * The venue's order rules a client can check itself, before the 1–3 s of a note split and a
+ * proof (the venue would refuse with 1004, 1005, 1009 or 1001): errors in human units that name
+ * the fix.
+ */
+function checkOrderTerms(
+  params: BuildOrderParameters,
+  inst: Instrument,
+  amount: bigint,
+  priceLimit: bigint,
+  minFill: bigint,
+): void {
+  const units = (v: bigint) => `${formatUnits(v, inst.base_decimals)} ${baseName(inst)}`;
+  if (amount < inst.min_order_size)
+    throw new ParameterError(
+      `amount ${units(amount)} is below ${inst.symbol}'s minimum order size ${units(inst.min_order_size)}: order at least that`,
+    );
+  if (params.side === 'bid' && priceLimit === 0n)
+    throw new ParameterError('a bid needs a price above 0: give `price`');
+  if (priceLimit % inst.tick_size !== 0n) {
+    const below = (priceLimit / inst.tick_size) * inst.tick_size;
+    throw new ParameterError(
+      `price ${formatPrice(priceLimit, inst)} is not a multiple of ${inst.symbol}'s tick ${formatPrice(inst.tick_size, inst)}: ` +
+        `use ${formatPrice(below, inst)} or ${formatPrice(below + inst.tick_size, inst)}`,
+    );
+  }
+  if (minFill > amount)
+    throw new ParameterError(`minFillSize ${units(minFill)} exceeds the amount ${units(amount)}: lower it`);
+}
+
 /** Converts an order's amounts exactly and computes its collateral (`ParameterError` when they do not convert). */
 export async function orderTerms(client: Client, params: BuildOrderParameters): Promise<OrderTerms> {
   const inst = await client.instrument(params.symbol);
   const amount = parseUnits(params.amount, inst.base_decimals, 'amount');
   const priceLimit = params.price === undefined ? 0n : parsePrice(params.price, inst);
-  if (priceLimit % inst.tick_size !== 0n)
-    throw new ParameterError(`price is not a multiple of the tick (${inst.tick_size} price units)`);
   const minFill = params.minFillSize === undefined ? 0n : parseUnits(params.minFillSize, inst.base_decimals);
+  checkOrderTerms(params, inst, amount, priceLimit, minFill);
+  checkExpiry(client, params.expiry);
   const mint = params.side === 'bid' ? inst.quote_mint : inst.base_mint;
   return {
     inst,

@@ -1,4 +1,5 @@
 /** Order expiry: a duration or a wall-clock time, converted to `expiry_slot` through `GET /time`. */
+import { MAX_ORDER_LIFETIME_SLOTS, SETTLEMENT_BUFFER_SLOTS } from '@nightjar/protocol';
 import type { Client } from '../client.js';
 import { ParameterError } from '../errors.js';
 import { getTime } from './get-time.js';
@@ -9,17 +10,52 @@ export type Expiry = { slots: number } | { seconds: number } | { at: Date | numb
 /** Default expiry: 1,000 slots (within the 4,500-slot maximum lifetime). */
 export const DEFAULT_EXPIRY: Expiry = { slots: 1000 };
 
-/** Converts `expiry` to an absolute `expiry_slot` using the engine's clock. */
+/**
+ * Refuses a lifetime the venue would refuse (1012 within the settlement buffer, 1007 beyond the
+ * maximum lifetime), in slots from now, with the fix.
+ */
+function checkLifetime(client: Client, slots: number): void {
+  if (!Number.isFinite(slots) || slots <= 0) throw new ParameterError('expiry must be in the future');
+  const seconds = (n: bigint) => `${Math.round((Number(n) * client.slotMs) / 1000)} s`;
+  if (BigInt(slots) <= SETTLEMENT_BUFFER_SLOTS)
+    throw new ParameterError(
+      `expiry is too soon: an order must outlive the ${SETTLEMENT_BUFFER_SLOTS}-slot settlement buffer ` +
+        `(${seconds(SETTLEMENT_BUFFER_SLOTS)}); give at least ${SETTLEMENT_BUFFER_SLOTS + 1n} slots`,
+    );
+  if (BigInt(slots) > MAX_ORDER_LIFETIME_SLOTS)
+    throw new ParameterError(
+      `expiry is too far: an order lives at most ${MAX_ORDER_LIFETIME_SLOTS} slots (${seconds(MAX_ORDER_LIFETIME_SLOTS)})`,
+    );
+}
+
+/** The lifetime in slots of an expiry given as a duration; undefined for a time or a slot. */
+function durationSlots(client: Client, expiry: Expiry): number | undefined {
+  if ('slots' in expiry) return expiry.slots;
+  if ('seconds' in expiry) return Math.ceil((expiry.seconds * 1000) / client.slotMs);
+  return undefined;
+}
+
+/**
+ * Checks an expiry given as a duration against the venue's bounds without any request, so an
+ * order that would be refused fails before its note is prepared or proved.
+ */
+export function checkExpiry(client: Client, expiry: Expiry = DEFAULT_EXPIRY): void {
+  const slots = durationSlots(client, expiry);
+  if (slots !== undefined) checkLifetime(client, slots);
+}
+
+/**
+ * Converts `expiry` to an absolute `expiry_slot` using the engine's clock, refusing a lifetime the
+ * venue would refuse. An absolute `slot` is the caller's own and goes to the venue as given.
+ */
 export async function resolveExpirySlot(client: Client, expiry: Expiry = DEFAULT_EXPIRY): Promise<bigint> {
   if ('slot' in expiry) return expiry.slot;
   const now = await getTime(client);
-  let slots: number;
-  if ('slots' in expiry) slots = expiry.slots;
-  else if ('seconds' in expiry) slots = Math.ceil((expiry.seconds * 1000) / client.slotMs);
-  else {
-    const at = typeof expiry.at === 'number' ? expiry.at : expiry.at.getTime();
+  let slots = durationSlots(client, expiry);
+  if (slots === undefined) {
+    const at = 'at' in expiry ? (typeof expiry.at === 'number' ? expiry.at : expiry.at.getTime()) : NaN;
     slots = Math.floor((at - now.unixMs) / client.slotMs);
   }
-  if (!Number.isFinite(slots) || slots <= 0) throw new ParameterError('expiry must be in the future');
+  checkLifetime(client, slots);
   return now.slot + BigInt(slots);
 }

@@ -1,0 +1,76 @@
+/**
+ * Order rules the SDK checks itself before any note is prepared or proof made (issue 20, item 8):
+ * the minimum size, a bid's price, the tick, the minimum fill and the expiry bounds. Each fails
+ * with a ParameterError in human units that names the fix, with nothing sent: the wallet is empty,
+ * so any attempt to prepare a note would fail differently (InsufficientNotesError).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ParameterError, placeOrder, placeOrders, type PlaceOrderParameters } from '../src/index.js';
+import { newParty, type Party } from './fast-venue.js';
+import { startTestVenue, type TestVenue } from './helpers.js';
+
+let v: TestVenue;
+let a: Party;
+
+beforeAll(async () => {
+  v = await startTestVenue();
+  a = await newParty(v);
+}, 60_000);
+afterAll(async () => {
+  await a?.client.close();
+  await v?.close();
+});
+
+const bid: PlaceOrderParameters = { symbol: 'SOL-USDC', side: 'bid', amount: '1', price: '150' };
+
+/** The ParameterError `placeOrder` throws for `order`, and that nothing was tracked or reserved. */
+async function refused(order: PlaceOrderParameters): Promise<string> {
+  const err = await placeOrder(a.client, order).catch((e: unknown) => e);
+  expect(err).toBeInstanceOf(ParameterError);
+  expect(a.client.wallet.orders.size).toBe(0);
+  expect(a.client.wallet.reserved.size).toBe(0);
+  return (err as Error).message;
+}
+
+describe('order rules checked before the proof', () => {
+  it('below the minimum order size', async () => {
+    const inst = await a.client.instrument('SOL-USDC');
+    expect(inst.min_order_size).toBeGreaterThan(1n);
+    expect(await refused({ ...bid, amount: 1n })).toMatch(
+      /below SOL-USDC's minimum order size .* SOL: order at least that/,
+    );
+  });
+
+  it('a bid without a price', async () => {
+    const { price: _omit, ...noPrice } = bid;
+    expect(await refused(noPrice)).toContain('a bid needs a price above 0');
+  });
+
+  it('a price off the tick names the two nearest prices', async () => {
+    const inst = await a.client.instrument('SOL-USDC');
+    expect(inst.tick_size).toBeGreaterThan(1n);
+    expect(await refused({ ...bid, price: inst.tick_size * 1000n + 1n })).toMatch(
+      /is not a multiple of SOL-USDC's tick .*: use .* or /,
+    );
+  });
+
+  it('a minimum fill above the amount', async () => {
+    expect(await refused({ ...bid, minFillSize: '2' })).toContain(
+      'minFillSize 2 SOL exceeds the amount 1 SOL',
+    );
+  });
+
+  it('an expiry within the settlement buffer or past the maximum lifetime', async () => {
+    expect(await refused({ ...bid, expiry: { slots: 20 } })).toContain('expiry is too soon');
+    expect(await refused({ ...bid, expiry: { seconds: 1 } })).toContain('give at least 21 slots');
+    expect(await refused({ ...bid, expiry: { slots: 4501 } })).toContain('at most 4500 slots');
+    // (A wall-clock `at` is checked once the venue's clock is read, after the note.)
+  });
+
+  it('placeOrders reports each bad order as its failure and prepares nothing for it', async () => {
+    const { results, splits } = await placeOrders(a.client, { orders: [{ ...bid, amount: 1n }] });
+    expect(splits).toEqual([]);
+    expect(results[0]?.status).toBe('failure');
+    expect(results[0]?.status === 'failure' && results[0].error).toBeInstanceOf(ParameterError);
+  });
+});
