@@ -49,11 +49,16 @@ export const MAX_MATCHES_PER_BATCH = 16;
 /** Output slots of a match, `MATCH_OUTPUT_SLOTS` in @nightjar/crypto. */
 const NUM_OUTPUT_SLOTS = 6;
 
-const matchInput = object({
-  tree_id: required(treeId),
-  merkle_root: required(commitment('A root of the shard holding the input note (its recent window).')),
-  nullifier: required(nonZeroField('Nullifier of a note this signer locked.')),
-});
+/** A note an instruction consumes: its shard, a recent root of that shard and its nullifier. */
+function noteInput(nullifierDescription: string) {
+  return object({
+    tree_id: required(treeId),
+    merkle_root: required(commitment('A root of the shard holding the input note (its recent window).')),
+    nullifier: required(nonZeroField(nullifierDescription)),
+  });
+}
+
+const matchInput = noteInput('Nullifier of a note this signer locked.');
 
 const matchOutput = object({
   slot: required(smallUint(NUM_OUTPUT_SLOTS - 1, 'Output role, MATCH_OUTPUT_SLOTS.')),
@@ -85,11 +90,7 @@ const settleMatch = object({
 export const MAX_JOIN_SPLIT_INPUTS = 4;
 export const MAX_JOIN_SPLIT_OUTPUTS = 8;
 
-const joinSplitInput = object({
-  tree_id: required(treeId),
-  merkle_root: required(commitment('A root of the shard holding the input note (its recent window).')),
-  nullifier: required(nonZeroField('Nullifier of the note consumed.')),
-});
+const joinSplitInput = noteInput('Nullifier of the note consumed.');
 
 const joinSplitOutput = object({
   slot: required(smallUint(MAX_JOIN_SPLIT_OUTPUTS - 1, 'Output slot; its inner hash derives from it.')),

@@ -11,6 +11,9 @@ import { COMMITMENT_LAG, type LockOutcome, type MatchOutcome } from '../types.js
 
 export const MAX_TREE_LEAVES = 1 << 20;
 
+/** The mint recorded for a join-split's notes, whose mint only their owner knows. */
+export const HIDDEN_MINT = '';
+
 /** What an instruction may touch, besides the state itself. */
 export interface ExecContext {
   state: ChainState;
@@ -133,7 +136,8 @@ function appendLeaf(
     ctx.slot,
     ctx.txSeq,
   );
-  ctx.touchedMints.add(mint);
+  // A hidden mint has no token side to check (the join-split moves no tokens).
+  if (mint !== HIDDEN_MINT) ctx.touchedMints.add(mint);
   return leafIndex;
 }
 

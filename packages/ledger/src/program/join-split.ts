@@ -11,15 +11,13 @@ import { InstructionError } from '../errors.js';
 import type { Args } from './args.js';
 import {
   appendOutput,
+  HIDDEN_MINT,
   knownRoot,
   requireProof,
   requireShard,
   requireVault,
   type ExecContext,
 } from './context.js';
-
-/** The mint of a join-split's notes is private: the ledger records this in its place. */
-export const HIDDEN_MINT = '';
 
 /** The checks before the proof, read-only (admission runs them too, and again when it lands). */
 export function checkJoinSplit(ctx: ExecContext, args: Args<'join_split'>): void {
