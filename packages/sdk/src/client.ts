@@ -171,7 +171,7 @@ export type CreateClientReturnType = Client;
  * The pinned root as DER. A string must be the PEM text: a path (such as ready.json's
  * `platform_root`, a DER file) is refused with the fix instead of OpenSSL's parse error.
  */
-export function rootDer(root: Uint8Array | string): Uint8Array {
+function rootDer(root: Uint8Array | string): Uint8Array {
   if (typeof root !== 'string') return root;
   if (!root.includes('-----BEGIN CERTIFICATE-----'))
     throw new ParameterError(
