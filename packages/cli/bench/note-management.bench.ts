@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { NoteProver, nativeProverAvailable } from '@nightjar/circuits';
+import { mintAddress } from '@nightjar/ledger';
 import {
   MerkleTree,
   depositInner,
@@ -50,7 +51,7 @@ const fmt = (xs: number[]) => `${median(xs).toFixed(0)} (${xs.map((x) => x.toFix
 
 /* ---------- 1. proving, native vs snarkjs ---------- */
 
-const MINT = parseAddress('So11111111111111111111111111111111111111112') ?? new Uint8Array(32).fill(7);
+const MINT = parseAddress(mintAddress('USDC'))!;
 
 function proofRequests() {
   const sk = randomFieldElement();

@@ -6,7 +6,7 @@
  * it did live: its base ends in notes of 1 SOL or less, which cannot back 1 SOL plus the fee, and
  * asks stop. The planner keeps both sides quoting and filling, with orders and notes bounded.
  */
-import { feeOn, requiredCollateral, type Instrument } from '@nightjar/protocol';
+import { feeOn, requiredCollateral } from '@nightjar/protocol';
 import { describe, expect, it } from 'vitest';
 import {
   notesToMerge,
@@ -16,22 +16,7 @@ import {
   type PlannedOrder,
   type Side,
 } from './quote-plan.js';
-
-const market: Instrument = {
-  symbol: 'SOL-USDC',
-  market_id: '11111111111111111111111111111111',
-  base_mint: 'So11111111111111111111111111111111111111112',
-  quote_mint: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v',
-  base_decimals: 9,
-  quote_decimals: 6,
-  price_scale: 1_000_000_000n,
-  tick_size: 1_000n,
-  min_order_size: 1_000_000n,
-  fee_bps: 10n,
-  trading_enabled: true,
-};
-const SOL = (x: number) => BigInt(Math.round(x * 1e9));
-const USDC = (x: number) => BigInt(Math.round(x * 1e6));
+import { market, SOL, USDC } from './test-market.js';
 
 /** A seeded uniform [0, 1) generator, so every run is the same run. */
 function lcg(seed: number): () => number {

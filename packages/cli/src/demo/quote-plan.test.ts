@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { requiredCollateral, type Instrument } from '@nightjar/protocol';
+import { requiredCollateral } from '@nightjar/protocol';
 import { describe, expect, it } from 'vitest';
 import {
   levelSplit,
@@ -12,24 +12,8 @@ import {
   type PlannedOrder,
   type RoundInput,
 } from './quote-plan.js';
+import { market, SOL, USDC } from './test-market.js';
 
-/** The demo market SOL-USDC as the venue serves it. */
-const market: Instrument = {
-  symbol: 'SOL-USDC',
-  market_id: '11111111111111111111111111111111',
-  base_mint: 'So11111111111111111111111111111111111111112',
-  quote_mint: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v',
-  base_decimals: 9,
-  quote_decimals: 6,
-  price_scale: 1_000_000_000n,
-  tick_size: 1_000n,
-  min_order_size: 1_000_000n,
-  fee_bps: 10n,
-  trading_enabled: true,
-};
-
-const SOL = (x: number) => BigInt(Math.round(x * 1e9));
-const USDC = (x: number) => BigInt(Math.round(x * 1e6));
 let counter = 0;
 const notes = (...amounts: bigint[]): FreeNote[] =>
   amounts
