@@ -1,0 +1,13 @@
+import { defineProject } from 'vitest/config';
+
+import { PACKAGE_EXCLUDE, PACKAGE_TEST_TIMEOUT_MS } from '../../vitest.shared.js';
+
+export default defineProject({
+  test: {
+    name: 'app',
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    exclude: PACKAGE_EXCLUDE,
+    testTimeout: PACKAGE_TEST_TIMEOUT_MS,
+    hookTimeout: PACKAGE_TEST_TIMEOUT_MS,
+  },
+});
