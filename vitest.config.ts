@@ -1,12 +1,13 @@
 import { defineConfig } from 'vitest/config';
 
-import { PROOF_TESTS } from './vitest.shared.js';
+import { PROOF_TESTS, SOURCE_CONDITIONS } from './vitest.shared.js';
 
 export default defineConfig({
   test: {
     projects: [
       'packages/*',
       {
+        ...SOURCE_CONDITIONS,
         test: {
           name: 'proofs',
           include: [`packages/*/{src,test}/${PROOF_TESTS}`],

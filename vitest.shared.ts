@@ -18,3 +18,13 @@ export const PACKAGE_EXCLUDE = [...configDefaults.exclude, PROOF_TESTS];
  * or a batch of pairings takes longer beside the proving tests. Hangs still end, a minute later.
  */
 export const PACKAGE_TEST_TIMEOUT_MS = 60_000;
+
+/**
+ * In the repository every `@nightjar/*` import resolves to the package's TypeScript sources (the
+ * "nightjar-source" export condition; without it, to the compiled dist/ an installed package
+ * uses). Spread into each project's config, before `test`.
+ */
+export const SOURCE_CONDITIONS = {
+  resolve: { conditions: ['nightjar-source', 'module', 'browser', 'development|production'] },
+  ssr: { resolve: { conditions: ['nightjar-source', 'module', 'node', 'development|production'] } },
+};

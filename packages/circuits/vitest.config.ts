@@ -1,8 +1,9 @@
 import { defineProject } from 'vitest/config';
 
-import { PACKAGE_EXCLUDE } from '../../vitest.shared.js';
+import { PACKAGE_EXCLUDE, SOURCE_CONDITIONS } from '../../vitest.shared.js';
 
 export default defineProject({
+  ...SOURCE_CONDITIONS,
   test: {
     name: 'circuits',
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],

@@ -1,8 +1,9 @@
 import { defineProject } from 'vitest/config';
 
-import { PACKAGE_EXCLUDE, PACKAGE_TEST_TIMEOUT_MS } from '../../vitest.shared.js';
+import { PACKAGE_EXCLUDE, PACKAGE_TEST_TIMEOUT_MS, SOURCE_CONDITIONS } from '../../vitest.shared.js';
 
 export default defineProject({
+  ...SOURCE_CONDITIONS,
   test: {
     name: 'crypto',
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],

@@ -292,7 +292,8 @@ export class NoteProver {
   }
 
   #spawn(): Slot {
-    // The entry is a tiny .mjs that loads prover-worker.ts through tsx (see that file for why).
+    // The entry is a tiny .mjs: it imports prover-worker.js when compiled, else loads
+    // prover-worker.ts through tsx (see that file for why).
     const worker = new Worker(new URL('./prover-worker-boot.mjs', import.meta.url), {
       workerData: this.#data,
       execArgv: [],

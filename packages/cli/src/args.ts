@@ -5,7 +5,15 @@ export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
 
-export function parseOptions<T extends NonNullable<ParseArgsConfig['options']>>(argv: string[], options: T) {
+/** What `parseOptions` returns: parseArgs' values for these options (named, for the declaration build). */
+export type ParsedOptions<T extends NonNullable<ParseArgsConfig['options']>> = ReturnType<
+  typeof parseArgs<{ args: string[]; options: T; allowPositionals: false; strict: true }>
+>['values'];
+
+export function parseOptions<T extends NonNullable<ParseArgsConfig['options']>>(
+  argv: string[],
+  options: T,
+): ParsedOptions<T> {
   try {
     return parseArgs({ args: argv, options, allowPositionals: false, strict: true }).values;
   } catch (err) {

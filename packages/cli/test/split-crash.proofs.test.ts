@@ -18,7 +18,7 @@ const CHILD = fileURLToPath(new URL('./split-child.ts', import.meta.url));
 /** Starts the split child and SIGKILLs it as soon as it reports reaching `point`. */
 function killSplitAt(point: 'proving' | 'sent', env: Record<string, string>): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CHILD], {
+    const child = spawn(process.execPath, ['--conditions=nightjar-source', '--import', 'tsx', CHILD], {
       env: { ...process.env, ...env, STOP_AT: point },
     });
     track(child);

@@ -5,7 +5,7 @@ import type { LoadJob, LoadResult } from './load-process.js';
 
 export function runLoad(job: LoadJob): Promise<LoadResult> {
   const child = fork(fileURLToPath(new URL('./load-process.ts', import.meta.url)), {
-    execArgv: ['--import', 'tsx'],
+    execArgv: ['--conditions=nightjar-source', '--import', 'tsx'],
   });
   return new Promise((resolve, reject) => {
     child.once('message', (m: { ok: boolean; result?: LoadResult; error?: string }) => {

@@ -51,7 +51,7 @@ const memory = () => {
 
 function startClients(): { child: ChildProcess; ask<T>(command: LoadCommand, reply: string): Promise<T> } {
   const child = fork(fileURLToPath(new URL('./stream-load-client.ts', import.meta.url)), [], {
-    execArgv: ['--import', 'tsx'],
+    execArgv: ['--conditions=nightjar-source', '--import', 'tsx'],
   });
   const ask = <T>(command: LoadCommand, reply: string) =>
     new Promise<T>((resolve, reject) => {

@@ -217,7 +217,7 @@ export function described<T>(schema: JsonSchema): Codec<T> {
   return codec(schema, (value) => value as T);
 }
 
-interface Prop<T, O extends boolean> {
+export interface Prop<T, O extends boolean> {
   readonly codec: Codec<T>;
   readonly optional: O;
 }

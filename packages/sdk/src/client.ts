@@ -16,7 +16,7 @@ import {
   type ValidJoinSplitParams,
   type ValidSpendRequest,
 } from '@nightjar/circuits';
-import { RpcLedgerClient, type LedgerClient } from '@nightjar/ledger';
+import { RpcLedgerClient, type LedgerClient } from '@nightjar/ledger/client';
 import {
   FieldError,
   instrumentCodec,

@@ -83,7 +83,9 @@ function startWorker(workerData: WorkerInit): Worker {
   const target = new URL('./verify-worker.ts', self).href;
   const tsxApi = resolveTsxEsmApi(self);
   const bootstrap = `import(${JSON.stringify(tsxApi)}).then((tsx) => tsx.tsImport(${JSON.stringify(target)}, ${JSON.stringify(self)}));`;
-  return new Worker(bootstrap, { eval: true, workerData });
+  // The sources' @nightjar/* imports resolve to src/ too (the "nightjar-source" export condition).
+  const execArgv = [...process.execArgv, '--conditions=nightjar-source'];
+  return new Worker(bootstrap, { eval: true, workerData, execArgv });
 }
 
 /** URL of tsx's ESM API (`tsx/esm/api`, import condition), resolved from `from`. */

@@ -25,7 +25,7 @@ export interface Child {
 }
 
 export function startChild(env: Record<string, string>): Promise<Child> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', CHILD], {
+  const proc = spawn(process.execPath, ['--conditions=nightjar-source', '--import', 'tsx', CHILD], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

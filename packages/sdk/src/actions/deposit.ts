@@ -1,4 +1,4 @@
-import { signTransaction } from '@nightjar/ledger';
+import { signTransaction } from '@nightjar/ledger/client';
 import type { Client } from '../client.js';
 import { LedgerRefusedError, NightjarError } from '../errors.js';
 import { parseUnits } from '../utils/decimal.js';

@@ -1,4 +1,4 @@
-import { signTransaction } from '@nightjar/ledger';
+import { signTransaction } from '@nightjar/ledger/client';
 import { bytesToHex, fieldToHex, parseAddress } from '@nightjar/protocol';
 import type { Client } from '../client.js';
 import { InsufficientNotesError, LedgerRefusedError, ParameterError, ProofError } from '../errors.js';

@@ -7,7 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { JOIN_SPLIT_MAX_INPUTS, JOIN_SPLIT_MAX_OUTPUTS, encryptNoteMemo } from '@nightjar/crypto';
-import { signTransaction } from '@nightjar/ledger';
+import { signTransaction } from '@nightjar/ledger/client';
 import { bytesToHex, fieldToHex, parseAddress, U64_MAX } from '@nightjar/protocol';
 import type { Client, JoinSplitProofResult } from '../client.js';
 import {

@@ -3,7 +3,7 @@
  * record: the only word on what happened. A ledger reply lost on the way (-32004: it may have
  * landed) is answered by reading the record, never by resending.
  */
-import { RPC_ERRORS, RpcError, type Transaction, type TransactionRecord } from '@nightjar/ledger';
+import { RPC_ERRORS, RpcError, type Transaction, type TransactionRecord } from '@nightjar/ledger/client';
 import type { Client } from '../client.js';
 import { LedgerRefusedError, TransactionPendingError } from '../errors.js';
 import { sleep } from './backoff.js';
