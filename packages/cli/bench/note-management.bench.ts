@@ -178,7 +178,7 @@ async function fundedNotes(client: Client, notes: { mint: string; amount: bigint
   const made: string[] = [];
   for (const { mint, amount } of notes) {
     await client.ledger.requestAirdrop({ owner, mint, amount: amount.toString() });
-    made.push((await deposit(client, { mint, amount })).note.commitment);
+    made.push((await deposit(client, { mint, amount, wait: 'landed' })).note.commitment);
   }
   await Promise.all(made.map((c) => untilIncluded(client, c, { intervalMs: 100, timeoutMs: 60_000 })));
 }

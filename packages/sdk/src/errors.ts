@@ -5,6 +5,7 @@
  * Messages never carry secrets (no token, key, note opening or seed).
  */
 import type { ErrorCode, StreamErrorCode } from '@nightjar/protocol';
+import { assetName, describeAmount, humanAmount } from './utils/asset-registry.js';
 
 /** The root of every error the SDK throws (transport verification errors excepted, see `TransportError`). */
 export class NightjarError extends Error {
@@ -127,8 +128,8 @@ export class InsufficientNotesError extends NightjarError {
     fix?: string,
   ) {
     super(
-      `no free note of mint ${mint} covers ${required} (largest free note: ${available})` +
-        (fix ? `: ${fix}` : ''),
+      `no free ${assetName(mint)} note covers ${describeAmount(mint, required)} (largest free note: ${describeAmount(mint, available)})` +
+        `: ${fix ?? `deposit more (deposit(client, { asset: '${assetName(mint)}', amount: '${humanAmount(mint, required)}' })), or merge notes (mergeNotes)`}`,
     );
   }
 }
@@ -141,7 +142,10 @@ export class NotesPendingError extends InsufficientNotesError {
   override name = 'NotesPendingError';
   constructor(mint: string, required: bigint, available: bigint, waitedMs: number) {
     super(mint, required, available);
-    this.message = `no free note of mint ${mint} covering ${required} is in the venue's tree yet (waited ${waitedMs} ms; largest usable note: ${available})`;
+    this.message =
+      `no free ${assetName(mint)} note covering ${describeAmount(mint, required)} is in the venue's tree yet ` +
+      `(waited ${(waitedMs / 1000).toFixed(1)} s; largest usable note: ${describeAmount(mint, available)}): ` +
+      `a new note backs orders once final, about 13 s after it lands; try again then, or raise noteWaitMs`;
   }
 }
 
@@ -226,7 +230,9 @@ export class NothingToMergeError extends NightjarError {
     readonly mint: string,
     readonly count: number,
   ) {
-    super(`a merge needs at least 2 free notes of mint ${mint} (free: ${count})`);
+    super(
+      `a merge needs at least 2 free ${assetName(mint)} notes (free: ${count}): nothing to merge (mergeCandidates lists what would)`,
+    );
   }
 }
 
@@ -285,6 +291,54 @@ export class SplitOutputsPendingError extends NightjarError {
     super(
       `join-split ${signature} landed, but the venue's tree lacks its outputs after ${waitedMs} ms (retry once finalized)`,
     );
+  }
+}
+
+/**
+ * A deposit landed (its note is in the wallet, `commitment`) but the venue's tree did not have the
+ * note within the wait (`deposit`'s `waitMs`), so it cannot back an order yet. Nothing is lost:
+ * it backs orders once finalized (about 13 s after landing on a 400 ms-slot ledger); placing an
+ * order waits for it (`noteWaitMs`).
+ */
+export class DepositPendingError extends NightjarError {
+  override name = 'DepositPendingError';
+  readonly code = 'DEPOSIT_PENDING';
+  override readonly retryable = true;
+  constructor(
+    readonly signature: string,
+    readonly commitment: string,
+    readonly waitedMs: number,
+  ) {
+    super(
+      `deposit ${signature} landed, but the venue's tree lacked its note after ${(waitedMs / 1000).toFixed(1)} s: ` +
+        `the note is in the wallet and backs orders once final; wait longer (deposit's \`waitMs\`), ` +
+        `or check that the venue follows the ledger (GET /status)`,
+    );
+  }
+}
+
+/** Stable codes of the dev faucet's errors. */
+export type FaucetErrorCode =
+  /** No faucet: a production ledger (`--no-dev`), or the ledger is unreachable (`retryable`). */
+  | 'FAUCET_UNAVAILABLE'
+  /** The faucet refused the request (an unknown mint, an amount beyond u64). */
+  | 'FAUCET_REFUSED';
+
+/**
+ * `requestFaucet` failed: `code` says whether there is no faucet (`FAUCET_UNAVAILABLE`) or it
+ * refused the request (`FAUCET_REFUSED`); `rpcCode` is the ledger's JSON-RPC code.
+ */
+export class FaucetError extends NightjarError {
+  override name = 'FaucetError';
+  override readonly retryable: boolean;
+  constructor(
+    readonly code: FaucetErrorCode,
+    readonly rpcCode: number,
+    message: string,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+    this.retryable = rpcCode === -32005;
   }
 }
 

@@ -59,8 +59,8 @@ describe('SDK end to end: splits and merges with real proofs', () => {
     await airdrop(alice.wallet, USDC, total);
     const askNeed = requiredCollateral('ask', ONE, 0n, inst);
     await airdrop(bob.wallet, SOL, 2n * askNeed);
-    const dep = await deposit(alice.client, { mint: USDC, amount: total });
-    for (let i = 0; i < 2; i++) await deposit(bob.client, { mint: SOL, amount: askNeed });
+    const dep = await deposit(alice.client, { mint: USDC, amount: total, wait: 'landed' });
+    for (let i = 0; i < 2; i++) await deposit(bob.client, { mint: SOL, amount: askNeed, wait: 'landed' });
     await finalize();
 
     // One deposit, three notes (no remainder), each backing its own order.
@@ -202,7 +202,7 @@ describe('SDK end to end: splits and merges with real proofs', () => {
     const spare = 12_345_678n;
     const total = needs.reduce((s, n) => s + n, 0n) + spare;
     await airdrop(carol.wallet, USDC, total);
-    const dep = await deposit(carol.client, { mint: USDC, amount: total });
+    const dep = await deposit(carol.client, { mint: USDC, amount: total, wait: 'landed' });
     await finalize();
     const verdictsBefore = joinSplitVerdicts.length;
 

@@ -26,7 +26,7 @@ describe('SDK end to end: placing orders', () => {
     const c1 = await connect(w1, credentials, stateDir);
     const USDC = (await c1.instrument(SYMBOL)).quote_mint;
     await airdrop(w1, USDC, '1000000000');
-    await deposit(c1, { mint: USDC, amount: '200' });
+    await deposit(c1, { mint: USDC, amount: '200', wait: 'landed' });
     await finalize();
     const o1 = await placeOrder(c1, { symbol: SYMBOL, side: 'bid', amount: '1', price: '100' });
     expect(o1.body.collateral_amount).toBe(200_000_000n); // a larger note: change comes back
@@ -61,7 +61,7 @@ describe('SDK end to end: placing orders', () => {
     try {
       const USDC = (await c.instrument(SYMBOL)).quote_mint;
       await airdrop(w, USDC, '1000000000');
-      for (const amount of ['101', '102', '103']) await deposit(c, { mint: USDC, amount });
+      for (const amount of ['101', '102', '103']) await deposit(c, { mint: USDC, amount, wait: 'landed' });
       await finalize();
       const placed = await Promise.all(
         ['1', '1', '1'].map((amount) => placeOrder(c, { symbol: SYMBOL, side: 'bid', amount, price: '100' })),

@@ -18,9 +18,9 @@ describe('SDK end to end: recovery', () => {
     await airdrop(carol.wallet, SOL, '7000');
     await airdrop(carol.wallet, USDC, '900');
     const made = [
-      await deposit(carol.client, { mint: SOL, amount: 4000n }),
-      await deposit(carol.client, { mint: USDC, amount: 900n }),
-      await deposit(carol.client, { mint: SOL, amount: 3000n }),
+      await deposit(carol.client, { mint: SOL, amount: 4000n, wait: 'landed' }),
+      await deposit(carol.client, { mint: USDC, amount: 900n, wait: 'landed' }),
+      await deposit(carol.client, { mint: SOL, amount: 3000n, wait: 'landed' }),
     ];
     await finalize();
     await carol.stream.close();
@@ -37,7 +37,7 @@ describe('SDK end to end: recovery', () => {
       expect(recovered.balances()[USDC]?.available).toBe(900n);
       // A deposit made after recovery takes a fresh index: the seed never reuses a note secret.
       await airdrop(recovered, SOL, '5');
-      const next = await deposit(rc, { mint: SOL, amount: 5n });
+      const next = await deposit(rc, { mint: SOL, amount: 5n, wait: 'landed' });
       expect(next.index).toBe(3);
     } finally {
       await rc.close();

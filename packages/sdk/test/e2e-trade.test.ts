@@ -40,10 +40,10 @@ describe('SDK end to end: trading over the stream', () => {
     await airdrop(bob.wallet, SOL, ask1Collateral + ask2Collateral);
     // Decimal strings in human units, converted exactly.
     expect(bidCollateral).toBe(450_450_000n);
-    const a = await deposit(alice.client, { mint: USDC, amount: '450.45' });
+    const a = await deposit(alice.client, { mint: USDC, amount: '450.45', wait: 'landed' });
     expect(a.note.amount).toBe(bidCollateral);
-    await deposit(bob.client, { mint: SOL, amount: ask1Collateral });
-    await deposit(bob.client, { mint: SOL, amount: ask2Collateral });
+    await deposit(bob.client, { mint: SOL, amount: ask1Collateral, wait: 'landed' });
+    await deposit(bob.client, { mint: SOL, amount: ask2Collateral, wait: 'landed' });
     await finalize();
 
     // Alice bids 3 SOL at 150; Bob asks 1 SOL: a partial fill of Alice's order.
@@ -157,8 +157,8 @@ describe('SDK end to end: trading over the stream', () => {
     const need = requiredCollateral('bid', ONE, price, inst);
     await airdrop(alice.wallet, USDC, need);
     await airdrop(bob.wallet, SOL, 2n * ONE);
-    await deposit(alice.client, { mint: USDC, amount: need });
-    await deposit(bob.client, { mint: SOL, amount: 2n * ONE }); // larger: collateral_amount and change
+    await deposit(alice.client, { mint: USDC, amount: need, wait: 'landed' });
+    await deposit(bob.client, { mint: SOL, amount: 2n * ONE, wait: 'landed' }); // larger: collateral_amount and change
     await finalize();
     const bid = await placeOrder(alice.client, { symbol: SYMBOL, side: 'bid', amount: '1', price: '150' });
     const ask = await placeOrder(bob.client, { symbol: SYMBOL, side: 'ask', amount: '1', price: '150' });

@@ -61,14 +61,23 @@ export async function newParty(
   return { wallet, client, path };
 }
 
-/** Airdrops and deposits `amount` atomic units of `mint` (not finalized). */
-export async function fund(party: Party, v: TestVenue, mint: string, amount: bigint) {
+/**
+ * Airdrops and deposits `amount` atomic units of `mint` (not finalized: the clock is the test's, so
+ * the deposit resolves once landed, or with `wait: 'sent'` once sent).
+ */
+export async function fund(
+  party: Party,
+  v: TestVenue,
+  mint: string,
+  amount: bigint,
+  wait: 'landed' | 'sent' = 'landed',
+) {
   await v.ledger.requestAirdrop({
     owner: party.wallet.keys.funding.address,
     mint,
     amount: amount.toString(),
   });
-  return (await deposit(party.client, { mint, amount })).note;
+  return (await deposit(party.client, { mint, amount, wait })).note;
 }
 
 /** Lets the chain finalize what landed and the engine's mirror apply it. */

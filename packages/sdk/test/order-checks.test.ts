@@ -50,7 +50,7 @@ describe('order rules checked before the proof', () => {
     const inst = await a.client.instrument('SOL-USDC');
     expect(inst.tick_size).toBeGreaterThan(1n);
     expect(await refused({ ...bid, price: inst.tick_size * 1000n + 1n })).toMatch(
-      /is not a multiple of SOL-USDC's tick .*: use .* or /,
+      /^price [0-9.]+ USDC per SOL is not a multiple of SOL-USDC's tick [0-9.]+ USDC: use [0-9.]+ or [0-9.]+$/,
     );
   });
 
@@ -62,8 +62,12 @@ describe('order rules checked before the proof', () => {
 
   it('an expiry within the settlement buffer or past the maximum lifetime', async () => {
     expect(await refused({ ...bid, expiry: { slots: 20 } })).toContain('expiry is too soon');
-    expect(await refused({ ...bid, expiry: { seconds: 1 } })).toContain('give at least 21 slots');
-    expect(await refused({ ...bid, expiry: { slots: 4501 } })).toContain('at most 4500 slots');
+    expect(await refused({ ...bid, expiry: { seconds: 1 } })).toContain(
+      'settlement buffer of 8 s (20 slots of 400 ms): give `expiry: { seconds: 9 }` or more',
+    );
+    expect(await refused({ ...bid, expiry: { slots: 4501 } })).toContain(
+      'at most 30 min (4500 slots of 400 ms): give `expiry: { seconds: 1800 }` or less',
+    );
     // (A wall-clock `at` is checked once the venue's clock is read, after the note.)
   });
 

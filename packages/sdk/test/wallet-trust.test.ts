@@ -142,7 +142,7 @@ describe('notes are spent only on the ledger’s word (16.4)', () => {
     const hold = holdingLedger('deposit');
     const a = await newParty(v, { ledger: hold.wrap });
     try {
-      const note = await fund(a, v, USDC, 700n);
+      const note = await fund(a, v, USDC, 700n, 'sent');
       expect(note.leafIndex).toBeUndefined();
       expect((await getBalances(a.client))[USDC]).toEqual({
         available: 0n,

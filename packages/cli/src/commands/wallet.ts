@@ -104,7 +104,7 @@ export const walletDeposit: Command = {
         });
       const { note, signature } = await out.progress(
         `depositing ${amount} ${asset.name}`,
-        deposit(client, { mint: asset.mint, amount: atomic }),
+        deposit(client, { mint: asset.mint, amount: atomic, wait: 'landed' }),
       );
       if (!values['no-wait'])
         await out.progress(

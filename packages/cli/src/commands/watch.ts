@@ -26,8 +26,12 @@ function describe(e: StreamClientEvent): string {
       return `${time} fill  ${e.event.order_id} match ${e.event.match_id} batch ${e.event.batch_id} memo ${e.stored ? 'stored in wallet' : 'received'}`;
     case 'tree':
       return `${time} tree  shard ${e.event.tree_id} leaf ${e.event.leaf_index} root ${e.event.merkle_root.slice(0, 16)}…`;
+    case 'disconnected':
+      return `${time} disconnected (${e.reason}${e.code === undefined ? '' : `, close ${e.code}`}), reconnecting`;
     case 'resync':
       return `${time} resync after ${e.reason}`;
+    case 'reconnected':
+      return `${time} reconnected after ${e.downtimeMs} ms`;
     case 'error':
       return `${time} error ${e.error.message}`;
   }

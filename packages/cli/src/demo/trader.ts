@@ -94,8 +94,13 @@ export class Trader {
     await client.ledger.requestAirdrop({ owner, mint: market.base_mint, amount: (10n ** 15n).toString() });
     const made: string[] = [];
     for (let i = 0; i < notes; i++) {
-      made.push((await deposit(client, { mint: market.quote_mint, amount: quoteEach })).note.commitment);
-      made.push((await deposit(client, { mint: market.base_mint, amount: baseEach })).note.commitment);
+      made.push(
+        (await deposit(client, { mint: market.quote_mint, amount: quoteEach, wait: 'landed' })).note
+          .commitment,
+      );
+      made.push(
+        (await deposit(client, { mint: market.base_mint, amount: baseEach, wait: 'landed' })).note.commitment,
+      );
     }
     await waitIncluded(client, made);
   }
@@ -106,7 +111,7 @@ export class Trader {
     const decimals = mint === market.base_mint ? market.base_decimals : market.quote_decimals;
     const owner = client.wallet.keys.funding.address;
     await client.ledger.requestAirdrop({ owner, mint, amount: parseUnits(amount, decimals).toString() });
-    return (await deposit(client, { mint, amount })).note.amount;
+    return (await deposit(client, { mint, amount, wait: 'landed' })).note.amount;
   }
 
   /** Subscribes to its orders and fills (fill memos are verified into the wallet). */

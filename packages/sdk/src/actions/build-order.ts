@@ -15,6 +15,7 @@ import type { Client } from '../client.js';
 import { ParameterError, ProofError } from '../errors.js';
 import { orderNote } from '../notes/order-note.js';
 import type { JoinSplitProgress, JoinSplitReturnType } from '../notes/run-join-split.js';
+import { registerInstrument } from '../utils/asset-registry.js';
 import { formatPrice, formatUnits, parsePrice, parseUnits } from '../utils/decimal.js';
 import type { WalletNote } from '../wallet/wallet.js';
 import { checkExpiry, resolveExpirySlot, type Expiry } from './expiry.js';
@@ -114,9 +115,10 @@ function checkOrderTerms(
     throw new ParameterError('a bid needs a price above 0: give `price`');
   if (priceLimit % inst.tick_size !== 0n) {
     const below = (priceLimit / inst.tick_size) * inst.tick_size;
+    const quote = inst.symbol.split('-')[1] ?? '';
     throw new ParameterError(
-      `price ${formatPrice(priceLimit, inst)} is not a multiple of ${inst.symbol}'s tick ${formatPrice(inst.tick_size, inst)}: ` +
-        `use ${formatPrice(below, inst)} or ${formatPrice(below + inst.tick_size, inst)}`,
+      `price ${formatPrice(priceLimit, inst)} ${quote} per ${baseName(inst)} is not a multiple of ${inst.symbol}'s tick ` +
+        `${formatPrice(inst.tick_size, inst)} ${quote}: use ${formatPrice(below, inst)} or ${formatPrice(below + inst.tick_size, inst)}`,
     );
   }
   if (minFill > amount)
@@ -126,6 +128,7 @@ function checkOrderTerms(
 /** Converts an order's amounts exactly and computes its collateral (`ParameterError` when they do not convert). */
 export async function orderTerms(client: Client, params: BuildOrderParameters): Promise<OrderTerms> {
   const inst = await client.instrument(params.symbol);
+  registerInstrument(inst); // errors about its notes speak in its assets' units
   const amount = parseUnits(params.amount, inst.base_decimals, 'amount');
   const priceLimit = params.price === undefined ? 0n : parsePrice(params.price, inst);
   const minFill = params.minFillSize === undefined ? 0n : parseUnits(params.minFillSize, inst.base_decimals);

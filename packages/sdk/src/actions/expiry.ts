@@ -15,16 +15,22 @@ export const DEFAULT_EXPIRY: Expiry = { slots: 1000 };
  * maximum lifetime), in slots from now, with the fix.
  */
 function checkLifetime(client: Client, slots: number): void {
-  if (!Number.isFinite(slots) || slots <= 0) throw new ParameterError('expiry must be in the future');
-  const seconds = (n: bigint) => `${Math.round((Number(n) * client.slotMs) / 1000)} s`;
+  if (!Number.isFinite(slots) || slots <= 0)
+    throw new ParameterError('expiry must be in the future: give e.g. `expiry: { seconds: 60 }`');
+  const ms = (n: bigint) => Number(n) * client.slotMs;
+  const duration = (n: bigint) => {
+    const s = Math.round(ms(n) / 1000);
+    return s >= 120 ? `${Math.round(s / 60)} min` : `${s} s`;
+  };
   if (BigInt(slots) <= SETTLEMENT_BUFFER_SLOTS)
     throw new ParameterError(
-      `expiry is too soon: an order must outlive the ${SETTLEMENT_BUFFER_SLOTS}-slot settlement buffer ` +
-        `(${seconds(SETTLEMENT_BUFFER_SLOTS)}); give at least ${SETTLEMENT_BUFFER_SLOTS + 1n} slots`,
+      `expiry is too soon: an order must outlive the settlement buffer of ${duration(SETTLEMENT_BUFFER_SLOTS)} ` +
+        `(${SETTLEMENT_BUFFER_SLOTS} slots of ${client.slotMs} ms): give \`expiry: { seconds: ${Math.ceil(ms(SETTLEMENT_BUFFER_SLOTS + 1n) / 1000)} }\` or more`,
     );
   if (BigInt(slots) > MAX_ORDER_LIFETIME_SLOTS)
     throw new ParameterError(
-      `expiry is too far: an order lives at most ${MAX_ORDER_LIFETIME_SLOTS} slots (${seconds(MAX_ORDER_LIFETIME_SLOTS)})`,
+      `expiry is too far: an order lives at most ${duration(MAX_ORDER_LIFETIME_SLOTS)} ` +
+        `(${MAX_ORDER_LIFETIME_SLOTS} slots of ${client.slotMs} ms): give \`expiry: { seconds: ${Math.floor(ms(MAX_ORDER_LIFETIME_SLOTS) / 1000)} }\` or less`,
     );
 }
 

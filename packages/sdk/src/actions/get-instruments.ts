@@ -1,5 +1,6 @@
 import { instrumentListCodec, type Instrument } from '@nightjar/protocol';
 import type { Client } from '../client.js';
+import { registerInstrument } from '../utils/asset-registry.js';
 
 /** No parameters. */
 export type GetInstrumentsParameters = Record<string, never>;
@@ -16,5 +17,7 @@ export async function getInstruments(
   client: Client,
   _params: GetInstrumentsParameters = {},
 ): Promise<GetInstrumentsReturnType> {
-  return client.request('/instruments', { auth: false, codec: instrumentListCodec });
+  const list = await client.request('/instruments', { auth: false, codec: instrumentListCodec });
+  for (const i of list) registerInstrument(i);
+  return list;
 }

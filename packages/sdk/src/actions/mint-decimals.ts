@@ -1,14 +1,19 @@
 import type { Client } from '../client.js';
 import { ParameterError } from '../errors.js';
+import { knownAsset } from '../utils/asset-registry.js';
 import { getInstruments } from './get-instruments.js';
 
 /** Decimals of `mint`, from the venue's instruments. */
 export async function mintDecimals(client: Client, mint: string): Promise<number> {
+  const known = knownAsset(mint);
+  if (known) return known.decimals;
   for (const i of await getInstruments(client)) {
     if (i.base_mint === mint) return i.base_decimals;
     if (i.quote_mint === mint) return i.quote_decimals;
   }
-  throw new ParameterError(`no market trades mint ${mint}`);
+  throw new ParameterError(
+    `no market of this venue trades mint ${mint}: give the amount as a bigint of atomic units, or an asset getAssets lists`,
+  );
 }
 
 /** Every mint the venue's markets trade. */

@@ -7,6 +7,7 @@ import { parseUnits } from '../utils/decimal.js';
 import type { WalletNote } from '../wallet/wallet.js';
 import { mintDecimals } from './mint-decimals.js';
 import { venueTree } from './select-note.js';
+import { describeAmount } from '../utils/asset-registry.js';
 
 /** Options of every split. */
 interface SplitNoteOptions {
@@ -89,7 +90,7 @@ export async function splitNote(client: Client, params: SplitNoteParameters): Pr
     params.commitment ?? (asked ? await coveringNote(client, mint, sum) : largestNote(client, mint));
   const [note] = takeFreeNotes(client, mint, [commitment]) as [WalletNote];
   try {
-    const amounts = asked ? withRemainder(asked, note.amount) : equalParts(note.amount, params.into!);
+    const amounts = asked ? withRemainder(asked, note.amount, mint) : equalParts(note.amount, params.into!);
     return await runJoinSplit(client, {
       mint,
       inputs: [note],
@@ -104,11 +105,11 @@ export async function splitNote(client: Client, params: SplitNoteParameters): Pr
 }
 
 /** `amounts`, plus what is left of `total` as one more note; `JoinSplitAmountsError` when they ask too much. */
-function withRemainder(amounts: readonly bigint[], total: bigint): bigint[] {
+function withRemainder(amounts: readonly bigint[], total: bigint, mint: string): bigint[] {
   const sum = amounts.reduce((s, a) => s + a, 0n);
   if (sum > total)
     throw new JoinSplitAmountsError(
-      `the new notes add up to ${sum}, more than the note holds (${total})`,
+      `the new notes add up to ${describeAmount(mint, sum)}, more than the note holds (${describeAmount(mint, total)}): ask less, or name a larger note (commitment)`,
       total,
       sum,
     );

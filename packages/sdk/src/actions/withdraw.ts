@@ -1,20 +1,24 @@
 import { signTransaction } from '@nightjar/ledger/client';
 import { bytesToHex, fieldToHex, parseAddress } from '@nightjar/protocol';
 import type { Client } from '../client.js';
-import { InsufficientNotesError, LedgerRefusedError, ParameterError, ProofError } from '../errors.js';
+import { InsufficientNotesError, ParameterError, ProofError, TransactionPendingError } from '../errors.js';
 import { fundNotes } from '../notes/fund.js';
 import type { JoinSplitProgress, JoinSplitReturnType } from '../notes/run-join-split.js';
 import { takeFreeNotes } from '../notes/take-notes.js';
 import { parseUnits } from '../utils/decimal.js';
+import { landTransaction } from '../utils/land-transaction.js';
 import type { WalletNote } from '../wallet/wallet.js';
-import { mintDecimals } from './mint-decimals.js';
+import { assetParameter, learnAsset } from './assets.js';
 import { noteWitness } from './note-witness.js';
 import { largestAmount } from './select-note.js';
 
 /** Which note to withdraw, and where to. */
 export interface WithdrawParameters {
-  /** The note to withdraw whole (commitment); or give `mint` and `amount`. */
+  /** The note to withdraw whole (commitment); or give `asset` (or `mint`) and `amount`. */
   commitment?: string;
+  /** The asset: a symbol (`'USDC'`, any case) or a mint (Base58). */
+  asset?: string;
+  /** Mint, Base58 (or give `asset`). */
   mint?: string;
   /**
    * With `mint`: the amount to pay out, a decimal string in human units or a bigint of atomic
@@ -49,14 +53,17 @@ async function noteToWithdraw(
     const mint = wallet.notes.get(params.commitment)?.mint ?? params.mint ?? '';
     return { note: takeFreeNotes(client, mint, [params.commitment])[0]! };
   }
-  if (!params.mint || params.amount === undefined)
-    throw new ParameterError('withdraw needs a commitment, or a mint and an amount');
-  const mint = params.mint;
+  if ((!params.mint && !params.asset) || params.amount === undefined)
+    throw new ParameterError(
+      "withdraw needs a note's commitment, or an asset and an amount: e.g. { asset: 'USDC', amount: '12.5' }",
+    );
+  const bigintOfMint = params.asset === undefined && typeof params.amount === 'bigint';
+  const asset = bigintOfMint ? undefined : await assetParameter(client, params, 'withdraw');
+  const mint = asset?.mint ?? params.mint!;
+  await learnAsset(client, mint);
   const amount =
-    typeof params.amount === 'bigint'
-      ? params.amount
-      : parseUnits(params.amount, await mintDecimals(client, mint), 'amount');
-  if (amount <= 0n) throw new ParameterError('a withdrawal must be positive');
+    typeof params.amount === 'bigint' ? params.amount : parseUnits(params.amount, asset!.decimals, 'amount');
+  if (amount <= 0n) throw new ParameterError('a withdrawal must be positive: give an amount above 0');
   const exact = wallet.freeNotes(mint).find((n) => n.amount === amount);
   if (exact) return { note: takeFreeNotes(client, mint, [exact.commitment])[0]! };
   if (params.split === false)
@@ -85,7 +92,7 @@ async function noteToWithdraw(
  *
  * @example
  * await withdraw(client, { commitment: note.commitment });
- * await withdraw(client, { mint: USDC, amount: '12.5' }); // splits when no note is worth exactly 12.5
+ * await withdraw(client, { asset: 'USDC', amount: '12.5' }); // splits when no note is worth exactly 12.5
  */
 export async function withdraw(client: Client, params: WithdrawParameters): Promise<WithdrawReturnType> {
   const wallet = client.wallet;
@@ -115,9 +122,11 @@ export async function withdraw(client: Client, params: WithdrawParameters): Prom
         proof: bytesToHex(proof),
       },
     });
-    const { signature } = await client.ledger.sendTransaction({ transaction: tx });
-    const rec = await client.ledger.getTransaction({ signature });
-    if (rec?.err) throw new LedgerRefusedError('withdraw', rec.err.code, true, signature);
+    const signature = tx.signature;
+    // Refusals are typed (LedgerRefusedError); one not landed yet is the ledger's word at the next sync.
+    await landTransaction(client, tx, { waitMs: 0 }).catch((err: unknown) => {
+      if (!(err instanceof TransactionPendingError)) throw err;
+    });
     // Sent: offered to no order from now on, and spent once the ledger says so; a withdrawal that
     // never lands leaves the note to the ledger's word at the next sync (free again).
     const status = await client.ledger.getNoteStatus({ nullifier: note.nullifier });

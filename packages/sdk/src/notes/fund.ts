@@ -11,6 +11,7 @@ import type { WalletNote } from '../wallet/wallet.js';
 import { largestAmount } from '../actions/select-note.js';
 import { planNotes } from './plan.js';
 import { runJoinSplit, type JoinSplitProgress, type JoinSplitReturnType } from './run-join-split.js';
+import { assetName, describeAmount, humanAmount } from '../utils/asset-registry.js';
 
 /** Notes to make. */
 export interface FundNotesRequest {
@@ -43,7 +44,7 @@ export function shortfall(mint: string, amount: bigint, free: readonly WalletNot
   const fix =
     total >= amount
       ? 'no 4 free notes add up to it (the most one join-split merges): merge smaller notes first (mergeNotes)'
-      : `the free notes of this mint add up to ${total}: deposit more`;
+      : `the free ${assetName(mint)} notes add up to ${describeAmount(mint, total)}: deposit more (deposit(client, { asset: '${assetName(mint)}', amount: '${humanAmount(mint, amount - total)}' }))`;
   return new InsufficientNotesError(mint, amount, largestAmount(free), fix);
 }
 

@@ -11,6 +11,7 @@ import { chooseNote, largestAmount, type SelectNoteReturnType } from '../actions
 import { fundNotes } from './fund.js';
 import type { JoinSplitReturnType } from './run-join-split.js';
 import { waitForVenueTree } from './venue-wait.js';
+import { assetName, describeAmount, humanAmount } from '../utils/asset-registry.js';
 
 /** The order's note, and the split or merge that made it. */
 export type OrderNote = SelectNoteReturnType & { split?: JoinSplitReturnType };
@@ -89,7 +90,7 @@ export async function orderNote(
       largestAmount(free),
       total >= terms.required
         ? 'free notes add up to it: merge them first (mergeNotes), or leave prepareNote on'
-        : `the free notes of this mint add up to ${total}: deposit more`,
+        : `the free ${assetName(terms.mint)} notes add up to ${describeAmount(terms.mint, total)}: deposit more (deposit(client, { asset: '${assetName(terms.mint)}', amount: '${humanAmount(terms.mint, terms.required - total)}' }))`,
     );
   }
 }

@@ -21,6 +21,7 @@ import { landTransaction } from '../utils/land-transaction.js';
 import type { WalletNote } from '../wallet/wallet.js';
 import { largestAmount } from '../actions/select-note.js';
 import { noteWitness } from '../actions/note-witness.js';
+import { describeAmount } from '../utils/asset-registry.js';
 import { waitForVenueTree } from './venue-wait.js';
 
 /** What a join-split is doing, told to `onProgress` as it happens. */
@@ -58,8 +59,9 @@ export interface RunJoinSplitRequest {
 }
 
 /** Throws `JoinSplitAmountsError` unless `amounts` are 1 to 8 positive u64 adding up to `inputTotal`. */
-export function checkJoinSplitAmounts(inputTotal: bigint, amounts: readonly bigint[]): void {
+export function checkJoinSplitAmounts(inputTotal: bigint, amounts: readonly bigint[], mint?: string): void {
   const outputTotal = amounts.reduce((s, a) => s + a, 0n);
+  const show = (v: bigint) => (mint === undefined ? String(v) : describeAmount(mint, v));
   const fail = (why: string) => {
     throw new JoinSplitAmountsError(why, inputTotal, outputTotal);
   };
@@ -68,7 +70,9 @@ export function checkJoinSplitAmounts(inputTotal: bigint, amounts: readonly bigi
   if (amounts.some((a) => typeof a !== 'bigint' || a <= 0n || a > U64_MAX))
     fail('every new note must be a positive u64 amount');
   if (outputTotal !== inputTotal)
-    fail(`the new notes add up to ${outputTotal}, the notes consumed to ${inputTotal}: they must be equal`);
+    fail(
+      `the new notes add up to ${show(outputTotal)}, the notes consumed to ${show(inputTotal)}: make them equal`,
+    );
 }
 
 /** Runs one join-split (see the module comment). */
@@ -80,7 +84,7 @@ export async function runJoinSplit(client: Client, req: RunJoinSplitRequest): Pr
   if (inputs.length < 1 || inputs.length > JOIN_SPLIT_MAX_INPUTS)
     throw new ParameterError(`a split or merge consumes 1 to ${JOIN_SPLIT_MAX_INPUTS} notes`);
   const inputTotal = inputs.reduce((s, n) => s + n.amount, 0n);
-  checkJoinSplitAmounts(inputTotal, amounts);
+  checkJoinSplitAmounts(inputTotal, amounts, mint);
 
   // Paths come from the venue's tree (finalized): wait until it has every input.
   const ready = await waitForVenueTree(client, inputs, { waitMs: req.waitMs });

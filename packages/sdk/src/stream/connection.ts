@@ -215,7 +215,7 @@ export class StreamConnection implements EventSource<ReceivedEvent> {
       void this.close();
       return;
     }
-    this.reconnect(code === STREAM_CLOSE_CODES.eventsMissed ? 'events_missed' : 'closed');
+    this.reconnect(code === STREAM_CLOSE_CODES.eventsMissed ? 'events_missed' : 'closed', code);
   }
 
   private rejectPending(why: string): void {
@@ -223,9 +223,11 @@ export class StreamConnection implements EventSource<ReceivedEvent> {
     this.pending.clear();
   }
 
-  /** Reconnects with backoff, then emits `reconnected`. */
-  private reconnect(reason: ResyncReason): void {
+  /** Emits `disconnected`, reconnects with backoff, then emits `reconnected`. */
+  private reconnect(reason: ResyncReason, code?: number): void {
     if (this.reconnecting || this.closed) return;
+    const disconnectedAt = Date.now();
+    this.listeners.emit({ type: 'disconnected', reason, ...(code === undefined ? {} : { code }) });
     const old = this.ws;
     this.ws = undefined;
     this.heartbeat?.stop();
@@ -250,7 +252,7 @@ export class StreamConnection implements EventSource<ReceivedEvent> {
       }
       if (this.closed) return;
       this.reconnects++;
-      this.listeners.emit({ type: 'reconnected', reason });
+      this.listeners.emit({ type: 'reconnected', reason, disconnectedAt });
     })().finally(() => (this.reconnecting = undefined));
   }
 }

@@ -16,7 +16,15 @@ import type { StreamClientEvent } from './types.js';
 
 export type { CreateStreamParameters, ResyncReason, StreamClientEvent } from './types.js';
 
-const DELIVERED = ['order', 'fill', 'tree', 'resync', 'error'] as const satisfies StreamClientEvent['type'][];
+const DELIVERED = [
+  'order',
+  'fill',
+  'tree',
+  'disconnected',
+  'resync',
+  'reconnected',
+  'error',
+] as const satisfies StreamClientEvent['type'][];
 
 /**
  * A resilient subscription to the venue's stream. Create it with `createStream(client, ...)`.

@@ -45,7 +45,12 @@ export function parsePrice(value: string | bigint, inst: PriceScale): bigint {
   const frac = (m[2] ?? '').replace(/0+$/, '');
   const num = BigInt(m[1]! + frac) * 10n ** BigInt(inst.quote_decimals) * inst.price_scale;
   const den = 10n ** BigInt(frac.length) * 10n ** BigInt(inst.base_decimals);
-  if (num % den !== 0n) throw new ParameterError('price does not convert exactly to the market price unit');
+  if (num % den !== 0n) {
+    const market = 'symbol' in inst && typeof inst.symbol === 'string' ? `${inst.symbol} ` : '';
+    throw new ParameterError(
+      `price ${value.trim()} is finer than ${market}prices go: the smallest price step is ${formatPrice(1n, inst)} (round it to the market's tick)`,
+    );
+  }
   return num / den;
 }
 

@@ -76,7 +76,7 @@ function follow(client: Client) {
   const received = new Listeners<ReceivedEvent>();
   const events = followStream(client, received);
   const delivered: StreamClientEvent[] = [];
-  for (const t of ['order', 'fill', 'tree', 'resync', 'error'] as const)
+  for (const t of ['order', 'fill', 'tree', 'disconnected', 'resync', 'reconnected', 'error'] as const)
     events.on(t, (e) => delivered.push(e));
   const next = <T extends StreamClientEvent['type']>(type: T) =>
     new Promise<Extract<StreamClientEvent, { type: T }>>((resolve) => {
@@ -230,7 +230,8 @@ describe('the wallet follows the stream (17.5)', () => {
     const { client, requests } = fakeClient(w, ledger, (path) => (path === '/instruments' ? [] : lookup));
     const f = follow(client);
     const resynced = f.next('resync');
-    f.received.emit({ type: 'reconnected', reason: 'seq_gap' });
+    f.received.emit({ type: 'disconnected', reason: 'seq_gap' });
+    f.received.emit({ type: 'reconnected', reason: 'seq_gap', disconnectedAt: Date.now() });
     f.received.emit({
       type: 'tree',
       event: {
@@ -249,6 +250,6 @@ describe('the wallet follows the stream (17.5)', () => {
     expect(calls.some((c) => c.method === 'getMemos')).toBe(true);
     expect(
       f.delivered.map((e) => (e.type === 'order' ? `order ${e.event.kind} ${e.source}` : e.type)),
-    ).toEqual(['tree', 'order cancelled resync', 'resync']);
+    ).toEqual(['disconnected', 'tree', 'order cancelled resync', 'resync', 'reconnected']);
   });
 });

@@ -8,7 +8,8 @@
  *   never every shard. Delivered with `stored`.
  * - `reconnected`: every tracked live order is re-read (`refreshOrder`), the event each one's
  *   state implies is delivered with `source: 'resync'` when it differs from the last one seen,
- *   the wallet is synced from the ledger, then `resync` is delivered.
+ *   the wallet is synced from the ledger, then `resync` and `reconnected` are delivered.
+ * - `disconnected`: delivered at once (the connection is reconnecting).
  * - `tree`, `error`: delivered as received.
  */
 import type { FillEvent, OrderEvent } from '@nightjar/protocol';
@@ -41,8 +42,9 @@ class StreamFollower {
   ) {
     received.on('order', ({ event }) => this.onOrder(event, 'stream'));
     received.on('fill', ({ event }) => void this.onFill(event));
-    received.on('reconnected', ({ reason }) => {
-      this.resyncing = this.resyncing.then(() => this.onReconnected(reason));
+    received.on('disconnected', (e) => this.delivered.emit(e));
+    received.on('reconnected', ({ reason, disconnectedAt }) => {
+      this.resyncing = this.resyncing.then(() => this.onReconnected(reason, disconnectedAt));
     });
     received.on('tree', (e) => this.delivered.emit(e));
     received.on('error', (e) => this.delivered.emit(e));
@@ -98,9 +100,10 @@ class StreamFollower {
     this.delivered.emit({ type: 'fill', event, stored });
   }
 
-  private async onReconnected(reason: ResyncReason): Promise<void> {
+  private async onReconnected(reason: ResyncReason, disconnectedAt: number): Promise<void> {
     await this.resync().catch((error: unknown) => this.error(error));
     this.delivered.emit({ type: 'resync', reason });
+    this.delivered.emit({ type: 'reconnected', reason, downtimeMs: Date.now() - disconnectedAt });
   }
 
   /**

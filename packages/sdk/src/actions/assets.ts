@@ -1,0 +1,83 @@
+import type { Client } from '../client.js';
+import { ParameterError } from '../errors.js';
+import { knownAsset, type Asset } from '../utils/asset-registry.js';
+import { getInstruments } from './get-instruments.js';
+
+export type { Asset } from '../utils/asset-registry.js';
+
+/** No parameters. */
+export type GetAssetsParameters = Record<string, never>;
+/** Every asset the venue's markets trade, each once. */
+export type GetAssetsReturnType = Asset[];
+
+/**
+ * Every asset the venue's markets trade (`SOL`, `USDC`, `ETH`), with mint and decimals, from
+ * `GET /instruments`. The symbols are the parts of the instruments' symbols (`SOL-USDC`).
+ *
+ * @example
+ * for (const a of await getAssets(client)) console.log(a.symbol, a.mint, a.decimals);
+ */
+export async function getAssets(
+  client: Client,
+  _params: GetAssetsParameters = {},
+): Promise<GetAssetsReturnType> {
+  const mints = new Set<string>();
+  for (const i of await getInstruments(client)) {
+    mints.add(i.base_mint);
+    mints.add(i.quote_mint);
+  }
+  // getInstruments registered every one of them.
+  return [...mints].map((m) => knownAsset(m)!);
+}
+
+/**
+ * The asset named by symbol (`"USDC"`, any case) or by mint (Base58). An unknown name throws
+ * `ParameterError` listing the venue's assets.
+ *
+ * @example
+ * const { mint, decimals } = await resolveAsset(client, 'USDC');
+ */
+export async function resolveAsset(client: Client, symbolOrMint: string): Promise<Asset> {
+  const cached = knownAsset(symbolOrMint);
+  if (cached) return cached;
+  const assets = await getAssets(client);
+  const found = assets.find(
+    (a) => a.mint === symbolOrMint || a.symbol.toUpperCase() === symbolOrMint.toUpperCase(),
+  );
+  if (!found)
+    throw new ParameterError(
+      `unknown asset ${symbolOrMint}: this venue trades ${assets.map((a) => a.symbol).join(', ')} (give one of them, or its mint)`,
+    );
+  return found;
+}
+
+/**
+ * The mint of an action's `asset` (symbol or mint) or `mint` parameter; `what` names the action in
+ * the error when neither is given.
+ */
+export async function assetParameter(
+  client: Client,
+  params: { asset?: string | undefined; mint?: string | undefined },
+  what: string,
+): Promise<Asset> {
+  const name = params.asset ?? params.mint;
+  if (name === undefined)
+    throw new ParameterError(`${what} needs an asset: give \`asset\` (e.g. 'USDC') or \`mint\``);
+  if (params.asset !== undefined && params.mint !== undefined) {
+    const a = await resolveAsset(client, params.asset);
+    if (a.mint !== params.mint)
+      throw new ParameterError(
+        `asset ${params.asset} is not mint ${params.mint}: give one of \`asset\` and \`mint\``,
+      );
+    return a;
+  }
+  return resolveAsset(client, name);
+}
+
+/**
+ * Makes sure errors about `mint` can name its asset and units: reads the venue's instruments once
+ * when no instrument named it yet (a failure to read them only leaves the messages in atomic units).
+ */
+export async function learnAsset(client: Client, mint: string): Promise<void> {
+  if (!knownAsset(mint)) await getInstruments(client).catch(() => undefined);
+}

@@ -1,0 +1,83 @@
+import { RpcError } from '@nightjar/ledger/client';
+import type { Client } from '../client.js';
+import { FaucetError, ParameterError } from '../errors.js';
+import { describeAmount } from '../utils/asset-registry.js';
+import { parseUnits } from '../utils/decimal.js';
+import { assetParameter } from './assets.js';
+
+/** What to draw from a dev ledger's faucet. */
+export interface RequestFaucetParameters {
+  /** The asset: a symbol (`'USDC'`, any case) or a mint (Base58). Or give `mint`. */
+  asset?: string;
+  mint?: string;
+  /** Decimal string in human units (`'200'`), or a bigint of atomic units. */
+  amount: string | bigint;
+  /** Ledger address credited (Base58); default the wallet's funding account, which deposits. */
+  owner?: string;
+}
+
+/** The airdrop's signature and what it credited. */
+export interface RequestFaucetReturnType {
+  signature: string;
+  owner: string;
+  mint: string;
+  /** Atomic units. */
+  amount: bigint;
+}
+
+/**
+ * Credits a ledger account (default: the wallet's funding account) with tokens from the dev
+ * ledger's faucet (`requestAirdrop`), ready for `deposit`. Dev venues only: a production ledger
+ * (`nightjar start --no-dev`) has none and answers `FaucetError` `FAUCET_UNAVAILABLE`; an
+ * unreachable ledger is `FAUCET_UNAVAILABLE` too (`retryable`), a refused request `FAUCET_REFUSED`.
+ *
+ * @example
+ * await requestFaucet(client, { asset: 'USDC', amount: '200' });
+ * await deposit(client, { asset: 'USDC', amount: '200' });
+ */
+export async function requestFaucet(
+  client: Client,
+  params: RequestFaucetParameters,
+): Promise<RequestFaucetReturnType> {
+  const asset = await assetParameter(client, params, 'requestFaucet');
+  const amount =
+    typeof params.amount === 'bigint' ? params.amount : parseUnits(params.amount, asset.decimals);
+  if (amount <= 0n) throw new ParameterError('a faucet request must be positive: give an amount above 0');
+  const owner = params.owner ?? client.wallet.keys.funding.address;
+  const what = describeAmount(asset.mint, amount);
+  try {
+    const { signature } = await client.ledger.requestAirdrop({
+      owner,
+      mint: asset.mint,
+      amount: amount.toString(),
+    });
+    return { signature, owner, mint: asset.mint, amount };
+  } catch (err) {
+    if (!(err instanceof RpcError)) throw err;
+    const options = { cause: err };
+    switch (err.code) {
+      case -32006:
+        throw new FaucetError(
+          'FAUCET_UNAVAILABLE',
+          err.code,
+          `this ledger has no faucet (a production venue): fund ${owner} with ${what} from elsewhere, then deposit`,
+          options,
+        );
+      case -32005:
+      case -32004:
+        throw new FaucetError(
+          'FAUCET_UNAVAILABLE',
+          -32005,
+          `the ledger is unreachable (${err.message}): is the venue running (\`npm start\`)? then try again`,
+          options,
+        );
+      default:
+        throw new FaucetError(
+          'FAUCET_REFUSED',
+          err.code,
+          `the faucet refused ${what} for ${owner}: ${err.message}`,
+          options,
+        );
+    }
+  }
+}
