@@ -1,0 +1,102 @@
+/** Small shared pieces: error boxes, labelled fields, data tables that collapse to cards on phones. */
+import type { ComponentChildren } from 'preact';
+import type { ErrorBody } from './api.js';
+
+export function ErrorBox({ error, title }: { error: ErrorBody | undefined; title?: string }) {
+  if (!error) return null;
+  return (
+    <div class="error" role="alert">
+      <p>
+        <strong>{title ?? 'Error'}:</strong> {error.message}
+        {error.venue_code !== undefined ? (
+          <span class="muted"> (venue code {String(error.venue_code)})</span>
+        ) : null}
+      </p>
+      {error.fix ? (
+        <p class="fix">
+          <strong>Fix:</strong> {error.fix}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+export function ErrorList({ errors, label }: { errors: ErrorBody[]; label: string }) {
+  if (errors.length === 0) return null;
+  return (
+    <div class="error" role="alert" aria-label={label}>
+      <ul>
+        {errors.map((e, i) => (
+          <li key={`${e.code}-${i}`}>
+            {e.message}
+            {e.fix ? (
+              <>
+                {' '}
+                <span class="fix">
+                  <strong>Fix:</strong> {e.fix}
+                </span>
+              </>
+            ) : null}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+export interface Column<T> {
+  label: string;
+  cell: (row: T) => ComponentChildren;
+  numeric?: boolean;
+}
+
+/** A table whose rows become labelled cards below 700 px (see app.css). */
+export function DataTable<T>({
+  caption,
+  columns,
+  rows,
+  rowKey,
+  empty,
+}: {
+  caption: string;
+  columns: Column<T>[];
+  rows: T[];
+  rowKey: (row: T) => string;
+  empty: string;
+}) {
+  if (rows.length === 0) return <p class="muted">{empty}</p>;
+  return (
+    <table class="data">
+      <caption class="sr-only">{caption}</caption>
+      <thead>
+        <tr>
+          {columns.map((c) => (
+            <th scope="col" key={c.label} class={c.numeric ? 'num' : undefined}>
+              {c.label}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((r) => (
+          <tr key={rowKey(r)}>
+            {columns.map((c) => (
+              <td key={c.label} data-label={c.label} class={c.numeric ? 'num' : undefined}>
+                {c.cell(r)}
+              </td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+export function Section({ title, id, children }: { title: string; id: string; children: ComponentChildren }) {
+  return (
+    <section class="card" aria-labelledby={`${id}-h`}>
+      <h2 id={`${id}-h`}>{title}</h2>
+      {children}
+    </section>
+  );
+}

@@ -1,0 +1,168 @@
+/** Balances per asset, deposit (with the dev faucet) and withdraw. */
+import { useState } from 'preact/hooks';
+import type { BalanceView, DepositRequest, TransferView, WithdrawRequest } from '../src/api-types.js';
+import { api, errorOf, type ErrorBody } from './api.js';
+import { DataTable, ErrorBox, Section } from './components.js';
+import { isPositiveDecimal } from './format.js';
+
+export function BalancesPanel({ balances }: { balances: BalanceView[] }) {
+  return (
+    <Section title="Balances" id="balances">
+      <DataTable
+        caption="Balances per asset"
+        rows={balances}
+        rowKey={(b) => b.mint}
+        empty="No balance yet: deposit to start."
+        columns={[
+          { label: 'Asset', cell: (b) => <strong>{b.asset}</strong> },
+          { label: 'Available', cell: (b) => b.available, numeric: true },
+          { label: 'Locked', cell: (b) => b.locked, numeric: true },
+          { label: 'Pending settlement', cell: (b) => b.pending_settlement, numeric: true },
+          { label: 'Pending deposit', cell: (b) => b.pending_deposit, numeric: true },
+          { label: 'Funding', cell: (b) => b.funding, numeric: true },
+        ]}
+      />
+    </Section>
+  );
+}
+
+function TransferResult({ t }: { t: TransferView }) {
+  return (
+    <p class="ok-note" role="status">
+      {t.kind === 'deposit' ? 'Deposited' : 'Withdrew'} {t.amount} {t.asset} (<code>{t.amount_units}</code>{' '}
+      smallest units): {t.state}
+      {t.ledger_signature ? (
+        <>
+          , ledger signature <code class="break">{t.ledger_signature}</code>
+        </>
+      ) : null}
+    </p>
+  );
+}
+
+function TransferForm({
+  kind,
+  assets,
+  dev,
+  onDone,
+}: {
+  kind: 'deposit' | 'withdrawal';
+  assets: string[];
+  dev: boolean;
+  onDone: () => void;
+}) {
+  const [asset, setAsset] = useState('');
+  const [amount, setAmount] = useState('');
+  const [faucetChoice, setFaucet] = useState<boolean>();
+  const faucet = faucetChoice ?? dev;
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ErrorBody>();
+  const [result, setResult] = useState<TransferView>();
+  const chosen = asset || assets[0] || '';
+  const p = kind === 'deposit' ? 'dep' : 'wd';
+  const verb = kind === 'deposit' ? 'Deposit' : 'Withdraw';
+
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    setResult(undefined);
+    if (!isPositiveDecimal(amount)) {
+      setError({
+        code: 'bad_amount',
+        message: `The amount "${amount}" is not a positive number.`,
+        fix: `Enter the amount in ${chosen || 'the asset'}'s own units, e.g. 1.5.`,
+      });
+      return;
+    }
+    setError(undefined);
+    setBusy(true);
+    try {
+      const t =
+        kind === 'deposit'
+          ? await api<TransferView>('POST', '/deposits', {
+              asset: chosen,
+              amount: amount.trim(),
+              ...(dev && faucet ? { faucet: true } : {}),
+            } satisfies DepositRequest)
+          : await api<TransferView>('POST', '/withdrawals', {
+              asset: chosen,
+              amount: amount.trim(),
+            } satisfies WithdrawRequest);
+      setResult(t);
+      onDone();
+    } catch (err) {
+      setError(errorOf(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form onSubmit={submit} class="stack" aria-labelledby={`${p}-h`} noValidate>
+      <h3 id={`${p}-h`}>{kind === 'deposit' ? 'Deposit' : 'Withdraw'}</h3>
+      <div class="row">
+        <label for={`${p}-asset`}>
+          {verb} asset
+          <select id={`${p}-asset`} value={chosen} onChange={(e) => setAsset(e.currentTarget.value)}>
+            {assets.map((a) => (
+              <option key={a} value={a}>
+                {a}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label for={`${p}-amount`}>
+          {verb} amount ({chosen})
+          <input
+            id={`${p}-amount`}
+            inputMode="decimal"
+            autocomplete="off"
+            value={amount}
+            onInput={(e) => setAmount(e.currentTarget.value)}
+            placeholder="e.g. 10"
+          />
+        </label>
+      </div>
+      {kind === 'deposit' && dev ? (
+        <label class="check" for="dep-faucet">
+          <input
+            id="dep-faucet"
+            type="checkbox"
+            checked={faucet}
+            onChange={(e) => setFaucet(e.currentTarget.checked)}
+          />
+          From the dev faucet
+        </label>
+      ) : null}
+      <button type="submit" disabled={busy}>
+        {busy
+          ? kind === 'deposit'
+            ? 'Depositing…'
+            : 'Withdrawing…'
+          : kind === 'deposit'
+            ? 'Deposit'
+            : 'Withdraw'}
+      </button>
+      <ErrorBox error={error} title={kind === 'deposit' ? 'Deposit failed' : 'Withdrawal failed'} />
+      {result ? <TransferResult t={result} /> : null}
+    </form>
+  );
+}
+
+export function TransfersPanel({
+  assets,
+  dev,
+  onDone,
+}: {
+  assets: string[];
+  dev: boolean;
+  onDone: () => void;
+}) {
+  return (
+    <Section title="Deposit and withdraw" id="transfers">
+      <div class="split">
+        <TransferForm kind="deposit" assets={assets} dev={dev} onDone={onDone} />
+        <TransferForm kind="withdrawal" assets={assets} dev={dev} onDone={onDone} />
+      </div>
+    </Section>
+  );
+}
