@@ -56,6 +56,8 @@ export interface MarketView {
   min_expiry_s: number;
   max_expiry_s: number;
   fee_bps?: number;
+  /** Added by the server: false while the venue has trading on this market off. */
+  trading_enabled?: boolean;
 }
 
 /** GET /api/v1/balances: one row per asset the wallet or funding account holds. */
@@ -81,18 +83,32 @@ export interface FaucetRequest {
   amount: string;
 }
 
+/** The result of POST /api/v1/faucet (added by the server). */
+export interface FaucetResult {
+  asset: string;
+  amount: string;
+  amount_units: string;
+  ledger_signature: string;
+  /** The funding account's balance after the airdrop. */
+  funding: string;
+}
+
 /** POST /api/v1/deposits: moves funding balance into a hidden note; resolves once usable. */
 export interface DepositRequest {
   asset: string;
   amount: string;
   /** Draw from the dev faucet first (dev venues only). */
   faucet?: boolean;
+  /** The caller's id for progress events (echoed on `progress` frames). */
+  client_ref?: string;
 }
 
 /** POST /api/v1/withdrawals: any amount of a free balance back to the funding account. */
 export interface WithdrawRequest {
   asset: string;
   amount: string;
+  /** The caller's id for progress events (echoed on `progress` frames). */
+  client_ref?: string;
 }
 
 /** The result of a deposit or withdrawal. */
@@ -186,6 +202,88 @@ export interface OperatorLoginRequest {
   api_secret?: string;
   passphrase?: string;
   dev?: boolean;
+}
+
+/** The answer to POST /api/v1/operator/login (the credentials stay in the app). */
+export interface OperatorLoginView {
+  logged_in: true;
+  api_key: string;
+  account_id: string;
+}
+
+/** A drain of the venue (GET/POST/DELETE /api/v1/operator/drain). */
+export interface DrainView {
+  state: 'idle' | 'draining' | 'drained';
+  started_at_ms?: number;
+  open_orders: number;
+  pending_settlements: number;
+  /** Matches whose settlement is not yet done or failed. */
+  in_flight_settlements?: number;
+  safe_to_stop?: boolean;
+}
+
+/** GET /api/v1/operator/status: the venue's /system/status and its drain. */
+export interface OperatorStatusView {
+  matching: 'running' | 'stopped';
+  settlement: 'wired' | 'not_wired' | 'degraded';
+  ledger: 'connected' | 'unavailable';
+  trading: 'open' | 'paused';
+  draining: boolean;
+  /** Decimal string (u64). */
+  slot: string;
+  drain: DrainView;
+  /** The operator's account. */
+  account_id: string;
+}
+
+/** GET /api/v1/operator/transparency: the venue's solvency per mint, in human units. */
+export interface TransparencyView {
+  slot: string;
+  mints: {
+    asset: string;
+    mint: string;
+    /** What the vault holds on the ledger. */
+    vault_balance: string;
+    /** What the outstanding hidden notes are worth. */
+    outstanding_note_value: string;
+    vault_balance_units: string;
+    outstanding_note_value_units: string;
+    /** vault_balance >= outstanding_note_value. */
+    solvent: boolean;
+  }[];
+  /** `{resting, pending_settlement}` as the venue reports them. */
+  orders: Record<string, number>;
+  /** `{batches, confirmed_matches, rejected_matches}`. */
+  settlement: Record<string, number>;
+  /** The engine's identity (boot session, TEE keys, signer set, compose hash). */
+  engine: Record<string, unknown>;
+}
+
+/** GET /api/v1/operator/metrics: settlement latency per stage (from /admin/metrics/settlement). */
+export interface MetricsView {
+  stages: { stage: string; count: number; p50_ms: number; p90_ms: number; p99_ms: number }[];
+  queue_depth: Record<string, number>;
+  counters: Record<string, number>;
+  /** The venue's whole answer. */
+  raw: Record<string, unknown>;
+}
+
+/** An account, as the venue's admin routes return it (GET lists those this app created or changed). */
+export interface AccountView {
+  account_id: string;
+  api_key: string;
+  is_admin: boolean;
+  enabled: boolean;
+  label?: string;
+}
+
+/** POST /api/v1/operator/accounts: the new account's credentials, shown this once. */
+export interface CreatedAccountView {
+  account_id: string;
+  api_key: string;
+  api_secret: string;
+  passphrase: string;
+  is_admin: boolean;
 }
 
 /** Frames on the WebSocket `/api/v1/events` (after the session is checked on upgrade). */

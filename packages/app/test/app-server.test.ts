@@ -1,0 +1,533 @@
+/**
+ * The app server over real HTTP and WebSocket against a venue in this process (stand-in proofs):
+ * the front door (Host, Origin, one-time token, session, bot token, body size), the attestation
+ * view, a forged venue that gets nothing, trading (faucet deposit, place, cancel, a crossing order
+ * from a second trader that fills and settles), the operator views, and the OpenAPI document.
+ */
+import { statSync } from 'node:fs';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type {
+  ApiError,
+  AppEvent,
+  BalanceView,
+  CreatedAccountView,
+  DrainView,
+  FillView,
+  MarketView,
+  MetricsView,
+  OrderPreview,
+  OrderView,
+  TransferView,
+  TransparencyView,
+  VenueView,
+} from '../src/api-types.js';
+import type { AppServer } from '../src/index.js';
+import {
+  bot,
+  browserSession,
+  http,
+  openWs,
+  startAppVenue,
+  startTestApp,
+  until,
+  type AppVenue,
+} from './app-harness.js';
+
+let venue: AppVenue;
+let app: AppServer;
+
+beforeAll(async () => {
+  venue = await startAppVenue();
+  app = await startTestApp(venue, 'alice');
+}, 60_000);
+
+afterAll(async () => {
+  await app?.close();
+  await venue?.close();
+});
+
+const code = (r: { body: unknown }) => (r.body as ApiError).error.code;
+
+describe('the front door', () => {
+  it('binds 127.0.0.1 and prints a one-time URL', () => {
+    expect(app.url).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${app.port}/\\?token=[A-Za-z0-9_-]{20,}$`));
+    const addr = app.fastify.server.address();
+    expect(typeof addr === 'object' && addr?.address).toBe('127.0.0.1');
+  });
+
+  it('refuses a Host other than its own loopback address (DNS rebinding), with or without a session', async () => {
+    const auth = { authorization: `Bearer ${app.apiToken}` };
+    for (const host of [
+      'evil.example',
+      `evil.example:${app.port}`,
+      `127.0.0.1:${app.port + 1}`,
+      `127.0.0.1`,
+    ]) {
+      const r = await http(app, 'GET', '/api/v1/venue', { headers: { host, ...auth } });
+      expect(r.status, host).toBe(403);
+      expect(code(r)).toBe('FORBIDDEN_HOST');
+    }
+    const page = await http(app, 'GET', '/', { headers: { host: 'rebind.attacker.example' } });
+    expect(page.status).toBe(403);
+    for (const host of [`127.0.0.1:${app.port}`, `localhost:${app.port}`])
+      expect((await http(app, 'GET', '/api/v1/venue', { headers: { host, ...auth } })).status).toBe(200);
+  });
+
+  it('refuses an Origin other than its own page (cross-site), even with a valid session', async () => {
+    const cookie = await browserSession(app);
+    for (const origin of [
+      'https://evil.example',
+      `http://127.0.0.1:${app.port + 1}`,
+      'null',
+      `https://127.0.0.1:${app.port}`,
+    ]) {
+      const r = await http(app, 'POST', '/api/v1/orders', {
+        headers: { origin, cookie },
+        body: { market: 'SOL-USDC', side: 'buy', type: 'limit', amount: '1', price: '100' },
+      });
+      expect(r.status, origin).toBe(403);
+      expect(code(r)).toBe('FORBIDDEN_ORIGIN');
+    }
+    const own = await http(app, 'GET', '/api/v1/venue', {
+      headers: { origin: `http://localhost:${app.port}`, cookie },
+    });
+    expect(own.status).toBe(200);
+  });
+
+  it('a login token works once: a session cookie (HttpOnly, SameSite=Strict), then 401', async () => {
+    const url = new URL(app.loginUrl());
+    const first = await http(app, 'GET', url.pathname + url.search);
+    expect(first.status).toBe(303);
+    expect(first.headers.location).toBe('/');
+    const cookie = String(first.headers['set-cookie']);
+    expect(cookie).toMatch(/nightjar_session=[^;]+; HttpOnly; SameSite=Strict; Path=\//);
+    const again = await http(app, 'GET', url.pathname + url.search);
+    expect(again.status).toBe(401);
+    expect(again.headers['set-cookie']).toBeUndefined();
+    const forged = await http(app, 'GET', '/?token=' + 'A'.repeat(32));
+    expect(forged.status).toBe(401);
+    const session = cookie.split(';')[0]!;
+    expect((await http(app, 'GET', '/api/v1/venue', { headers: { cookie: session } })).status).toBe(200);
+  });
+
+  it('every API call needs the session or the bot token: 401 with the fix', async () => {
+    for (const [method, path] of [
+      ['GET', '/api/v1/venue'],
+      ['GET', '/api/v1/openapi.json'],
+      ['GET', '/api/v1/balances'],
+      ['POST', '/api/v1/orders'],
+      ['POST', '/api/v1/operator/login'],
+    ] as const) {
+      const r = await http(app, method, path, method === 'POST' ? { body: {} } : {});
+      expect(r.status, path).toBe(401);
+      expect(code(r)).toBe('UNAUTHORIZED');
+      expect((r.body as ApiError).error.fix).toMatch(/api-token/);
+    }
+    const wrongCookie = await http(app, 'GET', '/api/v1/venue', {
+      headers: { cookie: 'nightjar_session=guess' },
+    });
+    expect(wrongCookie.status).toBe(401);
+    const wrongBearer = await http(app, 'GET', '/api/v1/venue', {
+      headers: { authorization: 'Bearer guess' },
+    });
+    expect(wrongBearer.status).toBe(401);
+  });
+
+  it('the bot token is in <state>/api-token (0600) and works', async () => {
+    expect(statSync(app.apiTokenFile).mode & 0o777).toBe(0o600);
+    expect(statSync(app.stateDir).mode & 0o777).toBe(0o700);
+    const r = await bot<VenueView>(app, 'GET', '/venue');
+    expect(r.status).toBe(200);
+  });
+
+  it('the WebSocket upgrade checks Host, Origin and the session too', async () => {
+    const own = { host: `127.0.0.1:${app.port}` };
+    const auth = { authorization: `Bearer ${app.apiToken}` };
+    await expect(openWs(app, { ...auth, host: 'evil.example' })).rejects.toThrow('refused 403');
+    await expect(openWs(app, { ...own, ...auth, origin: 'https://evil.example' })).rejects.toThrow(
+      'refused 403',
+    );
+    await expect(openWs(app, own)).rejects.toThrow('refused 401');
+    await expect(openWs(app, { ...own, cookie: 'nightjar_session=guess' })).rejects.toThrow('refused 401');
+    const cookie = await browserSession(app);
+    const ws = await openWs(app, { ...own, cookie, origin: `http://127.0.0.1:${app.port}` });
+    const first = await ws.next((e) => e.type === 'venue');
+    expect(first.type === 'venue' && first.venue.attestation).toBe('verified');
+    ws.close();
+  });
+
+  it('bounds request bodies and takes JSON only', async () => {
+    const big = await bot(app, 'POST', '/deposits', { asset: 'USDC', amount: '1', pad: 'x'.repeat(20_000) });
+    expect(big.status).toBe(413);
+    expect(code(big)).toBe('BODY_TOO_LARGE');
+    const form = await http(app, 'POST', '/api/v1/deposits', {
+      headers: { authorization: `Bearer ${app.apiToken}`, 'content-type': 'text/plain' },
+      rawBody: 'asset=USDC',
+    });
+    expect(form.status).toBe(415);
+  });
+
+  it('an unknown route is a 404 ApiError', async () => {
+    const r = await bot(app, 'GET', '/nothing');
+    expect(r.status).toBe(404);
+    expect(code(r)).toBe('NOT_FOUND');
+  });
+});
+
+describe('the venue', () => {
+  it('shows the attestation verified, each check (a)–(d) with what it verified', async () => {
+    const view = (await bot<VenueView>(app, 'GET', '/venue')).body;
+    expect(view.attestation).toBe('verified');
+    expect(view.dev).toBe(true);
+    expect(view.checks.map((c) => [c.id, c.ok])).toEqual([
+      ['a', true],
+      ['b', true],
+      ['c', true],
+      ['d', true],
+    ]);
+    const engine = venue.v.engine;
+    expect(view.boot_session_id).toBe(engine.bootSessionId);
+    expect(view.compose_hash).toBe(engine.attestation.identity.compose_hash);
+    expect(view.checks[0]!.detail).toContain('UpToDate');
+    expect(view.checks[2]!.detail).toContain(engine.attestation.identity.compose_hash);
+    expect(view.checks[3]!.detail).toContain(engine.bootSessionId);
+    expect(view.tls_spki_sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(view.account_id).toBeTruthy();
+  });
+
+  it('POST venue/verify checks again on a new connection', async () => {
+    const before = (await bot<VenueView>(app, 'GET', '/venue')).body.checked_at!;
+    const after = (await bot<VenueView>(app, 'POST', '/venue/verify')).body;
+    expect(after.attestation).toBe('verified');
+    expect(after.checked_at!).toBeGreaterThan(before);
+  });
+
+  it('a venue that attests another release is "failed" and gets nothing: no login, no order', async () => {
+    const sent = venue.requests.length;
+    const forged = await startTestApp(venue, 'forged', { composeHash: 'ab'.repeat(32) });
+    try {
+      const view = (await bot<VenueView>(forged, 'GET', '/venue')).body;
+      expect(view.attestation).toBe('failed');
+      expect(view.error?.code).toBe('ATTESTATION_FAILED');
+      expect(view.error?.venue_code).toBe('ATTESTATION_COMPOSE_HASH');
+      expect(view.checks.map((c) => [c.id, c.ok])).toEqual([
+        ['a', true],
+        ['b', true],
+        ['c', false],
+        ['d', false],
+      ]);
+      for (const [method, path, body] of [
+        ['GET', '/balances', undefined],
+        ['GET', '/markets', undefined],
+        ['POST', '/deposits', { asset: 'USDC', amount: '10', faucet: true }],
+        ['POST', '/orders', { market: 'SOL-USDC', side: 'buy', type: 'limit', amount: '1', price: '100' }],
+        ['POST', '/operator/login', { dev: true }],
+      ] as const) {
+        const r = await bot(forged, method, path, body);
+        expect(r.status, path).toBe(503);
+        expect(code(r)).toBe('ATTESTATION_FAILED');
+      }
+      expect((await bot<VenueView>(forged, 'POST', '/venue/verify')).body.attestation).toBe('failed');
+      // The engine saw the evidence requests only: no /info, no login, no order, no stream.
+      const seen = venue.requests.slice(sent);
+      expect(seen.length).toBeGreaterThan(0);
+      expect(seen.every((p) => p === '/transport-attestation')).toBe(true);
+    } finally {
+      await forged.close();
+    }
+  });
+});
+
+describe('trading', () => {
+  let usdc: BalanceView | undefined;
+
+  it('lists the markets in human units', async () => {
+    const markets = (await bot<MarketView[]>(app, 'GET', '/markets')).body;
+    const sol = markets.find((m) => m.symbol === 'SOL-USDC')!;
+    expect(sol.base.symbol).toBe('SOL');
+    expect(sol.quote.symbol).toBe('USDC');
+    expect(sol.min_expiry_s).toBeGreaterThan(0);
+    expect(sol.max_expiry_s).toBeGreaterThan(sol.min_expiry_s);
+  });
+
+  it('deposits with the faucet and resolves when the note is usable; balances show it', async () => {
+    const r = await bot<TransferView>(app, 'POST', '/deposits', {
+      asset: 'USDC',
+      amount: '500',
+      faucet: true,
+    });
+    expect(r.status, r.text).toBe(200);
+    expect(r.body).toMatchObject({ kind: 'deposit', asset: 'USDC', amount: '500', state: 'usable' });
+    expect(r.body.amount_units).toBe('500000000');
+    const balances = (await bot<BalanceView[]>(app, 'GET', '/balances')).body;
+    usdc = balances.find((b) => b.asset === 'USDC');
+    expect(usdc?.available).toBe('500');
+  });
+
+  it('previews an order without proving: the exact conversion, the collateral, the nearest prices', async () => {
+    const ok = (
+      await bot<OrderPreview>(app, 'POST', '/orders/preview', {
+        market: 'SOL-USDC',
+        side: 'buy',
+        type: 'limit',
+        amount: '1',
+        price: '100',
+      })
+    ).body;
+    expect(ok.ok).toBe(true);
+    expect(ok.collateral.asset).toBe('USDC');
+    expect(Number(ok.collateral.amount)).toBeGreaterThanOrEqual(100);
+    const off = (
+      await bot<OrderPreview>(app, 'POST', '/orders/preview', {
+        market: 'SOL-USDC',
+        side: 'buy',
+        type: 'limit',
+        amount: '1',
+        price: '100.0001',
+      })
+    ).body;
+    expect(off.ok).toBe(false);
+    expect(off.errors[0]!.fix).toBeTruthy();
+    expect(off.nearest_prices).toHaveLength(2);
+    const tooBig = (
+      await bot<OrderPreview>(app, 'POST', '/orders/preview', {
+        market: 'SOL-USDC',
+        side: 'buy',
+        type: 'limit',
+        amount: '100',
+        price: '100',
+      })
+    ).body;
+    expect(tooBig.errors.map((e) => e.code)).toContain('INSUFFICIENT_NOTES');
+    const bad = await bot(app, 'POST', '/orders/preview', {
+      market: 'SOL-USDC',
+      side: 'up',
+      amount: '1',
+      price: '1',
+    });
+    expect(bad.status).toBe(400);
+    expect(code(bad)).toBe('BAD_REQUEST');
+  });
+
+  it('places a bid with progress frames, lists it open, cancels it', async () => {
+    const cookie = await browserSession(app);
+    const ws = await openWs(app, { host: `127.0.0.1:${app.port}`, cookie });
+    const placed = await bot<OrderView>(app, 'POST', '/orders', {
+      market: 'SOL-USDC',
+      side: 'buy',
+      type: 'limit',
+      amount: '1',
+      price: '90',
+      expires_in_s: 300,
+      client_ref: 'ticket-1',
+    });
+    expect(placed.status, placed.text).toBe(201);
+    expect(placed.body).toMatchObject({ market: 'SOL-USDC', side: 'buy', state: 'open', terminal: false });
+    const stages = () =>
+      ws.frames.flatMap((e) => (e.type === 'progress' && e.client_ref === 'ticket-1' ? [e.stage] : []));
+    await ws.next((e) => e.type === 'progress' && e.stage === 'accepted');
+    expect(stages()).toEqual(
+      expect.arrayContaining(['checking', 'preparing_note', 'proving', 'sending', 'accepted']),
+    );
+    expect(stages().indexOf('proving')).toBeLessThan(stages().indexOf('accepted'));
+    const list = (await bot<OrderView[]>(app, 'GET', '/orders')).body;
+    expect(list.find((o) => o.order_id === placed.body.order_id)?.state).toBe('open');
+    const cancelled = await bot<OrderView>(app, 'DELETE', `/orders/${placed.body.order_id}`);
+    expect(cancelled.status, cancelled.text).toBe(200);
+    expect(cancelled.body).toMatchObject({ state: 'cancelled', terminal: true });
+    await ws.next(
+      (e) => e.type === 'order' && e.order.order_id === placed.body.order_id && e.order.state === 'cancelled',
+    );
+    expect((await bot(app, 'DELETE', '/orders/' + '00'.repeat(16))).status).toBe(404);
+    ws.close();
+  });
+
+  it('a second trader’s crossing ask fills the bid: the fill shows with its settlement', async () => {
+    const bob = await startTestApp(venue, 'bob', { credentials: (await venue.v.newAccount()).credentials });
+    try {
+      const cookie = await browserSession(app);
+      const ws = await openWs(app, { host: `127.0.0.1:${app.port}`, cookie });
+      const dep = await bot<TransferView>(bob, 'POST', '/deposits', {
+        asset: 'SOL',
+        amount: '2',
+        faucet: true,
+      });
+      expect(dep.body.state).toBe('usable');
+      const bid = await bot<OrderView>(app, 'POST', '/orders', {
+        market: 'SOL-USDC',
+        side: 'buy',
+        type: 'limit',
+        amount: '1',
+        price: '100',
+        expires_in_s: 300,
+      });
+      expect(bid.status, bid.text).toBe(201);
+      const ask = await bot<OrderView>(bob, 'POST', '/orders', {
+        market: 'SOL-USDC',
+        side: 'sell',
+        type: 'limit',
+        amount: '1',
+        price: '100',
+        expires_in_s: 300,
+      });
+      expect(ask.status, ask.text).toBe(201);
+      const filled = await ws.next(
+        (e) =>
+          e.type === 'order' && e.order.order_id === bid.body.order_id && e.order.state === 'fully_filled',
+        30_000,
+      );
+      expect(filled.type === 'order' && filled.order.filled).toBe('1');
+      const fill = await until(async () => {
+        const fills = (await bot<FillView[]>(app, 'GET', '/fills')).body;
+        const f = fills.find((x) => x.order_id === bid.body.order_id);
+        return f?.settlement.ledger_signature && f.price ? f : undefined;
+      }, 'the fill with its settle signature');
+      expect(fill).toMatchObject({
+        market: 'SOL-USDC',
+        side: 'buy',
+        size: '1',
+        price: '100',
+        fee_asset: 'USDC',
+      });
+      expect(fill.settlement.outcome).toBe('settled');
+      expect(fill.settlement.stage).toBe('done');
+      expect(fill.settlement.batch_id).toMatch(/^\d+$/);
+      expect(
+        ws.frames.some((e: AppEvent) => e.type === 'fill' && e.fill.order_id === bid.body.order_id),
+      ).toBe(true);
+      // The buyer's balances: SOL from the trade (once its note is final), less USDC.
+      const sol = await until(async () => {
+        const b = (await bot<BalanceView[]>(app, 'GET', '/balances')).body.find((x) => x.asset === 'SOL');
+        return b && Number(b.available) + Number(b.pending_deposit) === 1 ? b : undefined;
+      }, 'the SOL note');
+      expect(sol.asset).toBe('SOL');
+      ws.close();
+    } finally {
+      await bob.close();
+    }
+  });
+
+  it('withdraws any amount back to the funding account', async () => {
+    const before = (await bot<BalanceView[]>(app, 'GET', '/balances')).body.find((b) => b.asset === 'USDC')!;
+    const r = await bot<TransferView>(app, 'POST', '/withdrawals', { asset: 'USDC', amount: '12.5' });
+    expect(r.status, r.text).toBe(200);
+    expect(r.body).toMatchObject({
+      kind: 'withdrawal',
+      amount: '12.5',
+      amount_units: '12500000',
+      state: 'landed',
+    });
+    const after = (await bot<BalanceView[]>(app, 'GET', '/balances')).body.find((b) => b.asset === 'USDC')!;
+    expect(Number(after.funding)).toBeCloseTo(Number(before.funding) + 12.5, 6);
+  });
+});
+
+describe('the operator', () => {
+  it('needs an operator login, held by the app (the credentials never come back)', async () => {
+    const cookie = await browserSession(app);
+    const before = await http(app, 'GET', '/api/v1/operator/transparency', { headers: { cookie } });
+    expect(before.status).toBe(401);
+    expect(code(before)).toBe('OPERATOR_LOGIN_REQUIRED');
+    const login = await http(app, 'POST', '/api/v1/operator/login', {
+      headers: { cookie },
+      body: { dev: true },
+    });
+    expect(login.status, login.text).toBe(200);
+    expect(login.text).not.toContain(venue.v.admin.api_secret);
+    expect(login.text).not.toContain(venue.v.admin.passphrase);
+    // Another session (the bot) is not logged in by this one.
+    expect((await bot(app, 'GET', '/operator/status')).status).toBe(401);
+    const wrong = await http(app, 'POST', '/api/v1/operator/login', {
+      headers: { cookie },
+      body: { api_key: 'x', api_secret: 'y', passphrase: 'z' },
+    });
+    expect(wrong.status).toBeGreaterThanOrEqual(400);
+    const logout = await http(app, 'POST', '/api/v1/operator/logout', { headers: { cookie } });
+    expect(logout.status).toBe(200);
+    expect((await http(app, 'GET', '/api/v1/operator/status', { headers: { cookie } })).status).toBe(401);
+  });
+
+  it('status, transparency per mint, metrics per stage, drain, accounts', async () => {
+    expect((await bot(app, 'POST', '/operator/login', { dev: true })).status).toBe(200);
+    const status = (await bot<{ matching: string; drain: DrainView }>(app, 'GET', '/operator/status')).body;
+    expect(status.matching).toBe('running');
+    expect(status.drain.state).toBe('idle');
+    const t = (await bot<TransparencyView>(app, 'GET', '/operator/transparency')).body;
+    const usdc = t.mints.find((m) => m.asset === 'USDC')!;
+    expect(usdc.solvent).toBe(true);
+    expect(Number(usdc.outstanding_note_value)).toBeGreaterThan(0);
+    expect(t.settlement.confirmed_matches).toBeGreaterThanOrEqual(1);
+    const m = (await bot<MetricsView>(app, 'GET', '/operator/metrics')).body;
+    expect(m.stages.length).toBeGreaterThan(0);
+    expect(m.stages[0]).toEqual(
+      expect.objectContaining({ p50_ms: expect.any(Number), p99_ms: expect.any(Number) }),
+    );
+    const begun = (await bot<DrainView>(app, 'POST', '/operator/drain')).body;
+    expect(begun.state).not.toBe('idle');
+    expect((await bot<DrainView>(app, 'GET', '/operator/drain')).body.state).toBe(begun.state);
+    expect((await bot<DrainView>(app, 'DELETE', '/operator/drain')).body.state).toBe('idle');
+    const created = await bot<CreatedAccountView>(app, 'POST', '/operator/accounts', { label: 'desk 2' });
+    expect(created.status, created.text).toBe(201);
+    expect(created.body.api_secret).toBeTruthy();
+    const key = created.body.api_key;
+    expect(
+      (await bot<{ enabled: boolean }>(app, 'POST', `/operator/accounts/${key}/disable`)).body.enabled,
+    ).toBe(false);
+    expect(
+      (await bot<{ enabled: boolean }>(app, 'POST', `/operator/accounts/${key}/enable`)).body.enabled,
+    ).toBe(true);
+    expect((await bot(app, 'POST', `/operator/accounts/${key}/revoke-tokens`)).status).toBe(200);
+    expect((await bot(app, 'POST', `/operator/accounts/${key}/frobnicate`)).status).toBe(404);
+    const list = (
+      await bot<{ api_key: string; label?: string; enabled: boolean }[]>(app, 'GET', '/operator/accounts')
+    ).body;
+    expect(list.find((a) => a.api_key === key)).toMatchObject({ label: 'desk 2', enabled: true });
+    expect(JSON.stringify(list)).not.toContain(created.body.api_secret);
+  });
+});
+
+describe('the OpenAPI document', () => {
+  it('is valid OpenAPI 3.1 and describes every route the app serves', async () => {
+    const doc = (await bot<Record<string, unknown>>(app, 'GET', '/openapi.json')).body;
+    const validator = new Validator();
+    const result = await validator.validate(doc);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe('3.1');
+    const paths = doc.paths as Record<string, Record<string, unknown>>;
+    const described = new Set(
+      Object.entries(paths).flatMap(([p, ms]) =>
+        Object.keys(ms).map((m) => `${m.toUpperCase()} ${p.replace(/\{[^}]+\}/g, ':')}`),
+      ),
+    );
+    const served = app
+      .routes()
+      .filter((r) => r.includes(' /api/v1/'))
+      .map((r) => r.replace(/:[a-z_]+/g, ':'));
+    expect(served.length).toBeGreaterThan(20);
+    expect([...described].sort()).toEqual([...new Set(served)].sort());
+    for (const route of [
+      'GET /api/v1/venue',
+      'POST /api/v1/venue/verify',
+      'GET /api/v1/markets',
+      'GET /api/v1/balances',
+      'POST /api/v1/faucet',
+      'POST /api/v1/deposits',
+      'POST /api/v1/withdrawals',
+      'GET /api/v1/orders',
+      'POST /api/v1/orders',
+      'POST /api/v1/orders/preview',
+      'DELETE /api/v1/orders/:',
+      'PATCH /api/v1/orders/:',
+      'GET /api/v1/fills',
+      'POST /api/v1/operator/login',
+      'GET /api/v1/operator/transparency',
+      'GET /api/v1/operator/metrics',
+      'DELETE /api/v1/operator/drain',
+      'POST /api/v1/operator/accounts/:/disable',
+      'GET /api/v1/events',
+    ])
+      expect(described.has(route), route).toBe(true);
+  });
+});
