@@ -1,0 +1,244 @@
+/**
+ * The SDK and the CLI as an outside project gets them (issue 20 item 7): `npm run pack`'s tarballs
+ * installed with plain `npm install` into a fresh project in a temporary directory, outside this
+ * repository and its node_modules, then used from plain `node`:
+ *
+ * - examples/place-and-cancel.ts (transpiled to JavaScript, nothing else changed) deposits, places a
+ *   bid and cancels it against a started venue, proving with the installed circuit artifacts, and
+ *   loads neither better-sqlite3 nor fastify (an import hook refuses both);
+ * - a TypeScript file typechecks against the installed `.d.ts` files;
+ * - `npm install -g` of the tarballs gives a `nightjar` that answers `--help` and `status`.
+ *
+ * A proof-group test: it packs, installs twice and proves (a deposit, an order), minutes on two
+ * shared cores. Installs use the npm cache (`--prefer-offline`) that `npm ci` filled.
+ */
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FAST_SLOTS, killAll, startVenueProcess, stopVenueProcess } from './nightjar-process.js';
+import type { ChildProcess } from 'node:child_process';
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const NPM = ['--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'];
+/** What the SDK needs, in install order; the CLI needs all eight. */
+const SDK_PACKAGES = ['protocol', 'crypto', 'circuits', 'ledger', 'sdk'];
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function run(
+  cmd: string,
+  args: string[],
+  opts: { cwd: string; env?: Record<string, string>; timeout?: number },
+): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(
+      cmd,
+      args,
+      {
+        cwd: opts.cwd,
+        // npm run by vitest under `npm test` would otherwise see this repository's npm_* settings.
+        env: { ...cleanEnv(), ...opts.env },
+        timeout: opts.timeout ?? 240_000,
+        maxBuffer: 64 << 20,
+      },
+      (err, stdout, stderr) => {
+        const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+function cleanEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (v !== undefined && !k.startsWith('npm_') && k !== 'INIT_CWD' && k !== 'NODE_OPTIONS') env[k] = v;
+  }
+  return env;
+}
+
+function ok(r: Run, what: string): Run {
+  if (r.code !== 0) throw new Error(`${what} exited ${r.code}\n${r.stdout}\n${r.stderr}`);
+  return r;
+}
+
+/** A TypeScript example as plain ES module JavaScript (types erased, imports unchanged). */
+function transpile(from: string, to: string): void {
+  const out = ts.transpileModule(readFileSync(from, 'utf8'), {
+    compilerOptions: {
+      module: ts.ModuleKind.ESNext,
+      target: ts.ScriptTarget.ES2022,
+      verbatimModuleSyntax: true,
+    },
+    fileName: from,
+  });
+  writeFileSync(to, out.outputText);
+}
+
+/** Loaded with `node --import`: any import of better-sqlite3 or fastify fails the run. */
+const FORBID_HOOKS = `
+export async function resolve(specifier, context, next) {
+  if (/^(better-sqlite3|fastify)(\\/|$)/.test(specifier)) throw new Error('loaded ' + specifier);
+  return next(specifier, context);
+}
+`;
+
+describe('the packed SDK and CLI, installed by an outside project', () => {
+  let work: string;
+  let tarballs: Map<string, string>;
+  let venueDir: string;
+  let venue: ChildProcess | undefined;
+  const sizes: string[] = [];
+
+  beforeAll(async () => {
+    work = mkdtempSync(join(tmpdir(), 'nightjar-pack-'));
+    const out = join(work, 'tarballs');
+    const packed = ok(
+      await run(
+        process.execPath,
+        [join(ROOT, 'scripts', 'pack.mjs'), '--json', '--allow-type-errors', '--out', out],
+        {
+          cwd: ROOT,
+        },
+      ),
+      'npm run pack',
+    );
+    const list = JSON.parse(packed.stdout) as { name: string; file: string; size: number }[];
+    tarballs = new Map(list.map((p) => [p.name.replace('@nightjar/', ''), p.file]));
+    for (const p of list) sizes.push(`${p.name} ${(p.size / 1e6).toFixed(2)} MB`);
+    venueDir = join(work, 'venue');
+    venue = await startVenueProcess(venueDir, FAST_SLOTS);
+  });
+
+  afterAll(async () => {
+    await stopVenueProcess(venue);
+    killAll();
+    console.log(`tarballs: ${sizes.join(', ')}`);
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  it('has a tarball per package, the circuit artifacts in @nightjar/circuits and no sources or ceremony files', async () => {
+    expect([...tarballs.keys()].sort()).toEqual(
+      ['app', 'circuits', 'cli', 'crypto', 'engine', 'ledger', 'protocol', 'sdk'].sort(),
+    );
+    const listing = ok(await run('tar', ['tzf', tarballs.get('circuits')!], { cwd: work }), 'tar').stdout;
+    for (const f of ['manifest.json', 'valid_input.zkey', 'valid_spend.wasm', 'valid_join_split.vkey.json'])
+      expect(listing).toContain(`package/artifacts/${f}`);
+    expect(listing).toContain('package/dist/prover-worker-boot.mjs');
+    expect(listing).not.toMatch(/\.ptau|\.r1cs|package\/src\/|\.tsbuildinfo/);
+  });
+
+  it('a fresh project installs the SDK with plain npm install and runs place-and-cancel with plain node', async () => {
+    const app = join(work, 'trader-bot');
+    mkdirSync(app);
+    writeFileSync(
+      join(app, 'package.json'),
+      JSON.stringify({ name: 'trader-bot', version: '1.0.0', private: true, type: 'module' }),
+    );
+    ok(
+      await run('npm', ['install', ...NPM, ...SDK_PACKAGES.map((p) => tarballs.get(p)!), '@types/node@20'], {
+        cwd: app,
+      }),
+      'npm install (SDK tarballs)',
+    );
+    transpile(join(ROOT, 'examples', 'venue.ts'), join(app, 'venue.js'));
+    transpile(join(ROOT, 'examples', 'place-and-cancel.ts'), join(app, 'place-and-cancel.js'));
+    writeFileSync(join(app, 'forbid.mjs'), FORBID_HOOKS);
+    writeFileSync(
+      join(app, 'register-forbid.mjs'),
+      "import { register } from 'node:module';\nregister('./forbid.mjs', import.meta.url);\n",
+    );
+
+    const result = await run(process.execPath, ['--import', './register-forbid.mjs', 'place-and-cancel.js'], {
+      cwd: app,
+      env: { NIGHTJAR_DATA_DIR: venueDir, WALLET_PASSWORD: 'pack-install test' },
+      timeout: 240_000,
+    });
+    ok(result, 'node place-and-cancel.js');
+    expect(result.stdout).toMatch(/deposited note/);
+    expect(result.stdout).toMatch(/placed \S+/);
+    expect(result.stdout).toMatch(/cancelled/);
+
+    // The installed SDK is the compiled one, and no copy of this repository's sources came along.
+    const resolved = ok(
+      await run(
+        process.execPath,
+        ['-e', "console.log(import.meta.resolve('@nightjar/sdk'))", '--input-type=module'],
+        {
+          cwd: app,
+        },
+      ),
+      'resolve @nightjar/sdk',
+    ).stdout;
+    expect(resolved.trim()).toBe(
+      `file://${join(app, 'node_modules', '@nightjar', 'sdk', 'dist', 'index.js')}`,
+    );
+
+    // Types: a TypeScript file typechecks against the installed declarations.
+    writeFileSync(
+      join(app, 'check.ts'),
+      `import { createWallet, placeOrder, cancelOrder, type Client, type Wallet } from '@nightjar/sdk';
+import { RpcLedgerClient } from '@nightjar/ledger/client';
+export async function bid(client: Client): Promise<string> {
+  const { orderId } = await placeOrder(client, { symbol: 'SOL-USDC', side: 'bid', amount: '1', price: '100', expiry: { seconds: 60 } });
+  await cancelOrder(client, { orderId });
+  return orderId;
+}
+export const wallet: Wallet = createWallet({ path: 'w.wallet', password: 'x' });
+export const ledgerClient: typeof RpcLedgerClient = RpcLedgerClient;
+// @ts-expect-error an order needs a symbol
+export const bad = (client: Client) => placeOrder(client, { side: 'bid', amount: '1', price: '1' });
+`,
+    );
+    writeFileSync(
+      join(app, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: true,
+          types: ['node'],
+        },
+        files: ['check.ts'],
+      }),
+    );
+    ok(
+      await run(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', '.'], {
+        cwd: app,
+      }),
+      'tsc --noEmit against the installed .d.ts',
+    );
+  });
+
+  it('npm install -g of the tarballs gives a nightjar command that answers --help and status', async () => {
+    const prefix = join(work, 'global');
+    ok(
+      await run('npm', ['install', '-g', '--prefix', prefix, ...NPM, ...[...tarballs.values()]], {
+        cwd: work,
+      }),
+      'npm install -g (all tarballs)',
+    );
+    const bin = join(prefix, 'bin', 'nightjar');
+    const help = ok(await run(bin, ['--help'], { cwd: work }), 'nightjar --help');
+    expect(help.stdout).toMatch(/^nightjar <command>/);
+    expect(help.stdout).toMatch(/status/);
+    const status = ok(
+      await run(bin, ['status', '--data-dir', venueDir, '--json'], { cwd: work }),
+      'nightjar status',
+    );
+    const body = JSON.parse(status.stdout) as { system: Record<string, unknown>; transparency: unknown };
+    expect(body.system).toBeTypeOf('object');
+    expect(body.transparency).toBeDefined();
+  });
+});
