@@ -8,31 +8,27 @@
  */
 import {
   cancelOrder,
-  createWallet,
   deposit,
   formatUnits,
   getBalances,
   mergeCandidates,
   mergeNotes,
   placeOrders,
+  requestFaucet,
+  resolveAsset,
   withdraw,
 } from '@nightjar/sdk';
-import { connect, dataDir, waitForInclusion } from './venue.js';
+import { connect, openWallet } from './venue.js';
 
-const wallet = createWallet({
-  path: `${dataDir}/ladder.wallet`,
-  password: process.env.WALLET_PASSWORD ?? 'example only',
-});
-const client = await connect(wallet, `${dataDir}/ladder-state`);
+const wallet = openWallet('ladder');
+const client = await connect('ladder', wallet);
 try {
-  const market = await client.instrument('SOL-USDC');
-  const USDC = market.quote_mint;
-  const usdc = (atomic: bigint) => `${formatUnits(atomic, market.quote_decimals)} USDC`;
-  // Dev ledger only: fund the wallet's ledger account, then deposit once.
-  await client.ledger.requestAirdrop({ owner: wallet.keys.funding.address, mint: USDC, amount: '800000000' });
-  const { note } = await deposit(client, { mint: USDC, amount: '800' });
-  console.log('deposited', usdc(note.amount), '- waiting for finality');
-  await waitForInclusion(client, note.commitment);
+  const USDC = await resolveAsset(client, 'USDC'); // { symbol, mint, decimals }
+  const usdc = (atomic: bigint) => `${formatUnits(atomic, USDC.decimals)} USDC`;
+  // Dev ledger only: the faucet funds the wallet's ledger account; one deposit, usable when it resolves.
+  await requestFaucet(client, { asset: 'USDC', amount: '800' });
+  const { note } = await deposit(client, { asset: 'USDC', amount: '800' });
+  console.log('deposited', usdc(note.amount));
 
   const { results, splits } = await placeOrders(client, {
     orders: ['149', '148', '147', '146', '145'].map((price) => ({
@@ -51,13 +47,14 @@ try {
   for (const r of results)
     if (r.status === 'success') await cancelOrder(client, { orderId: r.result.orderId });
   // The ladder's notes are free again: merge them, at most 4 per merge.
-  while (mergeCandidates(client, { mint: USDC }).length >= 2) {
-    const merged = await mergeNotes(client, { mint: USDC });
+  while (mergeCandidates(client, { mint: USDC.mint }).length >= 2) {
+    const merged = await mergeNotes(client, { mint: USDC.mint });
     console.log(`merged ${merged.spent.length} notes into`, usdc(merged.note.amount));
   }
-  const out = await withdraw(client, { mint: USDC, amount: '12.34' });
+  const out = await withdraw(client, { asset: 'USDC', amount: '12.34' });
   console.log('withdrew', usdc(out.note.amount), out.split ? '(split off a larger note first)' : '');
-  console.log('balances', await getBalances(client));
+  const { USDC: balance } = await getBalances(client, { by: 'symbol' });
+  console.log('USDC available', balance?.formatted.available);
 } finally {
   await client.close();
 }

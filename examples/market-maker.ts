@@ -6,35 +6,32 @@
  * free note covers. Reports fills from the stream; Ctrl-C stops it and cancels.
  *
  *   WALLET_PASSWORD=... npx tsx examples/market-maker.ts
+ *
+ * NIGHTJAR_EXAMPLE_ROUNDS bounds the quoting rounds (default 30).
  */
-import { cancelOrder, createStream, createWallet, deposit, getBalances, placeOrders } from '@nightjar/sdk';
-import { connect, dataDir, sleep, waitForInclusion } from './venue.js';
+import { cancelOrder, createStream, deposit, getBalances, placeOrders, requestFaucet } from '@nightjar/sdk';
+import { connect, openWallet, sleep } from './venue.js';
 
 const SYMBOL = 'SOL-USDC';
 const LEVELS = 3;
-const wallet = createWallet({
-  path: `${dataDir}/mm.wallet`,
-  password: process.env.WALLET_PASSWORD ?? 'example only',
-});
-const client = await connect(wallet, `${dataDir}/mm-state`);
-const market = await client.instrument(SYMBOL);
+const ROUNDS = Number(process.env.NIGHTJAR_EXAMPLE_ROUNDS ?? 30);
+const wallet = openWallet('market-maker');
+const client = await connect('market-maker', wallet);
 
-// Dev ledger only: fund the wallet's ledger account, then deposit once per side.
-const owner = wallet.keys.funding.address;
-await client.ledger.requestAirdrop({ owner, mint: market.quote_mint, amount: '1000000000' }); // 1,000 USDC
-await client.ledger.requestAirdrop({ owner, mint: market.base_mint, amount: '10000000000' }); // 10 SOL
-const notes = [
-  (await deposit(client, { mint: market.quote_mint, amount: '1000' })).note,
-  (await deposit(client, { mint: market.base_mint, amount: '10' })).note,
-];
-for (const n of notes) await waitForInclusion(client, n.commitment);
+// Dev ledger only: the faucet funds the wallet's ledger account; then one deposit per side, each
+// resolving once its note can back orders.
+await requestFaucet(client, { asset: 'USDC', amount: '1000' });
+await requestFaucet(client, { asset: 'SOL', amount: '10' });
+await deposit(client, { asset: 'USDC', amount: '1000' });
+await deposit(client, { asset: 'SOL', amount: '10' });
 
 const stream = await createStream(client, { channels: ['orders', 'fills'], cancelOnDisconnect: true });
 stream.on('order', ({ event }) => console.log('order', event.order_id.slice(0, 8), event.kind));
 stream.on('fill', ({ event, stored }) =>
   console.log('fill memo', event.order_id.slice(0, 8), stored ? 'stored' : 'pending'),
 );
-stream.on('resync', ({ reason }) => console.log('stream resynced after', reason));
+stream.on('disconnected', ({ reason }) => console.log('stream lost:', reason, '- reconnecting'));
+stream.on('reconnected', ({ downtimeMs }) => console.log(`stream back after ${downtimeMs} ms, resynced`));
 
 /** Cancels orders that may still rest; one that filled or expired meanwhile is skipped. */
 const cancelAll = (ids: string[]) =>
@@ -44,7 +41,7 @@ let live: string[] = [];
 let running = true;
 process.on('SIGINT', () => (running = false));
 
-for (let step = 0; running && step < 30; step++) {
+for (let step = 0; running && step < ROUNDS; step++) {
   const mid = 150 + Math.sin(step / 3) * 2;
   await cancelAll(live);
   // Level k sits 0.5 + 0.5k from the mid on each side.
@@ -61,9 +58,12 @@ for (let step = 0; running && step < 30; step++) {
   live = results.flatMap((r) => (r.status === 'success' ? [r.result.orderId] : []));
   for (const r of results) if (r.status === 'failure') console.log('not placed:', r.error.message);
   console.log(`quoting around ${mid.toFixed(2)}: ${live.length} orders, ${splits.length} split(s)`);
-  console.log(await getBalances(client));
-  await sleep(3_000);
+  const balances = await getBalances(client, { by: 'symbol' });
+  for (const [symbol, b] of Object.entries(balances))
+    console.log(`  ${symbol}: available ${b.formatted.available}, locked ${b.formatted.locked}`);
+  if (step + 1 < ROUNDS) await sleep(3_000);
 }
 await cancelAll(live);
+console.log(`stopped: ${live.length} orders cancelled`);
 await stream.close();
 await client.close();

@@ -1,28 +1,20 @@
 /**
- * Deposit, place a bid, read it back, cancel it.
+ * Faucet, deposit, place a bid, read it back, cancel it.
  *
  *   npm start &            # a local venue (dev mode)
  *   WALLET_PASSWORD=... npx tsx examples/place-and-cancel.ts
  */
-import { cancelOrder, createWallet, deposit, getBalances, getOrder, placeOrder } from '@nightjar/sdk';
-import { connect, dataDir, waitForInclusion } from './venue.js';
+import { cancelOrder, deposit, getBalances, getOrder, placeOrder, requestFaucet } from '@nightjar/sdk';
+import { connect, openWallet } from './venue.js';
 
-const wallet = createWallet({
-  path: `${dataDir}/example.wallet`,
-  password: process.env.WALLET_PASSWORD ?? 'example only',
-});
-const client = await connect(wallet, `${dataDir}/example-state`);
+const wallet = openWallet('place-and-cancel');
+const client = await connect('place-and-cancel', wallet);
 try {
-  const market = await client.instrument('SOL-USDC');
-  // Dev ledger only: fund the wallet's ledger account, then deposit into the vault.
-  await client.ledger.requestAirdrop({
-    owner: wallet.keys.funding.address,
-    mint: market.quote_mint,
-    amount: '1000000000',
-  });
-  const { note } = await deposit(client, { mint: market.quote_mint, amount: '200' });
-  console.log('deposited note', note.commitment, '- waiting for finality');
-  await waitForInclusion(client, note.commitment);
+  // Dev ledger only: the faucet funds the wallet's ledger account; the deposit makes a note of it
+  // and resolves once the note can back an order (about 13 s: the venue's tree follows finality).
+  await requestFaucet(client, { asset: 'USDC', amount: '200' });
+  const { note } = await deposit(client, { asset: 'USDC', amount: '200' });
+  console.log('deposited note', note.commitment);
 
   const { orderId } = await placeOrder(client, {
     symbol: 'SOL-USDC',
@@ -31,9 +23,10 @@ try {
     price: '100',
     expiry: { seconds: 120 },
   });
-  console.log('placed', orderId, await getOrder(client, { orderId }));
-  console.log('balances', await getBalances(client));
-  console.log('cancelled', await cancelOrder(client, { orderId }));
+  console.log('placed', orderId, (await getOrder(client, { orderId })).status);
+  const { USDC } = await getBalances(client, { by: 'symbol' });
+  console.log('USDC locked', USDC?.formatted.locked, 'available', USDC?.formatted.available);
+  console.log('cancelled', (await cancelOrder(client, { orderId })).status);
 } finally {
   await client.close();
 }

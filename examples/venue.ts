@@ -1,18 +1,28 @@
 /**
  * Shared setup of the examples: reads `nightjar start`'s ready.json (NIGHTJAR_DATA_DIR, default
- * ./.nightjar) and opens a verified client for a wallet. Credentials come from NIGHTJAR_API_KEY,
- * NIGHTJAR_API_SECRET and NIGHTJAR_PASSPHRASE, or the dev admin account of ready.json.
+ * ./.nightjar), opens the example's own wallet file and a verified client for its own trading
+ * account. The account comes from NIGHTJAR_API_KEY, NIGHTJAR_API_SECRET and NIGHTJAR_PASSPHRASE;
+ * else, on a dev venue, the example creates one with the dev admin of ready.json (`createAccount`,
+ * once) and keeps it beside its wallet (`<name>.account.json`, mode 0600): the examples never
+ * trade as the admin, whose account the demo traders' venue shares.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createClient, type Client, type Wallet } from '@nightjar/sdk';
+import {
+  createAccount,
+  createClient,
+  createWallet,
+  type Client,
+  type Credentials,
+  type Wallet,
+} from '@nightjar/sdk';
 
 export interface Ready {
   base_url: string;
   ledger_url: string;
   compose_hash: string;
   platform_root?: string;
-  admin?: { api_key: string; api_secret: string; passphrase: string };
+  admin?: Credentials;
 }
 
 export const dataDir = process.env.NIGHTJAR_DATA_DIR ?? '.nightjar';
@@ -21,44 +31,58 @@ export function readReady(): Ready {
   return JSON.parse(readFileSync(join(dataDir, 'ready.json'), 'utf8')) as Ready;
 }
 
-/** A verified, logged-in client for `wallet`, with durable nonces under `stateDir`. */
-export async function connect(wallet: Wallet, stateDir: string): Promise<Client> {
-  const ready = readReady();
+/** What every client of this venue pins, from ready.json. */
+function venue(ready: Ready) {
   if (!ready.platform_root) throw new Error('ready.json names no platform root: pin the real one');
-  const credentials =
-    process.env.NIGHTJAR_API_KEY && process.env.NIGHTJAR_API_SECRET && process.env.NIGHTJAR_PASSPHRASE
-      ? {
-          api_key: process.env.NIGHTJAR_API_KEY,
-          api_secret: process.env.NIGHTJAR_API_SECRET,
-          passphrase: process.env.NIGHTJAR_PASSPHRASE,
-        }
-      : ready.admin;
-  if (!credentials) throw new Error('set NIGHTJAR_API_KEY, NIGHTJAR_API_SECRET and NIGHTJAR_PASSPHRASE');
-  return createClient({
+  return {
     baseUrl: ready.base_url,
     pinnedRoot: new Uint8Array(readFileSync(ready.platform_root)),
     composeHash: ready.compose_hash,
     ledgerUrl: ready.ledger_url,
-    credentials,
+  };
+}
+
+/** The example's wallet file (`<name>.wallet`), opened when it exists, else created. */
+export function openWallet(name: string): Wallet {
+  return createWallet({
+    path: join(dataDir, `${name}.wallet`),
+    password: process.env.WALLET_PASSWORD ?? 'example only',
+  });
+}
+
+/** The example's own trading account (see the module comment). */
+export async function accountFor(name: string): Promise<Credentials> {
+  const {
+    NIGHTJAR_API_KEY: api_key,
+    NIGHTJAR_API_SECRET: api_secret,
+    NIGHTJAR_PASSPHRASE: passphrase,
+  } = process.env;
+  if (api_key && api_secret && passphrase) return { api_key, api_secret, passphrase };
+  const file = join(dataDir, `${name}.account.json`);
+  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as Credentials;
+  const ready = readReady();
+  if (!ready.admin)
+    throw new Error('not a dev venue: set NIGHTJAR_API_KEY, NIGHTJAR_API_SECRET and NIGHTJAR_PASSPHRASE');
+  const admin = await createClient({ ...venue(ready), credentials: ready.admin });
+  try {
+    const created = await createAccount(admin, { label: `example-${name}` });
+    writeFileSync(file, JSON.stringify(created), { mode: 0o600 });
+    console.log(`created account ${created.account_id} for this example (${file})`);
+    return created;
+  } finally {
+    await admin.close();
+  }
+}
+
+/** A verified, logged-in client of the example's account for `wallet`, durable nonces in `<name>-state`. */
+export async function connect(name: string, wallet: Wallet): Promise<Client> {
+  return createClient({
+    ...venue(readReady()),
+    credentials: await accountFor(name),
     wallet,
-    stateDir,
+    stateDir: join(dataDir, `${name}-state`),
   });
 }
 
 /** Waits `ms`. */
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Waits until the wallet's note is in the engine's tree (finalized on the ledger), up to `ms`. */
-export async function waitForInclusion(client: Client, commitment: string, ms = 60_000): Promise<void> {
-  const { getInclusion, NotFoundError } = await import('@nightjar/sdk');
-  const deadline = Date.now() + ms;
-  for (;;) {
-    try {
-      await getInclusion(client, { commitment });
-      return;
-    } catch (err) {
-      if (!(err instanceof NotFoundError) || Date.now() > deadline) throw err;
-      await sleep(1_000);
-    }
-  }
-}

@@ -1,0 +1,161 @@
+/**
+ * Every example in examples/ runs against a started venue (issue 20, item 8), as a user runs it:
+ * its own process (`node --import tsx examples/X.ts`), pointed at the venue's data dir, its own
+ * trading account (created once with the dev admin, kept beside its wallet file) and wallet file.
+ * The quickstart program (examples/quickstart.ts) is the one docs/quickstart.md and docs/sdk.md
+ * show: the test checks both code blocks equal the file, then runs it twice (the second run
+ * reopens the wallet and reuses the account). One venue with 200 ms slots serves every example.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createWallet } from '../src/index.js';
+import {
+  FAST_SLOTS,
+  killAll,
+  startVenueProcess,
+  stopVenueProcess,
+  track,
+} from '../../cli/test/nightjar-process.js';
+import type { ChildProcess } from 'node:child_process';
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const PASSWORD = 'examples test';
+
+interface Run {
+  code: number | null;
+  out: string;
+  err: string;
+}
+
+let dir: string;
+let venue: ChildProcess | undefined;
+
+/** Runs examples/<name>.ts to its end (bounded) with the venue's data dir; its exit code and output. */
+function runExample(name: string, env: Record<string, string> = {}, timeoutMs = 240_000): Promise<Run> {
+  return new Promise((resolve) => {
+    const child = track(
+      spawn(
+        process.execPath,
+        ['--conditions=nightjar-source', '--import', 'tsx', join('examples', `${name}.ts`)],
+        {
+          cwd: ROOT,
+          env: {
+            ...process.env,
+            NIGHTJAR_DATA_DIR: dir,
+            WALLET_PASSWORD: PASSWORD,
+            NIGHTJAR_API_KEY: '',
+            ...env,
+          },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      ),
+    );
+    let out = '';
+    let err = '';
+    child.stdout?.on('data', (d) => (out += String(d)));
+    child.stderr?.on('data', (d) => (err += String(d)));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, out, err });
+    });
+  });
+}
+
+/** Asserts a clean exit, showing the output when it was not. */
+function succeeded(run: Run): string {
+  if (run.code !== 0) throw new Error(`exited ${run.code}\n--- stdout\n${run.out}\n--- stderr\n${run.err}`);
+  return run.out;
+}
+
+/** The code blocks of a markdown file. */
+function codeBlocks(file: string): string[] {
+  const text = readFileSync(join(ROOT, file), 'utf8');
+  return [...text.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!);
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'nightjar-examples-'));
+  venue = await startVenueProcess(dir, FAST_SLOTS);
+}, 180_000);
+
+afterAll(async () => {
+  await stopVenueProcess(venue).catch(() => undefined);
+  killAll();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('examples/ against a started venue', () => {
+  it('docs/quickstart.md and docs/sdk.md show examples/quickstart.ts as it is', () => {
+    const file = readFileSync(join(ROOT, 'examples/quickstart.ts'), 'utf8');
+    expect(codeBlocks('docs/quickstart.md')).toContain(file);
+    expect(codeBlocks('docs/sdk.md')[0]).toBe(file);
+  });
+
+  it('quickstart: its own account and a wallet file; ends on the order’s terminal event; a second run reuses both', async () => {
+    const first = succeeded(await runExample('quickstart'));
+    const kinds = first.trim().split('\n');
+    // Nobody sells in this venue: the bid rests until it expires (its terminal event).
+    expect(kinds.at(-1)).toBe('expired');
+    const account = JSON.parse(readFileSync(join(dir, 'first-trade.account.json'), 'utf8')) as {
+      api_key: string;
+    };
+    const ready = JSON.parse(readFileSync(join(dir, 'ready.json'), 'utf8')) as { admin: { api_key: string } };
+    expect(account.api_key).not.toBe(ready.admin.api_key);
+    const wallet = createWallet({ path: join(dir, 'first-trade.wallet'), password: PASSWORD });
+    expect(wallet.depositCount).toBe(1);
+    const seed = Buffer.from(wallet.seed).toString('hex');
+
+    expect(
+      succeeded(await runExample('quickstart'))
+        .trim()
+        .split('\n')
+        .at(-1),
+    ).toBe('expired');
+    const again = createWallet({ path: join(dir, 'first-trade.wallet'), password: PASSWORD });
+    expect(Buffer.from(again.seed).toString('hex')).toBe(seed);
+    expect(again.depositCount).toBe(2);
+    expect(JSON.parse(readFileSync(join(dir, 'first-trade.account.json'), 'utf8'))).toEqual(account);
+  });
+
+  it('quickstart surfaces an error instead of looping: a wrong wallet password fails at once', async () => {
+    const run = await runExample('quickstart', { WALLET_PASSWORD: 'not the password' }, 60_000);
+    expect(run.code).not.toBe(0);
+    expect(run.err).toContain('WalletDecryptError');
+  });
+
+  it('place-and-cancel: faucet, deposit (usable when it resolves), place, cancel', async () => {
+    const out = succeeded(await runExample('place-and-cancel'));
+    expect(out).toContain('created account');
+    expect(out).toMatch(/placed [0-9a-f]{32} (pending|open)/);
+    expect(out).toContain('USDC locked');
+    expect(out).toContain('cancelled cancelled');
+    expect(existsSync(join(dir, 'place-and-cancel.account.json'))).toBe(true);
+  });
+
+  it('recover-wallet: the place-and-cancel wallet rebuilt from its seed alone', async () => {
+    const out = succeeded(await runExample('recover-wallet'));
+    expect(out).toMatch(/scanned \d+ memos/);
+    expect(out).toContain('200 USDC free');
+    expect(out).toMatch(/USDC available 200 locked 0/);
+  });
+
+  it('ladder: one deposit, five orders from one split, merged back, 12.34 USDC withdrawn', async () => {
+    const out = succeeded(await runExample('ladder'));
+    expect(out).toContain('deposited 800 USDC');
+    expect(out.match(/^placed /gm)).toHaveLength(5);
+    expect(out).toContain('1 split(s)');
+    expect(out).toContain('withdrew 12.34 USDC');
+    expect(out).toContain('USDC available 787.66');
+  });
+
+  it('market-maker: one round (NIGHTJAR_EXAMPLE_ROUNDS=1) quotes six orders and cancels them', async () => {
+    const out = succeeded(await runExample('market-maker', { NIGHTJAR_EXAMPLE_ROUNDS: '1' }));
+    expect(out).toMatch(/quoting around [0-9.]+: 6 orders, \d+ split\(s\)/);
+    expect(out).toContain('stopped: 6 orders cancelled');
+  });
+});
