@@ -316,6 +316,16 @@ const OPS: Record<string, Record<string, [string, Op]>> = {
   '/api/v1/openapi.json': {
     get: ['openapi', { summary: 'This document', tag: 'system', schema: { type: 'object' } }],
   },
+  '/api/v1/session/links': {
+    post: [
+      'newLoginLink',
+      {
+        summary: 'A new one-time login URL for a browser (what `nightjar app --link` prints)',
+        tag: 'system',
+        schema: obj({ url: s('http://127.0.0.1:P/?token=T') }),
+      },
+    ],
+  },
   '/api/v1/venue': {
     get: [
       'getVenue',

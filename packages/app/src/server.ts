@@ -36,6 +36,8 @@ export const BODY_LIMIT = 16 * 1024;
 export interface CreateAppServerOptions {
   /** The venue's data directory: its ready.json, and the app's state in `<dataDir>/app`. */
   dataDir?: string;
+  /** Where the venue's ready.json is (default `<dataDir>/ready.json`). */
+  readyFile?: string;
   /** The venue, instead of ready.json (tests run one in process). */
   venue?: VenueConfig;
   /** The app's state directory (default `<dataDir>/app`). */
@@ -81,8 +83,8 @@ declare module 'fastify' {
   }
 }
 
-function venueFromReady(dataDir: string): VenueConfig {
-  const ready = readReadyFile(dataDir);
+function venueFromReady(dataDir: string, readyFile?: string): VenueConfig {
+  const ready = readReadyFile(dataDir, readyFile);
   if (!ready.platform_root)
     throw new Error('ready.json names no platform root: the app needs the pinned root to verify the venue');
   return {
@@ -104,7 +106,7 @@ export async function createAppServer(options: CreateAppServerOptions = {}): Pro
   if (options.host !== undefined && options.host !== '127.0.0.1')
     throw new Error('the app listens on 127.0.0.1 only');
   const dataDir = resolve(options.dataDir ?? '.nightjar');
-  const config = options.venue ?? venueFromReady(dataDir);
+  const config = options.venue ?? venueFromReady(dataDir, options.readyFile);
   const state = new AppState(options.stateDir ?? join(dataDir, 'app'));
   const apiToken = state.apiToken();
   const wallet = createWallet({
@@ -162,6 +164,7 @@ export async function createAppServer(options: CreateAppServerOptions = {}): Pro
   });
 
   let port = 0;
+  const loginUrl = () => `http://127.0.0.1:${port}/?token=${sessions.newLoginToken()}`;
   app.addHook('onRequest', async (req, reply) => {
     void reply.header('X-Content-Type-Options', 'nosniff');
     void reply.header('X-Frame-Options', 'DENY');
@@ -231,6 +234,8 @@ export async function createAppServer(options: CreateAppServerOptions = {}): Pro
   const P = '/api/v1';
 
   app.get(`${P}/openapi.json`, async () => openApiDocument());
+  // A new one-time login URL (for `nightjar app --link`, which calls it with the bot token).
+  app.post(`${P}/session/links`, async () => ({ url: loginUrl() }));
   app.get(`${P}/venue`, async () => venue.venueView());
   app.post(`${P}/venue/verify`, async () => venue.reverify());
   app.get(`${P}/markets`, async () => t.marketViews());
@@ -326,7 +331,6 @@ export async function createAppServer(options: CreateAppServerOptions = {}): Pro
   // The first check of the venue, so the page opens on a verified (or failed) attestation.
   await venue.connect();
 
-  const loginUrl = () => `${origin}/?token=${sessions.newLoginToken()}`;
   return {
     url: loginUrl(),
     origin,

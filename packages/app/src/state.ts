@@ -23,8 +23,7 @@ export interface ReadyFile {
   app_url?: string;
 }
 
-export function readReadyFile(dataDir: string): ReadyFile {
-  const file = join(dataDir, 'ready.json');
+export function readReadyFile(dataDir: string, file = join(dataDir, 'ready.json')): ReadyFile {
   if (!existsSync(file))
     throw new Error(
       `no venue found: ${file} does not exist; start one with \`npm start\` (or pass --data-dir)`,

@@ -20,6 +20,8 @@ export interface Ready {
   platform_root?: string;
   /** Dev mode only. */
   admin?: Credentials;
+  /** The trading app's one-time login URL (`nightjar start` without `--no-app`). */
+  app_url?: string;
 }
 
 export interface Paths {

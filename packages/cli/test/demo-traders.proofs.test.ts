@@ -17,9 +17,13 @@ afterAll(killAll);
 it('start --demo-traders: orders match and settle, and watch shows the fill', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'nightjar-demo-'));
   const venue = track(
-    spawn(process.execPath, [BIN, 'start', '--port', '0', '--data-dir', dir, '--demo-traders', '2'], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    }),
+    spawn(
+      process.execPath,
+      [BIN, 'start', '--no-app', '--port', '0', '--data-dir', dir, '--demo-traders', '2'],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    ),
   );
   let out = '';
   venue.stdout!.on('data', (d) => (out += String(d)));

@@ -54,12 +54,18 @@ export async function nightjarJson<T>(args: string[], env: Record<string, string
 export const FAST_SLOTS = ['--slot-ms', '200'];
 
 /**
- * Starts `nightjar start --port 0 --data-dir dir [...extra]` and resolves once it prints that it
- * is ready.
+ * Starts `nightjar start --port 0 --data-dir dir --no-app [...extra]` and resolves once it prints
+ * that it is ready. `{ app: true }` starts the trading app beside it instead (`--app-port 0`, a free
+ * port; ready.json's `app_url`): tests that do not use the app do not pay for it.
  */
-export async function startVenueProcess(dir: string, extra: readonly string[] = []): Promise<ChildProcess> {
+export async function startVenueProcess(
+  dir: string,
+  extra: readonly string[] = [],
+  options: { app?: boolean } = {},
+): Promise<ChildProcess> {
+  const app = options.app ? ['--app-port', '0'] : ['--no-app'];
   const venue = track(
-    spawn(process.execPath, [BIN, 'start', '--port', '0', '--data-dir', dir, ...extra], {
+    spawn(process.execPath, [BIN, 'start', '--port', '0', '--data-dir', dir, ...app, ...extra], {
       stdio: ['ignore', 'pipe', 'pipe'],
     }),
   );

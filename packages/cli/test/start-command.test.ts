@@ -29,7 +29,9 @@ function getJson(url: string, ca: string, post?: unknown): Promise<{ status: num
 
 /** Runs `nightjar start ARGS` until it prints that the venue is ready. */
 async function startCli(args: string[]) {
-  const child = spawn(process.execPath, [BIN, 'start', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, 'start', '--no-app', ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stdout.on('data', (d) => (out += d));
@@ -53,7 +55,7 @@ describe('nightjar start', () => {
     dirs.push(dir);
     const child = spawn(
       process.execPath,
-      [BIN, 'start', '--port', '0', '--data-dir', dir, '--token-ttl', '60'],
+      [BIN, 'start', '--no-app', '--port', '0', '--data-dir', dir, '--token-ttl', '60'],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let out = '';
@@ -185,7 +187,7 @@ describe('nightjar start', () => {
     const run = (args: string[]) => {
       const child = spawn(
         process.execPath,
-        [BIN, 'start', '--no-dev', '--port', '0', '--data-dir', dir, ...args],
+        [BIN, 'start', '--no-app', '--no-dev', '--port', '0', '--data-dir', dir, ...args],
         {
           stdio: ['ignore', 'pipe', 'pipe'],
           env: { ...process.env, NIGHTJAR_AUTHORITY_KEY: undefined },

@@ -1,6 +1,7 @@
 /** Every command, in the order `nightjar --help` lists them. */
 import type { Command } from '../command.js';
 import { accountCreate, accountDisable, accountEnable, accountRevokeTokens } from './account.js';
+import { app } from './app.js';
 import { authorityKey } from './authority.js';
 import { bench } from './bench.js';
 import { demoTraders } from './demo-traders.js';
@@ -22,6 +23,7 @@ import {
 
 export const COMMANDS: Command[] = [
   start,
+  app,
   ledger,
   authorityKey,
   login,

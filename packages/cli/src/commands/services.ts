@@ -1,9 +1,13 @@
 /** `nightjar start` and `nightjar ledger` as commands: long-running services, closed on Ctrl-C or SIGTERM. */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { DEFAULT_APP_PORT } from '@nightjar/app';
 import { LEDGER_OPTIONS, LEDGER_USAGE, startLedger } from './ledger.js';
 import { START_OPTIONS, START_USAGE, startVenue } from './start.js';
-import { positiveIntOption, UsageError } from '../args.js';
+import { portOption, positiveIntOption, UsageError } from '../args.js';
+import type { Ready } from '../config.js';
 import { str, type Command } from '../command.js';
 
 /** Keeps a long-running service up until Ctrl-C or SIGTERM, then closes it. */
@@ -50,30 +54,107 @@ function forkDemoTraders(n: number, dataDir: string): ChildProcess {
   return child;
 }
 
+/**
+ * The trading app in its own process (`nightjar app`), started once the venue answers: it reads
+ * the venue from a private copy of what ready.json will hold, and resolves with its URL once it
+ * listens and has checked the venue's attestation. ready.json is written after that, with the URL.
+ */
+async function forkApp(
+  dataDir: string,
+  port: number,
+  ready: Ready,
+): Promise<{ child: ChildProcess; url: string }> {
+  const pending = join(dataDir, 'ready.pending.json');
+  writeFileSync(pending, JSON.stringify(ready), { mode: 0o600 });
+  const args = [BIN, 'app', '--data-dir', dataDir, '--port', String(port), '--ready-file', pending, '--json'];
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      child.stdout?.on('data', (d) => {
+        out += String(d);
+        for (const line of out.split('\n')) {
+          if (!line.startsWith('{')) continue;
+          try {
+            const parsed = JSON.parse(line) as { app_url?: string; error?: { message?: string } };
+            if (parsed.app_url) resolve(parsed.app_url);
+            else if (parsed.error) reject(new Error(`the app did not start: ${parsed.error.message}`));
+          } catch {
+            // a partial line: wait for the rest
+          }
+        }
+      });
+      child.once('exit', (code) => reject(new Error(`the app exited (${code}) before it was ready`)));
+    });
+    // Later output of the app (nothing, with --json, unless it fails) goes to this terminal.
+    child.stdout?.removeAllListeners('data');
+    child.stdout?.pipe(process.stderr);
+    return { child, url };
+  } catch (err) {
+    if (child.exitCode === null) child.kill('SIGTERM');
+    throw err;
+  } finally {
+    rmSync(pending, { force: true });
+  }
+}
+
+/** Stops a child process (SIGTERM) and waits for it. */
+async function stopChild(child: ChildProcess | undefined): Promise<void> {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await exited;
+}
+
 export const start: Command = {
   name: 'start',
   summary: 'run the venue: the ledger and the engine, demo markets, a dev admin (none with --no-dev)',
   usage:
     START_USAGE.trimEnd() +
-    `\n  --demo-traders N     also run N simulated traders (own process, SDK only) that quote and trade (dev mode)`,
-  options: { ...START_OPTIONS, 'demo-traders': { type: 'string' } },
+    `\n  --demo-traders N     also run N simulated traders (own process, SDK only) that quote and trade (dev mode)` +
+    `\n  --no-app             do not start the trading app (by default \`nightjar app\` runs beside the venue,\n` +
+    `                       in its own process; ready.json's app_url is its one-time login URL)` +
+    `\n  --app-port P         port of the trading app on 127.0.0.1 (default ${DEFAULT_APP_PORT}; 0 picks a free one)`,
+  options: {
+    ...START_OPTIONS,
+    'demo-traders': { type: 'string' },
+    'no-app': { type: 'boolean' },
+    'app-port': { type: 'string' },
+  },
   longRunning: true,
   async run({ out, paths, values, argv }) {
     const traders = str(values, 'demo-traders');
     const n = traders === undefined ? 0 : positiveIntOption('demo-traders', traders, 1);
-    const venueArgv = withoutFlags(argv, { '--json': 0, '--home': 1, '--demo-traders': 1 });
+    const venueArgv = withoutFlags(argv, {
+      '--json': 0,
+      '--home': 1,
+      '--demo-traders': 1,
+      '--no-app': 0,
+      '--app-port': 1,
+    });
+    const withApp = values['no-app'] !== true;
+    const appPort = portOption(str(values, 'app-port'), DEFAULT_APP_PORT);
     if (!venueArgv.some((a) => a === '--data-dir' || a.startsWith('--data-dir=')))
       venueArgv.push('--data-dir', paths.dataDir);
     const production = values['no-dev'] === true || str(values, 'platform') === 'dstack';
     if (production && n > 0)
       throw new UsageError('--demo-traders needs dev mode: the traders use the faucet and the dev admin');
-    const venue = await startVenue(venueArgv);
+    const venue = await startVenue(venueArgv, { deferReady: withApp });
+    let appChild: ChildProcess | undefined;
+    if (withApp) {
+      try {
+        const started = await forkApp(paths.dataDir, appPort, venue.ready);
+        appChild = started.child;
+        venue.writeReady({ app_url: started.url });
+      } catch (err) {
+        await venue.close();
+        throw err;
+      }
+    }
     const child = n > 0 ? forkDemoTraders(n, paths.dataDir) : undefined;
     closeOnSignal(async () => {
-      if (child && child.exitCode === null) {
-        child.kill('SIGTERM');
-        await new Promise((r) => child.once('exit', r));
-      }
+      await stopChild(child);
+      await stopChild(appChild);
       await venue.close();
     });
     const { admin: _admin, ...publicReady } = venue.ready;
@@ -87,6 +168,9 @@ export const start: Command = {
         ...(first ? { first_admin: first } : {}),
       },
       `nightjar venue ready at ${venue.ready.base_url} (ledger ${venue.ready.ledger_url}); details in ${venue.readyFile}\n` +
+        (venue.ready.app_url
+          ? `trading app: open ${venue.ready.app_url} (a one-time link; \`nightjar app --link\` prints a new one)\n`
+          : '') +
         (first
           ? `production mode, first boot: the admin's credentials, shown this once and stored nowhere:\n` +
             `  api_key ${first.api_key}\n  api_secret ${first.api_secret}\n  passphrase ${first.passphrase}\n` +

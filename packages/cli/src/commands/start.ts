@@ -70,13 +70,22 @@ export const START_OPTIONS = {
 export interface RunningVenue {
   readyFile: string;
   ready: Ready;
+  /** With `deferReady`: writes ready.json (with `extra`, e.g. the app's URL) once the caller is ready too. */
+  writeReady(extra?: Partial<Ready>): void;
   dev: boolean;
   /** Production mode, first boot only: the first admin's credentials, never written anywhere. */
   firstAdmin?: Credentials;
   close(): Promise<void>;
 }
 
-export async function startVenue(argv: string[]): Promise<RunningVenue> {
+/**
+ * Starts the ledger and the engine. ready.json is written once they answer, or with `deferReady`
+ * when the caller calls `writeReady` (`nightjar start` waits for the app first: tests poll for it).
+ */
+export async function startVenue(
+  argv: string[],
+  options: { deferReady?: boolean } = {},
+): Promise<RunningVenue> {
   const opts = parseOptions(argv, START_OPTIONS);
   const platformKind = opts.platform ?? 'simulated';
   if (platformKind !== 'simulated' && platformKind !== 'dstack')
@@ -164,10 +173,15 @@ export async function startVenue(argv: string[]): Promise<RunningVenue> {
       ...(engine.attestation.rootCa?.path ? { platform_root: engine.attestation.rootCa.path } : {}),
       ...(admin ? { admin } : {}),
     };
-    writeFileSync(readyFile, JSON.stringify(ready, null, 2) + '\n', { mode: 0o600 });
+    const writeReady = (extra: Partial<Ready> = {}) => {
+      Object.assign(ready, extra);
+      writeFileSync(readyFile, JSON.stringify(ready, null, 2) + '\n', { mode: 0o600 });
+    };
+    if (!options.deferReady) writeReady();
     return {
       readyFile,
       ready,
+      writeReady,
       dev,
       ...(firstAdmin ? { firstAdmin: credentialsOf(firstAdmin) } : {}),
       close: closeAll,
