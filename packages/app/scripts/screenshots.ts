@@ -21,7 +21,7 @@ async function shootTrader(page: Page, path: string): Promise<void> {
   await page.getByTestId('attestation-status').waitFor();
   const amount = page.getByLabel('Amount (SOL)', { exact: true });
   if (await amount.isEnabled()) {
-    await amount.fill('1.5');
+    await amount.fill('0.5');
     await page.getByLabel('Price (USDC per SOL)').fill('101.25');
     await page
       .getByTestId('amount-units')
@@ -43,20 +43,22 @@ async function shootOperator(page: Page, path: string): Promise<void> {
 }
 
 /**
- * Shoots both views at both widths. `url` is the page to open first (it may carry the one-time
- * token; the session cookie then holds for the later pages of the same context).
+ * Shoots both views at both widths. `url` is the page to open first (it may carry the app's
+ * one-time token; the session cookie then holds for the later pages, all in one browser context).
  */
 export async function takeScreenshots(browser: Browser, url: string, outDir = SHOTS_DIR): Promise<string[]> {
   await mkdir(outDir, { recursive: true });
   const written: string[] = [];
   const origin = new URL(url).origin;
-  for (const [name, vp] of [
-    ['375', VIEWPORTS.phone],
-    ['1280', VIEWPORTS.desktop],
-  ] as const) {
-    const { page, context } = await openPage(browser, vp);
-    try {
-      await page.goto(url);
+  const { page, context } = await openPage(browser, VIEWPORTS.phone);
+  try {
+    await page.goto(url);
+    for (const [name, vp] of [
+      ['375', VIEWPORTS.phone],
+      ['1280', VIEWPORTS.desktop],
+    ] as const) {
+      await page.setViewportSize(vp);
+      await page.goto(`${origin}/#/`);
       await page.getByTestId('connection').filter({ hasText: 'Live' }).waitFor();
       const trader = resolve(outDir, `trader-${name}.png`);
       await shootTrader(page, trader);
@@ -65,9 +67,9 @@ export async function takeScreenshots(browser: Browser, url: string, outDir = SH
       const operator = resolve(outDir, `operator-${name}.png`);
       await shootOperator(page, operator);
       written.push(operator);
-    } finally {
-      await context.close();
     }
+  } finally {
+    await context.close();
   }
   return written;
 }

@@ -168,7 +168,8 @@ export function App() {
       </header>
       <main id="main" tabIndex={-1}>
         <AttestationBanner venue={venue} />
-        <ErrorBox error={loadError} title="Could not load" />
+        {/* With the attestation failed, the banner already says why every call is refused. */}
+        {failed ? null : <ErrorBox error={loadError} title="Could not load" />}
         {route === 'trader' ? (
           <div class="grid">
             <VenuePanel venue={venue} />

@@ -140,10 +140,13 @@ function TransparencyPanel({
 }) {
   const mints = listOf<Obj>(data?.mints, 'mints');
   const assets = assetOfMint(markets);
-  const fmt = (mint: string, v: unknown) => {
-    const a = assets.get(mint);
-    return a ? `${fromUnits(v, a.decimals)} ${a.symbol}` : text(v);
+  // The app sends human units beside the asset (TransparencyView); the venue's raw body has units.
+  const fmt = (m: Obj, field: 'vault_balance' | 'outstanding_note_value') => {
+    if (typeof m.asset === 'string') return `${text(m[field])} ${m.asset}`;
+    const a = assets.get(String(m.mint));
+    return a ? `${fromUnits(m[field], a.decimals)} ${a.symbol}` : text(m[field]);
   };
+  const symbolOf = (m: Obj) => (typeof m.asset === 'string' ? m.asset : assets.get(String(m.mint))?.symbol);
   return (
     <Section title="Transparency" id="op-transparency">
       <ErrorBox error={error} title="Transparency unavailable" />
@@ -157,19 +160,22 @@ function TransparencyPanel({
             columns={[
               {
                 label: 'Asset',
-                cell: (m) => assets.get(String(m.mint))?.symbol ?? <code>{shortId(String(m.mint))}</code>,
+                cell: (m) => symbolOf(m) ?? <code>{shortId(String(m.mint))}</code>,
               },
-              { label: 'Vault balance', cell: (m) => fmt(String(m.mint), m.vault_balance), numeric: true },
+              { label: 'Vault balance', cell: (m) => fmt(m, 'vault_balance'), numeric: true },
               {
                 label: 'Outstanding notes',
-                cell: (m) => fmt(String(m.mint), m.outstanding_note_value),
+                cell: (m) => fmt(m, 'outstanding_note_value'),
                 numeric: true,
               },
               {
                 label: 'Solvent',
                 cell: (m) => {
                   try {
-                    const ok = BigInt(String(m.vault_balance)) >= BigInt(String(m.outstanding_note_value));
+                    const ok =
+                      typeof m.solvent === 'boolean'
+                        ? m.solvent
+                        : BigInt(String(m.vault_balance)) >= BigInt(String(m.outstanding_note_value));
                     return (
                       <span class={ok ? 'state out-settled' : 'state out-failed'}>{ok ? 'yes' : 'NO'}</span>
                     );
@@ -193,32 +199,42 @@ function TransparencyPanel({
   );
 }
 
+/** The venue's settlement stages in pipeline order (SETTLEMENT_STAGES), then the end-to-end timings. */
 const STAGE_ORDER = [
+  'queued',
+  'locking_notes',
   'proving',
-  'locking',
-  'lock',
+  'verifying',
   'settling',
-  'settle',
-  'releasing',
-  'release',
-  'confirming',
+  'closing',
+  'done',
+  'failed',
+  'input_path_wait',
+  'prove',
+  'verify',
+  'match_to_confirmed',
+  'match_to_done',
 ];
 
 function MetricsPanel({ data, error }: { data?: Obj; error?: ErrorBody }) {
-  const queue = obj(data?.queue_depth);
-  const latency = obj(data?.stage_latency);
+  // The app's MetricsView (`stages`, `queue_depth`, `counters`, `raw`) or the venue's own body.
+  const raw = data && data.raw && typeof data.raw === 'object' ? obj(data.raw) : (data ?? {});
+  const queue = obj(data?.queue_depth ?? raw.queue_depth);
+  const latency: Obj = Array.isArray(data?.stages)
+    ? Object.fromEntries((data.stages as Obj[]).map((st) => [String(st.stage), st]))
+    : obj(raw.stage_latency);
   const names = [...new Set([...Object.keys(queue), ...Object.keys(latency)])].sort(
     (a, b) => (STAGE_ORDER.indexOf(a) + 1 || 99) - (STAGE_ORDER.indexOf(b) + 1 || 99),
   );
   const rows = names.map((name) => ({ name, q: queue[name], l: obj(latency[name]) }));
-  const counters = obj(data?.counters);
-  const reasons = obj(data?.rejections_by_reason);
+  const counters = obj(data?.counters ?? raw.counters);
+  const reasons = obj(raw.rejections_by_reason);
   return (
     <Section title="Settlement metrics" id="op-metrics">
       <ErrorBox error={error} title="Metrics unavailable" />
       {data ? (
         <>
-          <KeyValues data={data} />
+          <KeyValues data={raw} />
           <DataTable
             caption="Per stage: queue depth and latency quantiles"
             rows={rows}

@@ -102,9 +102,7 @@ export function VenuePanel({ venue }: { venue: VenueView | undefined }) {
                     {c.ok ? '✓' : '✗'}
                   </span>
                   <span>
-                    <strong>
-                      ({c.id}) {c.title}
-                    </strong>{' '}
+                    <strong>{c.title.startsWith(`(${c.id})`) ? c.title : `(${c.id}) ${c.title}`}</strong>{' '}
                     <span class="sr-only">{c.ok ? 'passed' : 'failed'}</span>
                     <span class="detail">{c.detail}</span>
                   </span>

@@ -19,6 +19,7 @@ export const WEB_SOURCE_DIR = resolve(HERE, '../../web');
 
 /** Where a packaged app looks for the prebuilt bundle, first match wins. */
 const DIST_CANDIDATES = [
+  HERE, // compiled: packages/app/dist/web/index.js, the bundle beside it
   resolve(HERE, '../../dist/web'), // packages/app/src/web → packages/app/dist/web
   resolve(HERE, '../web-dist'), // compiled dist/src/web → dist/web-dist (alternative layout)
   resolve(HERE, '../../web-dist'),

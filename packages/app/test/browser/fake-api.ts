@@ -7,7 +7,12 @@ import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type {
+  AccountView,
   AppEvent,
+  DrainView,
+  MetricsView,
+  OperatorLoginView,
+  TransparencyView,
   BalanceView,
   FillView,
   MarketView,
@@ -311,16 +316,16 @@ export async function startFakeApi(
           ),
         );
     state.operator.loggedIn = true;
-    return { ok: true, account_id: 'admin' };
+    return { logged_in: true, api_key: 'admin-key', account_id: 'admin' } satisfies OperatorLoginView;
   });
-  const drain: Record<string, unknown> = {
+  const drain: DrainView = {
     state: 'idle',
-    open_orders: '3',
-    pending_settlements: '1',
-    in_flight_settlements: '1',
+    open_orders: 3,
+    pending_settlements: 1,
+    in_flight_settlements: 1,
     safe_to_stop: false,
   };
-  const accounts = [
+  const accounts: AccountView[] = [
     { account_id: 'admin', api_key: 'admin-key-000000000000', is_admin: true, enabled: true },
     { account_id: 'acct-7f3a', api_key: 'trader-key-7f3a00000000', is_admin: false, enabled: true },
     { account_id: 'acct-91bc', api_key: 'trader-key-91bc00000000', is_admin: false, enabled: false },
@@ -332,37 +337,62 @@ export async function startFakeApi(
     trading: 'open',
     draining: drain.state !== 'idle',
     slot: '48213',
+    drain,
+    account_id: 'admin',
   }));
-  app.get('/api/v1/operator/transparency', { preHandler: needOp }, async () => ({
+  app.get('/api/v1/operator/transparency', { preHandler: needOp }, async (): Promise<TransparencyView> => ({
     slot: '48213',
     engine: { boot_session_id: HEX('b'), compose_hash: HEX('c'), signer_set_sha256: HEX('5') },
-    shards: [{ tree_id: 0, merkle_root: HEX('7'), leaf_count: '112' }],
     mints: [
-      { mint: 'So1Mint111', vault_balance: '105000000000', outstanding_note_value: '105000000000' },
-      { mint: 'UsdcMint111', vault_balance: '9851875000', outstanding_note_value: '9851875000' },
+      {
+        asset: 'SOL',
+        mint: 'So1Mint111',
+        vault_balance: '105',
+        outstanding_note_value: '105',
+        vault_balance_units: '105000000000',
+        outstanding_note_value_units: '105000000000',
+        solvent: true,
+      },
+      {
+        asset: 'USDC',
+        mint: 'UsdcMint111',
+        vault_balance: '9851.875',
+        outstanding_note_value: '9851.875',
+        vault_balance_units: '9851875000',
+        outstanding_note_value_units: '9851875000',
+        solvent: true,
+      },
     ],
     orders: { resting: 3, pending_settlement: 1 },
     settlement: { batches: 12, confirmed_matches: 17, rejected_matches: 0 },
   }));
-  app.get('/api/v1/operator/metrics', { preHandler: needOp }, async () => ({
-    settlement: 'wired',
-    pending_batches: 1,
-    open_orders: 4,
-    queue_depth: { proving: 0, locking: 1, settling: 0, releasing: 0 },
-    stage_latency: {
-      proving: { count: 17, p50_ms: 1840.5, p90_ms: 2410, p99_ms: 2702.2 },
-      locking: { count: 17, p50_ms: 610, p90_ms: 1200, p99_ms: 1450 },
-      settling: { count: 17, p50_ms: 5900, p90_ms: 6300, p99_ms: 6410 },
-      match_to_done: { count: 17, p50_ms: 8800, p90_ms: 9900, p99_ms: 10400 },
+  const latency = {
+    proving: { count: 17, p50_ms: 1840.5, p90_ms: 2410, p99_ms: 2702.2 },
+    locking: { count: 17, p50_ms: 610, p90_ms: 1200, p99_ms: 1450 },
+    settling: { count: 17, p50_ms: 5900, p90_ms: 6300, p99_ms: 6410 },
+    match_to_done: { count: 17, p50_ms: 8800, p90_ms: 9900, p99_ms: 10400 },
+  };
+  const queueDepth = { proving: 0, locking: 1, settling: 0, releasing: 0 };
+  const counters = { batches_submitted: 12, matches_confirmed: 17, matches_rejected: 0, rebroadcasts: 1 };
+  app.get('/api/v1/operator/metrics', { preHandler: needOp }, async (): Promise<MetricsView> => ({
+    stages: Object.entries(latency).map(([stage, q]) => ({ stage, ...q })),
+    queue_depth: queueDepth,
+    counters,
+    raw: {
+      settlement: 'wired',
+      pending_batches: 1,
+      open_orders: 4,
+      queue_depth: queueDepth,
+      stage_latency: latency,
+      journal_write: { count: 120, p50_ms: 0.8, p99_ms: 3.1 },
+      counters,
+      rejections_by_reason: {},
     },
-    journal_write: { count: 120, p50_ms: 0.8, p99_ms: 3.1 },
-    counters: { batches_submitted: 12, matches_confirmed: 17, matches_rejected: 0, rebroadcasts: 1 },
-    rejections_by_reason: {},
   }));
   app.get('/api/v1/operator/drain', { preHandler: needOp }, async () => drain);
   app.post('/api/v1/operator/drain', { preHandler: needOp }, async () => {
     drain.state = 'draining';
-    drain.started_at_ms = String(Date.now());
+    drain.started_at_ms = Date.now();
     return drain;
   });
   app.delete('/api/v1/operator/drain', { preHandler: needOp }, async () => {

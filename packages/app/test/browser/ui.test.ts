@@ -4,7 +4,11 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { OrderView } from '../../src/api-types.js';
-import { CONTENT_SECURITY_POLICY } from '../../src/web/index.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Fastify from 'fastify';
+import { buildWebBundle, CONTENT_SECURITY_POLICY, registerWebApp } from '../../src/web/index.js';
 import { failedVenue, sampleFills, startFakeApi, verifiedVenue, type FakeApi } from './fake-api.js';
 import {
   launchBrowser,
@@ -82,6 +86,22 @@ describe('the trading app in a browser (fake API)', () => {
     expect(size).toBeLessThan(200 * 1024);
     const css = await fetch(`${api.url}/app.css`);
     expect(css.headers.get('content-type')).toContain('text/css');
+  });
+
+  it('a packaged app (no web/ sources) serves the prebuilt bundle from dist/web', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'nightjar-web-'));
+    try {
+      const built = await buildWebBundle(out);
+      const app = Fastify();
+      await registerWebApp(app, { sourceDir: join(out, 'no-sources-here'), distDir: out });
+      const js = await app.inject({ url: '/app.js' });
+      expect(js.rawPayload.equals(built.js)).toBe(true);
+      const index = await app.inject({ url: '/' });
+      expect(index.headers['content-security-policy']).toBe(CONTENT_SECURITY_POLICY);
+      await app.close();
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
   });
 
   it('shows a verified attestation with each check and what it verified', async () => {

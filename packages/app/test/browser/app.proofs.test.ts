@@ -1,0 +1,249 @@
+/**
+ * End to end in a real browser: a started venue (`nightjar start`, real proofs), the real app
+ * server (`createAppServer`) and its web front end in headless Chromium. The page shows the
+ * attestation verified; deposits with the faucet; places a bid that a second trader's ask (the SDK,
+ * its own account) crosses and sees it reach fully filled; cancels an order; the operator view
+ * shows the trade in transparency and metrics. An app pinned to another release (a forged
+ * attestation, as far as the app can tell) makes the page say so and send nothing.
+ *
+ * SCREENSHOTS=1 also writes docs/app/{trader,operator}-{375,1280}.png from this venue.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createAccount,
+  createClient,
+  createWallet,
+  deposit,
+  placeOrder,
+  requestFaucet,
+  type Client,
+} from '@nightjar/sdk';
+import { createAppServer, type AppServer } from '../../src/index.js';
+import type { VenueConfig } from '../../src/venue.js';
+import {
+  FAST_SLOTS,
+  killAll,
+  startVenueProcess,
+  stopVenueProcess,
+} from '../../../cli/test/nightjar-process.js';
+import { takeScreenshots } from '../../scripts/screenshots.js';
+import { launchBrowser, openPage, VIEWPORTS, type LaunchedBrowser, type Page } from './launch.js';
+
+const SLOT_MS = 200;
+const FAST_SCRYPT = { N: 2 ** 10, r: 8, p: 1 };
+
+interface Ready {
+  base_url: string;
+  ledger_url: string;
+  compose_hash: string;
+  platform_root: string;
+  admin: { api_key: string; api_secret: string; passphrase: string };
+}
+
+let dir: string;
+let venueProc: ChildProcess | undefined;
+let ready: Ready;
+let config: VenueConfig;
+let app: AppServer | undefined;
+let forgedApp: AppServer | undefined;
+let chrome: LaunchedBrowser | undefined;
+let seller: Client | undefined;
+let page: Page;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'nightjar-app-e2e-'));
+  venueProc = await startVenueProcess(join(dir, 'venue'), FAST_SLOTS);
+  ready = JSON.parse(readFileSync(join(dir, 'venue', 'ready.json'), 'utf8')) as Ready;
+  config = {
+    baseUrl: ready.base_url,
+    ledgerUrl: ready.ledger_url,
+    composeHash: ready.compose_hash,
+    pinnedRoot: new Uint8Array(readFileSync(ready.platform_root)),
+    admin: ready.admin,
+    dev: true,
+  };
+  app = await createAppServer({
+    venue: config,
+    stateDir: join(dir, 'app'),
+    port: 0,
+    walletPassword: 'e2e',
+    walletScrypt: FAST_SCRYPT,
+    slotMs: SLOT_MS,
+  });
+  chrome = await launchBrowser();
+}, 240_000);
+
+afterAll(async () => {
+  await chrome?.close();
+  await seller?.close().catch(() => undefined);
+  await forgedApp?.close().catch(() => undefined);
+  await app?.close().catch(() => undefined);
+  await stopVenueProcess(venueProc).catch(() => undefined);
+  killAll();
+  rmSync(dir, { recursive: true, force: true });
+}, 120_000);
+
+/** The second trader: its own account (made with the dev admin), wallet and SDK client. */
+async function startSeller(): Promise<Client> {
+  const venue = {
+    baseUrl: ready.base_url,
+    pinnedRoot: readFileSync(ready.platform_root),
+    composeHash: ready.compose_hash,
+    ledgerUrl: ready.ledger_url,
+    slotMs: SLOT_MS,
+  };
+  const admin = await createClient({ ...venue, credentials: ready.admin });
+  const account = await createAccount(admin, { label: 'e2e-seller' });
+  await admin.close();
+  const wallet = createWallet({ path: join(dir, 'seller.wallet'), password: 'seller', scrypt: FAST_SCRYPT });
+  return createClient({ ...venue, credentials: account, wallet, stateDir: join(dir, 'seller-state') });
+}
+
+const stateOf = (id: string) => page.getByTestId(`state-${id}`).textContent();
+
+const stateIds = async (): Promise<(string | null)[]> =>
+  Promise.all(
+    (await page.locator('[data-testid^="state-"]').all()).map((l) => l.getAttribute('data-testid')),
+  );
+
+/** The order id the page shows after Place (from its "Order … placed" status, full id in the table). */
+async function placeFromTicket(
+  side: 'buy' | 'sell',
+  amount: string,
+  price: string,
+  expiry: string,
+): Promise<string> {
+  const before = new Set(await stateIds());
+  await page.getByLabel(side === 'buy' ? 'Buy' : 'Sell', { exact: true }).check();
+  await page.getByLabel('Amount (SOL)', { exact: true }).fill(amount);
+  await page.getByLabel('Price (USDC per SOL)').fill(price);
+  await page.getByLabel(/Expires in/).fill(expiry);
+  await page.getByTestId('amount-units').waitFor();
+  await page.getByRole('button', { name: side === 'buy' ? 'Place bid' : 'Place ask' }).click();
+  await page
+    .getByRole('status')
+    .filter({ hasText: /placed:/ })
+    .waitFor({ timeout: 120_000 });
+  let id: string | undefined;
+  await expect
+    .poll(
+      async () => {
+        const now = await stateIds();
+        id = now.find((t) => t && !before.has(t))?.slice('state-'.length);
+        return id;
+      },
+      { timeout: 30_000 },
+    )
+    .toBeTruthy();
+  return id!;
+}
+
+describe('the trading app end to end (real venue, real proofs, real browser)', () => {
+  it('shows the venue attestation verified, each check passed', async () => {
+    const o = await openPage(chrome!.browser, VIEWPORTS.desktop);
+    page = o.page;
+    await page.goto(app!.url);
+    await expect.poll(() => page.getByTestId('attestation-status').textContent()).toContain('Verified');
+    for (const id of ['a', 'b', 'c', 'd'])
+      expect(await page.getByTestId(`check-${id}`).getAttribute('class')).toBe('ok');
+    await page.getByTestId('connection').filter({ hasText: 'Live' }).waitFor();
+    expect(o.consoleErrors).toEqual([]);
+  });
+
+  it('deposits USDC from the dev faucet', async () => {
+    expect(await page.getByLabel('From the dev faucet').isChecked()).toBe(true);
+    await page.locator('#dep-asset').selectOption('USDC');
+    await page.locator('#dep-amount').fill('200');
+    await page.getByRole('button', { name: 'Deposit', exact: true }).click();
+    const done = page.getByRole('status').filter({ hasText: 'Deposited 200 USDC' });
+    await done.waitFor({ timeout: 120_000 });
+    expect(await done.textContent()).toContain('200000000');
+    await expect
+      .poll(async () => (await page.locator('section', { hasText: 'Balances' }).textContent()) ?? '', {
+        timeout: 60_000,
+      })
+      .toMatch(/USDC/);
+  }, 180_000);
+
+  it("places a bid that a second trader's ask crosses, and sees it fully filled", async () => {
+    const bid = await placeFromTicket('buy', '0.5', '100', '5m');
+    expect(await stateOf(bid)).toMatch(/open|pending settlement/);
+    seller = await startSeller();
+    await requestFaucet(seller, { asset: 'SOL', amount: '1' });
+    await deposit(seller, { asset: 'SOL', amount: '1' });
+    await placeOrder(seller, {
+      symbol: 'SOL-USDC',
+      side: 'ask',
+      amount: '0.5',
+      price: '100',
+      expiry: { seconds: 120 },
+    });
+    await expect.poll(() => stateOf(bid), { timeout: 180_000, interval: 500 }).toBe('fully filled');
+    // The fill shows with its settlement.
+    const fills = page.locator('section', { has: page.getByRole('heading', { name: 'Fills' }) });
+    await expect.poll(async () => (await fills.textContent()) ?? '', { timeout: 60_000 }).toContain('100');
+  }, 300_000);
+
+  it('cancels a resting order', async () => {
+    const bid = await placeFromTicket('buy', '0.25', '90', '5m');
+    await expect.poll(() => stateOf(bid), { timeout: 60_000 }).toBe('open');
+    await page.getByRole('button', { name: new RegExp(`^Cancel order ${bid.slice(0, 8)}`) }).click();
+    await expect.poll(() => stateOf(bid), { timeout: 60_000 }).toBe('cancelled');
+  }, 180_000);
+
+  it('the operator view shows the trade in transparency and metrics', async () => {
+    await page.goto(`${app!.origin}/#/operator`);
+    await page.getByRole('button', { name: 'Use the dev admin' }).click();
+    const transparency = page.locator('section', {
+      has: page.getByRole('heading', { name: 'Transparency' }),
+    });
+    await transparency.waitFor();
+    await expect
+      .poll(async () => (await transparency.textContent()) ?? '', { timeout: 30_000 })
+      .toContain('USDC');
+    const text = (await transparency.textContent()) ?? '';
+    expect(text).toContain('SOL');
+    expect(text).toMatch(/confirmed matches\s*[1-9]/);
+    const metrics = page.locator('section', {
+      has: page.getByRole('heading', { name: 'Settlement metrics' }),
+    });
+    await expect.poll(async () => (await metrics.textContent()) ?? '', { timeout: 30_000 }).toMatch(/p50 ms/);
+    expect(await page.getByTestId('drain-state').textContent()).toBe('idle');
+  }, 120_000);
+
+  it('writes the screenshots (SCREENSHOTS=1)', async () => {
+    if (process.env.SCREENSHOTS !== '1') return;
+    const written = await takeScreenshots(chrome!.browser, app!.loginUrl());
+    expect(written).toHaveLength(4);
+  }, 120_000);
+
+  it('an app whose pin the venue does not match shows the attestation failed and sends nothing', async () => {
+    forgedApp = await createAppServer({
+      venue: { ...config, composeHash: 'ee'.repeat(32) },
+      stateDir: join(dir, 'forged-app'),
+      port: 0,
+      walletPassword: 'e2e',
+      walletScrypt: FAST_SCRYPT,
+      slotMs: SLOT_MS,
+    });
+    const o = await openPage(chrome!.browser, VIEWPORTS.desktop);
+    const sent: string[] = [];
+    o.page.on('request', (r) => {
+      if (r.method() !== 'GET') sent.push(`${r.method()} ${r.url()}`);
+    });
+    await o.page.goto(forgedApp.url);
+    await o.page.getByText("The venue's attestation failed: nothing is sent").waitFor({ timeout: 60_000 });
+    expect(await o.page.getByTestId('attestation-status').textContent()).toContain('Failed');
+    expect(await o.page.getByTestId('check-c').getAttribute('class')).toBe('bad');
+    expect(await o.page.getByRole('button', { name: 'Place bid' }).isDisabled()).toBe(true);
+    await o.page.getByRole('button', { name: 'Place bid' }).click({ force: true });
+    await o.page.getByRole('button', { name: 'Deposit', exact: true }).click({ force: true });
+    await o.page.waitForTimeout(500);
+    expect(sent).toEqual([]);
+    await o.context.close();
+  }, 120_000);
+});
