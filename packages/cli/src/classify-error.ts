@@ -119,7 +119,7 @@ export function classifyError(err: unknown): Classified {
   if (err instanceof NotesPendingError)
     return {
       exitCode: EXIT.timeout,
-      message: `${text}: a new note is final about 13 s after it lands; try again shortly`,
+      message: `${err.summary}: a new note is final about 13 s after it lands; try again shortly`,
     };
   if (err instanceof NoteNotFreeError)
     return { exitCode: EXIT.wallet, code: err.code, message: `${text}: ${NOTE_NOT_FREE_FIX[err.reason]}` };
@@ -144,7 +144,7 @@ export function classifyError(err: unknown): Classified {
   if (err instanceof InsufficientNotesError)
     return {
       exitCode: EXIT.wallet,
-      message: `${text}; deposit more with \`nightjar wallet deposit\`, or wait for locked notes to free up`,
+      message: `${err.summary}: deposit more with \`nightjar wallet deposit\`, or wait for locked notes to free up`,
     };
   if (err instanceof ProofError) return { exitCode: EXIT.wallet, message: `proof failed: ${text}` };
   return { exitCode: EXIT.refused, message: text };

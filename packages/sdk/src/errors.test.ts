@@ -5,6 +5,8 @@ import {
   AuthenticationError,
   CapacityError,
   ConflictError,
+  DepositPendingError,
+  FaucetError,
   ForbiddenError,
   InsufficientCollateralError,
   InternalError,
@@ -102,6 +104,13 @@ describe('note-management errors', () => {
     expect(new NothingToMergeError('MINT', 1).code).toBe('NOTHING_TO_MERGE');
     expect(new TransactionPendingError('join_split', 'sig', 30_000).code).toBe('TRANSACTION_PENDING');
     expect(new SplitOutputsPendingError('sig', ['c'], 20_000).code).toBe('SPLIT_OUTPUTS_PENDING');
+    const pending = new DepositPendingError('sig', 'c', 30_000);
+    expect(pending).toMatchObject({ code: 'DEPOSIT_PENDING', commitment: 'c', retryable: true });
+    expect(pending.message).toContain("wait longer (deposit's `waitMs`)");
+    expect(new FaucetError('FAUCET_UNAVAILABLE', -32006, 'no faucet')).toMatchObject({
+      code: 'FAUCET_UNAVAILABLE',
+      retryable: false,
+    });
     for (const e of [notFree, amounts, new NothingToMergeError('MINT', 0)])
       expect(isNightjarError(e)).toBe(true);
   });

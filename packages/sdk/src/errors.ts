@@ -121,16 +121,19 @@ export class ProofError extends NightjarError {
  */
 export class InsufficientNotesError extends NightjarError {
   override name = 'InsufficientNotesError';
+  /** What is wrong, in the asset's units, without the fix (for a tool that names its own fix, as the CLI does). */
+  summary: string;
   constructor(
     readonly mint: string,
     readonly required: bigint,
     readonly available: bigint,
     fix?: string,
   ) {
+    const summary = `no free ${assetName(mint)} note covers ${describeAmount(mint, required)} (largest free note: ${describeAmount(mint, available)})`;
     super(
-      `no free ${assetName(mint)} note covers ${describeAmount(mint, required)} (largest free note: ${describeAmount(mint, available)})` +
-        `: ${fix ?? `deposit more (deposit(client, { asset: '${assetName(mint)}', amount: '${humanAmount(mint, required)}' })), or merge notes (mergeNotes)`}`,
+      `${summary}: ${fix ?? `deposit more (deposit(client, { asset: '${assetName(mint)}', amount: '${humanAmount(mint, required)}' })), or merge notes (mergeNotes)`}`,
     );
+    this.summary = summary;
   }
 }
 
@@ -142,10 +145,10 @@ export class NotesPendingError extends InsufficientNotesError {
   override name = 'NotesPendingError';
   constructor(mint: string, required: bigint, available: bigint, waitedMs: number) {
     super(mint, required, available);
-    this.message =
+    this.summary =
       `no free ${assetName(mint)} note covering ${describeAmount(mint, required)} is in the venue's tree yet ` +
-      `(waited ${(waitedMs / 1000).toFixed(1)} s; largest usable note: ${describeAmount(mint, available)}): ` +
-      `a new note backs orders once final, about 13 s after it lands; try again then, or raise noteWaitMs`;
+      `(waited ${(waitedMs / 1000).toFixed(1)} s; largest usable note: ${describeAmount(mint, available)})`;
+    this.message = `${this.summary}: a new note backs orders once final, about 13 s after it lands; try again then, or raise noteWaitMs`;
   }
 }
 
@@ -203,6 +206,7 @@ export class NoteNotFreeError extends InsufficientNotesError {
   ) {
     super(mint, amount, available);
     this.message = `note ${commitment} cannot be used: ${NOT_FREE_TEXT[reason]}`;
+    this.summary = this.message;
   }
 }
 
