@@ -1,0 +1,72 @@
+/**
+ * examples/python-bot/bot.py against `nightjar start` with the app (real proofs): it reads
+ * ready.json and the bot token, checks the attestation, deposits with the faucet, places a bid,
+ * watches it and cancels it, and exits 0. The machine must have python3 (the first test says so).
+ */
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { killAll, startAppProcess, type AppProcess } from './app-process.js';
+
+const BOT = fileURLToPath(new URL('../../../examples/python-bot/bot.py', import.meta.url));
+const python = spawnSync('python3', ['--version'], { encoding: 'utf8' });
+const hasPython = python.status === 0;
+
+it('python3 is on this machine (the example bot below runs with it)', () => {
+  expect(hasPython, 'python3 was not found: install it to run examples/python-bot').toBe(true);
+  expect(python.stdout + python.stderr).toMatch(/^Python 3\./);
+});
+
+if (hasPython)
+  describe('the python bot, standard library only, through the app', () => {
+    let proc: AppProcess | undefined;
+
+    beforeAll(async () => {
+      proc = await startAppProcess();
+    });
+
+    afterAll(async () => {
+      await proc?.close();
+      killAll();
+    });
+
+    it('checks the attestation, deposits with the faucet, places a bid, watches and cancels it', () => {
+      const run = spawnSync('python3', [BOT, '--data-dir', proc!.dir, '--wait', '2'], {
+        encoding: 'utf8',
+        timeout: 240_000,
+      });
+      expect(run.status, run.stderr + run.stdout).toBe(0);
+      expect(run.stdout).toContain('attestation verified');
+      expect(run.stdout).toMatch(/deposited 100 USDC: note [0-9a-f]{16}… \(usable\)/);
+      expect(run.stdout).toMatch(/order [0-9a-f]{32} open/);
+      const last = JSON.parse(run.stdout.trim().split('\n').at(-1)!) as { state: string };
+      expect(last.state).toBe('cancelled');
+    });
+
+    it('exits non-zero with the fix when the app refuses (a bid below the minimum size)', () => {
+      const run = spawnSync(
+        'python3',
+        [BOT, '--data-dir', proc!.dir, '--amount', '0.0000001', '--deposit', '1'],
+        {
+          encoding: 'utf8',
+          timeout: 240_000,
+        },
+      );
+      expect(run.status).not.toBe(0);
+      expect(run.stdout + run.stderr).toMatch(/minimum|refused|BAD_REQUEST/);
+    });
+
+    it('a wrong token is refused (401) and the bot says so', () => {
+      const run = spawnSync(
+        'python3',
+        [
+          '-c',
+          `import sys; sys.path.insert(0, ${JSON.stringify(BOT.replace(/\/bot\.py$/, ''))}); import bot; ` +
+            `a = bot.connect(${JSON.stringify(proc!.dir)}); a.token = 'wrong'\n` +
+            `try:\n  a.call('GET', '/venue')\nexcept bot.ApiError as e:\n  print(e.code, e.status)`,
+        ],
+        { encoding: 'utf8', env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1' } },
+      );
+      expect(run.stdout.trim()).toBe('UNAUTHORIZED 401');
+    });
+  });
