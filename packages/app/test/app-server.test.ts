@@ -343,6 +343,27 @@ describe('trading', () => {
     ws.close();
   });
 
+  it('modifies a resting order (a new price) and reads it back', async () => {
+    const placed = await bot<OrderView>(app, 'POST', '/orders', {
+      market: 'SOL-USDC',
+      side: 'buy',
+      type: 'limit',
+      amount: '1',
+      price: '80',
+      expires_in_s: 300,
+    });
+    expect(placed.status, placed.text).toBe(201);
+    const modified = await bot<OrderView>(app, 'PATCH', `/orders/${placed.body.order_id}`, { price: '85' });
+    expect(modified.status, modified.text).toBe(200);
+    expect(modified.body).toMatchObject({ price: '85', amount: '1', state: 'open' });
+    const old = await bot<OrderView>(app, 'GET', `/orders/${placed.body.order_id}`);
+    expect(old.body.state).toBe('cancelled');
+    expect((await bot(app, 'PATCH', `/orders/${modified.body.order_id}`, {})).status).toBe(400);
+    expect((await bot<OrderView>(app, 'DELETE', `/orders/${modified.body.order_id}`)).body.state).toBe(
+      'cancelled',
+    );
+  });
+
   it('a second trader’s crossing ask fills the bid: the fill shows with its settlement', async () => {
     const bob = await startTestApp(venue, 'bob', { credentials: (await venue.v.newAccount()).credentials });
     try {

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -207,4 +207,15 @@ describe('nightjar start', () => {
     expect(devKeys.err).toMatch(/DEV-ONLY ceremony.*--circuit-keys DIR/s);
     expect(existsSync(join(dir, 'ready.json'))).toBe(false);
   }, 60_000);
+
+  it('--help lists the app options; `nightjar app --help` says how to start the app and where the bot token is', () => {
+    const start = spawnSync(process.execPath, [BIN, 'start', '--help'], { encoding: 'utf8' });
+    expect(start.status).toBe(0);
+    expect(start.stdout).toContain('--no-app');
+    expect(start.stdout).toMatch(/--app-port P .*default 8480; 0 picks a free one/);
+    const app = spawnSync(process.execPath, [BIN, 'app', '--help'], { encoding: 'utf8' });
+    expect(app.status).toBe(0);
+    expect(app.stdout).toContain('nightjar app [--port P] [--data-dir D]');
+    expect(app.stdout).toContain('api-token');
+  });
 });
