@@ -652,7 +652,9 @@ export class Trader {
     const pending = [...this.fills.values()].filter(
       (f) =>
         f.settlement.batch_id !== undefined &&
-        (f.settlement.outcome === 'pending' || !f.settlement.ledger_signature),
+        // Still settling, or settled without its signature yet; a failed one changes no more.
+        (f.settlement.outcome === 'pending' ||
+          (f.settlement.outcome === 'settled' && !f.settlement.ledger_signature)),
     );
     const batches = new Set(pending.map((f) => f.settlement.batch_id!));
     await Promise.all([...batches].map((b) => this.refreshBatch(client, b).catch(() => undefined)));
