@@ -179,6 +179,7 @@ export function App() {
                 <TransfersPanel
                   assets={assets}
                   dev={venue?.dev ?? false}
+                  progress={progress}
                   onDone={() => void loadAccountState()}
                 />
               </div>

@@ -73,3 +73,10 @@ export function fromUnits(units: unknown, decimals: number): string {
   const frac = digits.slice(digits.length - decimals).replace(/0+$/, '');
   return `${neg ? '-' : ''}${whole}${frac ? `.${frac}` : ''}`;
 }
+
+/** A random id for `client_ref` (echoed on the `progress` frames of that action). */
+export function newRef(): string {
+  const b = new Uint8Array(8);
+  crypto.getRandomValues(b);
+  return `web-${Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('')}`;
+}

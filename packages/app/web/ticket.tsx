@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { MarketView, OrderPreview, OrderRequest, OrderType, OrderView, Side } from '../src/api-types.js';
 import { api, errorOf, type ErrorBody } from './api.js';
 import { ErrorBox, ErrorList, Section } from './components.js';
-import { formatDuration, isDecimal, isPositiveDecimal, parseDuration, shortId } from './format.js';
+import { formatDuration, isDecimal, isPositiveDecimal, newRef, parseDuration, shortId } from './format.js';
 
 export interface ProgressStep {
   action: string;
@@ -107,12 +107,6 @@ function requestOf(f: Fields, clientRef?: string): OrderRequest {
     ...(expiry !== undefined ? { expires_in_s: expiry } : {}),
     ...(clientRef ? { client_ref: clientRef } : {}),
   };
-}
-
-function newRef(): string {
-  const b = new Uint8Array(8);
-  crypto.getRandomValues(b);
-  return `web-${Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('')}`;
 }
 
 export function OrderTicket({

@@ -3,7 +3,8 @@ import { useState } from 'preact/hooks';
 import type { BalanceView, DepositRequest, TransferView, WithdrawRequest } from '../src/api-types.js';
 import { api, errorOf, type ErrorBody } from './api.js';
 import { DataTable, ErrorBox, Section } from './components.js';
-import { isPositiveDecimal } from './format.js';
+import { isPositiveDecimal, newRef } from './format.js';
+import type { ProgressStep } from './ticket.js';
 
 export function BalancesPanel({ balances }: { balances: BalanceView[] }) {
   return (
@@ -44,13 +45,16 @@ function TransferForm({
   kind,
   assets,
   dev,
+  progress,
   onDone,
 }: {
   kind: 'deposit' | 'withdrawal';
   assets: string[];
   dev: boolean;
+  progress: Record<string, ProgressStep[]>;
   onDone: () => void;
 }) {
+  const [ref, setRef] = useState<string>();
   const [asset, setAsset] = useState('');
   const [amount, setAmount] = useState('');
   const [faucetChoice, setFaucet] = useState<boolean>();
@@ -75,6 +79,8 @@ function TransferForm({
     }
     setError(undefined);
     setBusy(true);
+    const clientRef = newRef();
+    setRef(clientRef);
     try {
       const t =
         kind === 'deposit'
@@ -82,10 +88,12 @@ function TransferForm({
               asset: chosen,
               amount: amount.trim(),
               ...(dev && faucet ? { faucet: true } : {}),
+              client_ref: clientRef,
             } satisfies DepositRequest)
           : await api<TransferView>('POST', '/withdrawals', {
               asset: chosen,
               amount: amount.trim(),
+              client_ref: clientRef,
             } satisfies WithdrawRequest);
       setResult(t);
       onDone();
@@ -142,6 +150,11 @@ function TransferForm({
             ? 'Deposit'
             : 'Withdraw'}
       </button>
+      {busy && ref ? (
+        <p class="muted" aria-live="polite" data-testid={`${p}-progress`}>
+          {(progress[ref] ?? []).map((st) => st.stage).join(' → ') || 'Sending…'}
+        </p>
+      ) : null}
       <ErrorBox error={error} title={kind === 'deposit' ? 'Deposit failed' : 'Withdrawal failed'} />
       {result ? <TransferResult t={result} /> : null}
     </form>
@@ -151,17 +164,19 @@ function TransferForm({
 export function TransfersPanel({
   assets,
   dev,
+  progress,
   onDone,
 }: {
   assets: string[];
   dev: boolean;
+  progress: Record<string, ProgressStep[]>;
   onDone: () => void;
 }) {
   return (
     <Section title="Deposit and withdraw" id="transfers">
       <div class="split">
-        <TransferForm kind="deposit" assets={assets} dev={dev} onDone={onDone} />
-        <TransferForm kind="withdrawal" assets={assets} dev={dev} onDone={onDone} />
+        <TransferForm kind="deposit" assets={assets} dev={dev} progress={progress} onDone={onDone} />
+        <TransferForm kind="withdrawal" assets={assets} dev={dev} progress={progress} onDone={onDone} />
       </div>
     </Section>
   );
