@@ -8,8 +8,9 @@ export default defineProject({
     name: 'cli',
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     exclude: PACKAGE_EXCLUDE,
-    // Each test spawns the real `nightjar` binary (a Node start through tsx, about 1 s each on an
-    // idle machine, many times that on a slow day), so the 5 s default is far too short.
+    // Each test spawns the real `nightjar` binary (compiled dist/ when current, else the sources
+    // through tsx: 0.4 to 1 s each on an idle machine, many times that on a slow day), so the 5 s
+    // default is far too short.
     testTimeout: 90_000,
     hookTimeout: 90_000,
   },

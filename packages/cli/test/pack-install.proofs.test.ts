@@ -9,8 +9,9 @@
  * - a TypeScript file typechecks against the installed `.d.ts` files;
  * - `npm install -g` of the tarballs gives a `nightjar` that answers `--help` and `status`.
  *
- * A proof-group test: it packs, installs twice and proves (a deposit, an order), minutes on two
- * shared cores. Installs use the npm cache (`--prefer-offline`) that `npm ci` filled.
+ * A proof-group test: it packs, installs twice and proves (a deposit, an order) with snarkjs, a few
+ * minutes on two shared cores. Installs use the npm cache (`--prefer-offline`) that `npm ci` filled;
+ * no install script runs (the native prover and better-sqlite3 stay unbuilt).
  */
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -141,7 +142,15 @@ describe('the packed SDK and CLI, installed by an outside project', () => {
     mkdirSync(app);
     writeFileSync(
       join(app, 'package.json'),
-      JSON.stringify({ name: 'trader-bot', version: '1.0.0', private: true, type: 'module' }),
+      JSON.stringify({
+        name: 'trader-bot',
+        version: '1.0.0',
+        private: true,
+        type: 'module',
+        // Neither install script runs: proofs take the snarkjs fallback, and the SDK never needs
+        // better-sqlite3's native build (README.md). A tarball's entry is keyed by its file: spec.
+        allowScripts: { [`file:${tarballs.get('circuits')}`]: false, 'better-sqlite3': false },
+      }),
     );
     ok(
       await run('npm', ['install', ...NPM, ...SDK_PACKAGES.map((p) => tarballs.get(p)!), '@types/node@20'], {
@@ -149,6 +158,19 @@ describe('the packed SDK and CLI, installed by an outside project', () => {
       }),
       'npm install (SDK tarballs)',
     );
+    const backend = ok(
+      await run(
+        process.execPath,
+        [
+          '--input-type=module',
+          '-e',
+          "import('@nightjar/circuits').then((c) => console.log(c.nativeProverAvailable()))",
+        ],
+        { cwd: app },
+      ),
+      'nativeProverAvailable',
+    );
+    expect(backend.stdout.trim()).toBe('false');
     transpile(join(ROOT, 'examples', 'venue.ts'), join(app, 'venue.js'));
     transpile(join(ROOT, 'examples', 'place-and-cancel.ts'), join(app, 'place-and-cancel.js'));
     writeFileSync(join(app, 'forbid.mjs'), FORBID_HOOKS);
@@ -224,9 +246,15 @@ export const bad = (client: Client) => placeOrder(client, { side: 'bid', amount:
   it('npm install -g of the tarballs gives a nightjar command that answers --help and status', async () => {
     const prefix = join(work, 'global');
     ok(
-      await run('npm', ['install', '-g', '--prefix', prefix, ...NPM, ...[...tarballs.values()]], {
-        cwd: work,
-      }),
+      // --ignore-scripts: --help and status need neither native build (the venue would need
+      // better-sqlite3's: README.md, allowScripts).
+      await run(
+        'npm',
+        ['install', '-g', '--prefix', prefix, '--ignore-scripts', ...NPM, ...tarballs.values()],
+        {
+          cwd: work,
+        },
+      ),
       'npm install -g (all tarballs)',
     );
     const bin = join(prefix, 'bin', 'nightjar');
