@@ -14,7 +14,7 @@
  * no install script runs (the native prover and better-sqlite3 stay unbuilt).
  */
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -171,8 +171,9 @@ describe('the packed SDK and CLI, installed by an outside project', () => {
       'nativeProverAvailable',
     );
     expect(backend.stdout.trim()).toBe('false');
-    transpile(join(ROOT, 'examples', 'venue.ts'), join(app, 'venue.js'));
-    transpile(join(ROOT, 'examples', 'place-and-cancel.ts'), join(app, 'place-and-cancel.js'));
+    // Every example (place-and-cancel imports its neighbours), each file as JavaScript.
+    for (const f of readdirSync(join(ROOT, 'examples')).filter((name) => name.endsWith('.ts')))
+      transpile(join(ROOT, 'examples', f), join(app, f.replace(/\.ts$/, '.js')));
     writeFileSync(join(app, 'forbid.mjs'), FORBID_HOOKS);
     writeFileSync(
       join(app, 'register-forbid.mjs'),
