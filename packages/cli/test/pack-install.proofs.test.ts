@@ -269,5 +269,9 @@ export const bad = (client: Client) => placeOrder(client, { side: 'bid', amount:
     const body = JSON.parse(status.stdout) as { system: Record<string, unknown>; transparency: unknown };
     expect(body.system).toBeTypeOf('object');
     expect(body.transparency).toBeDefined();
+    // Running a venue needs the release's sources (its compose hash): refused with the fix.
+    const start = await run(bin, ['start', '--data-dir', join(work, 'no-venue')], { cwd: work });
+    expect(start.code).toBe(2);
+    expect(start.stderr).toMatch(/checkout of the Nightjar repository/);
   });
 });

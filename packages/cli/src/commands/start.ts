@@ -13,7 +13,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { circuitKeysInfo, loadCircuitKeys } from '@nightjar/circuits';
-import { DstackPlatform, startEngine } from '@nightjar/engine';
+import { DstackPlatform, isReleaseCheckout, startEngine } from '@nightjar/engine';
 import {
   createGroth16Verifier,
   ensureDevGenesis,
@@ -87,6 +87,12 @@ export async function startVenue(
   options: { deferReady?: boolean } = {},
 ): Promise<RunningVenue> {
   const opts = parseOptions(argv, START_OPTIONS);
+  // The engine attests to the release's sources (its compose hash), which an installed CLI lacks.
+  if (!isReleaseCheckout())
+    throw new UsageError(
+      'nightjar start runs a venue from a checkout of the Nightjar repository (`npm ci && npm start` there); ' +
+        'this installed CLI trades against a running venue: pass its --data-dir, or set NIGHTJAR_DATA_DIR',
+    );
   const platformKind = opts.platform ?? 'simulated';
   if (platformKind !== 'simulated' && platformKind !== 'dstack')
     throw new UsageError('--platform must be simulated or dstack');

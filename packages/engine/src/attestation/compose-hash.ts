@@ -13,6 +13,14 @@ import { fileURLToPath } from 'node:url';
 /** The repository root of this checkout (this file is packages/engine/src/attestation/). */
 export const RELEASE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
 
+/**
+ * Whether `root` is a checkout of the release (the sources the compose hash covers). An installed
+ * CLI has only compiled packages: it can trade against a venue, not run one.
+ */
+export function isReleaseCheckout(root: string = RELEASE_ROOT): boolean {
+  return existsSync(join(root, 'package-lock.json')) && existsSync(join(root, 'packages', 'engine', 'src'));
+}
+
 function walk(dir: string, out: string[]): void {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
