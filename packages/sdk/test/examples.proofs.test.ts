@@ -12,7 +12,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createWallet } from '../src/index.js';
+import {
+  createAccount,
+  createClient,
+  createWallet,
+  deposit,
+  placeOrder,
+  requestFaucet,
+  type Client,
+} from '../src/index.js';
 import {
   FAST_SLOTS,
   killAll,
@@ -33,6 +41,52 @@ interface Run {
 
 let dir: string;
 let venue: ChildProcess | undefined;
+let seller: Client | undefined;
+
+/**
+ * A second trader (its own account) with a resting ask at the quickstart's price: the quickstart's
+ * bid crosses it and ends on `fully_filled` within seconds instead of waiting for its expiry.
+ */
+async function restingAsk(): Promise<void> {
+  if (!seller) {
+    const ready = JSON.parse(readFileSync(join(dir, 'ready.json'), 'utf8')) as {
+      base_url: string;
+      ledger_url: string;
+      compose_hash: string;
+      platform_root: string;
+      admin: { api_key: string; api_secret: string; passphrase: string };
+    };
+    const conn = {
+      baseUrl: ready.base_url,
+      pinnedRoot: readFileSync(ready.platform_root),
+      composeHash: ready.compose_hash,
+      ledgerUrl: ready.ledger_url,
+    };
+    const admin = await createClient({ ...conn, credentials: ready.admin });
+    const account = await createAccount(admin, { label: 'examples-seller' });
+    await admin.close();
+    const wallet = createWallet({
+      path: join(dir, 'seller.wallet'),
+      password: 'seller',
+      scrypt: { N: 2 ** 10, r: 8, p: 1 },
+    });
+    seller = await createClient({
+      ...conn,
+      credentials: account,
+      wallet,
+      stateDir: join(dir, 'seller-state'),
+    });
+  }
+  await requestFaucet(seller, { asset: 'SOL', amount: '1.01' }); // the ask's fee comes on top
+  await deposit(seller, { asset: 'SOL', amount: '1.01' });
+  await placeOrder(seller, {
+    symbol: 'SOL-USDC',
+    side: 'ask',
+    amount: '1',
+    price: '155',
+    expiry: { seconds: 120 },
+  });
+}
 
 /** Runs examples/<name>.ts to its end (bounded) with the venue's data dir; its exit code and output. */
 function runExample(name: string, env: Record<string, string> = {}, timeoutMs = 240_000): Promise<Run> {
@@ -84,6 +138,7 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
+  await seller?.close().catch(() => undefined);
   await stopVenueProcess(venue).catch(() => undefined);
   killAll();
   rmSync(dir, { recursive: true, force: true });
@@ -97,10 +152,10 @@ describe('examples/ against a started venue', () => {
   });
 
   it('quickstart: its own account and a wallet file; ends on the order’s terminal event; a second run reuses both', async () => {
-    const first = succeeded(await runExample('quickstart'));
-    const kinds = first.trim().split('\n');
-    // Nobody sells in this venue: the bid rests until it expires (its terminal event).
-    expect(kinds.at(-1)).toBe('expired');
+    // A seller's ask at the bid's price: the quickstart's bid fills, and the program ends there.
+    const [first] = await Promise.all([runExample('quickstart'), restingAsk()]);
+    const kinds = succeeded(first).trim().split('\n');
+    expect(kinds.at(-1)).toBe('fully_filled');
     const account = JSON.parse(readFileSync(join(dir, 'first-trade.account.json'), 'utf8')) as {
       api_key: string;
     };
@@ -110,12 +165,8 @@ describe('examples/ against a started venue', () => {
     expect(wallet.depositCount).toBe(1);
     const seed = Buffer.from(wallet.seed).toString('hex');
 
-    expect(
-      succeeded(await runExample('quickstart'))
-        .trim()
-        .split('\n')
-        .at(-1),
-    ).toBe('expired');
+    const [second] = await Promise.all([runExample('quickstart'), restingAsk()]);
+    expect(succeeded(second).trim().split('\n').at(-1)).toBe('fully_filled');
     const again = createWallet({ path: join(dir, 'first-trade.wallet'), password: PASSWORD });
     expect(Buffer.from(again.seed).toString('hex')).toBe(seed);
     expect(again.depositCount).toBe(2);
