@@ -3,8 +3,8 @@
  * server (`createAppServer`) and its web front end in headless Chromium. The page shows the
  * attestation verified; deposits with the faucet; places a bid that a second trader's ask (the SDK,
  * its own account) crosses and sees it reach fully filled; cancels an order; the operator view
- * shows the trade in transparency and metrics. An app pinned to another release (a forged
- * attestation, as far as the app can tell) makes the page say so and send nothing.
+ * shows the trade in transparency and metrics. A forged venue (another release than the pinned one,
+ * or a quote under a forger's platform root) makes the page say so and send nothing.
  *
  * SCREENSHOTS=1 also writes docs/app/{trader,operator}-{375,1280}.png from this venue.
  */
@@ -30,6 +30,7 @@ import {
   startVenueProcess,
   stopVenueProcess,
 } from '../../../cli/test/nightjar-process.js';
+import { SimulatedPlatform } from '../../../engine/src/index.js';
 import { takeScreenshots } from '../../scripts/screenshots.js';
 import { launchBrowser, openPage, VIEWPORTS, type LaunchedBrowser, type Page } from './launch.js';
 
@@ -221,29 +222,48 @@ describe('the trading app end to end (real venue, real proofs, real browser)', (
     expect(written).toHaveLength(4);
   }, 120_000);
 
-  it('an app whose pin the venue does not match shows the attestation failed and sends nothing', async () => {
-    forgedApp = await createAppServer({
-      venue: { ...config, composeHash: 'ee'.repeat(32) },
-      stateDir: join(dir, 'forged-app'),
-      port: 0,
-      walletPassword: 'e2e',
-      walletScrypt: FAST_SCRYPT,
-      slotMs: SLOT_MS,
-    });
-    const o = await openPage(chrome!.browser, VIEWPORTS.desktop);
-    const sent: string[] = [];
-    o.page.on('request', (r) => {
-      if (r.method() !== 'GET') sent.push(`${r.method()} ${r.url()}`);
-    });
-    await o.page.goto(forgedApp.url);
-    await o.page.getByText("The venue's attestation failed: nothing is sent").waitFor({ timeout: 60_000 });
-    expect(await o.page.getByTestId('attestation-status').textContent()).toContain('Failed');
-    expect(await o.page.getByTestId('check-c').getAttribute('class')).toBe('bad');
-    expect(await o.page.getByRole('button', { name: 'Place bid' }).isDisabled()).toBe(true);
-    await o.page.getByRole('button', { name: 'Place bid' }).click({ force: true });
-    await o.page.getByRole('button', { name: 'Deposit', exact: true }).click({ force: true });
-    await o.page.waitForTimeout(500);
-    expect(sent).toEqual([]);
-    await o.context.close();
-  }, 120_000);
+  // Two forgeries: (c) a venue running another release than the pinned one; (a) a quote that does
+  // not chain to the pinned platform root (signed under another simulated PKI, as a forger's own).
+  const forgeries = [
+    { name: 'another release (check c)', check: 'c', pin: async () => ({ composeHash: 'ee'.repeat(32) }) },
+    {
+      name: "a quote under a forger's platform root (check a)",
+      check: 'a',
+      pin: async () => {
+        const forger = await SimulatedPlatform.open({ composeHash: config.composeHash });
+        return { pinnedRoot: new Uint8Array(forger.rootCa.der) };
+      },
+    },
+  ] as const;
+
+  it.each(forgeries)(
+    'a venue forged as $name: the page says the attestation failed and sends nothing',
+    async ({ check, pin }) => {
+      await forgedApp?.close();
+      forgedApp = await createAppServer({
+        venue: { ...config, ...(await pin()) },
+        stateDir: join(dir, `forged-app-${check}`),
+        port: 0,
+        walletPassword: 'e2e',
+        walletScrypt: FAST_SCRYPT,
+        slotMs: SLOT_MS,
+      });
+      const o = await openPage(chrome!.browser, VIEWPORTS.desktop);
+      const sent: string[] = [];
+      o.page.on('request', (r) => {
+        if (r.method() !== 'GET') sent.push(`${r.method()} ${r.url()}`);
+      });
+      await o.page.goto(forgedApp.url);
+      await o.page.getByText("The venue's attestation failed: nothing is sent").waitFor({ timeout: 60_000 });
+      expect(await o.page.getByTestId('attestation-status').textContent()).toContain('Failed');
+      expect(await o.page.getByTestId(`check-${check}`).getAttribute('class')).toBe('bad');
+      expect(await o.page.getByRole('button', { name: 'Place bid' }).isDisabled()).toBe(true);
+      await o.page.getByRole('button', { name: 'Place bid' }).click({ force: true });
+      await o.page.getByRole('button', { name: 'Deposit', exact: true }).click({ force: true });
+      await o.page.waitForTimeout(500);
+      expect(sent).toEqual([]);
+      await o.context.close();
+    },
+    120_000,
+  );
 });
