@@ -14,6 +14,7 @@ import {
   UnavailableError,
   createStream,
   createWallet,
+  deposit,
   getBalances,
   getOrder,
   modifyOrder,
@@ -85,6 +86,35 @@ function failOrderLookups(c: Client, make: () => Error): void {
 
 const bidNeed = () => requiredCollateral('bid', one, px(150), inst);
 
+describe('the funding key signs one transaction at a time', () => {
+  // Before the lock, two deposits (or withdrawals) at once read the same nonce and signed the
+  // same next one: the ledger refused the second (-32002), which an app or bot sees at once.
+  it('three deposits and then two withdrawals at once all land, each exactly once', async () => {
+    const a = await newParty(v);
+    try {
+      const funding = a.wallet.keys.funding.address;
+      await v.ledger.requestAirdrop({ owner: funding, mint: USDC, amount: '300' });
+      const deposits = await Promise.all(
+        [100n, 100n, 100n].map((amount) => deposit(a.client, { mint: USDC, amount, wait: 'landed' })),
+      );
+      expect(new Set(deposits.map((d) => d.signature)).size).toBe(3);
+      expect(deposits.every((d) => d.note.leafIndex !== undefined)).toBe(true);
+      expect(await v.ledger.getBalance({ owner: funding, mint: USDC })).toBe('0');
+      await finalize(v);
+      await Promise.all(
+        deposits.slice(0, 2).map((d) => withdraw(a.client, { commitment: d.note.commitment })),
+      );
+      expect(deposits.slice(0, 2).map((d) => a.wallet.notes.get(d.note.commitment)?.state)).toEqual([
+        'spent',
+        'spent',
+      ]);
+      expect(await v.ledger.getBalance({ owner: funding, mint: USDC })).toBe('200');
+    } finally {
+      await a.client.close();
+    }
+  });
+});
+
 describe('notes are spent only on the ledger’s word (16.4)', () => {
   it('a withdrawal that never landed leaves the note spending, and the next sync frees it again', async () => {
     const hold = holdingLedger('withdraw');
@@ -92,7 +122,8 @@ describe('notes are spent only on the ledger’s word (16.4)', () => {
     try {
       const note = await fund(a, v, USDC, 500n);
       await finalize(v);
-      await withdraw(a.client, { commitment: note.commitment });
+      // Held back: it never lands, so the wait is kept short.
+      await withdraw(a.client, { commitment: note.commitment, waitMs: 100 });
       expect(hold.held).toHaveLength(1);
       expect(a.wallet.notes.get(note.commitment)?.state).toBe('spending');
       expect(a.wallet.freeNotes(USDC)).toEqual([]);

@@ -1,4 +1,4 @@
-import { signTransaction, type TransactionRecord } from '@nightjar/ledger/client';
+import { signTransaction } from '@nightjar/ledger/client';
 import type { Client } from '../client.js';
 import {
   DepositPendingError,
@@ -9,6 +9,7 @@ import {
 import { waitForVenueTree } from '../notes/venue-wait.js';
 import { parseUnits } from '../utils/decimal.js';
 import { landTransaction } from '../utils/land-transaction.js';
+import { withFundingLock } from '../utils/send-lock.js';
 import type { WalletNote } from '../wallet/wallet.js';
 import { assetParameter } from './assets.js';
 
@@ -87,37 +88,42 @@ export async function deposit(client: Client, params: DepositParameters): Promis
   const treeId = params.treeId ?? 0;
   const index = wallet.depositCount;
   const { note, openingHash } = wallet.depositNote(index, depositMint, amount, treeId);
+  const stored: WalletNote = { ...note, leafIndex: undefined, state: 'free' };
   // Persist the counter first: a crash after sending must not reuse the index.
   wallet.depositCount = index + 1;
   wallet.save();
   const funding = wallet.keys.funding;
-  const last = await client.ledger.getNonce({ signer: funding.address });
-  const tx = signTransaction(funding.seed, BigInt(last ?? '0') + 1n, {
-    name: 'deposit',
-    args: {
-      tree_id: treeId,
-      mint: depositMint,
-      amount: amount.toString(),
-      note_commitment: note.commitment,
-      opening_hash: openingHash,
-    },
-  });
-  const signature = tx.signature;
-  // In the wallet before sending (pending: no leaf): a deposit that lands late is not lost.
-  const stored: WalletNote = { ...note, leafIndex: undefined, state: 'free' };
-  wallet.addNote(stored);
-  wallet.save();
-  params.onProgress?.({ stage: 'sending', signature });
-  let rec: TransactionRecord | undefined;
-  try {
-    rec = await landTransaction(client, tx, wait === 'sent' ? { waitMs: 0 } : {});
-  } catch (err) {
-    if (err instanceof LedgerRefusedError) {
-      wallet.notes.delete(stored.commitment); // nothing was deposited
-      wallet.save();
+  // Under the funding key's lock from its nonce until landed: concurrent deposits take turns.
+  const { signature, rec } = await withFundingLock(client, async () => {
+    const last = await client.ledger.getNonce({ signer: funding.address });
+    const tx = signTransaction(funding.seed, BigInt(last ?? '0') + 1n, {
+      name: 'deposit',
+      args: {
+        tree_id: treeId,
+        mint: depositMint,
+        amount: amount.toString(),
+        note_commitment: note.commitment,
+        opening_hash: openingHash,
+      },
+    });
+    // In the wallet before sending (pending: no leaf): a deposit that lands late is not lost.
+    wallet.addNote(stored);
+    wallet.save();
+    params.onProgress?.({ stage: 'sending', signature: tx.signature });
+    try {
+      return {
+        signature: tx.signature,
+        rec: await landTransaction(client, tx, wait === 'sent' ? { waitMs: 0 } : {}),
+      };
+    } catch (err) {
+      if (err instanceof LedgerRefusedError) {
+        wallet.notes.delete(stored.commitment); // nothing was deposited
+        wallet.save();
+      }
+      if (!(wait === 'sent' && err instanceof TransactionPendingError)) throw err;
+      return { signature: tx.signature, rec: undefined };
     }
-    if (!(wait === 'sent' && err instanceof TransactionPendingError)) throw err;
-  }
+  });
   const leaf = rec?.result?.leaf;
   if (leaf) {
     stored.leafIndex = leaf.leaf_index;

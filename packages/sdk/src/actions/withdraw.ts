@@ -7,6 +7,7 @@ import type { JoinSplitProgress, JoinSplitReturnType } from '../notes/run-join-s
 import { takeFreeNotes } from '../notes/take-notes.js';
 import { parseUnits } from '../utils/decimal.js';
 import { landTransaction } from '../utils/land-transaction.js';
+import { withFundingLock } from '../utils/send-lock.js';
 import type { WalletNote } from '../wallet/wallet.js';
 import { assetParameter, learnAsset } from './assets.js';
 import { noteWitness } from './note-witness.js';
@@ -32,6 +33,11 @@ export interface WithdrawParameters {
   split?: boolean;
   /** Told each stage of that split. */
   onProgress?: (progress: JoinSplitProgress) => void;
+  /**
+   * The longest wait for the withdrawal to land, in ms (default 30,000). One not landed by then
+   * leaves its note `spending` until a sync hears the ledger's word.
+   */
+  waitMs?: number;
 }
 
 /** The spent note and the withdrawal transaction. */
@@ -109,23 +115,27 @@ export async function withdraw(client: Client, params: WithdrawParameters): Prom
       throw new ProofError(`VALID_SPEND proof failed: ${(err as Error).message}`, { cause: err });
     }
     const funding = wallet.keys.funding;
-    const last = await client.ledger.getNonce({ signer: funding.address });
-    const tx = signTransaction(funding.seed, BigInt(last ?? '0') + 1n, {
-      name: 'withdraw',
-      args: {
-        tree_id: note.treeId,
-        merkle_root: fieldToHex(witness.merkleRoot),
-        nullifier: note.nullifier,
-        mint: note.mint,
-        amount: note.amount.toString(),
-        recipient,
-        proof: bytesToHex(proof),
-      },
-    });
-    const signature = tx.signature;
-    // Refusals are typed (LedgerRefusedError); one not landed yet is the ledger's word at the next sync.
-    await landTransaction(client, tx, { waitMs: 0 }).catch((err: unknown) => {
-      if (!(err instanceof TransactionPendingError)) throw err;
+    // Under the funding key's lock from its nonce until landed: concurrent withdrawals (and
+    // deposits) take turns instead of signing the same nonce.
+    const signature = await withFundingLock(client, async () => {
+      const last = await client.ledger.getNonce({ signer: funding.address });
+      const tx = signTransaction(funding.seed, BigInt(last ?? '0') + 1n, {
+        name: 'withdraw',
+        args: {
+          tree_id: note.treeId,
+          merkle_root: fieldToHex(witness.merkleRoot),
+          nullifier: note.nullifier,
+          mint: note.mint,
+          amount: note.amount.toString(),
+          recipient,
+          proof: bytesToHex(proof),
+        },
+      });
+      // Refusals are typed (LedgerRefusedError); one not landed yet is the ledger's word at the next sync.
+      await landTransaction(client, tx, { waitMs: params.waitMs ?? 30_000 }).catch((err: unknown) => {
+        if (!(err instanceof TransactionPendingError)) throw err;
+      });
+      return tx.signature;
     });
     // Sent: offered to no order from now on, and spent once the ledger says so; a withdrawal that
     // never lands leaves the note to the ledger's word at the next sync (free again).
