@@ -265,6 +265,17 @@ describe('trading', () => {
     expect(usdc?.available).toBe('500');
   });
 
+  it('two deposits at once both land (the funding key signs one at a time)', async () => {
+    const [a, b] = await Promise.all(
+      ['1', '2'].map((amount) =>
+        bot<TransferView>(app, 'POST', '/deposits', { asset: 'ETH', amount, faucet: true }),
+      ),
+    );
+    expect([a!.status, b!.status], `${a!.text} ${b!.text}`).toEqual([200, 200]);
+    const eth = (await bot<BalanceView[]>(app, 'GET', '/balances')).body.find((x) => x.asset === 'ETH');
+    expect(eth?.available).toBe('3');
+  });
+
   it('previews an order without proving: the exact conversion, the collateral, the nearest prices', async () => {
     const ok = (
       await bot<OrderPreview>(app, 'POST', '/orders/preview', {
