@@ -156,6 +156,14 @@ export async function createAppServer(options: CreateAppServerOptions = {}): Pro
   });
   // JSON only: a form post (text/plain, urlencoded) from another site is refused before any handler.
   app.removeContentTypeParser('text/plain');
+  // An empty JSON body (a DELETE from a client that sets Content-Type on every request) is no body;
+  // anything else goes through fastify's parser, which refuses __proto__ and constructor keys.
+  const strictJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    if (body.length === 0) done(null, undefined);
+    else strictJson(req, body as string, done); // parseAs: 'string'
+  });
   app.setReplySerializer((payload) => toJson(payload));
   app.decorateRequest('appSession', null);
   const routes: string[] = [`GET /api/v1/events`];

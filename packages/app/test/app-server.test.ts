@@ -166,6 +166,25 @@ describe('the front door', () => {
       rawBody: 'asset=USDC',
     });
     expect(form.status).toBe(415);
+    // Bad JSON is a 400; a prototype-poisoning key is refused, not merged.
+    const bad = await http(app, 'POST', '/api/v1/deposits', {
+      headers: { authorization: `Bearer ${app.apiToken}`, 'content-type': 'application/json' },
+      rawBody: '{"asset":',
+    });
+    expect(bad.status).toBe(400);
+    const poisoned = await http(app, 'POST', '/api/v1/orders/preview', {
+      headers: { authorization: `Bearer ${app.apiToken}`, 'content-type': 'application/json' },
+      rawBody: '{"__proto__":{"admin":true},"market":"SOL-USDC"}',
+    });
+    expect(poisoned.status).toBe(400);
+  });
+
+  it('an empty body with Content-Type JSON is no body (a DELETE from a client that always sets it)', async () => {
+    const r = await http(app, 'DELETE', '/api/v1/orders/00000000000000000000000000000000', {
+      headers: { authorization: `Bearer ${app.apiToken}`, 'content-type': 'application/json' },
+      rawBody: '',
+    });
+    expect(r.status, r.text).toBe(404);
   });
 
   it('an unknown route is a 404 ApiError', async () => {

@@ -230,7 +230,7 @@ describe('the trading app end to end (real venue, real proofs, real browser)', (
       name: "a quote under a forger's platform root (check a)",
       check: 'a',
       pin: async () => {
-        const forger = await SimulatedPlatform.open({ composeHash: config.composeHash });
+        const forger = await SimulatedPlatform.open({ dir: undefined, composeHash: config.composeHash });
         return { pinnedRoot: new Uint8Array(forger.rootCa.der) };
       },
     },
