@@ -48,11 +48,10 @@ function deriveKey(password: string, salt: Buffer, p: ScryptParams): Buffer {
   });
 }
 
-/** Encrypts `plaintext` under `password`. */
-export function seal(plaintext: string, password: string, params: ScryptParams = DEFAULT_SCRYPT): string {
-  const salt = randomBytes(16);
+/** AES-256-GCM under `key` with a fresh IV: the sealed file naming `salt` and the scrypt cost. */
+function sealWithKey(plaintext: string, key: Buffer, salt: Buffer, params: ScryptParams): string {
   const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', deriveKey(password, salt, params), iv);
+  const cipher = createCipheriv('aes-256-gcm', key, iv);
   const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
   const file: SealedFile = {
     version: 1,
@@ -65,8 +64,7 @@ export function seal(plaintext: string, password: string, params: ScryptParams =
   return JSON.stringify(file);
 }
 
-/** Decrypts a sealed file; a wrong password or any tampering throws WalletDecryptError. */
-export function unseal(sealed: string, password: string): string {
+function parseSealed(sealed: string): SealedFile {
   let file: SealedFile;
   try {
     file = JSON.parse(sealed) as SealedFile;
@@ -75,8 +73,11 @@ export function unseal(sealed: string, password: string): string {
   }
   if (file.version !== 1 || file.kdf?.name !== 'scrypt')
     throw new WalletDecryptError('unknown wallet file format');
+  return file;
+}
+
+function openWithKey(file: SealedFile, key: Buffer): string {
   try {
-    const key = deriveKey(password, Buffer.from(file.salt, 'hex'), file.kdf);
     const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(file.iv, 'hex'));
     decipher.setAuthTag(Buffer.from(file.tag, 'hex'));
     return Buffer.concat([decipher.update(Buffer.from(file.ciphertext, 'hex')), decipher.final()]).toString(
@@ -84,6 +85,63 @@ export function unseal(sealed: string, password: string): string {
     );
   } catch {
     throw new WalletDecryptError('wrong password or damaged wallet file');
+  }
+}
+
+/** Encrypts `plaintext` under `password`. */
+export function seal(plaintext: string, password: string, params: ScryptParams = DEFAULT_SCRYPT): string {
+  const salt = randomBytes(16);
+  return sealWithKey(plaintext, deriveKey(password, salt, params), salt, params);
+}
+
+/** Decrypts a sealed file; a wrong password or any tampering throws WalletDecryptError. */
+export function unseal(sealed: string, password: string): string {
+  const file = parseSealed(sealed);
+  let key: Buffer;
+  try {
+    key = deriveKey(password, Buffer.from(file.salt, 'hex'), file.kdf);
+  } catch {
+    throw new WalletDecryptError('wrong password or damaged wallet file');
+  }
+  return openWithKey(file, key);
+}
+
+/**
+ * Seals one wallet file again and again. scrypt is deliberately slow (a few hundred ms, on the
+ * event loop), so the key is derived once per salt, not on every save: each save is AES-GCM with a
+ * fresh IV under the same key (random 96-bit IVs are safe far beyond any wallet's saves).
+ */
+export class WalletSealer {
+  private salt: Buffer = randomBytes(16);
+  private key: Buffer | undefined;
+
+  constructor(
+    private readonly password: string,
+    private readonly params: ScryptParams,
+  ) {}
+
+  /** Opens a sealed file; when its cost is this sealer's, its salt and key serve the next saves. */
+  unseal(sealed: string): string {
+    const file = parseSealed(sealed);
+    const salt = Buffer.from(file.salt, 'hex');
+    let key: Buffer;
+    try {
+      key = deriveKey(this.password, salt, file.kdf);
+    } catch {
+      throw new WalletDecryptError('wrong password or damaged wallet file');
+    }
+    const plaintext = openWithKey(file, key);
+    const { N, r, p } = file.kdf;
+    if (N === this.params.N && r === this.params.r && p === this.params.p) {
+      this.salt = salt;
+      this.key = key;
+    }
+    return plaintext;
+  }
+
+  seal(plaintext: string): string {
+    this.key ??= deriveKey(this.password, this.salt, this.params);
+    return sealWithKey(plaintext, this.key, this.salt, this.params);
   }
 }
 

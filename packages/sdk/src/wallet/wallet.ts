@@ -14,7 +14,7 @@ import { MemoDecryptor } from './memo-decryptor.js';
 import { ParentIndex } from './memo-outputs.js';
 import { isLiveStatus } from './order-status.js';
 import { deriveWalletKeys, depositNoteInner, type WalletKeys } from './keys.js';
-import { DEFAULT_SCRYPT, readText, seal, unseal, writeFileAtomic, type ScryptParams } from './keystore.js';
+import { DEFAULT_SCRYPT, readText, WalletSealer, writeFileAtomic, type ScryptParams } from './keystore.js';
 
 /** Where a note came from (`join_split`: an output of a split or merge). */
 export type NoteOrigin = 'deposit' | 'trade' | 'change' | 'join_split';
@@ -129,7 +129,7 @@ export class Wallet {
 
   constructor(
     readonly seed: Uint8Array,
-    private readonly file?: { path: string; password: string; scrypt: ScryptParams },
+    private readonly file?: { path: string; sealer: WalletSealer },
   ) {
     this.keys = deriveWalletKeys(seed);
     this.decryptor = new MemoDecryptor(this.keys.viewingPrivateKey, this.keys.viewingPublicKey);
@@ -321,7 +321,7 @@ export class Wallet {
       memos: [...this.memos],
       memoCursor: this.memoCursor,
     };
-    writeFileAtomic(this.file.path, seal(JSON.stringify(saved), this.file.password, this.file.scrypt));
+    writeFileAtomic(this.file.path, this.file.sealer.seal(JSON.stringify(saved)));
   }
 
   /** Restores the saved state (notes, orders, counters) from plain JSON. */
@@ -342,8 +342,9 @@ export class Wallet {
 
   /** Opens an encrypted wallet file. */
   static open(path: string, password: string, scrypt: ScryptParams = DEFAULT_SCRYPT): Wallet {
-    const saved = JSON.parse(unseal(readText(path), password)) as Saved;
-    const w = new Wallet(hexToBytes(saved.seed), { path, password, scrypt });
+    const sealer = new WalletSealer(password, scrypt);
+    const saved = JSON.parse(sealer.unseal(readText(path))) as Saved;
+    const w = new Wallet(hexToBytes(saved.seed), { path, sealer });
     w.load(saved);
     return w;
   }
@@ -362,7 +363,7 @@ export function createWallet(params: CreateWalletParameters = {}): Wallet {
   const seed = params.seed ?? Uint8Array.from(randomBytes(32));
   const w = new Wallet(
     seed,
-    params.path ? { path: params.path, password: params.password!, scrypt } : undefined,
+    params.path ? { path: params.path, sealer: new WalletSealer(params.password!, scrypt) } : undefined,
   );
   w.save();
   return w;
