@@ -27,6 +27,7 @@ import {
 import {
   AccountSuspendedError,
   InvalidResponseError,
+  LedgerError,
   NetworkError,
   NightjarError,
   ParameterError,
@@ -44,6 +45,7 @@ import {
 } from './transport/index.js';
 import { TransportError } from './transport/errors.js';
 import { backoffDelay, sleep, type BackoffOptions, DEFAULT_BACKOFF } from './utils/backoff.js';
+import { typedLedger } from './utils/typed-ledger.js';
 import type { Wallet } from './wallet/wallet.js';
 
 /** Account credentials, provisioned out of band. */
@@ -136,6 +138,10 @@ export interface ClientRequestOptions<T = unknown> {
 export interface Client {
   readonly baseUrl: string;
   readonly transport: Transport;
+  /**
+   * The ledger (the one passed to `createClient`, or a client of `ledgerUrl`), its calls' failures
+   * typed: `LedgerUnavailableError` (unreachable, timed out) or `LedgerError` (a JSON-RPC error).
+   */
   readonly ledger: LedgerClient;
   readonly nonces: NonceStore;
   readonly slotMs: number;
@@ -216,13 +222,15 @@ export async function createClient(params: CreateClientParameters): Promise<Crea
   // Checked before anything is opened: a bad root leaves nothing to close.
   const rootCaDer = rootDer(params.pinnedRoot);
   const ownsLedger = !params.ledger;
-  const ledger: LedgerClient =
+  // Every failure of a ledger call (this one or the caller's) is a typed SDK error.
+  const ledger: LedgerClient = typedLedger(
     params.ledger ??
-    (params.ledgerUrl
-      ? new RpcLedgerClient(params.ledgerUrl)
-      : (() => {
-          throw new NightjarError('createClient needs ledgerUrl or ledger');
-        })());
+      (params.ledgerUrl
+        ? new RpcLedgerClient(params.ledgerUrl)
+        : (() => {
+            throw new NightjarError('createClient needs ledgerUrl or ledger');
+          })()),
+  );
   const transport = createTransport({
     url: params.baseUrl,
     rootCaDer,
@@ -256,6 +264,8 @@ export async function createClient(params: CreateClientParameters): Promise<Crea
       });
     } catch (err) {
       if (err instanceof TransportError && err.code !== 'TRANSPORT_CLOSED') throw err;
+      // Verification reads the signer set from the ledger: its failure is the ledger's.
+      if (err instanceof LedgerError) throw err;
       throw new NetworkError(`request to ${path} failed: ${(err as Error).message}`, { cause: err });
     }
     if (res.status >= 200 && res.status < 300) return res.body;

@@ -346,6 +346,61 @@ export class FaucetError extends NightjarError {
   }
 }
 
+/** Stable codes of a failed ledger call (a read, or a dev call such as the faucet's airdrop). */
+export type LedgerErrorCode =
+  /** The ledger answered with a JSON-RPC error (`rpcCode`). */
+  | 'LEDGER_ERROR'
+  /** The ledger could not be reached or did not answer in time (`retryable`). */
+  | 'LEDGER_UNAVAILABLE';
+
+/**
+ * A ledger call (`method`: `getNonce`, `getLeaves`, `getNoteStatuses`...) failed with the
+ * ledger's JSON-RPC error `rpcCode` (`-32602` invalid params, `-32603` internal...; `-32603` too
+ * when a ledger passed to `createClient` threw something else, kept as `cause`). Retryable only
+ * when the ledger was busy (`-32007`). Transactions the SDK sends are refused with
+ * `LedgerRefusedError` instead; `LedgerUnavailableError` is the subclass for an unreachable ledger.
+ */
+export class LedgerError extends NightjarError {
+  override name = 'LedgerError';
+  readonly code: LedgerErrorCode = 'LEDGER_ERROR';
+  override readonly retryable: boolean;
+  constructor(
+    readonly method: string,
+    readonly rpcCode: number,
+    message: string,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+    this.retryable = rpcCode === -32007;
+  }
+}
+
+/**
+ * The ledger at `url` could not be reached (connection refused or reset, a closed ledger) or did
+ * not answer in time; `rpcCode` is `-32005` (unreachable) or `-32004` (timed out). Retryable; the
+ * message names the fix: is the venue running (`npm start`)?
+ */
+export class LedgerUnavailableError extends LedgerError {
+  override name = 'LedgerUnavailableError';
+  override readonly code: LedgerErrorCode = 'LEDGER_UNAVAILABLE';
+  override readonly retryable = true;
+  constructor(
+    method: string,
+    readonly url: string | undefined,
+    rpcCode: number,
+    detail: string,
+    options?: ErrorOptions,
+  ) {
+    super(
+      method,
+      rpcCode,
+      `the ledger${url ? ` at ${url}` : ''} is unavailable (${method}: ${detail}): ` +
+        'is the venue running (`npm start`)? then try again',
+      options,
+    );
+  }
+}
+
 /**
  * The order cannot be modified: it is no longer resting (filled, cancelled, expired, failed) or
  * is settling. `status` is the wallet's view of it after re-reading it; place a new order instead.

@@ -1,8 +1,8 @@
-import { RpcError } from '@nightjar/ledger/client';
 import type { Client } from '../client.js';
-import { FaucetError, ParameterError } from '../errors.js';
+import { FaucetError, LedgerError, ParameterError } from '../errors.js';
 import { describeAmount } from '../utils/asset-registry.js';
 import { parseUnits } from '../utils/decimal.js';
+import { ledgerRpcCode } from '../utils/typed-ledger.js';
 import { assetParameter } from './assets.js';
 
 /** What to draw from a dev ledger's faucet. */
@@ -53,13 +53,18 @@ export async function requestFaucet(
     });
     return { signature, owner, mint: asset.mint, amount };
   } catch (err) {
-    if (!(err instanceof RpcError)) throw err;
+    // The client's ledger throws typed errors carrying the JSON-RPC code; a bare one throws RpcError.
+    const code = ledgerRpcCode(err);
+    if (code === undefined) throw err;
     const options = { cause: err };
-    switch (err.code) {
+    // The ledger's own words (a typed error's message already names its fix).
+    const detail = ((err instanceof LedgerError && err.cause instanceof Error ? err.cause : err) as Error)
+      .message;
+    switch (code) {
       case -32006:
         throw new FaucetError(
           'FAUCET_UNAVAILABLE',
-          err.code,
+          code,
           `this ledger has no faucet (a production venue): fund ${owner} with ${what} from elsewhere, then deposit`,
           options,
         );
@@ -68,14 +73,14 @@ export async function requestFaucet(
         throw new FaucetError(
           'FAUCET_UNAVAILABLE',
           -32005,
-          `the ledger is unreachable (${err.message}): is the venue running (\`npm start\`)? then try again`,
+          `the ledger is unreachable (${detail}): is the venue running (\`npm start\`)? then try again`,
           options,
         );
       default:
         throw new FaucetError(
           'FAUCET_REFUSED',
-          err.code,
-          `the faucet refused ${what} for ${owner}: ${err.message}`,
+          code,
+          `the faucet refused ${what} for ${owner}: ${detail}`,
           options,
         );
     }

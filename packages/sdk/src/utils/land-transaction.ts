@@ -3,10 +3,11 @@
  * record: the only word on what happened. A ledger reply lost on the way (-32004: it may have
  * landed) is answered by reading the record, never by resending.
  */
-import { RPC_ERRORS, RpcError, type Transaction, type TransactionRecord } from '@nightjar/ledger/client';
+import { RPC_ERRORS, type Transaction, type TransactionRecord } from '@nightjar/ledger/client';
 import type { Client } from '../client.js';
 import { LedgerRefusedError, TransactionPendingError } from '../errors.js';
 import { sleep } from './backoff.js';
+import { ledgerRpcCode } from './typed-ledger.js';
 
 /** Options of `landTransaction`. */
 export interface LandTransactionOptions {
@@ -29,9 +30,11 @@ export async function landTransaction(
   try {
     await client.ledger.sendTransaction({ transaction: tx });
   } catch (err) {
-    if (!(err instanceof RpcError)) throw err;
-    if (err.code !== RPC_ERRORS.nodeTimeout)
-      throw new LedgerRefusedError(name, String(err.code), false, tx.signature, { cause: err });
+    // The client's ledger throws typed errors carrying the JSON-RPC code; a bare one throws RpcError.
+    const code = ledgerRpcCode(err);
+    if (code === undefined) throw err;
+    if (code !== RPC_ERRORS.nodeTimeout)
+      throw new LedgerRefusedError(name, String(code), false, tx.signature, { cause: err });
   }
   const waitMs = options.waitMs ?? 30_000;
   const start = Date.now();
