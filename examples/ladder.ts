@@ -1,7 +1,7 @@
 /**
  * One deposit backs a five-level bid ladder: `placeOrders` splits it once into a note per order
- * (and the remainder). Then the orders are cancelled, their notes merged back, and an amount that
- * no note holds is withdrawn (split off first).
+ * (and the remainder). Then the orders are cancelled, their notes merged back, a note split and
+ * joined by hand, and an amount that no note holds is withdrawn (split off first).
  *
  *   npm start &            # a local venue (dev mode)
  *   WALLET_PASSWORD=... npx tsx examples/ladder.ts
@@ -11,11 +11,13 @@ import {
   deposit,
   formatUnits,
   getBalances,
+  joinSplit,
   mergeCandidates,
   mergeNotes,
   placeOrders,
   requestFaucet,
   resolveAsset,
+  splitNote,
   withdraw,
 } from '@nightjar/sdk';
 import { connect, openWallet } from './venue.js';
@@ -51,6 +53,16 @@ try {
     const merged = await mergeNotes(client, { mint: USDC.mint });
     console.log(`merged ${merged.spent.length} notes into`, usdc(merged.note.amount));
   }
+  // By hand: split off two 100 USDC notes (the rest is a third), then join those two into one.
+  const { notes: parts } = await splitNote(client, { mint: USDC.mint, amounts: ['100', '100'] });
+  console.log('split into', parts.map((n) => usdc(n.amount)).join(', '));
+  const pair = parts.slice(0, 2);
+  const joined = await joinSplit(client, {
+    mint: USDC.mint,
+    inputs: pair.map((n) => n.commitment),
+    amounts: [pair.reduce((sum, n) => sum + n.amount, 0n)], // the notes made: one, of their total
+  });
+  console.log('joined into', usdc(joined.notes[0]!.amount));
   const out = await withdraw(client, { asset: 'USDC', amount: '12.34' });
   console.log('withdrew', usdc(out.note.amount), out.split ? '(split off a larger note first)' : '');
   const { USDC: balance } = await getBalances(client, { by: 'symbol' });

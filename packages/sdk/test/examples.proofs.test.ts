@@ -179,10 +179,12 @@ describe('examples/ against a started venue', () => {
     expect(run.err).toContain('WalletDecryptError');
   });
 
-  it('place-and-cancel: faucet, deposit (usable when it resolves), place, cancel', async () => {
+  it('place-and-cancel: faucet, deposit (usable when it resolves), place, reprice, cancel', async () => {
     const out = succeeded(await runExample('place-and-cancel'));
     expect(out).toContain('created account');
     expect(out).toMatch(/placed [0-9a-f]{32} (pending|open)/);
+    expect(out).toMatch(/^markets SOL-USDC.* at slot \d+$/m);
+    expect(out).toContain('open orders 1');
     expect(out).toContain('USDC locked');
     expect(out).toContain('cancelled cancelled');
     expect(existsSync(join(dir, 'place-and-cancel.account.json'))).toBe(true);
@@ -195,11 +197,13 @@ describe('examples/ against a started venue', () => {
     expect(out).toMatch(/USDC available 200 locked 0/);
   });
 
-  it('ladder: one deposit, five orders from one split, merged back, 12.34 USDC withdrawn', async () => {
+  it('ladder: one deposit, five orders from one split, merged back, split and joined, 12.34 USDC withdrawn', async () => {
     const out = succeeded(await runExample('ladder'));
     expect(out).toContain('deposited 800 USDC');
     expect(out.match(/^placed /gm)).toHaveLength(5);
     expect(out).toContain('1 split(s)');
+    expect(out).toContain('split into 100 USDC, 100 USDC, ');
+    expect(out).toContain('joined into 200 USDC');
     expect(out).toContain('withdrew 12.34 USDC');
     expect(out).toContain('USDC available 787.66');
   });
