@@ -5,7 +5,9 @@ import {
   ForbiddenError,
   InsufficientNotesError,
   JoinSplitAmountsError,
+  LedgerError,
   LedgerRefusedError,
+  LedgerUnavailableError,
   NetworkError,
   NoteNotFreeError,
   NotesPendingError,
@@ -101,6 +103,10 @@ export function classifyError(err: unknown): Classified {
     };
   if (err instanceof NetworkError || isConnRefused(err))
     return { exitCode: EXIT.unreachable, message: `venue unreachable: ${text}; is \`npm start\` running?` };
+  if (err instanceof LedgerUnavailableError)
+    return { exitCode: EXIT.unreachable, code: err.code, message: `${text} (ready.json's ledger_url)` };
+  if (err instanceof LedgerError)
+    return { exitCode: EXIT.refused, code: err.code, ledgerCode: String(err.rpcCode), message: text };
   if (err instanceof WalletDecryptError)
     return {
       exitCode: EXIT.wallet,

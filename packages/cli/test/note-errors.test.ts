@@ -4,7 +4,9 @@
  */
 import {
   JoinSplitAmountsError,
+  LedgerError,
   LedgerRefusedError,
+  LedgerUnavailableError,
   NoteNotFreeError,
   NotesPendingError,
   NothingToMergeError,
@@ -29,6 +31,19 @@ describe('classifyError on note errors', () => {
     const busy = classifyError(new LedgerRefusedError('withdraw', '-32007', false, 'ab'));
     expect(busy).toMatchObject({ exitCode: EXIT.refused, ledgerCode: '-32007' });
     expect(busy.message).toContain('the ledger is busy or down: try again');
+  });
+
+  it('a ledger that is down: exit 3 naming the fix; a ledger error reply: exit 1 with its code', () => {
+    const down = classifyError(
+      new LedgerUnavailableError('getNonce', 'http://127.0.0.1:1', -32005, 'fetch failed'),
+    );
+    expect(down).toMatchObject({ exitCode: EXIT.unreachable, code: 'LEDGER_UNAVAILABLE' });
+    expect(down.message).toContain('is the venue running (`npm start`)?');
+    expect(classifyError(new LedgerError('getLeaves', -32602, 'bad params'))).toMatchObject({
+      exitCode: EXIT.refused,
+      code: 'LEDGER_ERROR',
+      ledgerCode: '-32602',
+    });
   });
 
   it('a note backing an order, nothing to merge, amounts over the note: exit 5 naming the fix', () => {
