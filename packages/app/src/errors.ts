@@ -57,10 +57,25 @@ export class AppError extends Error {
 
 export const badRequest = (message: string, fix?: string) => new AppError(400, 'BAD_REQUEST', message, fix);
 
+/**
+ * A transport error that says the venue is not the attested one (a failed check (a)–(d), bad
+ * evidence or TLS). A closed or refused socket (`TRANSPORT_CLOSED`: the venue is down or
+ * restarting) is not: it is retried, not held against the venue.
+ */
+export const isAttestationFailure = (err: unknown): err is TransportError =>
+  err instanceof TransportError && err.code !== 'TRANSPORT_CLOSED';
+
 /** The stable error for any failure, naming the fix. */
 export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
   const text = err instanceof Error ? err.message : String(err);
+  if (err instanceof TransportError && !isAttestationFailure(err))
+    return new AppError(
+      503,
+      'VENUE_UNAVAILABLE',
+      `the connection to the venue closed: ${text}`,
+      'is the venue running (`npm start`)? the app reconnects and checks it again; try again shortly',
+    );
   if (err instanceof TransportError)
     return new AppError(
       503,

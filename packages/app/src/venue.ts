@@ -9,18 +9,18 @@
 import {
   createClient,
   createStream,
-  TransportError,
   type Client,
   type CreateClientParameters,
   type Credentials,
   type Prover,
   type StreamClient,
   type StreamClientEvent,
+  type TransportError,
   type VerifyTransportReturnType,
   type Wallet,
 } from '@nightjar/sdk';
 import type { AttestationCheck, VenueView } from './api-types.js';
-import { AppError } from './errors.js';
+import { AppError, isAttestationFailure } from './errors.js';
 
 /** Where the venue is and what to pin (ready.json's fields, or in-process values in tests). */
 export interface VenueConfig {
@@ -190,7 +190,7 @@ export class VenueSession {
 
   /** A route met a transport failure: stop sending anything. */
   noteFailure(err: unknown): void {
-    if (err instanceof TransportError) this.fail(err);
+    if (isAttestationFailure(err)) this.fail(err);
   }
 
   private async open(): Promise<void> {
@@ -216,7 +216,7 @@ export class VenueSession {
         ...(this.hooks.prover ? { prover: this.hooks.prover } : {}),
       });
     } catch (err) {
-      if (err instanceof TransportError) {
+      if (isAttestationFailure(err)) {
         this.fail(err);
         return;
       }
@@ -244,7 +244,7 @@ export class VenueSession {
       for (const t of ['order', 'fill', 'resync', 'disconnected', 'reconnected', 'error'] as const)
         stream.on(t, (e: StreamClientEvent) => this.onStream(e));
     } catch (err) {
-      if (err instanceof TransportError) this.fail(err);
+      if (isAttestationFailure(err)) this.fail(err);
     }
     this.on.connection('connected');
     this.on.venue(this.venueView());
@@ -253,7 +253,8 @@ export class VenueSession {
   private onStream(e: StreamClientEvent): void {
     if (e.type === 'disconnected') this.on.connection('disconnected');
     if (e.type === 'reconnected') this.on.connection('reconnected');
-    if (e.type === 'error' && e.error instanceof TransportError) this.fail(e.error);
+    // A refused or closed socket (the venue restarting) is retried by the stream, not a failure.
+    if (e.type === 'error' && isAttestationFailure(e.error)) this.fail(e.error);
     this.on.stream(e);
   }
 

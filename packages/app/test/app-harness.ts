@@ -32,8 +32,12 @@ export interface TestVenue {
   ledger: NonNullable<VenueConfig['ledger']>;
   engine: {
     url: string;
+    port: number;
     bootSessionId: string;
     attestation: { identity: { compose_hash: string }; rootCa?: { der: Uint8Array } };
+    /** The venue side of every stream socket (closing them all is how a test drops the stream). */
+    context: { streamHub: { failAll(reason: string): void } };
+    close(): Promise<void>;
   };
   admin: Credentials;
   newAccount(): Promise<{ credentials: Credentials }>;
@@ -42,8 +46,15 @@ export interface TestVenue {
 }
 
 interface Harness {
-  startTestVenue(options: { settle?: boolean; logger?: unknown }): Promise<TestVenue>;
+  startTestVenue(options: { settle?: boolean; logger?: unknown; dataDir?: string }): Promise<TestVenue>;
+  devCircuitKeys(): Promise<unknown>;
+  stubVerifyInputProof: unknown;
+  FAST_ARGON2: unknown;
 }
+interface EngineModule {
+  startEngine(options: Record<string, unknown>): Promise<TestVenue['engine']>;
+}
+const ENGINE_SRC = fileURLToPath(new URL('../../engine/src/index.ts', import.meta.url));
 interface FastVenue {
   standInProver: Prover;
   FAST_SCRYPT: { N: number; r: number; p: number };
@@ -55,6 +66,12 @@ export interface AppVenue {
   /** Every request the engine received (path only), in order. */
   requests: string[];
   dir: string;
+  /**
+   * Stops the engine and starts it again on the same port, data directory (so the same platform
+   * root, accounts and orders) and ledger: a new boot session and TLS key, after `downMs` with
+   * nothing listening. Only with `restartable`.
+   */
+  restartEngine(downMs?: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -73,11 +90,16 @@ function engineLog(requests: string[]) {
  * A settling venue in process whose chain advances one slot every `tickMs` (so deposits become
  * final and matches settle without the test driving the clock).
  */
-export async function startAppVenue(tickMs = 20): Promise<AppVenue> {
+export async function startAppVenue(tickMs = 20, options: { restartable?: boolean } = {}): Promise<AppVenue> {
   const requests: string[] = [];
-  const { startTestVenue } = (await import(ENGINE_HARNESS)) as Harness;
-  const v = await startTestVenue({ settle: true, logger: engineLog(requests) });
+  const harness = (await import(ENGINE_HARNESS)) as Harness;
   const dir = mkdtempSync(join(tmpdir(), 'nightjar-app-'));
+  const engineDir = options.restartable ? join(dir, 'engine') : undefined;
+  const v = await harness.startTestVenue({
+    settle: true,
+    logger: engineLog(requests),
+    ...(engineDir ? { dataDir: engineDir } : {}),
+  });
   let running = true;
   const ticking = (async () => {
     while (running) {
@@ -89,6 +111,22 @@ export async function startAppVenue(tickMs = 20): Promise<AppVenue> {
     v,
     requests,
     dir,
+    async restartEngine(downMs = 0) {
+      if (!engineDir) throw new Error('startAppVenue({ restartable: true }) restarts its engine');
+      const { startEngine } = (await import(ENGINE_SRC)) as EngineModule;
+      await v.engine.close();
+      await new Promise((r) => setTimeout(r, downMs));
+      v.engine = await startEngine({
+        ledger: v.ledger,
+        port: v.engine.port,
+        dataDir: engineDir,
+        dev: true,
+        hasher: harness.FAST_ARGON2,
+        verifyInputProof: harness.stubVerifyInputProof,
+        circuitKeys: await harness.devCircuitKeys(),
+        logger: engineLog(requests),
+      });
+    },
     async close() {
       running = false;
       await ticking;

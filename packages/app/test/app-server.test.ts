@@ -582,3 +582,87 @@ describe('the OpenAPI document', () => {
       expect(described.has(route), route).toBe(true);
   });
 });
+
+describe('the venue link on the events WebSocket', () => {
+  const connectionStates = (ws: { frames: AppEvent[] }) =>
+    ws.frames.flatMap((e) => (e.type === 'connection' ? [e.state] : []));
+
+  it('a dropped venue stream sends `connection` disconnected, then reconnected', async () => {
+    const cookie = await browserSession(app);
+    const ws = await openWs(app, { host: `127.0.0.1:${app.port}`, cookie });
+    try {
+      // The socket opens with the link's current state.
+      await ws.next((e) => e.type === 'connection');
+      expect(connectionStates(ws)).toEqual(['connected']);
+      venue.v.engine.context.streamHub.failAll('test: the venue drops every stream socket');
+      await ws.next((e) => e.type === 'connection' && e.state === 'reconnected');
+      expect(connectionStates(ws)).toEqual(['connected', 'disconnected', 'reconnected']);
+      // A socket opened now starts from the new state.
+      const late = await openWs(app, { host: `127.0.0.1:${app.port}`, cookie });
+      await late.next((e) => e.type === 'connection');
+      expect(connectionStates(late)).toEqual(['reconnected']);
+      late.close();
+    } finally {
+      ws.close();
+    }
+  });
+});
+
+describe('an engine restart (a new boot session)', () => {
+  let rv: AppVenue;
+  let rapp: AppServer;
+
+  beforeAll(async () => {
+    rv = await startAppVenue(20, { restartable: true });
+    rapp = await startTestApp(rv, 'restart');
+  }, 60_000);
+
+  afterAll(async () => {
+    await rapp?.close();
+    await rv?.close();
+  });
+
+  it('is verified again: GET venue shows the new boot session, and a `venue` frame said so', async () => {
+    const first = (await bot<VenueView>(rapp, 'GET', '/venue')).body;
+    expect(first.attestation).toBe('verified');
+    const oldBoot = rv.v.engine.bootSessionId;
+    expect(first.boot_session_id).toBe(oldBoot);
+    const cookie = await browserSession(rapp);
+    const ws = await openWs(rapp, { host: `127.0.0.1:${rapp.port}`, cookie });
+    try {
+      await ws.next((e) => e.type === 'connection');
+      // Down for 300 ms (3× the stream's first reconnect delay): a reconnect meets a refused
+      // socket, which is the venue restarting, not a failed attestation.
+      await rv.restartEngine(300);
+      const newBoot = rv.v.engine.bootSessionId;
+      expect(newBoot).not.toBe(oldBoot);
+      // The app's stream reconnects on its own, over a new socket that is checked (a)–(d) again.
+      const frame = await ws.next(
+        (e) =>
+          e.type === 'venue' && e.venue.boot_session_id === newBoot && e.venue.attestation === 'verified',
+        10_000,
+      );
+      expect(frame.type === 'venue' && frame.venue.checks.every((c) => c.ok)).toBe(true);
+      const view = (await bot<VenueView>(rapp, 'GET', '/venue')).body;
+      expect(view).toMatchObject({ attestation: 'verified', boot_session_id: newBoot });
+      expect(view.checks.map((c) => [c.id, c.ok])).toEqual([
+        ['a', true],
+        ['b', true],
+        ['c', true],
+        ['d', true],
+      ]);
+      expect(view.checks[3]!.detail).toContain(newBoot);
+      expect(view.checked_at!).toBeGreaterThan(first.checked_at!);
+      // The boot change tells the page to re-read what it may have missed.
+      await ws.next((e) => e.type === 'connection' && e.state === 'reconnected');
+      // The restart never showed as a failed attestation (which would stop all trading).
+      expect(ws.frames.filter((e) => e.type === 'venue').map((e) => e.venue.attestation)).not.toContain(
+        'failed',
+      );
+      // And the app works on the new engine: the account is logged in again.
+      expect((await bot(rapp, 'GET', '/balances')).status).toBe(200);
+    } finally {
+      ws.close();
+    }
+  });
+});
