@@ -29,10 +29,19 @@ function isErrorBody(v: unknown): v is ApiError {
   );
 }
 
+/**
+ * How many calls the guard refused, also on `<html data-refused-sends>`: a test's proof that a
+ * control's handler ran and reached this layer, which sent nothing.
+ */
+let refusedSends = 0;
+
 export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
   if (method !== 'GET') {
     const refused = sendGuard();
-    if (refused) throw new ApiFailure(0, { code: 'attestation_failed', message: refused });
+    if (refused) {
+      document.documentElement.dataset.refusedSends = String(++refusedSends);
+      throw new ApiFailure(0, { code: 'attestation_failed', message: refused });
+    }
   }
   let res: Response;
   try {

@@ -52,3 +52,41 @@ export async function openPage(
   page.on('pageerror', (e) => consoleErrors.push(String(e)));
   return { page, context, consoleErrors };
 }
+
+/**
+ * The barrier that makes "the page sent nothing" deterministic, without a sleep: resolves once a
+ * GET the page issues now has its response. Every control's handler (Place, Deposit, Withdraw,
+ * Modify, Cancel) calls the page's api layer (web/api.ts) before its first `await` (its checks are
+ * synchronous), and the api layer calls `fetch` (or refuses, counting the refusal) before its own
+ * first `await`. So whatever a click or submit dispatched before this call would have sent is
+ * issued before this GET, the browser reports requests (`page.on('request')`) in the order they
+ * are issued, and by the time this GET is answered a listener has seen every earlier one.
+ * (The ticket's preview is the one send behind a timer; it needs valid fields, which a disabled
+ * ticket cannot get.)
+ */
+export async function sendsSettled(page: pw.Page): Promise<void> {
+  const status = await page.evaluate(
+    "fetch('/api/v1/venue', { credentials: 'same-origin' }).then((r) => r.status)",
+  );
+  if (status !== 200) throw new Error(`the barrier GET /api/v1/venue answered ${String(status)}`);
+}
+
+/**
+ * Types `value` into input `#id` even when it is disabled (as a script on the page could: a
+ * disabled control ignores the user, not `dispatchEvent`), then submits its form directly
+ * (`requestSubmit` is not stopped by a disabled fieldset): the form's handler runs.
+ */
+export async function submitAnyway(page: pw.Page, id: string, value: string): Promise<void> {
+  await page.evaluate(`(() => {
+    const input = document.getElementById(${JSON.stringify(id)});
+    Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set.call(input, ${JSON.stringify(value)});
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+  })()`);
+  // A separate evaluate: the page has re-rendered with the new value by then.
+  await page.evaluate(`document.getElementById(${JSON.stringify(id)}).form.requestSubmit()`);
+}
+
+/** How many sends the page's api layer refused (`<html data-refused-sends>`). */
+export async function refusedSends(page: pw.Page): Promise<number> {
+  return Number((await page.locator('html').getAttribute('data-refused-sends')) ?? 0);
+}

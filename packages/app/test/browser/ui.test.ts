@@ -13,6 +13,9 @@ import { failedVenue, sampleFills, startFakeApi, verifiedVenue, type FakeApi } f
 import {
   launchBrowser,
   openPage,
+  refusedSends,
+  sendsSettled,
+  submitAnyway,
   VIEWPORTS,
   type BrowserContext,
   type LaunchedBrowser,
@@ -129,10 +132,20 @@ describe('the trading app in a browser (fake API)', () => {
       expect(await page.getByRole('button', { name }).isDisabled()).toBe(true);
     expect(await page.getByLabel('Amount (SOL)', { exact: true }).isDisabled()).toBe(true);
     // Even a forced click and a forced submit send nothing.
+    const sent: string[] = [];
+    page.on('request', (r) => {
+      if (r.method() !== 'GET') sent.push(`${r.method()} ${r.url()}`);
+    });
     await page.getByRole('button', { name: 'Place bid' }).click({ force: true });
     await page.getByRole('button', { name: 'Deposit' }).click({ force: true });
     await page.evaluate("document.querySelector('form')?.requestSubmit()");
-    await page.waitForTimeout(500);
+    // A script that fills the disabled deposit and withdraw forms and submits them: their handlers
+    // run, and the api layer refuses both (counted on the page) before any network.
+    await submitAnyway(page, 'dep-amount', '5');
+    await submitAnyway(page, 'wd-amount', '12.5');
+    await sendsSettled(page);
+    expect(await refusedSends(page)).toBe(2);
+    expect(sent).toEqual([]);
     expect(nonGet()).toEqual([]);
   });
 
