@@ -2,7 +2,8 @@
  * End to end in a real browser: a started venue (`nightjar start`, real proofs), the real app
  * server (`createAppServer`) and its web front end in headless Chromium. The page shows the
  * attestation verified; deposits with the faucet; places a bid that a second trader's ask (the SDK,
- * its own account) crosses and sees it reach fully filled; cancels an order; the operator view
+ * its own account) crosses and sees it reach fully filled; modifies a resting order to a new price
+ * and cancels it; withdraws to the funding account and sees that balance grow; the operator view
  * shows the trade in transparency and metrics. A forged venue (another release than the pinned one,
  * or a quote under a forger's platform root) makes the page say so and send nothing.
  *
@@ -32,7 +33,16 @@ import {
 } from '../../../cli/test/nightjar-process.js';
 import { SimulatedPlatform } from '../../../engine/src/index.js';
 import { takeScreenshots } from '../../scripts/screenshots.js';
-import { launchBrowser, openPage, VIEWPORTS, type LaunchedBrowser, type Page } from './launch.js';
+import {
+  launchBrowser,
+  openPage,
+  refusedSends,
+  sendsSettled,
+  submitAnyway,
+  VIEWPORTS,
+  type LaunchedBrowser,
+  type Page,
+} from './launch.js';
 
 const SLOT_MS = 200;
 const FAST_SCRYPT = { N: 2 ** 10, r: 8, p: 1 };
@@ -105,6 +115,20 @@ async function startSeller(): Promise<Client> {
 }
 
 const stateOf = (id: string) => page.getByTestId(`state-${id}`).textContent();
+
+/** A cell of an order's row in the orders table, by its column. */
+const cellOf = (id: string, column: string) =>
+  page
+    .locator('tr', { has: page.getByTestId(`state-${id}`) })
+    .locator(`td[data-label="${column}"]`)
+    .textContent();
+
+/** A human amount as an exact integer (12 decimals), so sums compare without float error. */
+function units(amount: string): bigint {
+  const m = /^\s*(\d+)(?:\.(\d{1,12}))?\s*$/.exec(amount);
+  if (!m) throw new Error(`not an amount: "${amount}"`);
+  return BigInt(m[1]!) * 10n ** 12n + BigInt((m[2] ?? '').padEnd(12, '0'));
+}
 
 const stateIds = async (): Promise<(string | null)[]> =>
   Promise.all(
@@ -189,11 +213,52 @@ describe('the trading app end to end (real venue, real proofs, real browser)', (
     await expect.poll(async () => (await fills.textContent()) ?? '', { timeout: 60_000 }).toContain('100');
   }, 300_000);
 
-  it('cancels a resting order', async () => {
+  it('modifies a resting order to a new price, then cancels it', async () => {
     const bid = await placeFromTicket('buy', '0.25', '90', '5m');
     await expect.poll(() => stateOf(bid), { timeout: 60_000 }).toBe('open');
-    await page.getByRole('button', { name: new RegExp(`^Cancel order ${bid.slice(0, 8)}`) }).click();
+    expect(await cellOf(bid, 'Price')).toBe('90');
+    const before = new Set(await stateIds());
+    await page.getByRole('button', { name: new RegExp(`^Modify order ${bid.slice(0, 8)}`) }).click();
+    await page.locator(`#mod-${bid}-price`).fill('95');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    // A modify replaces the order: the table shows the new one resting at 95, the old one cancelled.
+    let moved: string | undefined;
+    await expect
+      .poll(
+        async () => {
+          moved = (await stateIds()).find((t) => t && !before.has(t))?.slice('state-'.length);
+          return moved;
+        },
+        { timeout: 120_000 },
+      )
+      .toBeTruthy();
+    await expect.poll(() => stateOf(moved!), { timeout: 60_000 }).toBe('open');
+    expect(await cellOf(moved!, 'Price')).toBe('95');
+    expect(await cellOf(moved!, 'Amount')).toBe('0.25');
     await expect.poll(() => stateOf(bid), { timeout: 60_000 }).toBe('cancelled');
+    await page.getByRole('button', { name: new RegExp(`^Cancel order ${moved!.slice(0, 8)}`) }).click();
+    await expect.poll(() => stateOf(moved!), { timeout: 60_000 }).toBe('cancelled');
+  }, 240_000);
+
+  it('withdraws 12.5 USDC: the funding balance grows by exactly that', async () => {
+    const balances = page.locator('section', {
+      has: page.getByRole('heading', { name: 'Balances', exact: true }),
+    });
+    const funding = async () =>
+      units(
+        (await balances
+          .locator('tr', { has: page.locator('td[data-label="Asset"]', { hasText: /^USDC$/ }) })
+          .locator('td[data-label="Funding"]')
+          .textContent()) ?? '',
+      );
+    const before = await funding();
+    await page.locator('#wd-asset').selectOption('USDC');
+    await page.locator('#wd-amount').fill('12.5');
+    await page.getByRole('button', { name: 'Withdraw', exact: true }).click();
+    const done = page.getByRole('status').filter({ hasText: 'Withdrew 12.5 USDC' });
+    await done.waitFor({ timeout: 120_000 });
+    expect(await done.textContent()).toContain('12500000');
+    await expect.poll(funding, { timeout: 30_000 }).toBe(before + units('12.5'));
   }, 180_000);
 
   it('the operator view shows the trade in transparency and metrics', async () => {
@@ -260,7 +325,11 @@ describe('the trading app end to end (real venue, real proofs, real browser)', (
       expect(await o.page.getByRole('button', { name: 'Place bid' }).isDisabled()).toBe(true);
       await o.page.getByRole('button', { name: 'Place bid' }).click({ force: true });
       await o.page.getByRole('button', { name: 'Deposit', exact: true }).click({ force: true });
-      await o.page.waitForTimeout(500);
+      // A script that fills the disabled deposit form and submits it: the handler runs, and the
+      // api layer refuses (counted on the page) before any network.
+      await submitAnyway(o.page, 'dep-amount', '5');
+      await sendsSettled(o.page);
+      expect(await refusedSends(o.page)).toBe(1);
       expect(sent).toEqual([]);
       await o.context.close();
     },
