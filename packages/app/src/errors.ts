@@ -12,6 +12,8 @@ import {
   ForbiddenError,
   InsufficientNotesError,
   JoinSplitAmountsError,
+  LedgerError,
+  LedgerUnavailableError,
   LedgerRefusedError,
   NetworkError,
   NoteNotFreeError,
@@ -101,6 +103,22 @@ export function toAppError(err: unknown): AppError {
           err.rpcCode,
         )
       : new AppError(err.retryable ? 503 : 400, err.code, text, undefined, err.rpcCode);
+  if (err instanceof LedgerUnavailableError)
+    return new AppError(
+      503,
+      err.code,
+      text,
+      'is the venue running (`npm start`)? then try again',
+      err.rpcCode,
+    );
+  if (err instanceof LedgerError)
+    return new AppError(
+      502,
+      err.code,
+      text,
+      'the ledger refused a read: try again; if it persists, see the venue log',
+      err.rpcCode,
+    );
   if (err instanceof JoinSplitAmountsError)
     return new AppError(400, err.code, text, 'ask less, or deposit more first');
   if (err instanceof NotesPendingError)
