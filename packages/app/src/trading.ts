@@ -12,11 +12,10 @@ import {
   DepositPendingError,
   formatPrice,
   formatUnits,
-  getInclusion,
+  waitForInclusion,
   getInstruments,
   isTerminal,
   modifyOrder,
-  NotFoundError,
   orderTerms,
   parsePrice,
   parseUnits,
@@ -462,7 +461,7 @@ export class Trader {
       await this.sync(client);
       // A note paid out whole must be in the venue's tree (a fresh change note may not be yet).
       const whole = this.wallet.freeNotes(a.mint).find((n) => n.amount === units);
-      if (whole) await untilIncluded(client, whole.commitment, USABLE_WAIT_MS);
+      if (whole) await waitForInclusion(client, { commitment: whole.commitment, timeoutMs: USABLE_WAIT_MS });
       progress(whole ? 'proving' : 'preparing_note');
       const res = await withdraw(client, {
         mint: a.mint,
@@ -809,21 +808,6 @@ function notTracked(orderId: string): AppError {
     `no order ${orderId} in this wallet`,
     'GET /api/v1/orders lists the orders this app placed',
   );
-}
-
-/** Polls until the note is in the venue's tree (usable for orders); false after `timeoutMs`. */
-export async function untilIncluded(client: Client, commitment: string, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      await getInclusion(client, { commitment });
-      return true;
-    } catch (err) {
-      if (!(err instanceof NotFoundError)) throw err;
-      if (Date.now() > deadline) return false;
-      await new Promise((r) => setTimeout(r, Math.min(500, client.slotMs)));
-    }
-  }
 }
 
 export type { TrackedOrder };

@@ -36,11 +36,11 @@ import {
   type Client,
   type Credentials,
   type JoinSplitProgress,
+  waitForInclusion,
 } from '@nightjar/sdk';
 
 import { readReady, type Paths } from '../src/config.js';
 import { pinnedRoot } from '../src/connect.js';
-import { untilIncluded } from '../src/inclusion.js';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const BIN = fileURLToPath(new URL('../bin/nightjar.mjs', import.meta.url));
@@ -180,7 +180,9 @@ async function fundedNotes(client: Client, notes: { mint: string; amount: bigint
     await client.ledger.requestAirdrop({ owner, mint, amount: amount.toString() });
     made.push((await deposit(client, { mint, amount, wait: 'landed' })).note.commitment);
   }
-  await Promise.all(made.map((c) => untilIncluded(client, c, { intervalMs: 100, timeoutMs: 60_000 })));
+  await Promise.all(
+    made.map((c) => waitForInclusion(client, { commitment: c, intervalMs: 100, timeoutMs: 60_000 })),
+  );
 }
 
 /** Times each stage of a join-split from its progress events. */

@@ -12,13 +12,13 @@ import {
   withdraw,
   deposit,
   type Client,
+  waitForInclusion,
 } from '@nightjar/sdk';
 import { positiveIntOption, UsageError } from '../args.js';
 import { listAssets, resolveAsset, type Asset } from '../assets.js';
 import { walletFile, walletPassword } from '../config.js';
 import { openWallet, withClient } from '../connect.js';
 import { CliError, EXIT } from '../exit-codes.js';
-import { untilIncluded } from '../inclusion.js';
 import { str, type Command } from '../command.js';
 import {
   assetOf,
@@ -64,9 +64,9 @@ export const walletInit: Command = {
   },
 };
 
-/** Waits until the note is in the engine's tree. */
-async function waitForInclusion(client: Client, commitment: string, timeoutMs: number): Promise<void> {
-  if (!(await untilIncluded(client, commitment, { intervalMs: 500, timeoutMs })))
+/** Waits until the note is in the engine's tree, else exit 6 (timeout). */
+async function untilFinal(client: Client, commitment: string, timeoutMs: number): Promise<void> {
+  if (!(await waitForInclusion(client, { commitment, intervalMs: 500, timeoutMs })))
     throw new CliError(
       `note ${commitment} not final after ${timeoutMs / 1000}s; check \`nightjar status\``,
       EXIT.timeout,
@@ -109,7 +109,7 @@ export const walletDeposit: Command = {
       if (!values['no-wait'])
         await out.progress(
           'waiting for the note to be final',
-          waitForInclusion(client, note.commitment, FINAL_WAIT_MS),
+          untilFinal(client, note.commitment, FINAL_WAIT_MS),
         );
       out.result(
         { commitment: note.commitment, asset: asset.name, mint: asset.mint, amount: atomic, signature },
@@ -388,10 +388,7 @@ export const walletWithdraw: Command = {
       const value = whole ? wallet.notes.get(whole)!.amount : atomic!;
       // It must be final: a fresh settlement output is usable once the engine's tree has it.
       if (whole)
-        await out.progress(
-          'waiting for the note to be final',
-          waitForInclusion(client, whole, FINAL_WAIT_MS),
-        );
+        await out.progress('waiting for the note to be final', untilFinal(client, whole, FINAL_WAIT_MS));
       const proving = 'proving and sending the withdrawal';
       const res = await out.progress(`withdrawing ${units(value, asset)}`, (stage) => {
         stage(whole ? proving : `split: ${WAITING_FOR_INPUTS}`);

@@ -19,12 +19,12 @@ import {
   type PlaceOrderReturnType,
   type Prover,
   type StreamClient,
+  waitForInclusion,
 } from '@nightjar/sdk';
 import type { Instrument } from '@nightjar/protocol';
 import type { Paths } from '../config.js';
 import { readReady } from '../config.js';
 import { pinnedRoot } from '../connect.js';
-import { untilIncluded } from '../inclusion.js';
 import { priceLimit } from './quote-plan.js';
 
 export const SYMBOL = 'SOL-USDC';
@@ -70,7 +70,7 @@ async function openClient(
 
 /** Waits until every commitment is in the engine's tree. */
 async function waitIncluded(client: Client, commitments: string[]): Promise<void> {
-  for (const commitment of commitments) await untilIncluded(client, commitment, { intervalMs: 300 });
+  for (const commitment of commitments) await waitForInclusion(client, { commitment, intervalMs: 300 });
 }
 
 export class Trader {
