@@ -40,7 +40,7 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
     const refused = sendGuard();
     if (refused) {
       document.documentElement.dataset.refusedSends = String(++refusedSends);
-      throw new ApiFailure(0, { code: 'attestation_failed', message: refused });
+      throw new ApiFailure(0, { code: 'ATTESTATION_FAILED', message: refused });
     }
   }
   let res: Response;
@@ -56,7 +56,7 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
     });
   } catch {
     throw new ApiFailure(0, {
-      code: 'app_unreachable',
+      code: 'APP_UNREACHABLE',
       message: 'The trading app does not answer.',
       fix: 'Check that `nightjar app` (or `npm start`) is still running, then retry.',
     });
@@ -73,7 +73,7 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
   if (!res.ok) {
     if (isErrorBody(parsed)) throw new ApiFailure(res.status, parsed.error);
     throw new ApiFailure(res.status, {
-      code: `http_${res.status}`,
+      code: `HTTP_${res.status}`,
       message: `The app answered ${res.status} ${res.statusText}.`,
       ...(res.status === 401
         ? { fix: 'The session expired: open the URL that `nightjar app` printed again.' }

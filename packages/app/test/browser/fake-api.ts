@@ -71,7 +71,7 @@ export function failedVenue(): VenueView {
         : c,
     ),
     error: {
-      code: 'attestation_failed',
+      code: 'ATTESTATION_FAILED',
       message: 'The quote names a compose hash that is not the pinned release.',
       fix: 'Do not trade on this venue; check that you started the release you meant to.',
       venue_code: 'compose_mismatch',
