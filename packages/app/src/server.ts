@@ -27,6 +27,23 @@ import { parseModify, parseOrderRequest, parseTransfer, Trader } from './trading
 import { VenueSession, type VenueConfig } from './venue.js';
 import { registerWebApp } from './web/index.js';
 
+/**
+ * The most a client may leave unread on the events socket. A client that stops reading (a stuck
+ * bot) is closed instead of growing the app's memory; it reconnects and re-reads the state.
+ */
+export const EVENTS_BACKLOG_LIMIT = 1 << 20;
+
+/** Sends one frame, or closes a socket whose unread backlog is over the limit (1008). */
+export function sendBounded(
+  ws: Pick<WebSocket, 'readyState' | 'OPEN' | 'bufferedAmount' | 'send' | 'close'>,
+  text: string,
+): void {
+  if (ws.readyState !== ws.OPEN) return;
+  if (ws.bufferedAmount + text.length > EVENTS_BACKLOG_LIMIT)
+    ws.close(1008, 'events backlog over 1 MiB: reconnect');
+  else ws.send(text);
+}
+
 /** The app's default port. */
 export const DEFAULT_APP_PORT = 8480;
 
@@ -120,7 +137,7 @@ export async function createAppServer(options: CreateAppServerOptions = {}): Pro
 
   const broadcast = (e: AppEvent) => {
     const text = toJson(e);
-    for (const ws of sockets) if (ws.readyState === ws.OPEN) ws.send(text);
+    for (const ws of sockets) sendBounded(ws, text);
   };
 
   // The trader is made after the venue session, which tells it the stream and each new client.
