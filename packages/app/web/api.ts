@@ -95,5 +95,5 @@ export function listOf<T>(body: unknown, key: string): T[] {
 
 export function errorOf(e: unknown): ErrorBody {
   if (e instanceof ApiFailure) return e.body;
-  return { code: 'client_error', message: e instanceof Error ? e.message : String(e) };
+  return { code: 'CLIENT_ERROR', message: e instanceof Error ? e.message : String(e) };
 }

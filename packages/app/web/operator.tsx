@@ -53,7 +53,7 @@ function LoginForm({ dev, onLoggedIn }: { dev: boolean; onLoggedIn: () => void }
     e.preventDefault();
     if (!apiKey.trim() || !secret || !pass) {
       setError({
-        code: 'credentials_missing',
+        code: 'CREDENTIALS_MISSING',
         message: 'The API key, secret and passphrase are all needed.',
         fix: dev
           ? 'Fill in all three, or use the dev admin.'

@@ -30,7 +30,7 @@ function ModifyForm({ order, onClose }: { order: OrderView; onClose: () => void 
       (body.amount !== undefined && !isPositiveDecimal(body.amount))
     ) {
       setError({
-        code: 'modify_invalid',
+        code: 'MODIFY_INVALID',
         message: 'The new price and amount must be positive numbers.',
         fix: 'Enter them in human units, e.g. 101.5 and 0.5.',
       });
@@ -38,7 +38,7 @@ function ModifyForm({ order, onClose }: { order: OrderView; onClose: () => void 
     }
     if (body.price === undefined && body.amount === undefined) {
       setError({
-        code: 'modify_nothing',
+        code: 'MODIFY_NOTHING',
         message: 'Nothing changed.',
         fix: 'Change the price or the amount, or close.',
       });

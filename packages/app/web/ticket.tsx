@@ -29,7 +29,7 @@ export function validateTicket(f: Fields, submitted: boolean): ErrorBody[] {
   const errors: ErrorBody[] = [];
   const m = f.market;
   if (!m) {
-    errors.push({ code: 'no_market', message: 'No market is selected.', fix: 'Pick a market.' });
+    errors.push({ code: 'NO_MARKET', message: 'No market is selected.', fix: 'Pick a market.' });
     return errors;
   }
   const base = m.base.symbol;
@@ -37,13 +37,13 @@ export function validateTicket(f: Fields, submitted: boolean): ErrorBody[] {
   if (f.amount.trim() === '') {
     if (submitted)
       errors.push({
-        code: 'amount_missing',
+        code: 'AMOUNT_MISSING',
         message: 'The amount is missing.',
         fix: `Enter how much ${base} to ${f.side === 'buy' ? 'buy' : 'sell'}, at least ${m.min_size} ${base}.`,
       });
   } else if (!isPositiveDecimal(f.amount)) {
     errors.push({
-      code: 'amount_invalid',
+      code: 'AMOUNT_INVALID',
       message: `The amount "${f.amount}" is not a positive number.`,
       fix: `Enter the amount in ${base}, e.g. ${m.min_size}.`,
     });
@@ -51,13 +51,13 @@ export function validateTicket(f: Fields, submitted: boolean): ErrorBody[] {
   if (f.price.trim() === '') {
     if (submitted)
       errors.push({
-        code: 'price_missing',
+        code: 'PRICE_MISSING',
         message: 'The price is missing.',
         fix: `Enter the price in ${quote} per ${base}, on a tick of ${m.tick_size}.`,
       });
   } else if (!isPositiveDecimal(f.price)) {
     errors.push({
-      code: 'price_invalid',
+      code: 'PRICE_INVALID',
       message: `The price "${f.price}" is not a positive number.`,
       fix: `Enter the price in ${quote} per ${base}, e.g. 100.`,
     });
@@ -65,13 +65,13 @@ export function validateTicket(f: Fields, submitted: boolean): ErrorBody[] {
   if (f.minFill.trim() !== '') {
     if (!isDecimal(f.minFill))
       errors.push({
-        code: 'min_fill_invalid',
+        code: 'MIN_FILL_INVALID',
         message: `The minimum fill "${f.minFill}" is not a number.`,
         fix: `Enter a minimum fill in ${base} no larger than the amount, or leave it empty.`,
       });
     else if (isPositiveDecimal(f.amount) && Number(f.minFill) > Number(f.amount))
       errors.push({
-        code: 'min_fill_too_large',
+        code: 'MIN_FILL_TOO_LARGE',
         message: `The minimum fill ${f.minFill} ${base} is larger than the amount ${f.amount} ${base}.`,
         fix: `Lower the minimum fill to at most ${f.amount} ${base}.`,
       });
@@ -81,13 +81,13 @@ export function validateTicket(f: Fields, submitted: boolean): ErrorBody[] {
     const bounds = `between ${formatDuration(m.min_expiry_s)} and ${formatDuration(m.max_expiry_s)}`;
     if (s === undefined)
       errors.push({
-        code: 'expiry_invalid',
+        code: 'EXPIRY_INVALID',
         message: `The expiry "${f.expiry}" is not a duration.`,
         fix: `Write it like 30s, 5m or 1h, ${bounds}.`,
       });
     else if (s < m.min_expiry_s || s > m.max_expiry_s)
       errors.push({
-        code: 'expiry_out_of_range',
+        code: 'EXPIRY_OUT_OF_RANGE',
         message: `The expiry ${formatDuration(s)} is outside the venue's bounds.`,
         fix: `Choose an expiry ${bounds}.`,
       });

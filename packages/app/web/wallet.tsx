@@ -71,7 +71,7 @@ function TransferForm({
     setResult(undefined);
     if (!isPositiveDecimal(amount)) {
       setError({
-        code: 'bad_amount',
+        code: 'BAD_AMOUNT',
         message: `The amount "${amount}" is not a positive number.`,
         fix: `Enter the amount in ${chosen || 'the asset'}'s own units, e.g. 1.5.`,
       });
