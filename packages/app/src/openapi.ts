@@ -326,6 +326,17 @@ const OPS: Record<string, Record<string, [string, Op]>> = {
       },
     ],
   },
+  '/api/v1/session/logout': {
+    post: [
+      'logout',
+      {
+        summary:
+          'End this browser session: its cookie is cleared, its operator login and events sockets end (browser sessions also end after 30 idle minutes or 12 hours)',
+        tag: 'system',
+        schema: obj({ logged_in: { const: false } }),
+      },
+    ],
+  },
   '/api/v1/venue': {
     get: [
       'getVenue',

@@ -98,6 +98,14 @@ export class Operators {
     return { logged_in: true, api_key: creds.api_key, account_id: client.accountId };
   }
 
+  /** The operator login follows its session to a new id (the cookie is rotated at login). */
+  moveSession(from: string, to: string): void {
+    const op = this.bySession.get(from);
+    if (!op) return;
+    this.bySession.delete(from);
+    this.bySession.set(to, op);
+  }
+
   async logout(sessionId: string): Promise<void> {
     const op = this.bySession.get(sessionId);
     this.bySession.delete(sessionId);

@@ -70,32 +70,59 @@ export interface Session {
   id: string;
   kind: 'browser' | 'bot';
   createdAt: number;
+  /** The last request (or upgrade) it authenticated; the idle timeout counts from here. */
+  lastSeenAt: number;
 }
+
+/** How long a browser session lives. The bot's token has no session to expire (revoke it by file). */
+export interface SessionPolicy {
+  /** A session unused this long ends (default 30 minutes). */
+  idleMs: number;
+  /** A session ends this long after its login, however busy (default 12 hours). */
+  maxAgeMs: number;
+  /** At most this many browser sessions at once; a new login ends the least recently used. */
+  maxSessions: number;
+}
+
+export const DEFAULT_SESSION_POLICY: SessionPolicy = {
+  idleMs: 30 * 60_000,
+  maxAgeMs: 12 * 3600_000,
+  maxSessions: 64,
+};
 
 /** One-time login tokens and the sessions they became. */
 export class Sessions {
   /** SHA-256 of each login token not used yet, and when it expires. */
   private readonly pending = new Map<string, number>();
-  private readonly sessions: Session[] = [];
-  private readonly bot: Session = { id: 'bot', kind: 'bot', createdAt: Date.now() };
+  private readonly sessions = new Map<string, Session>();
+  private readonly bot: Session;
 
   constructor(
     private readonly apiToken: string,
     private readonly loginTokenTtlMs = 24 * 3600_000,
-  ) {}
+    private readonly policy: SessionPolicy = DEFAULT_SESSION_POLICY,
+    private readonly now: () => number = Date.now,
+    /** Told of every browser session that ends (logout, idle, age, rotation, eviction). */
+    private readonly onEnd: (session: Session) => void = () => undefined,
+  ) {
+    this.bot = { id: 'bot', kind: 'bot', createdAt: now(), lastSeenAt: now() };
+  }
 
   /** A new one-time login token (for the printed URL). */
   newLoginToken(): string {
     const token = randomBytes(24).toString('base64url');
-    this.pending.set(digest(token).toString('hex'), Date.now() + this.loginTokenTtlMs);
+    this.pending.set(digest(token).toString('hex'), this.now() + this.loginTokenTtlMs);
     return token;
   }
 
-  /** Spends a login token: a new session, or undefined (unknown, used or expired). */
-  redeem(token: string): Session | undefined {
+  /**
+   * Spends a login token: a new session, or undefined (unknown, used or expired). A session the
+   * browser already held (`previous`, its cookie) ends: a login always gets a fresh cookie.
+   */
+  redeem(token: string, previous?: string): Session | undefined {
     const d = digest(token);
     let found: string | undefined;
-    const now = Date.now();
+    const now = this.now();
     // Every pending token is compared, in constant time each.
     for (const [key, expires] of this.pending) {
       if (expires < now) this.pending.delete(key);
@@ -103,24 +130,96 @@ export class Sessions {
     }
     if (!found) return undefined;
     this.pending.delete(found);
-    const session: Session = { id: randomBytes(32).toString('base64url'), kind: 'browser', createdAt: now };
-    this.sessions.push(session);
-    return session;
+    const held = previous === undefined ? undefined : this.find(previous);
+    if (held) this.end(held.id);
+    return this.open(now);
   }
 
-  /** The session of a request: its cookie, or the bot token as a bearer. */
+  /**
+   * The same browser session under a new id (its old cookie stops working): at a change of
+   * privilege, so a cookie seen before the operator's login is worth nothing after it.
+   */
+  rotate(session: Session): Session {
+    if (session.kind === 'bot') return session;
+    this.sessions.delete(session.id);
+    const fresh: Session = { ...session, id: randomBytes(32).toString('base64url') };
+    this.sessions.set(fresh.id, fresh);
+    return fresh;
+  }
+
+  /** Ends a browser session (logout); the bot's cannot be ended here. */
+  end(id: string): void {
+    const session = this.sessions.get(id);
+    if (!session) return;
+    this.sessions.delete(id);
+    this.onEnd(session);
+  }
+
+  /** Ends every session past its idle timeout or its age; returns how many ended. */
+  sweep(): number {
+    const now = this.now();
+    let ended = 0;
+    for (const s of [...this.sessions.values()])
+      if (this.expired(s, now)) {
+        this.end(s.id);
+        ended++;
+      }
+    return ended;
+  }
+
+  /** The session of a request: its cookie, or the bot token as a bearer. Counts as activity. */
   authenticate(headers: IncomingHttpHeaders): Session | undefined {
     const bearer = bearerOf(headers.authorization);
     if (bearer !== undefined) return secretEquals(bearer, this.apiToken) ? this.bot : undefined;
     const cookie = cookieValue(headers.cookie, SESSION_COOKIE);
     if (cookie === undefined) return undefined;
-    let found: Session | undefined;
-    for (const s of this.sessions) if (secretEquals(cookie, s.id)) found = s;
+    const found = this.find(cookie);
+    if (!found) return undefined;
+    const now = this.now();
+    if (this.expired(found, now)) {
+      this.end(found.id);
+      return undefined;
+    }
+    found.lastSeenAt = now;
     return found;
   }
 
-  /** The Set-Cookie value of a session. */
-  static cookie(session: Session): string {
-    return `${SESSION_COOKIE}=${session.id}; HttpOnly; SameSite=Strict; Path=/`;
+  /** The Set-Cookie value of a session; it lives no longer than the session may. */
+  cookie(session: Session): string {
+    const maxAge = Math.max(0, Math.floor((session.createdAt + this.policy.maxAgeMs - this.now()) / 1000));
+    return `${SESSION_COOKIE}=${session.id}; HttpOnly; SameSite=Strict; Path=/; Max-Age=${maxAge}`;
+  }
+
+  /** The Set-Cookie value that makes a browser forget its session cookie. */
+  static clearedCookie(): string {
+    return `${SESSION_COOKIE}=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0`;
+  }
+
+  private open(now: number): Session {
+    this.sweep();
+    while (this.sessions.size >= this.policy.maxSessions) {
+      let oldest: Session | undefined;
+      for (const s of this.sessions.values()) if (!oldest || s.lastSeenAt < oldest.lastSeenAt) oldest = s;
+      this.end(oldest!.id);
+    }
+    const session: Session = {
+      id: randomBytes(32).toString('base64url'),
+      kind: 'browser',
+      createdAt: now,
+      lastSeenAt: now,
+    };
+    this.sessions.set(session.id, session);
+    return session;
+  }
+
+  /** The session a cookie names, compared in constant time against every live one. */
+  private find(cookie: string): Session | undefined {
+    let found: Session | undefined;
+    for (const s of this.sessions.values()) if (secretEquals(cookie, s.id)) found = s;
+    return found;
+  }
+
+  private expired(s: Session, now: number): boolean {
+    return now - s.lastSeenAt >= this.policy.idleMs || now - s.createdAt >= this.policy.maxAgeMs;
   }
 }

@@ -21,7 +21,15 @@ import { AppError, toAppError } from './errors.js';
 import { toJson } from './json.js';
 import { openApiDocument } from './openapi.js';
 import { Operators, parseOperatorLogin } from './operator.js';
-import { checkHostAndOrigin, Sessions, type Session } from './security.js';
+import {
+  checkHostAndOrigin,
+  cookieValue,
+  DEFAULT_SESSION_POLICY,
+  SESSION_COOKIE,
+  Sessions,
+  type Session,
+  type SessionPolicy,
+} from './security.js';
 import { AppState, readReadyFile } from './state.js';
 import { parseModify, parseOrderRequest, parseTransfer, Trader } from './trading.js';
 import { VenueSession, type VenueConfig } from './venue.js';
@@ -72,6 +80,10 @@ export interface CreateAppServerOptions {
   walletScrypt?: ScryptParams;
   prover?: Prover;
   slotMs?: number;
+  /** Browser sessions' idle timeout, lifetime and number (defaults: 30 min, 12 h, 64). */
+  sessionPolicy?: Partial<SessionPolicy>;
+  /** Test seam: the clock sessions expire by (default Date.now). */
+  now?: () => number;
 }
 
 export interface AppServer {
@@ -131,17 +143,25 @@ export async function createAppServer(options: CreateAppServerOptions = {}): Pro
     password: options.walletPassword ?? state.walletPassword(),
     ...(options.walletScrypt ? { scrypt: options.walletScrypt } : {}),
   });
-  const sessions = new Sessions(apiToken);
-  const sockets = new Set<WebSocket>();
+  /** Each events socket and the browser session it was opened under (null for the bot's). */
+  const sockets = new Map<WebSocket, string | null>();
+  const late: { trader?: Trader; operators?: Operators } = {};
+  const sessionPolicy = { ...DEFAULT_SESSION_POLICY, ...options.sessionPolicy };
+  // A session that ends (logout, idle, age, a newer login) takes its operator login and sockets along.
+  const sessions = new Sessions(apiToken, undefined, sessionPolicy, options.now, (ended) => {
+    void late.operators?.logout(ended.id).catch(() => undefined);
+    for (const [ws, id] of sockets) if (id === ended.id) ws.close(1008, 'session ended: log in again');
+  });
+  const sweeper = setInterval(() => sessions.sweep(), Math.min(60_000, sessionPolicy.idleMs / 2));
+  sweeper.unref();
   let connection: 'connected' | 'disconnected' | 'reconnected' = 'disconnected';
 
   const broadcast = (e: AppEvent) => {
     const text = toJson(e);
-    for (const ws of sockets) sendBounded(ws, text);
+    for (const ws of sockets.keys()) sendBounded(ws, text);
   };
 
   // The trader is made after the venue session, which tells it the stream and each new client.
-  const late: { trader?: Trader } = {};
   const venue = new VenueSession(
     config,
     wallet,
@@ -164,6 +184,7 @@ export async function createAppServer(options: CreateAppServerOptions = {}): Pro
   const t = new Trader(venue, wallet, state, broadcast);
   late.trader = t;
   const operators = new Operators(venue, state, async () => t.assets(venue.require()));
+  late.operators = operators;
 
   const app = Fastify({
     bodyLimit: BODY_LIMIT,
@@ -216,7 +237,7 @@ export async function createAppServer(options: CreateAppServerOptions = {}): Pro
   const redeem = async (req: FastifyRequest, reply: FastifyReply) => {
     const token = (req.query as Record<string, unknown> | undefined)?.token;
     if (typeof token !== 'string') return undefined;
-    const session = sessions.redeem(token);
+    const session = sessions.redeem(token, cookieValue(req.headers.cookie, SESSION_COOKIE));
     if (!session)
       return reply
         .status(401)
@@ -225,7 +246,7 @@ export async function createAppServer(options: CreateAppServerOptions = {}): Pro
           '<!doctype html><title>Nightjar</title><p>This login link was already used or is not valid. ' +
             'Each link opens one session: run <code>nightjar app</code> again for a new one.</p>',
         );
-    return reply.header('Set-Cookie', Sessions.cookie(session)).redirect('/', 303);
+    return reply.header('Set-Cookie', sessions.cookie(session)).redirect('/', 303);
   };
 
   app.setErrorHandler((err, _req, reply) => {
@@ -261,6 +282,19 @@ export async function createAppServer(options: CreateAppServerOptions = {}): Pro
   app.get(`${P}/openapi.json`, async () => openApiDocument());
   // A new one-time login URL (for `nightjar app --link`, which calls it with the bot token).
   app.post(`${P}/session/links`, async () => ({ url: loginUrl() }));
+  // Ends this browser session: its cookie, its operator login and its events sockets.
+  app.post(`${P}/session/logout`, async (req, reply) => {
+    const session = req.appSession!;
+    if (session.kind === 'bot')
+      throw new AppError(
+        400,
+        'BAD_REQUEST',
+        'the bot token is not a session and cannot log out',
+        'to stop a bot token working, delete <data-dir>/app/api-token and restart the app (a new one is made)',
+      );
+    sessions.end(session.id);
+    return reply.header('Set-Cookie', Sessions.clearedCookie()).send({ logged_in: false });
+  });
   app.get(`${P}/venue`, async () => venue.venueView());
   app.post(`${P}/venue/verify`, async () => venue.reverify());
   app.get(`${P}/markets`, async () => t.marketViews());
@@ -303,7 +337,18 @@ export async function createAppServer(options: CreateAppServerOptions = {}): Pro
   );
   app.get(`${P}/fills`, async () => t.fillViews());
 
-  app.post(`${P}/operator/login`, async (req) => operators.login(sid(req), parseOperatorLogin(req.body)));
+  app.post(`${P}/operator/login`, async (req, reply) => {
+    const result = await operators.login(sid(req), parseOperatorLogin(req.body));
+    // A change of privilege gets a new cookie: one seen before the login is worth nothing after it.
+    const before = req.appSession!;
+    const after = sessions.rotate(before);
+    if (after !== before) {
+      operators.moveSession(before.id, after.id);
+      for (const [ws, id] of sockets) if (id === before.id) sockets.set(ws, after.id);
+      void reply.header('Set-Cookie', sessions.cookie(after));
+    }
+    return result;
+  });
   app.post(`${P}/operator/logout`, async (req) => {
     await operators.logout(sid(req));
     return { logged_in: false };
@@ -337,9 +382,10 @@ export async function createAppServer(options: CreateAppServerOptions = {}): Pro
     const path = (req.url ?? '').split('?')[0];
     if (path !== `${P}/events`) return refuse(socket, 404, 'Not Found');
     if (checkHostAndOrigin(req.headers, port)) return refuse(socket, 403, 'Forbidden');
-    if (!sessions.authenticate(req.headers)) return refuse(socket, 401, 'Unauthorized');
+    const session = sessions.authenticate(req.headers);
+    if (!session) return refuse(socket, 401, 'Unauthorized');
     wss.handleUpgrade(req, socket, head, (ws) => {
-      sockets.add(ws);
+      sockets.set(ws, session.kind === 'browser' ? session.id : null);
       ws.on('close', () => sockets.delete(ws));
       ws.on('error', () => sockets.delete(ws));
       // Incoming frames carry nothing the app acts on.
@@ -369,7 +415,8 @@ export async function createAppServer(options: CreateAppServerOptions = {}): Pro
     wallet,
     fastify: app,
     async close() {
-      for (const ws of sockets) ws.terminate();
+      clearInterval(sweeper);
+      for (const ws of sockets.keys()) ws.terminate();
       wss.close();
       t.close();
       await operators.close();

@@ -49,6 +49,14 @@ afterAll(async () => {
 
 const code = (r: { body: unknown }) => (r.body as ApiError).error.code;
 
+/** The `name=value` of the session cookie a response sets (throws if it sets none). */
+function sessionCookie(r: { headers: Record<string, string | string[] | undefined> }): string {
+  const set = r.headers['set-cookie'];
+  const cookie = (Array.isArray(set) ? set[0] : set)?.split(';')[0];
+  if (!cookie?.startsWith('nightjar_session=')) throw new Error('no session cookie set');
+  return cookie;
+}
+
 describe('the front door', () => {
   it('binds 127.0.0.1 and prints a one-time URL', () => {
     expect(app.url).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${app.port}/\\?token=[A-Za-z0-9_-]{20,}$`));
@@ -474,6 +482,86 @@ describe('trading', () => {
   });
 });
 
+describe('browser sessions (28.12)', () => {
+  it('log out: the cookie is cleared and refused after, and its events socket closes (1008)', async () => {
+    const cookie = await browserSession(app);
+    const ws = await openWs(app, { host: `127.0.0.1:${app.port}`, cookie });
+    const closed = new Promise<number>((resolve) => ws.ws.once('close', (c) => resolve(c)));
+    const out = await http(app, 'POST', '/api/v1/session/logout', { headers: { cookie } });
+    expect(out.status, out.text).toBe(200);
+    expect(String(out.headers['set-cookie'])).toMatch(/^nightjar_session=; .*Max-Age=0/);
+    expect(await closed).toBe(1008);
+    const after = await http(app, 'GET', '/api/v1/venue', { headers: { cookie } });
+    expect(after.status).toBe(401);
+    expect(code(after)).toBe('UNAUTHORIZED');
+    await expect(openWs(app, { host: `127.0.0.1:${app.port}`, cookie })).rejects.toThrow('refused 401');
+    // The bot token is no session: it cannot log out (nor is it logged out by a browser).
+    const botOut = await bot(app, 'POST', '/session/logout');
+    expect(botOut.status).toBe(400);
+    expect((await bot(app, 'GET', '/venue')).status).toBe(200);
+  });
+
+  it('the cookie is rotated at the operator login: the one seen before it no longer works', async () => {
+    const before = await browserSession(app);
+    const login = await http(app, 'POST', '/api/v1/operator/login', {
+      headers: { cookie: before },
+      body: { dev: true },
+    });
+    expect(login.status, login.text).toBe(200);
+    const after = sessionCookie(login);
+    expect(after).not.toBe(before);
+    expect((await http(app, 'GET', '/api/v1/operator/status', { headers: { cookie: before } })).status).toBe(
+      401,
+    );
+    expect((await http(app, 'GET', '/api/v1/operator/status', { headers: { cookie: after } })).status).toBe(
+      200,
+    );
+    expect((await http(app, 'POST', '/api/v1/session/logout', { headers: { cookie: after } })).status).toBe(
+      200,
+    );
+  });
+
+  it('a new login from a browser that holds a session ends the old one', async () => {
+    const old = await browserSession(app);
+    const url = new URL(app.loginUrl());
+    const again = await http(app, 'GET', url.pathname + url.search, { headers: { cookie: old } });
+    expect(again.status).toBe(303);
+    const fresh = sessionCookie(again);
+    expect(fresh).not.toBe(old);
+    expect((await http(app, 'GET', '/api/v1/venue', { headers: { cookie: old } })).status).toBe(401);
+    expect((await http(app, 'GET', '/api/v1/venue', { headers: { cookie: fresh } })).status).toBe(200);
+  });
+
+  it('an idle session ends (cookie refused, its operator login gone); use keeps one alive', async () => {
+    let now = Date.now();
+    const timed = await startTestApp(venue, 'idle-sessions', {
+      now: () => now,
+      sessionPolicy: { idleMs: 60_000, maxAgeMs: 3_600_000 },
+    });
+    try {
+      const busy = await browserSession(timed);
+      const idle = await browserSession(timed);
+      const cookieLine = String(
+        (await http(timed, 'GET', new URL(timed.loginUrl()).pathname + new URL(timed.loginUrl()).search))
+          .headers['set-cookie'],
+      );
+      expect(cookieLine).toMatch(/Max-Age=3600/);
+      for (let i = 0; i < 3; i++) {
+        now += 40_000;
+        expect((await http(timed, 'GET', '/api/v1/venue', { headers: { cookie: busy } })).status).toBe(200);
+      }
+      const r = await http(timed, 'GET', '/api/v1/venue', { headers: { cookie: idle } });
+      expect(r.status).toBe(401);
+      expect(code(r)).toBe('UNAUTHORIZED');
+      // The age limit ends even a busy session.
+      now += 3_600_000;
+      expect((await http(timed, 'GET', '/api/v1/venue', { headers: { cookie: busy } })).status).toBe(401);
+    } finally {
+      await timed.close();
+    }
+  });
+});
+
 describe('the operator', () => {
   it('needs an operator login, held by the app (the credentials never come back)', async () => {
     const cookie = await browserSession(app);
@@ -487,16 +575,19 @@ describe('the operator', () => {
     expect(login.status, login.text).toBe(200);
     expect(login.text).not.toContain(venue.v.admin.api_secret);
     expect(login.text).not.toContain(venue.v.admin.passphrase);
+    const rotated = sessionCookie(login);
     // Another session (the bot) is not logged in by this one.
     expect((await bot(app, 'GET', '/operator/status')).status).toBe(401);
     const wrong = await http(app, 'POST', '/api/v1/operator/login', {
-      headers: { cookie },
+      headers: { cookie: rotated },
       body: { api_key: 'x', api_secret: 'y', passphrase: 'z' },
     });
     expect(wrong.status).toBeGreaterThanOrEqual(400);
-    const logout = await http(app, 'POST', '/api/v1/operator/logout', { headers: { cookie } });
+    const logout = await http(app, 'POST', '/api/v1/operator/logout', { headers: { cookie: rotated } });
     expect(logout.status).toBe(200);
-    expect((await http(app, 'GET', '/api/v1/operator/status', { headers: { cookie } })).status).toBe(401);
+    const after = await http(app, 'GET', '/api/v1/operator/status', { headers: { cookie: rotated } });
+    expect(after.status).toBe(401);
+    expect(code(after)).toBe('OPERATOR_LOGIN_REQUIRED');
   });
 
   it('status, transparency per mint, metrics per stage, drain, accounts', async () => {

@@ -41,7 +41,38 @@ function ConnectionStatus({ socket, venueLink }: { socket: SocketState; venueLin
   );
 }
 
+/** Ends the browser session (cookie, operator login, events socket); the page then says how to return. */
+function LogoutButton({ onDone }: { onDone: () => void }) {
+  const [error, setError] = useState<ErrorBody>();
+  return (
+    <span class="logout">
+      <button
+        type="button"
+        onClick={() => void api('POST', '/session/logout').then(onDone, (e: unknown) => setError(errorOf(e)))}
+      >
+        Log out
+      </button>
+      <ErrorBox error={error} title="Could not log out" />
+    </span>
+  );
+}
+
 export function App() {
+  const [loggedOut, setLoggedOut] = useState(false);
+  if (loggedOut)
+    return (
+      <main id="main" class="logged-out">
+        <h1>Logged out</h1>
+        <p>
+          This browser session has ended. Run <code>nightjar app --link</code> (or open the URL{' '}
+          <code>npm start</code> printed) for a new one.
+        </p>
+      </main>
+    );
+  return <Venue onLogout={() => setLoggedOut(true)} />;
+}
+
+function Venue({ onLogout }: { onLogout: () => void }) {
   const [route, setRoute] = useState<Route>(routeOf(location.hash));
   const [venue, setVenue] = useState<VenueView>();
   const [markets, setMarkets] = useState<MarketView[]>([]);
@@ -165,6 +196,7 @@ export function App() {
           </a>
         </nav>
         <ConnectionStatus socket={socket} venueLink={venueLink} />
+        <LogoutButton onDone={onLogout} />
       </header>
       <main id="main" tabIndex={-1}>
         <AttestationBanner venue={venue} />

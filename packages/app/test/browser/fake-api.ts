@@ -303,6 +303,9 @@ export async function startFakeApi(
       return reply.code(401).send(err('operator_login_required', 'Log in as an operator first.'));
     return undefined;
   };
+  app.post('/api/v1/session/logout', async (_req, reply) =>
+    reply.header('set-cookie', 'nightjar_session=; Max-Age=0').send({ logged_in: false }),
+  );
   app.post('/api/v1/operator/login', async (req, reply) => {
     const b = req.body as { dev?: boolean; api_key?: string };
     if (!b.dev && b.api_key !== 'admin-key')

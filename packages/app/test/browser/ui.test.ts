@@ -241,6 +241,14 @@ describe('the trading app in a browser (fake API)', () => {
     );
   });
 
+  it('Log out ends the session and says how to get a new one', async () => {
+    const page = await open();
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await page.getByRole('heading', { name: 'Logged out' }).waitFor();
+    expect(api!.requests).toContain('POST /api/v1/session/logout');
+    expect(await page.locator('main').textContent()).toContain('nightjar app --link');
+  });
+
   it('shows the connection state and reconnects after the socket drops', async () => {
     const page = await open();
     api!.sockets.accept = false;
