@@ -118,7 +118,7 @@ export class JobMachine {
   lockFailed(run: BatchRun, j: JobState, bid: RejectReason | undefined, ask: RejectReason | undefined): void {
     for (const side of ['bid', 'ask'] as const) {
       const reason = side === 'bid' ? bid : ask;
-      if (reason) this.d.effects()?.rejected(j, side, reason);
+      if (reason) this.d.effects()?.rejected(j, side, reason, true);
       else {
         this.d.effects()?.returned(j, side);
         this.d.metrics.count('matches_returned_to_book');

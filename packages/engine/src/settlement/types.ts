@@ -193,8 +193,11 @@ export const TERMINAL_STAGES: ReadonlySet<SettlementStage> = new Set(['done', 'f
 export interface OrderEffects {
   /** Both parties' fills (memos published, orders filled). */
   confirmed(job: JobState): void;
-  /** A definitive failure of one party's order (terminal `settlement_failed`). */
-  rejected(job: JobState, party: 'bid' | 'ask', reason: RejectReason): void;
+  /**
+   * A definitive failure of one party's order (terminal `settlement_failed`). `ownLockRefused`:
+   * the ledger refused this party's own lock, so `reason` speaks of its note (spent, locked).
+   */
+  rejected(job: JobState, party: 'bid' | 'ask', reason: RejectReason, ownLockRefused?: boolean): void;
   /** The party's own lock held but its counterparty's failed: the order rests again. */
   returned(job: JobState, party: 'bid' | 'ask'): void;
 }
