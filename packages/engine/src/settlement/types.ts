@@ -180,6 +180,18 @@ export interface JobState {
    * journaled once proven, so a restart can settle it again without proving again.
    */
   proof?: MatchProofRecord;
+  /**
+   * The locks this engine may still hold for a failed match (its orders are gone): journaled with
+   * the failure, each dropped once its `release_lock` was decided, so a restart in between still
+   * releases them.
+   */
+  releasesOwed?: OwedRelease[];
+}
+
+export interface OwedRelease {
+  nullifier: string;
+  /** The lock's end: a lock past it binds nothing and needs no release. */
+  untilSlot: string;
 }
 
 export interface MatchProofRecord {
