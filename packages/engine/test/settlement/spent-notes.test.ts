@@ -20,6 +20,7 @@ import {
   PRICE,
   settleUntil,
   spendNote,
+  withdrawal,
 } from './venue-helpers.js';
 
 let venue: TestVenue | undefined;
@@ -95,5 +96,30 @@ describe('orders on spent notes', () => {
     expect(orderEvents(carol, phantom)[0]).toMatchObject({ reason: 'note_spent' });
     expect((await v.client.send(`/orders/${phantom}`, { token: carol.token })).body.status).toBe('cancelled');
     await settleUntil(v, has(bob, ask, 'fully_filled'), 'the honest ask filled');
+  });
+
+  it('an account whose orders keep failing their locks (note spent after the auction) is refused 1401 for a while', async () => {
+    const v = (venue = await startTestVenue({ settle: true }));
+    const [bob, mallory] = [await party(v), await party(v)];
+    const sol = await bob.trader.deposit(SOL, 2n * ONE_SOL);
+    const ask = await place(v, bob, sol, { amount: ONE_SOL, price_limit: PRICE });
+    const notes = [];
+    for (let i = 0; i < 4; i++)
+      notes.push(await mallory.trader.deposit(USDC, Trader.required('bid', ONE_SOL, PRICE)));
+    for (const note of notes.slice(0, 3)) {
+      const bid = await place(v, mallory, note);
+      // Spent right behind the auction that matches it (held one slot): the mirror cannot know yet.
+      await v.ledger.setFaults({ latencySlots: 1 });
+      await v.ledger.sendTransaction({ transaction: withdrawal(v, note) });
+      await v.ledger.setFaults({ latencySlots: 0 });
+      await settleUntil(v, has(mallory, bid, 'settlement_failed'), 'the lock refused');
+      expect(orderEvents(mallory, bid).at(-1)).toMatchObject({ reason: 'note_spent' });
+    }
+    const r = await v.client.send('/orders', { token: mallory.token, body: mallory.trader.order(notes[3]!) });
+    expect(r.status).toBe(429);
+    expect(r.body.code).toBe(1401);
+    expect(Number(r.headers['retry-after'])).toBeGreaterThan(0);
+    // Bob's ask, whose lock held every time, still rests and is never throttled.
+    expect((await v.client.send(`/orders/${ask}`, { token: bob.token })).body.status).toBe('pending');
   });
 });
