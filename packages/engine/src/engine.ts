@@ -10,7 +10,7 @@ import type { FastifyServerOptions } from 'fastify';
 import { AdaptiveBatcher, type BatcherStats, type SnarkjsVerificationKey } from '@nightjar/crypto';
 import { loadVerificationKey } from '@nightjar/circuits';
 import { RATE_LIMIT, SETTLEMENT_BUFFER_SLOTS, type CircuitKeysInfo } from '@nightjar/protocol';
-import type { LedgerClient } from '@nightjar/ledger';
+import { DEFAULT_SLOT_MS, type LedgerClient } from '@nightjar/ledger';
 import { AccountService } from './accounts/account-service.js';
 import type { CredentialHasherOptions } from './accounts/credential-hasher.js';
 import { RateLimiter } from './accounts/rate-limiter.js';
@@ -41,6 +41,8 @@ import type { StreamOptions } from './stream/options.js';
 import { StreamService } from './stream/stream-service.js';
 import { generateBootCertificate, type BootCertificate } from './tls.js';
 import { TreeMirror } from './tree-mirror.js';
+import { NoteStateMirror } from './note-states.js';
+import { LockFailureThrottle } from './orders/lock-failure-throttle.js';
 import { Drain } from './venue/drain.js';
 import { systemStatusOf } from './venue/system-status.js';
 import { TradingGate } from './venue/trading-gate.js';
@@ -177,6 +179,8 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
   const markets = await MarketRegistry.load(options.ledger);
   const trees = new TreeMirror(options.ledger);
   await trees.start(chain.numTrees);
+  const notes = new NoteStateMirror(options.ledger, (msg, fields) => app.log.warn(fields ?? {}, msg));
+  const lockFailures = new LockFailureThrottle();
 
   // The match proofs' local check shares the intake's verifier workers when there are any.
   const matchKey =
@@ -267,6 +271,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
         settlementBufferSlots,
         now,
         nextBatchId: () => ++batchId,
+        spentNotes: notes,
         ...(pipeline ? { firstMatchId: pipeline.firstMatchId(instrument.market_id) } : {}),
       }),
     );
@@ -278,7 +283,19 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     }),
     now,
   });
-  pipeline?.setEffects(new SettlementEffects({ registry, events, marketBySymbol: marketEngines, now }));
+  await notes.start();
+  pipeline?.setEffects(
+    new SettlementEffects({
+      registry,
+      events,
+      marketBySymbol: marketEngines,
+      now,
+      unusableNote: (accountId, nullifier, state) => {
+        notes.learn(nullifier, state, chain.slot);
+        lockFailures.record(accountId, chain.slot);
+      },
+    }),
+  );
   await pipeline?.start();
 
   const intake = new Intake({
@@ -292,6 +309,14 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     checkOrder,
     rateLimiter,
     tradingPausedReason: () => gate.pausedReason(),
+    noteState: (nullifier) => ({
+      state: notes.state(nullifier, chain.slot),
+      lockedUntilSlot: notes.lockedUntil(nullifier, chain.slot),
+    }),
+    lockFailureCoolDown: (accountId) => {
+      const slots = lockFailures.coolingDown(accountId, chain.slot);
+      return slots === undefined ? undefined : (slots * DEFAULT_SLOT_MS) / 1000;
+    },
   });
 
   const stream = new StreamService({
@@ -403,6 +428,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       gate.stopMatching();
       offSlot();
       trees.stop();
+      notes.stop();
       chain.stop();
       await app.close();
       await pipeline?.close();

@@ -9,7 +9,7 @@ import { VAULT_ADDRESS } from './addresses.js';
 import { InstructionError } from './errors.js';
 import type { GenesisAuthority } from './genesis-authority.js';
 import { getMeta, setMeta, type Db } from './store.js';
-import { COMMITMENT_LAG, type Commitment, type MarketRecord } from './types.js';
+import { COMMITMENT_LAG, type Commitment, type MarketRecord, type NoteStatus } from './types.js';
 
 export interface VaultState {
   admin: string;
@@ -49,6 +49,8 @@ export class ChainState {
   /** Configured genesis authority (production); undefined lets the first `initialize` win (dev). */
   genesis: GenesisAuthority | undefined;
   private checkpoints: SizeCheckpoint[][] = [];
+  /** Nullifiers whose spent or lock state a write touched since the last `takeTouchedNullifiers`. */
+  private touched = new Set<string>();
   private readonly stmts;
 
   constructor(readonly db: Db) {
@@ -233,7 +235,16 @@ export class ChainState {
   ): void {
     const amount = spend.kind === 'withdrawn' ? spend.amount : null;
     this.stmts.insertNullifier.run(nullifier, spend.mint, amount?.toString() ?? null, spend.kind, slot);
+    this.touched.add(nullifier);
     if (amount !== null) this.adjustSupply(spend.mint, 0n, amount);
+  }
+
+  /** Spent wins over locked; a lock at or past its `until_slot` no longer holds (reads free). */
+  noteStatus(nullifier: string, slot: number): NoteStatus {
+    if (this.nullifierKind(nullifier) !== undefined) return { state: 'spent' };
+    const lock = this.lock(nullifier);
+    if (lock && lock.until_slot > slot) return { state: 'locked', locked_until_slot: lock.until_slot };
+    return { state: 'free' };
   }
 
   lock(nullifier: string): LockRow | undefined {
@@ -242,10 +253,22 @@ export class ChainState {
 
   insertLock(lock: LockRow, slot: number): void {
     this.stmts.insertLock.run(lock.nullifier, lock.until_slot, lock.locker, slot);
+    this.touched.add(lock.nullifier);
   }
 
   deleteLock(nullifier: string): void {
     this.stmts.deleteLock.run(nullifier);
+    this.touched.add(nullifier);
+  }
+
+  /**
+   * The nullifiers touched since the last call (a rolled-back write is included: the caller reads
+   * each one's state after the commit, so it reports what holds, never what was undone).
+   */
+  takeTouchedNullifiers(): string[] {
+    const touched = [...this.touched];
+    this.touched = new Set();
+    return touched;
   }
 
   private adjustSupply(mint: string, deposited: bigint, withdrawn: bigint): void {

@@ -181,6 +181,18 @@ export class LedgerReads {
     return nullifiers.map((n) => this.queries.noteStatus(n, slot));
   }
 
+  async getSpentNullifiers(params: ParamsOf<'getSpentNullifiers'>): Promise<ResultOf<'getSpentNullifiers'>> {
+    this.guard();
+    const { from } = parseParams(M.getSpentNullifiers.params, params);
+    return this.queries.spentNullifiers(from);
+  }
+
+  async getLiveLocks(params: ParamsOf<'getLiveLocks'>): Promise<ResultOf<'getLiveLocks'>> {
+    this.guard();
+    const { from } = parseParams(M.getLiveLocks.params, params);
+    return this.queries.liveLocks(from, this.clock.current);
+  }
+
   /** A signer's landed deposits, oldest first: how a wallet with only its seed finds its deposit notes. */
   async getDeposits(params: ParamsOf<'getDeposits'>): Promise<ResultOf<'getDeposits'>> {
     this.guard();

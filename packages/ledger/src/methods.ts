@@ -125,6 +125,19 @@ export const LEDGER_METHODS = {
     object({ nullifiers: required(arrayOf(fieldElementHex(), { maxItems: MAX_NULLIFIERS_PER_READ })) }),
     returns<NoteStatus[]>(),
   ),
+  /**
+   * The spent nullifiers in storage order from cursor `from` (at most 4,096) and the next page's
+   * cursor; an empty page means the reader is caught up (a nullifier mirror's rebuild).
+   */
+  getSpentNullifiers: method(
+    object({ from: required(index) }),
+    returns<{ nullifiers: string[]; next: number }>(),
+  ),
+  /** Locks still holding now, paged like getSpentNullifiers. */
+  getLiveLocks: method(
+    object({ from: required(index) }),
+    returns<{ locks: { nullifier: string; until_slot: number }[]; next: number }>(),
+  ),
   /** Memos by global index, half-open [from, to), at most 10,000 from `from` (longer ranges are cut). */
   getMemos: method(memoRangeParams, returns<{ memos: MemoRecord[] }>()),
   /** The memos stored with one settlement, in storage order. */

@@ -12,6 +12,8 @@ import type { DepositRecord, MemoRecord, MintSolvency, NoteStatus } from './type
 export const MAX_MEMOS_PER_READ = 10_000;
 export const MAX_NULLIFIERS_PER_READ = 256;
 export const MAX_DEPOSITS_PER_READ = 1_000;
+/** Page of `getSpentNullifiers` and `getLiveLocks`. */
+export const MAX_NOTE_STATES_PER_READ = 4_096;
 
 export class LedgerQueries {
   private readonly stmts;
@@ -36,15 +38,18 @@ export class LedgerQueries {
           "FROM transactions t JOIN notes n ON n.tx_seq = t.seq WHERE t.signer = ? AND t.instruction = 'deposit' " +
           'AND t.err IS NULL ORDER BY t.seq LIMIT ? OFFSET ?',
       ),
+      // Paged by rowid: storage order, so a reader that keeps its cursor never misses a later row.
+      spentFrom: db.prepare(
+        'SELECT rowid, nullifier FROM nullifiers WHERE rowid >= ? ORDER BY rowid LIMIT ?',
+      ),
+      liveLocksFrom: db.prepare(
+        'SELECT rowid, nullifier, until_slot FROM locks WHERE rowid >= ? AND until_slot > ? ORDER BY rowid LIMIT ?',
+      ),
     };
   }
 
-  /** Spent wins over locked; a lock at or past its `until_slot` no longer holds (reads free). */
   noteStatus(nullifier: string, slot: number): NoteStatus {
-    if (this.state.nullifierKind(nullifier) !== undefined) return { state: 'spent' };
-    const lock = this.state.lock(nullifier);
-    if (lock && lock.until_slot > slot) return { state: 'locked', locked_until_slot: lock.until_slot };
-    return { state: 'free' };
+    return this.state.noteStatus(nullifier, slot);
   }
 
   /** Half-open [from, to), cut to its first `memosPerRead` indices (like getLeaves). */
@@ -60,6 +65,34 @@ export class LedgerQueries {
    */
   deposits(owner: string, from: number): DepositRecord[] {
     return this.stmts.depositsOf.all(owner, MAX_DEPOSITS_PER_READ, from) as DepositRecord[];
+  }
+
+  /**
+   * Spent nullifiers in storage order from cursor `from` (at most {@link MAX_NOTE_STATES_PER_READ}),
+   * and the cursor of the next page: how a mirror of the nullifier set is built and caught up.
+   */
+  spentNullifiers(from: number): { nullifiers: string[]; next: number } {
+    const rows = this.stmts.spentFrom.all(from, MAX_NOTE_STATES_PER_READ) as {
+      rowid: number;
+      nullifier: string;
+    }[];
+    return { nullifiers: rows.map((r) => r.nullifier), next: rows.length ? rows.at(-1)!.rowid + 1 : from };
+  }
+
+  /** Locks still holding at `slot`, paged like {@link spentNullifiers}. */
+  liveLocks(
+    from: number,
+    slot: number,
+  ): { locks: { nullifier: string; until_slot: number }[]; next: number } {
+    const rows = this.stmts.liveLocksFrom.all(from, slot, MAX_NOTE_STATES_PER_READ) as {
+      rowid: number;
+      nullifier: string;
+      until_slot: number;
+    }[];
+    return {
+      locks: rows.map((r) => ({ nullifier: r.nullifier, until_slot: r.until_slot })),
+      next: rows.length ? rows.at(-1)!.rowid + 1 : from,
+    };
   }
 
   memosOf(signature: string): MemoRecord[] {

@@ -166,7 +166,13 @@ export type LedgerEvent =
       seq: number;
       /** How many leaves that transaction appended to this shard (one root-window step). */
       count: number;
-    };
+    }
+  /**
+   * A note's state changed (spent by a settlement, withdrawal or join-split; locked; released), as
+   * `getNoteStatus` reads it once the transaction landed. Nullifiers are public in the transactions
+   * themselves (`getBlock`), so this tells a subscriber nothing a block does not.
+   */
+  | ({ type: 'note'; nullifier: string; slot: number } & NoteStatus);
 
 /** Faults a test can switch on at run time. Rates are probabilities in [0, 1]. */
 export interface FaultConfig {

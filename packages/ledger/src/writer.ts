@@ -189,6 +189,14 @@ export class LedgerWriter {
   /** Applies what only memory holds once SQLite has committed: trees, caches, events. */
   private afterCommit(name: string, ctx: ExecContext): void {
     if (ADMIN_INSTRUCTIONS.has(name)) this.state.loadConfig();
+    // Each note whose state the instruction touched, as it reads now (a rolled-back write reads as before).
+    for (const nullifier of this.state.takeTouchedNullifiers())
+      this.hooks.emit({
+        type: 'note',
+        nullifier,
+        slot: ctx.slot,
+        ...this.state.noteStatus(nullifier, ctx.slot),
+      });
     if (this.state.vault && !this.state.trees) this.state.initTrees(this.state.vault.num_trees);
     const trees = this.state.trees;
     if (!trees) return;

@@ -5,7 +5,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { validMatchPublicSignals, type ValidMatchPublic } from '@nightjar/crypto';
 import { parseAddress } from '@nightjar/protocol';
-import { VAULT_ADDRESS } from '../src/index.js';
+import { VAULT_ADDRESS, type LedgerEvent } from '../src/index.js';
+import { waitFor } from './wait.js';
 import {
   Actor,
   BAD_PROOF,
@@ -255,6 +256,46 @@ export function spendTests(get: () => SuiteContext): void {
       }
       expect((await c.getNoteStatus({ nullifier: next.bid.nullifier })).state).toBe('locked');
     }, 30_000);
+  });
+
+  describe('note state events and the nullifier set', () => {
+    beforeEach(refresh);
+    it('announces each lock, release and spend as getNoteStatus reads it, and pages the sets', async () => {
+      const events: Extract<LedgerEvent, { type: 'note' }>[] = [];
+      const off = c.subscribe((e) => e.type === 'note' && events.push(e));
+      const note = await h.deposit(alice, SOL, 40n);
+      const slot = await c.getSlot();
+      await h.lock(note, 10);
+      expect((await h.tee.send(c, 'release_lock', { nullifier: note.nullifier })).err).toBeNull();
+      // Withdrawn: spent for good.
+      expect((await alice.send(c, 'withdraw', await withdrawAll(note, new Actor().address))).err).toBeNull();
+      await waitFor(() => events.length >= 3);
+      off();
+      expect(
+        events.map(({ type, nullifier, state, locked_until_slot }) => ({
+          type,
+          nullifier,
+          state,
+          locked_until_slot,
+        })),
+      ).toEqual([
+        { type: 'note', nullifier: note.nullifier, state: 'locked', locked_until_slot: slot + 10 },
+        { type: 'note', nullifier: note.nullifier, state: 'free', locked_until_slot: undefined },
+        { type: 'note', nullifier: note.nullifier, state: 'spent', locked_until_slot: undefined },
+      ]);
+
+      const other = await h.deposit(alice, SOL, 5n);
+      await h.lock(other, 20);
+      const spent = await c.getSpentNullifiers({ from: 0 });
+      expect(spent.nullifiers).toContain(note.nullifier);
+      expect(await c.getSpentNullifiers({ from: spent.next })).toEqual({ nullifiers: [], next: spent.next });
+      const locks = await c.getLiveLocks({ from: 0 });
+      expect(locks.locks).toContainEqual({
+        nullifier: other.nullifier,
+        until_slot: (await c.getSlot()) + 20,
+      });
+      expect(locks.locks.map((l) => l.nullifier)).not.toContain(note.nullifier);
+    });
   });
 
   describe('withdraw', () => {

@@ -24,6 +24,7 @@ import {
   type ScreenedOrder,
   type ValidatedOrder,
 } from '@nightjar/protocol';
+import type { NoteState } from '../note-states.js';
 import { CryptoChecks } from './crypto-checks.js';
 import type { EngineOrder } from './engine-order.js';
 import type { MarketEngine } from './market-engine.js';
@@ -55,6 +56,10 @@ export interface IntakeDeps {
   rateLimiter: RateLimiter;
   /** Undefined when trading is open; otherwise why new trading is paused (5001). */
   tradingPausedReason(): string | undefined;
+  /** The note's state on the ledger, from the engine's nullifier mirror (note-states.ts). */
+  noteState?(nullifier: string): { state: NoteState; lockedUntilSlot?: number };
+  /** Seconds left of the account's cool-down after repeated failed locks, if it is in one. */
+  lockFailureCoolDown?(accountId: string): number | undefined;
 }
 
 /** Order operations and their weights in the per-account bucket (DESIGN.md section 9). */
@@ -75,6 +80,33 @@ export class Intake {
   private assertTradingOpen(): void {
     const reason = this.deps.tradingPausedReason();
     if (reason !== undefined) throw new VenueError(5001, reason);
+  }
+
+  /** An account whose orders kept failing their locks places nothing for a while (1401). */
+  private assertNotCoolingDown(caller: Caller): void {
+    const seconds = this.deps.lockFailureCoolDown?.(caller.accountId);
+    if (seconds !== undefined)
+      throw new VenueError(
+        1401,
+        `orders of this account failed their note locks repeatedly; retry in about ${Math.ceil(seconds)} s`,
+        { retryAfterSeconds: seconds },
+      );
+  }
+
+  /**
+   * The note must be usable on the ledger: a spent note backs no collateral (1003); a note under a
+   * lock is reserved by a settlement-pending order (1204). `ownLock`: the order being replaced holds
+   * the lock on this very note, so only a spent note is refused.
+   */
+  private assertNoteUsable(nullifier: string, ownLock = false): void {
+    const note = this.deps.noteState?.(nullifier);
+    if (note?.state === 'spent')
+      throw new VenueError(1003, 'the collateral note is spent on the ledger and backs nothing');
+    if (note?.state === 'locked' && !ownLock)
+      throw new VenueError(
+        1204,
+        `the collateral note is locked on the ledger until slot ${note.lockedUntilSlot ?? 'unknown'}`,
+      );
   }
 
   /**
@@ -171,6 +203,7 @@ export class Intake {
   /** `POST /orders` and `order.place` (the caller was admitted by `admit`). */
   async place(caller: Caller, raw: unknown, options: PlaceOptions = {}): Promise<PlaceOrderResponse> {
     this.assertTradingOpen();
+    this.assertNotCoolingDown(caller);
     const screened = this.screen(raw);
     const o = screened.order;
     // A byte-identical re-send passed every cryptographic check already, with these very bytes.
@@ -189,6 +222,7 @@ export class Intake {
     if (existing) throw new VenueError(1201, 'order_id is used by a different order');
     this.checkArrivalNonce(o);
     if (this.deps.registry.reservedBy(o.note_commitment) !== undefined) throw new VenueError(1204);
+    this.assertNoteUsable(nullifier);
     const market = this.deps.markets.get(o.symbol)!;
     const order = this.toEngineOrder(o, caller, market, nullifier, options);
     this.deps.registry.recordArrivalNonce(o.trading_key, o.arrival_nonce);
@@ -253,6 +287,7 @@ export class Intake {
     options: PlaceOptions = {},
   ): Promise<ModifyResponse> {
     this.assertTradingOpen();
+    this.assertNotCoolingDown(caller);
     const oldId = Intake.parseOrderId(rawOrderId);
     const parsed = parseModifyBody(raw);
     if (!parsed.ok) throw new VenueError(1001, parsed.message);
@@ -289,6 +324,7 @@ export class Intake {
     this.checkCancelNonce(o.trading_key, body.cancel_nonce);
     const holder = this.deps.registry.reservedBy(o.note_commitment);
     if (holder !== undefined && holder !== oldId) throw new VenueError(1204);
+    this.assertNoteUsable(nullifier, holder === oldId && old.lockedUntilSlot !== undefined);
 
     const market = this.deps.markets.get(o.symbol)!;
     const replacement = this.toEngineOrder(o, caller, market, nullifier, {

@@ -29,6 +29,15 @@ export interface MarketEngineDeps {
   nextBatchId(): bigint;
   /** This market's first match id this boot (default 1): ids never repeat across boots. */
   firstMatchId?: bigint;
+  /** The ledger's spent nullifiers as the engine's mirror knows them (note-states.ts). */
+  spentNotes?: SpentNotes;
+}
+
+/** What the auction asks of the nullifier mirror: is a note spent, and has anything new been spent. */
+export interface SpentNotes {
+  /** Grows whenever the mirror learns of a spent note. */
+  readonly spentCount: number;
+  isSpent(nullifier: string): boolean;
 }
 
 export class MarketEngine {
@@ -38,6 +47,8 @@ export class MarketEngine {
   private seq = 0;
   /** Orders resting on a relocked change note: no client proof covers that note, only the lock. */
   private readonly relocked = new Map<string, EngineOrder>();
+  /** The mirror's `spentCount` when the book was last checked against it. */
+  private spentSeen = 0;
 
   constructor(
     readonly instrument: Instrument,
@@ -138,6 +149,7 @@ export class MarketEngine {
    */
   private runSlot(slot: bigint): void {
     this.endStaleRelocks(slot);
+    this.dropSpentNotes();
     for (const order of this.book.expire(slot)) {
       this.deps.registry.retire(order, 'expired');
       this.emit(order, 'expired');
@@ -247,6 +259,24 @@ export class MarketEngine {
         this.emit(order, 'expired', { filled_quantity: order.filledQuantity });
         this.releaseLock(order);
       }
+    }
+  }
+
+  /**
+   * Before the auction: a resting order whose note was spent on the ledger since it arrived
+   * (withdrawn, split) could only fail its lock and cost its counterparty the match, so it leaves
+   * the book (`cancelled`, reason `note_spent`). The book is read only after new spends.
+   */
+  private dropSpentNotes(): void {
+    const spent = this.deps.spentNotes;
+    if (!spent || spent.spentCount === this.spentSeen) return;
+    this.spentSeen = spent.spentCount;
+    for (const order of this.book.pendingOrders()) {
+      if (!spent.isSpent(order.nullifier)) continue;
+      this.book.remove(order.orderId);
+      this.deps.registry.retire(order, 'cancelled');
+      this.emit(order, 'cancelled', { reason: 'note_spent' });
+      this.relocked.delete(order.orderId);
     }
   }
 

@@ -11,6 +11,12 @@ import type { MarketEngine } from './market-engine.js';
 import type { OrderRegistry } from './order-registry.js';
 import { confirmedEvent, failedEvent } from './event-bodies.js';
 
+/** The reasons that say the party's own note was unusable, and what they say of it. */
+const UNUSABLE_NOTE: Partial<Record<RejectReason, 'spent' | 'locked'>> = {
+  note_spent: 'spent',
+  note_locked: 'locked',
+};
+
 export class SettlementEffects implements OrderEffects {
   constructor(
     private readonly deps: {
@@ -18,6 +24,11 @@ export class SettlementEffects implements OrderEffects {
       events: VenueEventBus;
       marketBySymbol: Map<string, MarketEngine>;
       now(): number;
+      /**
+       * A party's note was found spent or locked by the ledger when its match came (its lock or
+       * settle refused): the nullifier mirror learns it and the account's throttle counts it.
+       */
+      unusableNote?(accountId: string, nullifier: string, state: 'spent' | 'locked'): void;
     },
   ) {}
 
@@ -42,11 +53,13 @@ export class SettlementEffects implements OrderEffects {
     });
   }
 
-  rejected(job: JobState, side: 'bid' | 'ask', reason: RejectReason): void {
+  rejected(job: JobState, side: 'bid' | 'ask', reason: RejectReason, ownLockRefused = false): void {
     const p = job.plan[side];
     const ids = { match_id: job.plan.matchId, batch_id: job.batchId };
     const live = this.live(p.orderId);
     if (live) live.market.settleFailed(live.order);
+    const unusable = ownLockRefused ? UNUSABLE_NOTE[reason] : undefined;
+    if (unusable) this.deps.unusableNote?.(p.accountId, p.inputNullifier, unusable);
     this.deps.events.emit(p.accountId, failedEvent(job.marketId, p, ids, reason, this.deps.now()));
   }
 

@@ -13,6 +13,7 @@ import {
   type JobState,
   type MatchPlan,
   type OrderEffects,
+  type OwedRelease,
   type RejectReason,
 } from './types.js';
 
@@ -73,6 +74,20 @@ export interface JobMachineDeps {
   now(): number;
   /** The SIGKILL test hook (after journaling a stage). */
   crash(point: string): void;
+  /** Sends the job's owed releases (journaled already), each dropped from it once decided. */
+  releaseOwed(j: JobState): void;
+}
+
+/**
+ * The locks a match may hold that this engine made: a reused lock (no `lock` in the plan: a relock
+ * or a lock kept from an earlier match) always; a fresh one once its `lock_notes` was signed (it
+ * may have landed). A release of a lock that never landed is refused by the ledger (`NotLocked`),
+ * and only the locker may release at all, so nobody else's lock is ever freed.
+ */
+export function locksMade(j: JobState): OwedRelease[] {
+  return (['bid', 'ask'] as const)
+    .filter((side) => !j.plan[side].lock || j.lockSignatures.length > 0)
+    .map((side) => ({ nullifier: j.plan[side].inputNullifier, untilSlot: j.plan[side].lockUntilSlot }));
 }
 
 export class JobMachine {
@@ -104,11 +119,19 @@ export class JobMachine {
     this.d.metrics.sample('match_to_done', this.d.now() - j.createdAtMs);
   }
 
-  /** Both parties' orders fail with `reason`. */
+  /**
+   * Both parties' orders fail with `reason`. Neither order rests again, so every lock the engine
+   * made for the match is given back (as cancel does): owed in the journal with the failure, then
+   * released.
+   */
   rejectBoth(run: BatchRun, j: JobState, reason: RejectReason): void {
     this.d.effects()?.rejected(j, 'bid', reason);
     this.d.effects()?.rejected(j, 'ask', reason);
     this.rejected(run, j, reason);
+    j.releasesOwed = locksMade(j);
+    this.d.journal.write([j]);
+    this.d.crash('failed');
+    this.d.releaseOwed(j);
   }
 
   /**
@@ -118,7 +141,7 @@ export class JobMachine {
   lockFailed(run: BatchRun, j: JobState, bid: RejectReason | undefined, ask: RejectReason | undefined): void {
     for (const side of ['bid', 'ask'] as const) {
       const reason = side === 'bid' ? bid : ask;
-      if (reason) this.d.effects()?.rejected(j, side, reason);
+      if (reason) this.d.effects()?.rejected(j, side, reason, true);
       else {
         this.d.effects()?.returned(j, side);
         this.d.metrics.count('matches_returned_to_book');

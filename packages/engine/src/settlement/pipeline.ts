@@ -48,7 +48,7 @@ import { BatchScheduler, park, untilNextSlot } from './scheduler.js';
 import { SignerReadiness } from './signer-readiness.js';
 import { RECENT_BATCHES, StatusHistory, statusRecord } from './status-history.js';
 import type { TeeKey } from './tee-key.js';
-import type { JobState, OrderEffects, SettlementBatch, SettlementSeam } from './types.js';
+import type { JobState, OrderEffects, OwedRelease, SettlementBatch, SettlementSeam } from './types.js';
 
 export interface PipelineLog {
   info(obj: object, msg: string): void;
@@ -122,6 +122,7 @@ export class SettlementPipeline implements SettlementSeam {
       effects: () => this.effects,
       now: o.now,
       crash: this.crash,
+      releaseOwed: (j) => this.releaseOwed(j),
     });
     this.phases = new BatchPhases({
       ...o,
@@ -184,8 +185,10 @@ export class SettlementPipeline implements SettlementSeam {
         'settlement key is not registered on the ledger: the operator must add it with set_tee_keys',
       );
     }
-    for (const j of this.o.journal.recentTerminalJobs(RECENT_BATCHES))
+    for (const j of this.o.journal.recentTerminalJobs(RECENT_BATCHES)) {
       this.history.remember(j.batchId, j.marketId, j);
+      this.releaseOwed(j); // a failure journaled before its locks' release landed (a crash between)
+    }
     this.recovery = this.scheduler.track(this.recover());
   }
 
@@ -262,6 +265,18 @@ export class SettlementPipeline implements SettlementSeam {
   releaseLock(nullifier: string, untilSlot: bigint): void {
     if (this.closed || BigInt(this.o.chain.slot) >= untilSlot) return; // an expired lock binds nothing
     void this.scheduler.track(this.phases.release(nullifier));
+  }
+
+  /** A failed match's owed releases, each sent unless its lock already ended, then no longer owed. */
+  private releaseOwed(j: JobState): void {
+    for (const owed of j.releasesOwed ?? []) void this.scheduler.track(this.releaseOne(j, owed));
+  }
+
+  private async releaseOne(j: JobState, owed: OwedRelease): Promise<void> {
+    if (BigInt(this.o.chain.slot) < BigInt(owed.untilSlot)) await this.phases.release(owed.nullifier);
+    if (this.closed) return; // still owed in the journal: the next start sends it
+    j.releasesOwed = j.releasesOwed?.filter((o) => o !== owed);
+    this.o.journal.write([j]);
   }
 
   pendingBatches(): number {

@@ -180,6 +180,18 @@ export interface JobState {
    * journaled once proven, so a restart can settle it again without proving again.
    */
   proof?: MatchProofRecord;
+  /**
+   * The locks this engine may still hold for a failed match (its orders are gone): journaled with
+   * the failure, each dropped once its `release_lock` was decided, so a restart in between still
+   * releases them.
+   */
+  releasesOwed?: OwedRelease[];
+}
+
+export interface OwedRelease {
+  nullifier: string;
+  /** The lock's end: a lock past it binds nothing and needs no release. */
+  untilSlot: string;
 }
 
 export interface MatchProofRecord {
@@ -193,8 +205,11 @@ export const TERMINAL_STAGES: ReadonlySet<SettlementStage> = new Set(['done', 'f
 export interface OrderEffects {
   /** Both parties' fills (memos published, orders filled). */
   confirmed(job: JobState): void;
-  /** A definitive failure of one party's order (terminal `settlement_failed`). */
-  rejected(job: JobState, party: 'bid' | 'ask', reason: RejectReason): void;
+  /**
+   * A definitive failure of one party's order (terminal `settlement_failed`). `ownLockRefused`:
+   * the ledger refused this party's own lock, so `reason` speaks of its note (spent, locked).
+   */
+  rejected(job: JobState, party: 'bid' | 'ask', reason: RejectReason, ownLockRefused?: boolean): void;
   /** The party's own lock held but its counterparty's failed: the order rests again. */
   returned(job: JobState, party: 'bid' | 'ask'): void;
 }

@@ -1,7 +1,8 @@
 /**
  * The engine as its own process for the SIGKILL tests: talks to the test's ledger over JSON-RPC
  * (so the chain outlives the engine) and prints one JSON line when it serves. `NIGHTJAR_CRASH_AT`
- * (read by the engine) makes the settlement pipeline SIGKILL this process at that stage.
+ * (read by the engine) makes the settlement pipeline SIGKILL this process at that stage;
+ * `NIGHTJAR_TEST_PROOFS_FAIL=1` makes every match proof fail (a settlement failure after the locks).
  */
 import { RpcLedgerClient } from '@nightjar/ledger';
 import { startEngine } from '../../src/index.js';
@@ -9,6 +10,9 @@ import { devCircuitKeys } from '../harness.js';
 import { acceptAllMatchProofs, stubMatchProver } from '../match-provers.js';
 
 const FAST_ARGON2 = { memoryCost: 1024, timeCost: 1, parallelism: 1 };
+
+const matchProver = stubMatchProver();
+if (process.env.NIGHTJAR_TEST_PROOFS_FAIL === '1') matchProver.failWhen(() => true);
 
 const ledger = new RpcLedgerClient(process.env.LEDGER_URL!);
 await ledger.connectEvents();
@@ -20,7 +24,7 @@ const engine = await startEngine({
   circuitKeys: await devCircuitKeys(),
   hasher: FAST_ARGON2,
   verifyInputProof: async (proof: Uint8Array) => proof[0] !== 0xee,
-  matchProver: stubMatchProver(),
+  matchProver,
   matchVerifier: acceptAllMatchProofs,
   settlementTuning: { budgetMs: 3000, rebroadcastAfterMs: 300, parkMs: 200 },
   logger: false,

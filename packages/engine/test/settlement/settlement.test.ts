@@ -6,16 +6,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { decryptFillMemo, deriveNote, noteNullifier } from '@nightjar/crypto';
-import { randomBytes } from 'node:crypto';
-import {
-  addressToBase58,
-  bytesToHex,
-  ed25519PublicKey,
-  hexToBytes,
-  parseAddress,
-  fieldToHex,
-} from '@nightjar/protocol';
-import { RpcError, RPC_ERRORS, signTransaction, type LedgerClient } from '@nightjar/ledger';
+import { bytesToHex, hexToBytes, parseAddress, fieldToHex } from '@nightjar/protocol';
+import { RpcError, RPC_ERRORS, type LedgerClient } from '@nightjar/ledger';
 import { login, SOL, startTestVenue, Trader, USDC, type TestVenue } from '../harness.js';
 
 import {
@@ -30,6 +22,7 @@ import {
   place,
   PRICE,
   settleUntil,
+  withdrawal,
 } from './venue-helpers.js';
 
 let venue: TestVenue | undefined;
@@ -182,24 +175,16 @@ describe('settlement', () => {
     const bad = await bob.trader.deposit(SOL, ONE_SOL + ONE_SOL);
     const bid = await place(v, alice, usdc);
     const ask = await place(v, bob, bad, { amount: ONE_SOL, price_limit: PRICE });
-    // Bob's note is spent on the ledger before the match locks it (a withdrawal; the test ledger
-    // accepts any proof): its lock fails. A lock carries no proof, so nothing else can fail it.
-    const wallet = Uint8Array.from(randomBytes(32));
-    const withdraw = signTransaction(wallet, 1n, {
-      name: 'withdraw',
-      args: {
-        tree_id: bad.treeId,
-        merkle_root: fieldToHex(v.engine.context.trees.shard(bad.treeId)!.root),
-        nullifier: nullifierOf(bad),
-        mint: SOL,
-        amount: bad.amount.toString(),
-        recipient: addressToBase58(ed25519PublicKey(wallet)),
-        proof: '11'.repeat(256),
-      },
-    });
+    // Bob's note is spent on the ledger after the auction matched it but before the match locks it
+    // (a withdrawal held one slot, so that it lands right behind the slot's auction; the test
+    // ledger accepts any proof): its lock fails. A lock carries no proof, so nothing else can fail
+    // it. (Spent before the auction, the order leaves the book instead: intake-note-state.test.ts.)
+    const withdraw = withdrawal(v, bad);
+    await v.ledger.setFaults({ latencySlots: 1 });
     await v.ledger.sendTransaction({ transaction: withdraw });
-    expect((await v.ledger.getTransaction({ signature: withdraw.signature }))?.err).toBeFalsy();
+    await v.ledger.setFaults({ latencySlots: 0 });
     await settleUntil(v, has(bob, ask, 'settlement_failed'), 'rejection');
+    expect((await v.ledger.getTransaction({ signature: withdraw.signature }))?.err).toBeFalsy();
     const failed = orderEvents(bob, ask).at(-1)!;
     expect(failed).toMatchObject({ reason: 'note_spent', match_id: '1' });
     expect(typeof failed.lock_expiry_slot).toBe('number');

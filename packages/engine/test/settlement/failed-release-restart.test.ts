@@ -1,0 +1,56 @@
+/**
+ * Issue 28 item 7, across a crash: the engine as a real child process fails a match after both
+ * inputs were locked (its match proof fails) and is SIGKILLed right after journaling the failure,
+ * before any release was sent. Restarted on the same data directory, it sends the releases the
+ * journal owes: both notes read `free` on the ledger long before their locks would have ended.
+ */
+import { rmSync } from 'node:fs';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import {
+  ensureDevGenesis,
+  Ledger,
+  loadOrCreateDevKeys,
+  serveLedger,
+  type LedgerServer,
+} from '@nightjar/ledger';
+import { crashMidSettlement, killChildren, startChild } from './crash-scenario.js';
+import { preparedDataDir } from './engine-process.js';
+import { nullifierOf } from './venue-helpers.js';
+
+let ledger: Ledger;
+let server: LedgerServer;
+const devKeys = loadOrCreateDevKeys(undefined);
+const dirs: string[] = [];
+
+beforeAll(async () => {
+  ledger = Ledger.open({ clock: { mode: 'manual' }, dev: true, verifier: { verify: async () => true } });
+  await ensureDevGenesis(ledger, devKeys);
+  await ledger.advanceSlots({ slots: 40 });
+  server = await serveLedger(ledger, { port: 0 });
+});
+afterAll(async () => {
+  killChildren();
+  await server.close();
+  await ledger.close();
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+it('killed between a failed settlement and its releases: the restarted engine releases both locks', async () => {
+  const dataDir = await preparedDataDir(ledger, devKeys.adminSeed);
+  dirs.push(dataDir);
+  const env = { LEDGER_URL: server.url, DATA_DIR: dataDir, NIGHTJAR_TEST_PROOFS_FAIL: '1' };
+  const { usdc, sol } = await crashMidSettlement(ledger, env, 'failed');
+  const nullifiers = [nullifierOf(usdc), nullifierOf(sol)];
+  const states = async () => (await ledger.getNoteStatuses({ nullifiers })).map((s) => s.state);
+  // The failure was journaled, no release sent: both notes are still locked.
+  expect(await states()).toEqual(['locked', 'locked']);
+
+  const second = await startChild(env);
+  for (let i = 0; i < 300 && (await states()).some((s) => s !== 'free'); i++) {
+    await ledger.advanceSlots({ slots: 1 });
+    await new Promise((r) => setTimeout(r, 20)); // the child hears each slot over the event socket
+  }
+  expect(await states()).toEqual(['free', 'free']);
+  second.proc.kill('SIGTERM');
+  await second.exited;
+}, 120_000);
