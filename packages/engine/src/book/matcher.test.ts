@@ -270,6 +270,34 @@ describe('runAuction: skips', () => {
     expect(pairs(r)).toEqual([[2, 3, 5n]]);
     expect(book.pendingOrders().map((o) => o.seq)).toEqual([1]);
   });
+  it('passes over the orders of an account canMatch refuses, as the matches use up its share', () => {
+    // All at 100. Bids #1, #2, #3 of account F; #4 of H. Asks #5 of G, #6, #7, #8 of others.
+    // F may take one match: #1 takes #5; #2 and #3 are passed over; #4 takes #6.
+    const f = { accountId: 'F' };
+    const left = new Map([['F', 1]]);
+    const { book, r } = auction(
+      [
+        bid(100n, 1n, f),
+        bid(100n, 1n, f),
+        bid(100n, 1n, f),
+        bid(100n, 1n),
+        ask(100n, 1n),
+        ask(100n, 1n),
+        ask(100n, 1n),
+        ask(100n, 1n),
+      ],
+      {
+        canMatch: (o) => (left.get(o.accountId) ?? 1) > 0,
+        onMatch: (m) => left.set(m.bid.accountId, (left.get(m.bid.accountId) ?? 1) - 1),
+      },
+    );
+    expect(pairs(r)).toEqual([
+      [1, 5, 1n],
+      [4, 6, 1n],
+    ]);
+    // The passed-over bids rest, unreserved, for a later auction.
+    expect(book.pendingOrders('bid').map((o) => o.seq)).toEqual([2, 3]);
+  });
 });
 
 describe('runAuction: ioc and fok', () => {

@@ -18,6 +18,8 @@
  *    a fok side filled whole (q equals its amount), different trading keys and different owner
  *    commitments. Asks it cannot take stay in the queue, at their place, for later bids. A bid
  *    tries at most `maxProbesPerOrder` asks; past that it gets no fill in this batch.
+ *  - An order `canMatch` refuses (its account has its share of the prover's queue) is passed
+ *    over: a bid takes nothing, an ask stays in the queue as if incompatible.
  *  - The walk stops when the bids or the queue run out.
  * So without skips the k-th bid pairs with the k-th ask; a skip only moves a bid on to the next
  * ask in priority, and an ask keeps its place for the next bid. Everything is determined by the
@@ -130,6 +132,7 @@ export function runAuction<O extends BookOrder>(
   const { slot, tick, priceScale, feeBps, settlementBufferSlots } = options;
   const maxPerBatch = options.maxMatchesPerBatch ?? DEFAULT_MAX_MATCHES_PER_BATCH;
   const maxProbes = options.maxProbesPerOrder ?? DEFAULT_MAX_PROBES_PER_ORDER;
+  const canMatch = options.canMatch;
   if (priceScale <= 0n) throw new RangeError('priceScale must be positive');
   if (feeBps < 0n) throw new RangeError('feeBps must be non-negative');
   if (settlementBufferSlots < 0n) throw new RangeError('settlementBufferSlots must be non-negative');
@@ -170,6 +173,7 @@ export function runAuction<O extends BookOrder>(
       for (let bidNode = bids.next(); bidNode !== null; bidNode = bids.next()) {
         if (head === -1 && !asksLeft) break;
         const bid = bidNode.order;
+        if (canMatch && !canMatch(bid)) continue;
         let probes = 0;
         let askNode: OrderNode<BookOrder> | null = null;
         let q = 0n;
@@ -178,7 +182,7 @@ export function runAuction<O extends BookOrder>(
           const a = candidate.order;
           const qq = bid.amount < a.amount ? bid.amount : a.amount;
           probes++;
-          if (!compatible(bid, a, qq)) continue;
+          if (!compatible(bid, a, qq) || (canMatch && !canMatch(a))) continue;
           askNode = candidate;
           q = qq;
           const after = skippedNext[k]!;
@@ -197,7 +201,7 @@ export function runAuction<O extends BookOrder>(
           const a = candidate.order;
           const qq = bid.amount < a.amount ? bid.amount : a.amount;
           probes++;
-          if (compatible(bid, a, qq)) {
+          if (compatible(bid, a, qq) && (!canMatch || canMatch(a))) {
             askNode = candidate;
             q = qq;
             break;
@@ -224,6 +228,7 @@ export function runAuction<O extends BookOrder>(
           sellerFee: feeOn(q, feeBps),
         };
         matches.push(match);
+        options.onMatch?.(match as Match<BookOrder>);
         matchedNodes[nMatched++] = bidNode;
         matchedNodes[nMatched++] = askNode;
         if (bid.orderType === 'ioc' && q < bid.amount)

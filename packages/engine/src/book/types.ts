@@ -101,6 +101,14 @@ export interface AuctionOptions {
    * the book holds. Default 64.
    */
   maxProbesPerOrder?: number;
+  /**
+   * Whether this order may take a fill now (default: always). One that may not is passed over in
+   * the walk like an incompatible one and keeps its place for a later auction. Asked again after
+   * each match, so that `onMatch` can use up what it allows (an account's share of the prover).
+   */
+  canMatch?(order: BookOrder): boolean;
+  /** Called with each match as it is made. */
+  onMatch?(match: Match<BookOrder>): void;
 }
 
 export interface ClearingResult {
