@@ -270,33 +270,22 @@ describe('runAuction: skips', () => {
     expect(pairs(r)).toEqual([[2, 3, 5n]]);
     expect(book.pendingOrders().map((o) => o.seq)).toEqual([1]);
   });
-  it('passes over the orders of an account canMatch refuses, as the matches use up its share', () => {
-    // All at 100. Bids #1, #2, #3 of account F; #4 of H. Asks #5 of G, #6, #7, #8 of others.
-    // F may take one match: #1 takes #5; #2 and #3 are passed over; #4 takes #6.
+  it('leaves the orders admits refuses out of the price and the walk; they rest', () => {
+    // F's bid at 200 would set the price (200) if it took part: D(200) = 5, S(200) = 2, V = 2;
+    // without it the book clears at 100 (bids #2 and #3 at 100, asks #4 at 90 and #5 at 100).
     const f = { accountId: 'F' };
-    const left = new Map([['F', 1]]);
     const { book, r } = auction(
-      [
-        bid(100n, 1n, f),
-        bid(100n, 1n, f),
-        bid(100n, 1n, f),
-        bid(100n, 1n),
-        ask(100n, 1n),
-        ask(100n, 1n),
-        ask(100n, 1n),
-        ask(100n, 1n),
-      ],
+      [bid(200n, 5n, f), bid(100n, 1n), bid(100n, 1n), ask(90n, 1n), ask(100n, 1n)],
       {
-        canMatch: (o) => (left.get(o.accountId) ?? 1) > 0,
-        onMatch: (m) => left.set(m.bid.accountId, (left.get(m.bid.accountId) ?? 1) - 1),
+        admits: (o) => o.accountId !== 'F',
       },
     );
+    expect(r.clearingPrice).toBe(100n);
     expect(pairs(r)).toEqual([
-      [1, 5, 1n],
-      [4, 6, 1n],
+      [2, 4, 1n],
+      [3, 5, 1n],
     ]);
-    // The passed-over bids rest, unreserved, for a later auction.
-    expect(book.pendingOrders('bid').map((o) => o.seq)).toEqual([2, 3]);
+    expect(book.pendingOrders('bid').map((o) => o.seq)).toEqual([1]);
   });
 });
 

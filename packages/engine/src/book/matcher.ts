@@ -3,7 +3,9 @@
  * then allocation by priority into one-to-one fills.
  *
  * Who takes part: resting (`pending`) orders with expirySlot > slot + settlementBufferSlots;
- * an ioc/fok order only in its arrival batch (the first auction with tick ≥ its arrivalTick).
+ * an ioc/fok order only in its arrival batch (the first auction with tick ≥ its arrivalTick);
+ * only orders `admits` admits, when given (an account's share of the prover's queue: the others
+ * neither trade nor count in the price, and rest for a later auction).
  * The clearing price P comes from those orders (clearing.ts). Then bids with limit ≥ P and asks
  * with limit ≤ P (an ask at 0 always) are allocated.
  *
@@ -18,8 +20,6 @@
  *    a fok side filled whole (q equals its amount), different trading keys and different owner
  *    commitments. Asks it cannot take stay in the queue, at their place, for later bids. A bid
  *    tries at most `maxProbesPerOrder` asks; past that it gets no fill in this batch.
- *  - An order `canMatch` refuses (its account has its share of the prover's queue) is passed
- *    over: a bid takes nothing, an ask stays in the queue as if incompatible.
  *  - The walk stops when the bids or the queue run out.
  * So without skips the k-th bid pairs with the k-th ask; a skip only moves a bid on to the next
  * ask in priority, and an ask keeps its place for the next bid. Everything is determined by the
@@ -50,7 +50,14 @@
  */
 import { feeOn, quoteForFill } from '@nightjar/protocol';
 import { clearBook } from './clearing.js';
-import { eligible, LevelCursor, NODE_RESTING, type OrderNode, type SortedLevels } from './levels.js';
+import {
+  eligible,
+  LevelCursor,
+  NODE_RESTING,
+  type Admits,
+  type OrderNode,
+  type SortedLevels,
+} from './levels.js';
 import type { OrderBook } from './order-book.js';
 import type { AuctionOptions, AuctionResult, BookOrder, LeavingOrder, Match } from './types.js';
 
@@ -80,14 +87,23 @@ class SideWalk {
   private bound = 0n;
   private cutoff = 0n;
   private tick = 0;
+  private admits: Admits | undefined;
 
-  reset(levels: SortedLevels<BookOrder>, bid: boolean, bound: bigint, cutoff: bigint, tick: number): this {
+  reset(
+    levels: SortedLevels<BookOrder>,
+    bid: boolean,
+    bound: bigint,
+    cutoff: bigint,
+    tick: number,
+    admits: Admits | undefined,
+  ): this {
     this.levels.reset(levels, !bid);
     this.node = null;
     this.bid = bid;
     this.bound = bound;
     this.cutoff = cutoff;
     this.tick = tick;
+    this.admits = admits;
     return this;
   }
 
@@ -96,7 +112,7 @@ class SideWalk {
       let n = this.node;
       while (n !== null) {
         const next = n.next;
-        if (eligible(n.order, this.cutoff, this.tick)) {
+        if (eligible(n.order, this.cutoff, this.tick, this.admits)) {
           this.node = next;
           return n;
         }
@@ -114,6 +130,7 @@ class SideWalk {
 
   clear(): void {
     this.node = null;
+    this.admits = undefined;
     this.levels.clear();
   }
 }
@@ -132,7 +149,6 @@ export function runAuction<O extends BookOrder>(
   const { slot, tick, priceScale, feeBps, settlementBufferSlots } = options;
   const maxPerBatch = options.maxMatchesPerBatch ?? DEFAULT_MAX_MATCHES_PER_BATCH;
   const maxProbes = options.maxProbesPerOrder ?? DEFAULT_MAX_PROBES_PER_ORDER;
-  const canMatch = options.canMatch;
   if (priceScale <= 0n) throw new RangeError('priceScale must be positive');
   if (feeBps < 0n) throw new RangeError('feeBps must be non-negative');
   if (settlementBufferSlots < 0n) throw new RangeError('settlementBufferSlots must be non-negative');
@@ -143,7 +159,7 @@ export function runAuction<O extends BookOrder>(
   let nextId = typeof options.nextMatchId === 'bigint' ? options.nextMatchId : undefined;
   const idSource = typeof options.nextMatchId === 'function' ? options.nextMatchId : undefined;
   const cutoff = slot + settlementBufferSlots;
-  const clearing = clearBook(book, cutoff, tick);
+  const clearing = clearBook(book, cutoff, tick, options.admits);
   const price = clearing.price;
   const matches: Match<O>[] = [];
   const leaving: LeavingOrder<O>[] = [];
@@ -156,6 +172,7 @@ export function runAuction<O extends BookOrder>(
       price,
       cutoff,
       tick,
+      options.admits,
     );
     const asks = askWalk.reset(
       book.askLevels as unknown as SortedLevels<BookOrder>,
@@ -163,6 +180,7 @@ export function runAuction<O extends BookOrder>(
       price,
       cutoff,
       tick,
+      options.admits,
     );
     // The skipped asks: a singly linked list over the scratch arrays, in priority order.
     let nSkipped = 0;
@@ -173,7 +191,6 @@ export function runAuction<O extends BookOrder>(
       for (let bidNode = bids.next(); bidNode !== null; bidNode = bids.next()) {
         if (head === -1 && !asksLeft) break;
         const bid = bidNode.order;
-        if (canMatch && !canMatch(bid)) continue;
         let probes = 0;
         let askNode: OrderNode<BookOrder> | null = null;
         let q = 0n;
@@ -182,7 +199,7 @@ export function runAuction<O extends BookOrder>(
           const a = candidate.order;
           const qq = bid.amount < a.amount ? bid.amount : a.amount;
           probes++;
-          if (!compatible(bid, a, qq) || (canMatch && !canMatch(a))) continue;
+          if (!compatible(bid, a, qq)) continue;
           askNode = candidate;
           q = qq;
           const after = skippedNext[k]!;
@@ -201,7 +218,7 @@ export function runAuction<O extends BookOrder>(
           const a = candidate.order;
           const qq = bid.amount < a.amount ? bid.amount : a.amount;
           probes++;
-          if (compatible(bid, a, qq) && (!canMatch || canMatch(a))) {
+          if (compatible(bid, a, qq)) {
             askNode = candidate;
             q = qq;
             break;
@@ -228,7 +245,6 @@ export function runAuction<O extends BookOrder>(
           sellerFee: feeOn(q, feeBps),
         };
         matches.push(match);
-        options.onMatch?.(match as Match<BookOrder>);
         matchedNodes[nMatched++] = bidNode;
         matchedNodes[nMatched++] = askNode;
         if (bid.orderType === 'ioc' && q < bid.amount)

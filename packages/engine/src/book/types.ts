@@ -102,13 +102,12 @@ export interface AuctionOptions {
    */
   maxProbesPerOrder?: number;
   /**
-   * Whether this order may take a fill now (default: always). One that may not is passed over in
-   * the walk like an incompatible one and keeps its place for a later auction. Asked again after
-   * each match, so that `onMatch` can use up what it allows (an account's share of the prover).
+   * Whether this order takes part in this auction (default: every eligible one); it must give the
+   * same answer for an order throughout one auction. One it refuses neither trades nor counts in
+   * the clearing price, and keeps its place for a later auction (an ioc/fok still leaves after
+   * its arrival auction).
    */
-  canMatch?(order: BookOrder): boolean;
-  /** Called with each match as it is made. */
-  onMatch?(match: Match<BookOrder>): void;
+  admits?(order: BookOrder): boolean;
 }
 
 export interface ClearingResult {

@@ -135,8 +135,8 @@ export class MarketEngine {
   /**
    * One slot: expire, then auction; matched orders go to settlement. While settlement cannot
    * prove more of this market's matches within their locks the auction waits (no tick passes, so
-   * an ioc or fok order still gets its arrival auction). An account with its share of matches
-   * waiting for proofs takes no fill in this auction (account-share.ts).
+   * an ioc or fok order still gets its arrival auction). Only an account's share of the prover's
+   * queue of its orders takes part in the auction (account-share.ts).
    */
   private runSlot(slot: bigint): void {
     this.endStaleRelocks(slot);
@@ -157,7 +157,7 @@ export class MarketEngine {
       settlementBufferSlots: this.deps.settlementBufferSlots,
       nextMatchId: this.nextMatchId,
       ...(settlement.queuedMatchesOf
-        ? auctionShares((accountId) => settlement.queuedMatchesOf!(accountId))
+        ? { admits: auctionShares((accountId) => settlement.queuedMatchesOf!(accountId)) }
         : {}),
     });
     if (result.nextMatchId !== undefined) this.nextMatchId = result.nextMatchId;
