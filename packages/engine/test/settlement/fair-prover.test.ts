@@ -139,6 +139,7 @@ describe('fair prover capacity between markets and accounts', () => {
     // B's lock covers its own proof and at most two of A's (the one running, one more at A's turn),
     // not A's backlog: 30 + 2 × 3 proofs at the prior 50 slots.
     expect(clock.lockSlots(carol, first.bid)).toBeLessThanOrEqual(30n + 2n * 3n * PRIOR_SLOTS_PER_PROOF);
+    expect(clock.lockSlots(carol, first.bid)).toBeLessThan(clock.lockSlots(alice, alicesBids[0]!));
 
     // B keeps running while every proof still waits: a second pair matches at once.
     const second = await placeEth(b2);
