@@ -247,6 +247,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       instrument: (marketId) => markets.list().find((m) => m.market_id === marketId),
       trees,
       prover: matchProver,
+      proverConcurrency: options.matchProver ? 1 : (options.matchProverWorkers ?? 1),
       verifier: matchVerifier,
       log: app.log,
       now,

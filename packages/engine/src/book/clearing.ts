@@ -13,7 +13,7 @@
  * there).
  */
 import type { Side } from '@nightjar/protocol';
-import { eligibleVolume, LevelCursor, type Level, type SortedLevels } from './levels.js';
+import { eligibleVolume, LevelCursor, type Admits, type Level, type SortedLevels } from './levels.js';
 import type { OrderBook } from './order-book.js';
 import type { BookOrder, ClearingResult } from './types.js';
 
@@ -124,9 +124,10 @@ function nextLevel(
   cutoff: bigint,
   tick: number,
   out: { level?: Level<BookOrder> },
+  admits: Admits | undefined,
 ): bigint {
   for (let level = cursor.next(); level !== undefined; level = cursor.next()) {
-    const v = eligibleVolume(level, cutoff, tick);
+    const v = eligibleVolume(level, cutoff, tick, admits);
     if (v > 0n) {
       out.level = level;
       return v;
@@ -163,11 +164,13 @@ const askSlot: { level?: Level<BookOrder> } = {};
  *    the best candidate there (this includes asks between nb2 and nb, which can tie nb).
  *
  * Cost: the touched levels plus three peeks. In a book that does not cross, one level per side.
+ * With `admits` (only some orders take part), each of those levels' orders is visited once.
  */
 export function clearBook<O extends BookOrder>(
   book: OrderBook<O>,
   cutoff: bigint,
   tick: number,
+  admits?: Admits,
 ): ClearingResult {
   const asks = askCursor.reset(book.askLevels as unknown as SortedLevels<BookOrder>, true);
   const bids = bidCursor.reset(book.bidLevels as unknown as SortedLevels<BookOrder>, false);
@@ -177,11 +180,11 @@ export function clearBook<O extends BookOrder>(
     let zero = 0n;
     let first = asks.next();
     if (first !== undefined && first.price === 0n) {
-      zero = eligibleVolume(first, cutoff, tick);
+      zero = eligibleVolume(first, cutoff, tick, admits);
       first = undefined;
     }
     // Current bid level (price bp, volume bv, remainder rb); bp < 0 when the side is exhausted.
-    let bv = nextLevel(bids, cutoff, tick, bidSlot);
+    let bv = nextLevel(bids, cutoff, tick, bidSlot, admits);
     let bp = bidSlot.level?.price ?? -1n;
     if (bp < 0n) return NO_PRICE;
     let rb = bv;
@@ -194,14 +197,14 @@ export function clearBook<O extends BookOrder>(
       av = zero;
     } else {
       if (first !== undefined) {
-        av = eligibleVolume(first, cutoff, tick);
+        av = eligibleVolume(first, cutoff, tick, admits);
         ap = first.price;
         if (av === 0n) {
-          av = nextLevel(asks, cutoff, tick, askSlot);
+          av = nextLevel(asks, cutoff, tick, askSlot, admits);
           ap = askSlot.level?.price ?? -1n;
         }
       } else {
-        av = nextLevel(asks, cutoff, tick, askSlot);
+        av = nextLevel(asks, cutoff, tick, askSlot, admits);
         ap = askSlot.level?.price ?? -1n;
       }
     }
@@ -225,13 +228,13 @@ export function clearBook<O extends BookOrder>(
         askTouched = true;
       }
       if (rb === 0n) {
-        bv = nextLevel(bids, cutoff, tick, bidSlot);
+        bv = nextLevel(bids, cutoff, tick, bidSlot, admits);
         bp = bidSlot.level?.price ?? -1n;
         rb = bv;
         bidTouched = false;
       }
       if (ra === 0n) {
-        av = nextLevel(asks, cutoff, tick, askSlot);
+        av = nextLevel(asks, cutoff, tick, askSlot, admits);
         ap = askSlot.level?.price ?? -1n;
         ra = av;
         askTouched = false;
@@ -240,18 +243,18 @@ export function clearBook<O extends BookOrder>(
 
     // nb, nb2: the first two untouched bid levels; na: the first untouched non-zero ask level.
     if (bidTouched && bp >= 0n) {
-      bv = nextLevel(bids, cutoff, tick, bidSlot);
+      bv = nextLevel(bids, cutoff, tick, bidSlot, admits);
       bp = bidSlot.level?.price ?? -1n;
     }
     let lo: bigint | undefined;
     if (bp >= 0n) {
       bidPrices[nBids] = bp;
       bidVolumes[nBids++] = bv;
-      nextLevel(bids, cutoff, tick, bidSlot);
+      nextLevel(bids, cutoff, tick, bidSlot, admits);
       lo = bidSlot.level?.price;
     }
     if ((askTouched || ap === 0n) && ap >= 0n) {
-      av = nextLevel(asks, cutoff, tick, askSlot);
+      av = nextLevel(asks, cutoff, tick, askSlot, admits);
       ap = askSlot.level?.price ?? -1n;
     }
     let hi: bigint | undefined;

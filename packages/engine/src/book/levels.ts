@@ -85,9 +85,19 @@ export class Level<O extends BookOrder> {
   }
 }
 
-/** Matchable at this auction: outside the settlement buffer and, for ioc/fok, in its arrival batch. */
-export function eligible(o: BookOrder, cutoff: bigint, tick: number): boolean {
-  return o.expirySlot > cutoff && (o.orderType === 'limit' || o.arrivalTick <= tick);
+/** Which orders take part in an auction beyond the book's own rules (`AuctionOptions.admits`). */
+export type Admits = (order: BookOrder) => boolean;
+
+/**
+ * Matchable at this auction: outside the settlement buffer, for ioc/fok in its arrival batch, and
+ * admitted by `admits` when there is one.
+ */
+export function eligible(o: BookOrder, cutoff: bigint, tick: number, admits?: Admits): boolean {
+  return (
+    o.expirySlot > cutoff &&
+    (o.orderType === 'limit' || o.arrivalTick <= tick) &&
+    (admits === undefined || admits(o))
+  );
 }
 
 /**
@@ -95,14 +105,19 @@ export function eligible(o: BookOrder, cutoff: bigint, tick: number): boolean {
  * O(1) when the level's expiry bound clears the buffer and it holds no ioc/fok; otherwise visits
  * the level once and tightens the bound.
  */
-export function eligibleVolume<O extends BookOrder>(level: Level<O>, cutoff: bigint, tick: number): bigint {
-  if (level.immediates === 0 && level.minExpiry > cutoff) return level.volume;
+export function eligibleVolume<O extends BookOrder>(
+  level: Level<O>,
+  cutoff: bigint,
+  tick: number,
+  admits?: Admits,
+): bigint {
+  if (admits === undefined && level.immediates === 0 && level.minExpiry > cutoff) return level.volume;
   let sum = 0n;
   let min = -1n;
   for (let n = level.head; n !== null; n = n.next) {
     const o = n.order;
     if (min < 0n || o.expirySlot < min) min = o.expirySlot;
-    if (eligible(o, cutoff, tick)) sum += o.amount;
+    if (eligible(o, cutoff, tick, admits)) sum += o.amount;
   }
   if (min >= 0n) level.minExpiry = min;
   return sum;

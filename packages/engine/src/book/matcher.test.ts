@@ -270,6 +270,23 @@ describe('runAuction: skips', () => {
     expect(pairs(r)).toEqual([[2, 3, 5n]]);
     expect(book.pendingOrders().map((o) => o.seq)).toEqual([1]);
   });
+  it('leaves the orders admits refuses out of the price and the walk; they rest', () => {
+    // F's bid at 200 would set the price (200) if it took part: D(200) = 5, S(200) = 2, V = 2;
+    // without it the book clears at 100 (bids #2 and #3 at 100, asks #4 at 90 and #5 at 100).
+    const f = { accountId: 'F' };
+    const { book, r } = auction(
+      [bid(200n, 5n, f), bid(100n, 1n), bid(100n, 1n), ask(90n, 1n), ask(100n, 1n)],
+      {
+        admits: (o) => o.accountId !== 'F',
+      },
+    );
+    expect(r.clearingPrice).toBe(100n);
+    expect(pairs(r)).toEqual([
+      [2, 4, 1n],
+      [3, 5, 1n],
+    ]);
+    expect(book.pendingOrders('bid').map((o) => o.seq)).toEqual([1]);
+  });
 });
 
 describe('runAuction: ioc and fok', () => {

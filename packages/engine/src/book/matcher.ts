@@ -3,7 +3,9 @@
  * then allocation by priority into one-to-one fills.
  *
  * Who takes part: resting (`pending`) orders with expirySlot > slot + settlementBufferSlots;
- * an ioc/fok order only in its arrival batch (the first auction with tick ≥ its arrivalTick).
+ * an ioc/fok order only in its arrival batch (the first auction with tick ≥ its arrivalTick);
+ * only orders `admits` admits, when given (an account's share of the prover's queue: the others
+ * neither trade nor count in the price, and rest for a later auction).
  * The clearing price P comes from those orders (clearing.ts). Then bids with limit ≥ P and asks
  * with limit ≤ P (an ask at 0 always) are allocated.
  *
@@ -48,7 +50,14 @@
  */
 import { feeOn, quoteForFill } from '@nightjar/protocol';
 import { clearBook } from './clearing.js';
-import { eligible, LevelCursor, NODE_RESTING, type OrderNode, type SortedLevels } from './levels.js';
+import {
+  eligible,
+  LevelCursor,
+  NODE_RESTING,
+  type Admits,
+  type OrderNode,
+  type SortedLevels,
+} from './levels.js';
 import type { OrderBook } from './order-book.js';
 import type { AuctionOptions, AuctionResult, BookOrder, LeavingOrder, Match } from './types.js';
 
@@ -78,14 +87,23 @@ class SideWalk {
   private bound = 0n;
   private cutoff = 0n;
   private tick = 0;
+  private admits: Admits | undefined;
 
-  reset(levels: SortedLevels<BookOrder>, bid: boolean, bound: bigint, cutoff: bigint, tick: number): this {
+  reset(
+    levels: SortedLevels<BookOrder>,
+    bid: boolean,
+    bound: bigint,
+    cutoff: bigint,
+    tick: number,
+    admits: Admits | undefined,
+  ): this {
     this.levels.reset(levels, !bid);
     this.node = null;
     this.bid = bid;
     this.bound = bound;
     this.cutoff = cutoff;
     this.tick = tick;
+    this.admits = admits;
     return this;
   }
 
@@ -94,7 +112,7 @@ class SideWalk {
       let n = this.node;
       while (n !== null) {
         const next = n.next;
-        if (eligible(n.order, this.cutoff, this.tick)) {
+        if (eligible(n.order, this.cutoff, this.tick, this.admits)) {
           this.node = next;
           return n;
         }
@@ -112,6 +130,7 @@ class SideWalk {
 
   clear(): void {
     this.node = null;
+    this.admits = undefined;
     this.levels.clear();
   }
 }
@@ -140,7 +159,7 @@ export function runAuction<O extends BookOrder>(
   let nextId = typeof options.nextMatchId === 'bigint' ? options.nextMatchId : undefined;
   const idSource = typeof options.nextMatchId === 'function' ? options.nextMatchId : undefined;
   const cutoff = slot + settlementBufferSlots;
-  const clearing = clearBook(book, cutoff, tick);
+  const clearing = clearBook(book, cutoff, tick, options.admits);
   const price = clearing.price;
   const matches: Match<O>[] = [];
   const leaving: LeavingOrder<O>[] = [];
@@ -153,6 +172,7 @@ export function runAuction<O extends BookOrder>(
       price,
       cutoff,
       tick,
+      options.admits,
     );
     const asks = askWalk.reset(
       book.askLevels as unknown as SortedLevels<BookOrder>,
@@ -160,6 +180,7 @@ export function runAuction<O extends BookOrder>(
       price,
       cutoff,
       tick,
+      options.admits,
     );
     // The skipped asks: a singly linked list over the scratch arrays, in priority order.
     let nSkipped = 0;

@@ -101,6 +101,13 @@ export interface AuctionOptions {
    * the book holds. Default 64.
    */
   maxProbesPerOrder?: number;
+  /**
+   * Whether this order takes part in this auction (default: every eligible one); it must give the
+   * same answer for an order throughout one auction. One it refuses neither trades nor counts in
+   * the clearing price, and keeps its place for a later auction (an ioc/fok still leaves after
+   * its arrival auction).
+   */
+  admits?(order: BookOrder): boolean;
 }
 
 export interface ClearingResult {

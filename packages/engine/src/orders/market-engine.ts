@@ -16,6 +16,7 @@ import type { OrderRegistry } from './order-registry.js';
 import { confirmedKind, orderEvent } from './event-bodies.js';
 import { unknownCommand, type MarketCommand } from './market-commands.js';
 import { SETTLEMENT_LOCK_SLOTS } from '../settlement/lock-window.js';
+import { auctionShares } from '../settlement/account-share.js';
 
 export { SETTLEMENT_LOCK_SLOTS };
 
@@ -144,8 +145,9 @@ export class MarketEngine {
 
   /**
    * One slot: expire, then auction; matched orders go to settlement. While settlement cannot
-   * prove more matches within their locks the auction waits (no tick passes, so an ioc or fok
-   * order still gets its arrival auction).
+   * prove more of this market's matches within their locks the auction waits (no tick passes, so
+   * an ioc or fok order still gets its arrival auction). Only an account's share of the prover's
+   * queue of its orders takes part in the auction (account-share.ts).
    */
   private runSlot(slot: bigint): void {
     this.endStaleRelocks(slot);
@@ -155,7 +157,9 @@ export class MarketEngine {
       this.emit(order, 'expired');
       this.releaseLock(order);
     }
-    if (this.deps.settlement.acceptsMatches?.() === false) return;
+    const { settlement } = this.deps;
+    const marketId = this.instrument.market_id;
+    if (settlement.acceptsMatches?.(marketId) === false) return;
     this.tick += 1;
     const result = runAuction(this.book, {
       slot,
@@ -164,6 +168,9 @@ export class MarketEngine {
       feeBps: this.instrument.fee_bps,
       settlementBufferSlots: this.deps.settlementBufferSlots,
       nextMatchId: this.nextMatchId,
+      ...(settlement.queuedMatchesOf
+        ? { admits: auctionShares((accountId) => settlement.queuedMatchesOf!(accountId)) }
+        : {}),
     });
     if (result.nextMatchId !== undefined) this.nextMatchId = result.nextMatchId;
     for (const leaving of result.leaving) {
@@ -172,7 +179,7 @@ export class MarketEngine {
       this.emit(leaving.order, 'cancelled');
     }
     const matchCount = result.batches.reduce((n, b) => n + b.length, 0);
-    const lockExpirySlot = slot + (this.deps.settlement.lockSlotsFor?.(matchCount) ?? SETTLEMENT_LOCK_SLOTS);
+    const lockExpirySlot = slot + (settlement.lockSlotsFor?.(marketId, matchCount) ?? SETTLEMENT_LOCK_SLOTS);
     for (const matches of result.batches) {
       const batchId = this.deps.nextBatchId();
       for (const m of matches) {

@@ -1,13 +1,20 @@
 /**
- * How long a match's locks must last, and whether the venue should match at all right now, from
- * the prover's backlog. A match's proof is made after the proofs queued ahead of it, so with a
- * fixed lock a burst of matches outlasts its locks (`lock_expired`) and its orders are lost. Two
- * answers keep every match's proof inside its locks:
- * - `lockSlotsFor(n)`: the base window, stretched to twice the expected time to prove the backlog
- *   plus these n matches (never past the ledger's 4,500-slot ceiling);
- * - `acceptsMatches()`: false while the backlog alone would take over half the base window, so the
- *   market engines skip their auctions (orders keep resting, cancellable) until it drains.
- * Both are estimates from two measured rates: prover time per proof (from completions, so it is
+ * How long a match's locks must last, and whether a market should match at all right now, from
+ * the prover's backlog as that market sees it. A match's proof is made after the proofs queued
+ * ahead of it, so with a fixed lock a burst of matches outlasts its locks (`lock_expired`) and its
+ * orders are lost. The prover serves markets round-robin (fair-proof-queue.ts), so what is ahead
+ * of a market's last new proof is its own queue plus, from each other market, at most as many
+ * proofs as that (plus the ones the prover is running) (`aheadOf`): another market's backlog
+ * never stretches this one's locks past that, nor pauses its auctions. Three answers keep every
+ * match's proof inside its locks:
+ * - `lockSlotsFor(market, n)`: the base window, stretched to twice the expected time to prove what
+ *   is ahead of these n matches (never past the ledger's 4,500-slot ceiling);
+ * - `acceptsMatches(market)`: false while the market's own queue would take over half the base
+ *   window to prove, so that market skips its auctions (orders keep resting, cancellable) until
+ *   it drains; other markets' queues do not count;
+ * - `queuedFor(account)`: the account's matches whose proofs are not made yet, which the markets
+ *   bound (`MAX_QUEUED_MATCHES_PER_ACCOUNT`): one account cannot fill a market's queue.
+ * Times are estimates from two measured rates: prover time per proof (from completions, so it is
  * the prover's throughput with its queue, whatever its worker count) and wall time per slot.
  */
 import { DEFAULT_SLOT_MS } from '@nightjar/ledger';
@@ -15,6 +22,11 @@ import { LOCK_TTL_CEILING_SLOTS } from '@nightjar/protocol';
 
 /** Slots a matched order's note stays locked for settlement when the prover keeps up. */
 export const SETTLEMENT_LOCK_SLOTS = 150n;
+/**
+ * Matches one account may have waiting for their proofs, across markets; its orders wait in the
+ * book (not matched) past it, so one account adds at most this many proofs to the backlog.
+ */
+export const MAX_QUEUED_MATCHES_PER_ACCOUNT = 4;
 /** Kept between a lock's expiry and the ledger's ceiling (the lock lands a slot or two later). */
 const CEILING_MARGIN_SLOTS = 10n;
 /** The base window's share that covers locking, path waits, verifying and settling. */
@@ -30,6 +42,9 @@ const PRIOR_SLOTS_PER_PROOF = 50n;
 
 /** One proof's passage through the window. */
 export interface ProofTicket {
+  marketId: string;
+  /** The match's accounts (one entry when both sides are the same account). */
+  accounts: string[];
   handedAt: number | undefined;
 }
 
@@ -43,14 +58,18 @@ export class LockWindow {
   #proofsMeasured = false;
   #msPerSlot = DEFAULT_SLOT_MS;
   #queued = 0;
+  readonly #byMarket = new Map<string, number>();
+  readonly #byAccount = new Map<string, number>();
   #lastDone = 0;
   #lastSlot: number;
   #lastSlotAt: number;
   readonly #stop: () => void;
 
+  /** `concurrency`: proofs the prover runs at once (another market may have that many running). */
   constructor(
     chain: SlotSource,
     private readonly now: () => number = () => performance.now(),
+    private readonly concurrency = 1,
   ) {
     this.#lastSlot = chain.slot;
     this.#lastSlotAt = now();
@@ -58,9 +77,10 @@ export class LockWindow {
   }
 
   /** A match's proof was started (it may wait for its inputs' paths before the prover has it). */
-  proofQueued(): ProofTicket {
-    this.#queued += 1;
-    return { handedAt: undefined };
+  proofQueued(marketId: string, accounts: readonly string[]): ProofTicket {
+    const ticket = { marketId, accounts: [...new Set(accounts)], handedAt: undefined };
+    this.#count(ticket, 1);
+    return ticket;
   }
 
   /** The prover has it now. */
@@ -70,7 +90,7 @@ export class LockWindow {
 
   /** That proof ended: made, failed or dropped. */
   proofEnded(ticket: ProofTicket, made: boolean): void {
-    this.#queued -= 1;
+    this.#count(ticket, -1);
     if (!made || ticket.handedAt === undefined) return;
     const t = this.now();
     // Service time: from when this proof could first have had the prover (handed to it, or the
@@ -81,19 +101,30 @@ export class LockWindow {
     this.#lastDone = t;
   }
 
-  /** Slots the prover needs for the proofs started and not ended, plus `extra` more. */
-  backlogSlots(extra = 0): bigint {
-    const proofs = this.#queued + extra;
-    if (!this.#proofsMeasured) return BigInt(proofs) * PRIOR_SLOTS_PER_PROOF;
-    return BigInt(Math.ceil((proofs * this.#msPerProof) / this.#msPerSlot));
+  /**
+   * Proofs the prover makes up to the last of `extra` new matches of `marketId`, round-robin: the
+   * market's own queue and new matches, and from each other market no more than that plus what
+   * the prover may be running of it.
+   */
+  aheadOf(marketId: string, extra = 0): number {
+    const own = (this.#byMarket.get(marketId) ?? 0) + extra;
+    let ahead = own;
+    for (const [m, n] of this.#byMarket) if (m !== marketId) ahead += Math.min(n, own + this.concurrency);
+    return ahead;
   }
 
-  acceptsMatches(): boolean {
-    return this.backlogSlots() * 2n <= SETTLEMENT_LOCK_SLOTS;
+  /** Slots the prover needs for the proofs up to `extra` new matches of `marketId`. */
+  backlogSlots(marketId: string, extra = 0): bigint {
+    return this.#slotsFor(this.aheadOf(marketId, extra));
   }
 
-  lockSlotsFor(matches: number): bigint {
-    const needed = BASE_OVERHEAD_SLOTS + 2n * this.backlogSlots(matches);
+  /** False while the market's own queue alone would take over half the base window. */
+  acceptsMatches(marketId: string): boolean {
+    return this.#slotsFor(this.#byMarket.get(marketId) ?? 0) * 2n <= SETTLEMENT_LOCK_SLOTS;
+  }
+
+  lockSlotsFor(marketId: string, matches: number): bigint {
+    const needed = BASE_OVERHEAD_SLOTS + 2n * this.backlogSlots(marketId, matches);
     const slots = needed > SETTLEMENT_LOCK_SLOTS ? needed : SETTLEMENT_LOCK_SLOTS;
     const ceiling = LOCK_TTL_CEILING_SLOTS - CEILING_MARGIN_SLOTS;
     return slots < ceiling ? slots : ceiling;
@@ -104,8 +135,24 @@ export class LockWindow {
     return this.#queued;
   }
 
+  /** The account's matches whose proofs are started and not ended. */
+  queuedFor(accountId: string): number {
+    return this.#byAccount.get(accountId) ?? 0;
+  }
+
   close(): void {
     this.#stop();
+  }
+
+  #slotsFor(proofs: number): bigint {
+    if (!this.#proofsMeasured) return BigInt(proofs) * PRIOR_SLOTS_PER_PROOF;
+    return BigInt(Math.ceil((proofs * this.#msPerProof) / this.#msPerSlot));
+  }
+
+  #count(ticket: ProofTicket, delta: 1 | -1): void {
+    this.#queued += delta;
+    bump(this.#byMarket, ticket.marketId, delta);
+    for (const a of ticket.accounts) bump(this.#byAccount, a, delta);
   }
 
   #slotSeen(slot: number): void {
@@ -118,6 +165,13 @@ export class LockWindow {
     this.#lastSlot = slot;
     this.#lastSlotAt = t;
   }
+}
+
+/** Adds `delta` to `key`'s count, forgetting keys that reach 0 (the maps stay as small as the queue). */
+function bump(counts: Map<string, number>, key: string, delta: number): void {
+  const n = (counts.get(key) ?? 0) + delta;
+  if (n > 0) counts.set(key, n);
+  else counts.delete(key);
 }
 
 function ewma(prev: number, sample: number): number {

@@ -14,8 +14,9 @@
  * - `proving.ts`: each match's VALID_MATCH proof, started at plan time (overlapping the locks and
  *   other batches); `match-witness.ts` its parameters and the witness-equals-plan check;
  *   `input-path.ts` its inputs' paths from the tree mirror; `match-prover.ts` the prover seam.
- * - `lock-window.ts`: lock lengths and auction pauses from the prover's backlog, so no proof
- *   outlasts its match's locks.
+ * - `lock-window.ts`: lock lengths and auction pauses from the prover's backlog, per market, so no
+ *   proof outlasts its match's locks; `fair-proof-queue.ts` the prover's turns (markets
+ *   round-robin); `account-share.ts` each account's share of the queue in an auction.
  * - `scheduler.ts`: the open batches, background tasks in flight, the waits between ledger rounds.
  * - `job.ts`: a job's state machine: stage transitions, terminal outcomes, ambiguity.
  * - `plan.ts`: a match's plan (outputs, locks, relock), computed once at match time; conservation.
@@ -37,6 +38,7 @@ import type { SettlementJournal } from './journal.js';
 import type { PathMirror } from './input-path.js';
 import { LedgerIo } from './ledger-io.js';
 import type { MatchProver, MatchVerifier } from './match-prover.js';
+import { FairProofQueue } from './fair-proof-queue.js';
 import { LockWindow } from './lock-window.js';
 import { fillMemos } from './memo.js';
 import { SettlementMetrics } from './metrics.js';
@@ -66,6 +68,8 @@ export interface PipelineOptions {
   trees: PathMirror;
   /** Where each match's VALID_MATCH proof is made. */
   prover: MatchProver;
+  /** Proofs handed to `prover` at once (its workers; default 1); the rest wait their market's turn. */
+  proverConcurrency?: number;
   /** Checks each proof before it is sent. */
   verifier: MatchVerifier;
   log: PipelineLog;
@@ -94,7 +98,8 @@ export class SettlementPipeline implements SettlementSeam {
   private readonly phases: BatchPhases;
   private readonly proving: MatchProving;
   private readonly window: LockWindow;
-  private paused = false;
+  /** Markets whose auctions wait for their prover backlog (logged once per pause). */
+  private readonly paused = new Set<string>();
   private feeOwnerCommitment = '';
   private effects: OrderEffects | undefined;
   private closed = false;
@@ -132,9 +137,10 @@ export class SettlementPipeline implements SettlementSeam {
       closed: () => this.closed,
       crash: this.crash,
     });
-    this.window = new LockWindow(o.chain, o.now);
+    this.window = new LockWindow(o.chain, o.now, o.proverConcurrency ?? 1);
     this.proving = new MatchProving({
       prover: o.prover,
+      queue: new FairProofQueue(o.proverConcurrency ?? 1),
       trees: o.trees,
       chain: o.chain,
       metrics: this.metrics,
@@ -244,22 +250,27 @@ export class SettlementPipeline implements SettlementSeam {
     void this.scheduler.track(this.runBatch(run));
   }
 
-  acceptsMatches(): boolean {
-    const open = this.window.acceptsMatches();
-    if (open === this.paused) {
-      this.paused = !open;
+  acceptsMatches(marketId: string): boolean {
+    const open = this.window.acceptsMatches(marketId);
+    if (open === this.paused.has(marketId)) {
+      if (open) this.paused.delete(marketId);
+      else this.paused.add(marketId);
       const backlog = {
-        queued_proofs: this.window.queued,
-        backlog_slots: Number(this.window.backlogSlots()),
+        market_id: marketId,
+        proofs_ahead: this.window.aheadOf(marketId),
       };
-      if (this.paused) this.o.log.warn(backlog, 'prover backlog: auctions wait until it drains');
-      else this.o.log.info(backlog, 'prover backlog drained: auctions resume');
+      if (open) this.o.log.info(backlog, 'prover backlog drained: this market’s auctions resume');
+      else this.o.log.warn(backlog, 'prover backlog: this market’s auctions wait until it drains');
     }
     return open;
   }
 
-  lockSlotsFor(matches: number): bigint {
-    return this.window.lockSlotsFor(matches);
+  lockSlotsFor(marketId: string, matches: number): bigint {
+    return this.window.lockSlotsFor(marketId, matches);
+  }
+
+  queuedMatchesOf(accountId: string): number {
+    return this.window.queuedFor(accountId);
   }
 
   releaseLock(nullifier: string, untilSlot: bigint): void {

@@ -8,6 +8,7 @@ import { validMatchPublicSignals } from '@nightjar/crypto';
 import { bytesToHex, fieldToHex, type Instrument } from '@nightjar/protocol';
 import type { ChainView } from '../chain-view.js';
 import { inputPath, type PathMirror } from './input-path.js';
+import type { FairProofQueue } from './fair-proof-queue.js';
 import type { LockWindow, ProofTicket } from './lock-window.js';
 import type { MatchProver } from './match-prover.js';
 import { matchParams, witnessMismatch } from './match-witness.js';
@@ -25,6 +26,8 @@ export interface ProofTask {
 
 export interface MatchProvingDeps {
   prover: MatchProver;
+  /** When each proof gets the prover: markets in turn (one market's burst does not hold up others). */
+  queue: FairProofQueue;
   trees: PathMirror;
   chain: Pick<ChainView, 'slot' | 'onSlot'>;
   metrics: SettlementMetrics;
@@ -41,7 +44,7 @@ export class MatchProving {
   start(job: JobState, instrument: Instrument, feeOwnerCommitment: string): ProofTask {
     const ctrl = new AbortController();
     // Counted from now, path wait included: a match waiting for its paths is still backlog.
-    const ticket = this.d.window.proofQueued();
+    const ticket = this.d.window.proofQueued(job.marketId, [job.plan.bid.accountId, job.plan.ask.accountId]);
     const outcome = this.prove(job, instrument, feeOwnerCommitment, ctrl.signal, ticket)
       .catch((err: unknown): ProofOutcome => ({
         ok: false,
@@ -72,9 +75,16 @@ export class MatchProving {
     const params = matchParams(plan, instrument, feeOwnerCommitment, { bid, ask });
     const mismatch = witnessMismatch(plan, params);
     if (mismatch) return { ok: false, why: `the witness disagrees with the plan (${mismatch})` };
-    const t1 = performance.now();
-    this.d.window.proofHanded(ticket);
-    const r = await this.d.prover.prove(params, signal);
+    let t1 = 0;
+    const r = await this.d.queue.run(
+      job.marketId,
+      () => {
+        t1 = performance.now();
+        this.d.window.proofHanded(ticket);
+        return this.d.prover.prove(params, signal);
+      },
+      signal,
+    );
     this.d.metrics.sample('prove', performance.now() - t1);
     return {
       ok: true,

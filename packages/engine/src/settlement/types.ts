@@ -76,10 +76,15 @@ export interface SettlementSeam {
    * unmatched: free the note now rather than at the lock's expiry.
    */
   releaseLock?(nullifier: string, untilSlot: bigint): void;
-  /** False while settlement cannot take more matches in time (the markets skip their auctions). */
-  acceptsMatches?(): boolean;
-  /** Slots the locks of `matches` new matches must last for their proofs to be made in time. */
-  lockSlotsFor?(matches: number): bigint;
+  /** False while settlement cannot take more of this market's matches in time (it skips its auctions). */
+  acceptsMatches?(marketId: string): boolean;
+  /** Slots the locks of `matches` new matches of this market must last for their proofs to be made in time. */
+  lockSlotsFor?(marketId: string, matches: number): bigint;
+  /**
+   * The account's matches still waiting for their proofs; past `MAX_QUEUED_MATCHES_PER_ACCOUNT` its
+   * orders are not matched (they wait in the book).
+   */
+  queuedMatchesOf?(accountId: string): number;
   /** Settlement totals for `/transparency`. */
   totals?(): { batches: number; confirmed_matches: number; rejected_matches: number };
 }

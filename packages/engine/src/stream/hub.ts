@@ -1,7 +1,7 @@
 /**
  * Every open `/v1/stream` socket and who it belongs to: the sockets not logged in yet (their own
- * budget, per address and in total), logged-in sockets venue-wide (the upgrade and `login` refuse
- * past the cap) and by account (the 4290 cap), live sessions by account (routing of `orders` and
+ * budget, per address and in total, shared between addresses when full: anonymous-budget.ts),
+ * logged-in sockets venue-wide (the upgrade and `login` refuse past the cap) and by account (the 4290 cap), live sessions by account (routing of `orders` and
  * `fills`), the `tree` subscribers. It also acts on account changes at once (revocation,
  * invalidation, suspension), runs cancel-on-disconnect when a session ends, and closes every live
  * session with 1011 when the fan-out reports a loss.
@@ -12,7 +12,7 @@ import { STREAM_CLOSE_CODES, VenueError, type StreamChannel } from '@nightjar/pr
 import type { AccountEvent, AccountService, Principal } from '../accounts/account-service.js';
 import { addressKey } from '../http/address-limiter.js';
 import type { Intake } from '../orders/intake.js';
-import { AnonymousBudget } from './anonymous-budget.js';
+import { AnonymousBudget, type AnonymousAdmission } from './anonymous-budget.js';
 import type { StreamClock } from './clock.js';
 import type { StreamLimits } from './options.js';
 import { StreamSession } from './session.js';
@@ -42,6 +42,12 @@ export interface StreamStats {
   fanoutLosses: number;
   /** Upgrades refused by a cap (authenticated, anonymous in total or per address). */
   refusedUpgrades: number;
+  /** Sockets waiting to log in that were closed (4408) to give their slot to a new connection. */
+  anonymousEvictions: number;
+}
+
+function refusedWhy(admission: AnonymousAdmission<unknown>): 'address' | 'total' | undefined {
+  return admission.kind === 'refused' ? admission.why : undefined;
 }
 
 export class StreamHub {
@@ -53,15 +59,15 @@ export class StreamHub {
    */
   private readonly loggedIn = new Map<StreamSession, string>();
   private readonly loggedInByAccount = new Map<string, number>();
-  private readonly anonymous: AnonymousBudget;
-  /** Sockets not logged in yet, and the address each counts under. */
-  private readonly anonymousAddress = new Map<StreamSession, string>();
+  /** Sockets not logged in yet, by the address each counts under. */
+  private readonly anonymous: AnonymousBudget<StreamSession>;
   readonly treeSubscribers = new Set<StreamSession>();
   private readonly offAccounts: () => void;
   private readonly onSocketsGone = new Set<() => void>();
   private stopping = false;
   private slowConsumerCloses = 0;
   private fanoutLosses = 0;
+  private anonymousEvictions = 0;
   refusedUpgrades = 0;
 
   constructor(private readonly deps: StreamHubDeps) {
@@ -82,7 +88,7 @@ export class StreamHub {
     if (!this.hasRoomForLogin)
       refusal = new VenueError(5001, `stream at capacity (${maxSockets} sockets); retry shortly`, retry);
     else
-      switch (this.anonymous.refusal(addressKey(remoteAddress))) {
+      switch (refusedWhy(this.anonymousAdmission(remoteAddress))) {
         case 'address':
           refusal = new VenueError(
             1401,
@@ -99,6 +105,11 @@ export class StreamHub {
       }
     if (refusal) this.refusedUpgrades++;
     return refusal;
+  }
+
+  private anonymousAdmission(remoteAddress: string | undefined): AnonymousAdmission<StreamSession> {
+    const staleBefore = this.deps.clock.now() - this.deps.limits.loginDeadlineMs;
+    return this.anonymous.admission(addressKey(remoteAddress), staleBefore);
   }
 
   /** Is there room under the venue's authenticated cap for one more login? */
@@ -119,7 +130,7 @@ export class StreamHub {
       hooks: {
         ended: (s) => this.ended(s),
         socketGone: (s) => {
-          this.leaveAnonymous(s);
+          this.anonymous.remove(s);
           this.leaveLoggedIn(s);
           this.sockets.delete(s);
           if (this.sockets.size === 0) for (const resolve of this.onSocketsGone) resolve();
@@ -127,17 +138,21 @@ export class StreamHub {
       },
     });
     this.sockets.add(session);
-    const address = addressKey(remoteAddress);
-    this.anonymous.add(address);
-    this.anonymousAddress.set(session, address);
+    // Admitted in this same turn: the budget fits it now or once the socket it names gives way.
+    const admission = this.anonymousAdmission(remoteAddress);
+    if (admission.kind === 'evict') this.evict(admission.victim);
+    this.anonymous.add(session, addressKey(remoteAddress), session.openedAt);
     return session;
   }
 
-  private leaveAnonymous(session: StreamSession): void {
-    const address = this.anonymousAddress.get(session);
-    if (address === undefined) return;
-    this.anonymousAddress.delete(session);
-    this.anonymous.remove(address);
+  /** A socket waiting to log in gives its slot to a new connection (anonymous-budget.ts says which). */
+  private evict(victim: StreamSession): void {
+    this.anonymousEvictions++;
+    this.anonymous.remove(victim);
+    // One already closing (past its login window) is not waited for any longer.
+    if (victim.isLive)
+      victim.close(STREAM_CLOSE_CODES.timeout, 'no login yet: slot given to a new connection');
+    else victim.terminate();
   }
 
   private leaveLoggedIn(session: StreamSession): void {
@@ -160,7 +175,7 @@ export class StreamHub {
 
   /** A session's first successful `login`. */
   bind(session: StreamSession, principal: Principal, cancelOnDisconnect: boolean): void {
-    this.leaveAnonymous(session);
+    this.anonymous.remove(session);
     this.loggedIn.set(session, principal.accountId);
     this.loggedInByAccount.set(principal.accountId, this.accountSocketCount(principal.accountId) + 1);
     session.authenticate(principal, cancelOnDisconnect);
@@ -200,6 +215,7 @@ export class StreamHub {
       slowConsumerCloses: this.slowConsumerCloses,
       fanoutLosses: this.fanoutLosses,
       refusedUpgrades: this.refusedUpgrades,
+      anonymousEvictions: this.anonymousEvictions,
     };
   }
 

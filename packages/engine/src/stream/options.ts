@@ -15,7 +15,8 @@ export interface StreamOptions {
   maxSockets?: number;
   /**
    * Sockets not yet logged in, venue-wide, apart from `maxSockets` (so anonymous sockets never
-   * lock traders out of the authenticated cap); the next upgrade gets 503. Default 128.
+   * lock traders out of the authenticated cap). When full it is shared between addresses
+   * (anonymous-budget.ts): an address at its share gets 503. Default 128.
    */
   maxAnonymousSockets?: number;
   /** Sockets not yet logged in from one client address (IPv6: one /64); the next upgrade gets 429. Default 8. */

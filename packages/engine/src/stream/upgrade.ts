@@ -2,8 +2,9 @@
  * The HTTP upgrade to `/v1/stream` on the engine's HTTPS server. The upgrade is unauthenticated and
  * carries no token: a query string is refused (400 1001) so that no credential can end up in a
  * URL or a log. A full venue (authenticated sockets, or sockets waiting to log in) answers 503 with
- * `Retry-After` (code 5001), an address over its budget of sockets waiting to log in 429 (1401),
- * before any WebSocket work; other paths answer 404. Refusals carry the venue's envelope and
+ * `Retry-After` (code 5001; for sockets waiting to log in, only past the address's fair share of
+ * them), an address over its budget of sockets waiting to log in 429 (1401), before any WebSocket
+ * work; other paths answer 404. Refusals carry the venue's envelope and
  * `x-request-id`.
  */
 import { randomBytes } from 'node:crypto';

@@ -1,9 +1,10 @@
 /**
  * More matches than one lock's worth of proving: a prover that needs 40 slots a proof, one at a
- * time, gets six matches from one auction (240 slots of proving against the base 150-slot lock),
- * and four more pairs arrive while it works. Every match settles: the locks of a backlog are
- * stretched to cover it, and auctions wait while the backlog is long (the second wave rests in
- * the book until the prover catches up). Before this, matches four to six failed `lock_expired`
+ * time, gets six crossing pairs of the same two accounts; four match in the first auction (each
+ * account's share of the prover's queue; 160 slots of proving against the base 150-slot lock),
+ * the other two rest until proofs are made, and four more pairs arrive while it works. Every match
+ * settles: the locks of a backlog are stretched to cover it, and auctions wait while the backlog
+ * is long (the rest rests in the book until the prover catches up). Before this, matches four to six failed `lock_expired`
  * and their orders were lost. Over HTTPS and the stream, on the in-process ledger's manual clock;
  * the engine's clock is the ledger's (400 ms a slot), so the prover's time is measured in slots.
  */
@@ -19,14 +20,14 @@ import {
   place,
   PRICE,
   settleUntil,
+  slotClock,
   type Party,
 } from './venue-helpers.js';
 
 const SLOTS_PER_PROOF = 40;
-const SLOT_MS = 400;
 
 let v: TestVenue;
-const startedAt = Date.now();
+const clock = slotClock(() => v);
 
 /** One proof at a time, each moving the chain 40 slots while it "works". */
 function slowProver(): MatchProver {
@@ -50,7 +51,7 @@ beforeAll(async () => {
   v = await startTestVenue({
     settle: true,
     matchProver: slowProver(),
-    now: () => startedAt + (v ? v.ledger.clock.current * SLOT_MS : 0),
+    now: clock.now,
   });
 });
 afterAll(async () => {
@@ -80,8 +81,8 @@ describe('a prover backlog longer than a lock', () => {
   it('every match settles: locks stretch over the backlog and auctions wait for it', async () => {
     const [alice, bob] = [await party(v), await party(v)];
     const first = await pairs(alice, bob, 6);
-    // The six cross in one auction; the prover now holds 240 slots of work.
-    await settleUntil(v, has(alice, first.bids[5]!, 'pending_settlement'), 'the first wave matched');
+    // Four of the six cross in one auction; the prover now holds 160 slots of work.
+    await settleUntil(v, has(alice, first.bids[3]!, 'pending_settlement'), 'the first wave matched');
     const second = await pairs(alice, bob, 4);
     const all = [...first.bids, ...second.bids].map((id) => [alice, id] as const);
     all.push(...[...first.asks, ...second.asks].map((id) => [bob, id] as const));
@@ -96,15 +97,9 @@ describe('a prover backlog longer than a lock', () => {
     expect(ended('fully_filled')).toHaveLength(20);
 
     // The engine's clock is the ledger's slot: an event's time names the slot of its match.
-    const lockSlots = all.map(([p, id]) => {
-      const pending = p.stream
-        .events('orders')
-        .find((f) => f.order_id === id && f.kind === 'pending_settlement')!;
-      const matchSlot = (Number(pending.server_time_ms) - startedAt) / SLOT_MS;
-      return BigInt(pending.lock_expiry_slot as string | number) - BigInt(matchSlot);
-    });
-    const firstWave = [...lockSlots.slice(0, 6), ...lockSlots.slice(10, 16)];
-    for (const s of firstWave) expect(s).toBeGreaterThan(240n);
+    const lockSlots = all.map(([p, id]) => clock.lockSlots(p, id));
+    const firstWave = [...lockSlots.slice(0, 4), ...lockSlots.slice(10, 14)];
+    for (const s of firstWave) expect(s).toBeGreaterThan(160n);
     for (const s of lockSlots) expect(s).toBeLessThanOrEqual(4490n);
     const token = await login(v.client, v.admin);
     const metrics = (await v.client.send('/admin/metrics/settlement', { token })).body;

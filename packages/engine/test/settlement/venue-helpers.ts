@@ -99,3 +99,22 @@ export async function expectSolvent(v: TestVenue) {
   const s = await v.ledger.getSolvency();
   for (const m of s.mints) expect(m.vault_balance).toBe(m.outstanding_note_value);
 }
+
+/**
+ * An engine clock that is the ledger's slot (400 ms a slot, from `Date.now()` at creation), so
+ * the time of an event names the slot it happened in. `venue` is read at each call (the clock is
+ * made before the venue starts).
+ */
+export function slotClock(venue: () => TestVenue | undefined) {
+  const SLOT_MS = 400;
+  const startedAt = Date.now();
+  return {
+    now: (): number => startedAt + (venue()?.ledger.clock.current ?? 0) * SLOT_MS,
+    /** Slots from an order's match to its lock's expiry, as its `pending_settlement` event tells. */
+    lockSlots(p: Party, orderId: string): bigint {
+      const pending = orderEvents(p, orderId).find((f) => f.kind === 'pending_settlement')!;
+      const matchSlot = (Number(pending.server_time_ms) - startedAt) / SLOT_MS;
+      return BigInt(pending.lock_expiry_slot as string | number) - BigInt(matchSlot);
+    },
+  };
+}

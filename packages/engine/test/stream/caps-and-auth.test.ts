@@ -149,14 +149,25 @@ describe('socket caps: sockets waiting to log in have their own budget', () => {
     expect(hub().stats()).toMatchObject({ anonymous: 0, authenticated: 0 });
   });
 
-  it('the total budget of sockets waiting to log in is refused with 503 5001; authenticated sessions are apart', async () => {
+  it('a full budget of sockets waiting to log in is shared between addresses; past its share, 503 5001', async () => {
     const { token } = await v.newAccount();
     const traders = await Promise.all([1, 2].map(() => StreamClient.login(v, token)));
-    const waiting = [...(await openAnonymous('127.0.0.2', 3)), ...(await openAnonymous('127.0.0.3', 2))];
+    const evicted = await openAnonymous('127.0.0.2', 1);
+    const waiting = [...(await openAnonymous('127.0.0.2', 2)), ...(await openAnonymous('127.0.0.3', 2))];
+    // Full (5): a new address is under its share (5 / 3 addresses = 1), so the oldest socket of
+    // the address holding the most gives way (4408) rather than the newcomer being refused.
+    const newcomer = await StreamClient.connect(v, '/v1/stream', '127.0.0.4');
+    expect(await evicted[0]!.closed).toEqual({
+      code: 4408,
+      reason: 'no login yet: slot given to a new connection',
+    });
+    expect(hub().stats()).toMatchObject({ anonymous: 5, anonymousEvictions: 1 });
+    // That address now holds its share: its next upgrade is refused, 503 5001 with Retry-After.
     const refused = await upgrade('127.0.0.4');
     expect(refused.status).toBe(503);
     expect(refused.retryAfter).toBe('2');
     expect(JSON.parse(refused.body)).toMatchObject({ code: 5001 });
+    waiting.push(newcomer);
     // Five sockets waiting and two sessions: the third session still fits the authenticated cap.
     expect(await waiting[0]!.request({ op: 'login', token })).toMatchObject({ op: 'login' });
     // The authenticated cap is full now: another login is refused and its socket stays waiting,
