@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Transaction } from '@nightjar/ledger';
+import { preparePrivateDatabase } from '@nightjar/protocol';
 import { RowMac } from './journal-mac.js';
 import { TERMINAL_STAGES, type JobState } from './types.js';
 
@@ -52,6 +53,8 @@ export class SettlementJournal {
     const file = dataDir === undefined ? ':memory:' : join(dataDir, JOURNAL_FILE);
     if (dataDir !== undefined && mustExist && !existsSync(file))
       throw new JournalDamagedError(`${file} is missing but the data directory has a settlement key`);
+    // Refuses a file another user owns; creates it (and its -wal/-shm) 0600: rows hold note openings.
+    if (dataDir !== undefined) preparePrivateDatabase(file);
     try {
       this.db = new Database(file);
       this.db.pragma('journal_mode = WAL');
