@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import {
   chmodSync,
   chownSync,
@@ -90,6 +91,9 @@ describe('secret files', () => {
     symlinkSync(target, join(dir, 'link'));
     expect(() => readSecretFile(join(dir, 'link'))).toThrow(/symbolic link/);
     expect(() => loadOrCreateSecretFile(join(dir, 'link'), () => 'y')).toThrow(UnsafePathError);
+    // A FIFO at the name is refused at once, not waited on.
+    execFileSync('mkfifo', ['-m', '600', join(dir, 'fifo')]);
+    expect(() => readSecretFile(join(dir, 'fifo'))).toThrow(/not a regular file/);
   });
 
   it.runIf(asRoot)('refuses a secret another user planted, and never adopts it', () => {
