@@ -6,8 +6,14 @@
  * (`orders.json`, `fills.json`, `accounts.json`: no secrets).
  */
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  ensurePrivateDir,
+  loadOrCreateSecretFile,
+  readSecretFile,
+  writeSecretFile,
+} from '@nightjar/protocol';
 import type { Credentials } from '@nightjar/sdk';
 
 /** `<data-dir>/ready.json` as `nightjar start` writes it (DESIGN 10). */
@@ -23,37 +29,33 @@ export interface ReadyFile {
   app_url?: string;
 }
 
+/** ready.json carries a dev venue's admin credentials: read only when ours alone (0600). */
 export function readReadyFile(dataDir: string, file = join(dataDir, 'ready.json')): ReadyFile {
-  if (!existsSync(file))
+  const text = readSecretFile(file);
+  if (text === undefined)
     throw new Error(
       `no venue found: ${file} does not exist; start one with \`npm start\` (or pass --data-dir)`,
     );
-  return JSON.parse(readFileSync(file, 'utf8')) as ReadyFile;
+  return JSON.parse(text) as ReadyFile;
 }
 
 /** Writes a private file (0600) atomically, creating its directory (0700). */
-export function writePrivate(path: string, text: string): void {
-  mkdirSync(resolve(path, '..'), { recursive: true, mode: 0o700 });
-  const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, text, { mode: 0o600 });
-  chmodSync(tmp, 0o600);
-  renameSync(tmp, path);
-}
+export const writePrivate = writeSecretFile;
 
-/** A secret kept in a 0600 file, made (random, 32 bytes base64url) when the file is missing. */
+/**
+ * A secret kept in a 0600 file of ours, made (random, 32 bytes base64url) when the file is
+ * missing; one another user planted, or made readable to others, is refused.
+ */
 export function fileSecret(path: string): string {
-  if (existsSync(path)) {
-    const text = readFileSync(path, 'utf8').trim();
-    if (text) return text;
-  }
-  const secret = randomBytes(32).toString('base64url');
-  writePrivate(path, secret + '\n');
-  return secret;
+  const text = loadOrCreateSecretFile(path, () => randomBytes(32).toString('base64url') + '\n').trim();
+  if (!text) throw new Error(`${path} is empty; remove it to make a new secret`);
+  return text;
 }
 
 export class AppState {
+  /** Refuses a directory another user owns or may write to (see `ensurePrivateDir`). */
   constructor(readonly dir: string) {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    ensurePrivateDir(dir);
   }
 
   get walletFile(): string {
@@ -84,9 +86,8 @@ export class AppState {
 
   /** Saved trading credentials, else the dev admin of ready.json; undefined when neither. */
   credentials(fallback: Credentials | undefined): Credentials | undefined {
-    if (existsSync(this.credentialsFile))
-      return JSON.parse(readFileSync(this.credentialsFile, 'utf8')) as Credentials;
-    return fallback;
+    const saved = readSecretFile(this.credentialsFile);
+    return saved === undefined ? fallback : (JSON.parse(saved) as Credentials);
   }
 
   /** A JSON document of the app's memory (`orders.json`...), or `empty` when there is none. */

@@ -4,10 +4,17 @@
  * The seed signs genesis and `set_tee_keys`; nothing else in the venue ever sees it.
  */
 import { randomBytes } from 'node:crypto';
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { ownerCommitment, randomFieldElement } from '@nightjar/crypto';
 import { parseGenesisAuthority, type AuthorityKey, type GenesisAuthority } from '@nightjar/ledger';
-import { addressToBase58, bytesToHex, ed25519PublicKey, fieldToHex, hexToBytes } from '@nightjar/protocol';
+import {
+  addressToBase58,
+  bytesToHex,
+  ed25519PublicKey,
+  fieldToHex,
+  hexToBytes,
+  readSecretFile,
+} from '@nightjar/protocol';
 import { UsageError } from './args.js';
 
 export interface LoadedAuthority {
@@ -17,16 +24,15 @@ export interface LoadedAuthority {
 }
 
 export function readAuthorityKey(file: string): LoadedAuthority {
-  let mode: number;
   let raw: unknown;
   try {
-    mode = statSync(file).mode;
-    raw = JSON.parse(readFileSync(file, 'utf8'));
+    // Ours alone (owner, 0600), never through a symlink: see readSecretFile.
+    const text = readSecretFile(file);
+    if (text === undefined) throw new Error('no such file');
+    raw = JSON.parse(text);
   } catch (err) {
     throw new UsageError(`cannot read the authority key ${file}: ${(err as Error).message.split('\n')[0]}`);
   }
-  if ((mode & 0o077) !== 0)
-    throw new UsageError(`the authority key ${file} is readable by others: chmod 600 it`);
   const r = raw as { admin_seed?: unknown; fee_owner_commitment?: unknown };
   if (typeof r.admin_seed !== 'string' || !/^[0-9a-f]{64}$/.test(r.admin_seed))
     throw new UsageError(`the authority key ${file} needs admin_seed: 64 lowercase hex characters`);

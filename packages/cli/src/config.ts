@@ -5,8 +5,8 @@
  * `<data-dir>/cli`), every file mode 0600.
  */
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { readSecretFile, writeSecretFile } from '@nightjar/protocol';
 import type { Credentials } from '@nightjar/sdk';
 import { CliError, EXIT } from './exit-codes.js';
 
@@ -35,24 +35,23 @@ export function resolvePaths(opts: { 'data-dir'?: string | undefined; home?: str
   return { dataDir, home };
 }
 
+/** ready.json (a dev venue's admin credentials): read only when ours alone, never another user's. */
 export function readReady(paths: Paths): Ready {
   const file = join(paths.dataDir, 'ready.json');
-  if (!existsSync(file))
+  const text = readSecretFile(file);
+  if (text === undefined)
     throw new CliError(
       `no venue found: ${file} does not exist; start one with \`npm start\` (or pass --data-dir)`,
       EXIT.unreachable,
     );
-  return JSON.parse(readFileSync(file, 'utf8')) as Ready;
+  return JSON.parse(text) as Ready;
 }
 
-/** Writes a private file (0600) atomically, creating the config directory (0700). */
-export function writePrivate(path: string, text: string): void {
-  mkdirSync(resolve(path, '..'), { recursive: true, mode: 0o700 });
-  const tmp = `${path}.tmp`;
-  writeFileSync(tmp, text, { mode: 0o600 });
-  chmodSync(tmp, 0o600);
-  renameSync(tmp, path);
-}
+/**
+ * Writes a private file (0600) atomically, in a config directory (0700) that must be ours and
+ * writable by nobody else.
+ */
+export const writePrivate = writeSecretFile;
 
 export const credentialsFile = (paths: Paths) => join(paths.home, 'credentials.json');
 export const walletFile = (paths: Paths) => join(paths.home, 'wallet.json');
@@ -60,8 +59,8 @@ export const stateDir = (paths: Paths) => join(paths.home, 'state');
 
 /** Saved credentials, else the dev admin of ready.json (so the local venue works with no login). */
 export function loadCredentials(paths: Paths, ready: Ready): Credentials {
-  const file = credentialsFile(paths);
-  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as Credentials;
+  const saved = readSecretFile(credentialsFile(paths));
+  if (saved !== undefined) return JSON.parse(saved) as Credentials;
   if (ready.admin) return ready.admin;
   throw new CliError(
     'not logged in: run `nightjar login --api-key K --api-secret S --passphrase P`',
@@ -77,7 +76,8 @@ export function walletPassword(paths: Paths, create: boolean): string {
   const env = process.env.NIGHTJAR_WALLET_PASSWORD;
   if (env) return env;
   const file = join(paths.home, 'wallet-password');
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const saved = readSecretFile(file);
+  if (saved !== undefined) return saved.trim();
   if (!create)
     throw new CliError(
       'no wallet password: set NIGHTJAR_WALLET_PASSWORD or run `nightjar wallet init`',

@@ -90,6 +90,8 @@ async function main(argv: string[]): Promise<{ code: number; longRunning: boolea
     'data-dir': values['data-dir'] as string | undefined,
     home: values.home as string | undefined,
   });
+  // Services (start, ledger, app) create the venue's files: nobody else may read what they make.
+  if (command.longRunning) process.umask(0o077);
   const code = await command.run({ out, paths, values, positionals: parsed.positionals, argv: rest });
   return { code, longRunning: command.longRunning === true && code === 0 };
 }

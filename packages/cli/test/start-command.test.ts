@@ -1,5 +1,14 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -207,6 +216,43 @@ describe('nightjar start', () => {
     expect(devKeys.err).toMatch(/DEV-ONLY ceremony.*--circuit-keys DIR/s);
     expect(existsSync(join(dir, 'ready.json'))).toBe(false);
   }, 60_000);
+
+  it.runIf(process.getuid?.() === 0)(
+    'refuses a data directory others may write to, or another user owns, and adopts nothing in it (issue 28.3)',
+    async () => {
+      const parent = mkdtempSync(join(tmpdir(), 'nightjar-start-'));
+      dirs.push(parent);
+      const run = (dir: string) => {
+        const child = spawn(process.execPath, [BIN, 'start', '--no-app', '--port', '0', '--data-dir', dir], {
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        let err = '';
+        child.stderr.on('data', (d) => (err += d));
+        return new Promise<{ code: number | null; err: string }>((resolve) =>
+          child.on('exit', (code) => resolve({ code, err })),
+        );
+      };
+      // A shared, world-writable directory where another user left an engine key of theirs.
+      const shared = join(parent, 'shared');
+      mkdirSync(join(shared, 'engine'), { recursive: true });
+      chmodSync(shared, 0o777);
+      const sharedRun = await run(shared);
+      expect(sharedRun.code).not.toBe(0);
+      expect(sharedRun.err).toContain(`chmod 700 ${shared}`);
+      // Another user's directory, private to them.
+      const foreign = join(parent, 'foreign');
+      mkdirSync(foreign, { mode: 0o700 });
+      chownSync(foreign, 65534, 65534);
+      const foreignRun = await run(foreign);
+      expect(foreignRun.code).not.toBe(0);
+      expect(foreignRun.err).toMatch(new RegExp(`${foreign}: it is owned by uid 65534.*chown`));
+      for (const dir of [shared, foreign]) {
+        expect(existsSync(join(dir, 'ready.json'))).toBe(false);
+        expect(existsSync(join(dir, 'ledger'))).toBe(false);
+      }
+    },
+    60_000,
+  );
 
   it('--help lists the app options; `nightjar app --help` says how to start the app and where the bot token is', () => {
     const start = spawnSync(process.execPath, [BIN, 'start', '--help'], { encoding: 'utf8' });

@@ -3,18 +3,24 @@
  * tree mirror and market books, and the HTTPS server in front of them.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { FastifyServerOptions } from 'fastify';
 import { AdaptiveBatcher, type BatcherStats, type SnarkjsVerificationKey } from '@nightjar/crypto';
 import { loadVerificationKey } from '@nightjar/circuits';
-import { RATE_LIMIT, SETTLEMENT_BUFFER_SLOTS, type CircuitKeysInfo } from '@nightjar/protocol';
+import {
+  ensurePrivateDir,
+  preparePrivateDatabase,
+  RATE_LIMIT,
+  SETTLEMENT_BUFFER_SLOTS,
+  type CircuitKeysInfo,
+} from '@nightjar/protocol';
 import { DEFAULT_SLOT_MS, type LedgerClient } from '@nightjar/ledger';
 import { AccountService } from './accounts/account-service.js';
 import type { CredentialHasherOptions } from './accounts/credential-hasher.js';
 import { RateLimiter } from './accounts/rate-limiter.js';
 import { requireAccount, requireAdmin } from './accounts/routes.js';
+import { loadTokenKey } from './accounts/token-key.js';
 import { computeComposeHash } from './attestation/compose-hash.js';
 import { EvidenceFiles } from './attestation/evidence.js';
 import type { AttestationPlatform } from './attestation/platform.js';
@@ -156,17 +162,21 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
   const now = options.now ?? Date.now;
   const certificate = await generateBootCertificate();
   const bootSessionId = randomBytes(32).toString('hex');
-  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+  // Never adopt a data directory another user made or may write to (its files are 0600, it 0700).
+  if (options.dataDir) ensurePrivateDir(options.dataDir);
   const attestationDir = options.dataDir ? join(options.dataDir, 'attestation') : undefined;
   const platform =
     options.attestation?.platform ??
     (await SimulatedPlatform.open({ dir: attestationDir, composeHash: computeComposeHash() }));
-  const db = new Database(options.dataDir ? join(options.dataDir, 'engine.sqlite') : ':memory:');
+  const dbFile = options.dataDir ? join(options.dataDir, 'engine.sqlite') : undefined;
+  if (dbFile) preparePrivateDatabase(dbFile);
+  const db = new Database(dbFile ?? ':memory:');
   if (options.dataDir) db.pragma('journal_mode = WAL');
 
   const accounts = new AccountService({
     db,
     now,
+    tokenKey: await loadTokenKey(platform, options.dataDir),
     ...(options.tokenTtlSeconds === undefined ? {} : { tokenTtlSeconds: options.tokenTtlSeconds }),
     ...(options.hasher === undefined ? {} : { hasher: options.hasher }),
     ...(options.loginRateLimit === undefined ? {} : { loginRateLimit: options.loginRateLimit }),

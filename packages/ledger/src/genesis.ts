@@ -6,10 +6,16 @@
  * supplies the authority key (see genesis-authority.ts); nothing is generated or written.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ownerCommitment, randomFieldElement } from '@nightjar/crypto';
-import { addressToBase58, bytesToHex, ed25519PublicKey, fieldToHex, hexToBytes } from '@nightjar/protocol';
+import {
+  addressToBase58,
+  bytesToHex,
+  ed25519PublicKey,
+  fieldToHex,
+  hexToBytes,
+  loadOrCreateSecretFile,
+} from '@nightjar/protocol';
 import { mintAddress } from './addresses.js';
 import { RPC_ERRORS, RpcError } from './errors.js';
 import type { Ledger } from './ledger.js';
@@ -60,26 +66,21 @@ export const DEMO_MARKETS = [
 
 export const DEV_NUM_TREES = 4;
 
+/** The dev ledger's admin keys: `<dataDir>/dev-admin.json` (ours alone, 0600), made exclusively at first use. */
 export function loadOrCreateDevKeys(dataDir: string | undefined): DevKeys {
-  const file = dataDir === undefined ? undefined : join(dataDir, 'dev-admin.json');
-  if (file && existsSync(file)) {
-    const saved = JSON.parse(readFileSync(file, 'utf8')) as { admin_seed: string; fee_spending_key: string };
-    return { adminSeed: hexToBytes(saved.admin_seed), feeSpendingKey: BigInt('0x' + saved.fee_spending_key) };
-  }
-  const keys = { adminSeed: Uint8Array.from(randomBytes(32)), feeSpendingKey: randomFieldElement() };
-  if (file) {
-    writeFileSync(
-      file,
+  const make = () => ({ adminSeed: Uint8Array.from(randomBytes(32)), feeSpendingKey: randomFieldElement() });
+  if (dataDir === undefined) return make();
+  const text = loadOrCreateSecretFile(join(dataDir, 'dev-admin.json'), () => {
+    const keys = make();
+    return (
       JSON.stringify({
         admin_seed: bytesToHex(keys.adminSeed),
         fee_spending_key: fieldToHex(keys.feeSpendingKey),
-      }) + '\n',
-      {
-        mode: 0o600,
-      },
+      }) + '\n'
     );
-  }
-  return keys;
+  });
+  const saved = JSON.parse(text) as { admin_seed: string; fee_spending_key: string };
+  return { adminSeed: hexToBytes(saved.admin_seed), feeSpendingKey: BigInt('0x' + saved.fee_spending_key) };
 }
 
 /** Signs and lands instructions as the admin, in order, failing loudly on any error. */

@@ -3,8 +3,8 @@
  * crash leaves the chain at a transaction boundary. u64 and larger sums are stored as decimal text.
  */
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { preparePrivateDatabase } from '@nightjar/protocol';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -37,7 +37,8 @@ export function openDatabase(dataDir: string | undefined): Db {
   let db: Db;
   if (dataDir === undefined) db = new Database(':memory:');
   else {
-    mkdirSync(dataDir, { recursive: true });
+    // A directory another user owns or may write to is refused; the database is 0600.
+    preparePrivateDatabase(join(dataDir, 'ledger.sqlite'));
     db = new Database(join(dataDir, 'ledger.sqlite'));
     db.pragma('journal_mode = WAL');
     // FULL: a transaction reported as landed survives power loss.

@@ -17,3 +17,4 @@ export * from './stream.js';
 export * from './route-descriptor.js';
 export * from './routes.js';
 export * from './openapi.js';
+export * from './private-files.js';

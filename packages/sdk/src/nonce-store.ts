@@ -5,8 +5,9 @@
  * Without a file the store is memory-only and starts from the wall clock in microseconds, which
  * still only increases across restarts as long as the clock does.
  */
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { ensurePrivateDir } from '@nightjar/protocol';
 
 /** The two per-key counters of the spec. */
 export type NonceKind = 'arrival' | 'cancel';
@@ -30,7 +31,8 @@ export function fileNonceStore(path: string): NonceStore {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
   const persist = () => {
-    mkdirSync(dirname(path), { recursive: true });
+    // Private like the rest of the state (0700): the venue's data directory has no other kind.
+    ensurePrivateDir(dirname(path));
     const tmp = `${path}.tmp`;
     const fd = openSync(tmp, 'w', 0o600);
     try {

@@ -3,9 +3,9 @@
  * page and a local JSON + WebSocket API on 127.0.0.1, the wallet and the SDK in this process.
  * `nightjar start` runs it beside the venue (a child process running this command).
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createAppServer, DEFAULT_APP_PORT, type AppServer } from '@nightjar/app';
+import { readSecretFile } from '@nightjar/protocol';
 import { portOption } from '../args.js';
 import { readReady } from '../config.js';
 import { CliError, EXIT } from '../exit-codes.js';
@@ -30,7 +30,8 @@ async function newLink(dataDir: string): Promise<string> {
   const appUrl = readReady({ dataDir, home: dataDir }).app_url;
   if (!appUrl)
     throw new CliError('ready.json has no app_url: no app runs beside this venue', EXIT.unreachable);
-  const token = readFileSync(join(dataDir, 'app', 'api-token'), 'utf8').trim();
+  const token = readSecretFile(join(dataDir, 'app', 'api-token'))?.trim();
+  if (!token) throw new CliError('no app api-token in this data directory', EXIT.unreachable);
   const origin = new URL(appUrl).origin;
   const res = await fetch(`${origin}/api/v1/session/links`, {
     method: 'POST',

@@ -1,9 +1,10 @@
 /** `nightjar start` and `nightjar ledger` as commands: long-running services, closed on Ctrl-C or SIGTERM. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { rmSync, writeFileSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_APP_PORT } from '@nightjar/app';
+import { writeSecretFile } from '@nightjar/protocol';
 import { LEDGER_OPTIONS, LEDGER_USAGE, startLedger } from './ledger.js';
 import { START_OPTIONS, START_USAGE, startVenue } from './start.js';
 import { portOption, positiveIntOption, UsageError } from '../args.js';
@@ -65,7 +66,7 @@ async function forkApp(
   ready: Ready,
 ): Promise<{ child: ChildProcess; url: string }> {
   const pending = join(dataDir, 'ready.pending.json');
-  writeFileSync(pending, JSON.stringify(ready), { mode: 0o600 });
+  writeSecretFile(pending, JSON.stringify(ready));
   const args = [BIN, 'app', '--data-dir', dataDir, '--port', String(port), '--ready-file', pending, '--json'];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   try {

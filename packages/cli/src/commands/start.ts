@@ -10,7 +10,7 @@
  * the ledger and registers the settlement key, the first admin's credentials are shown once, and
  * the dev-ceremony circuit keys are refused.
  */
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { circuitKeysInfo, loadCircuitKeys } from '@nightjar/circuits';
 import { DstackPlatform, isReleaseCheckout, startEngine } from '@nightjar/engine';
@@ -24,6 +24,7 @@ import {
   runAsAdmin,
   serveLedger,
 } from '@nightjar/ledger';
+import { ensurePrivateDir, readSecretFile, writeSecretFile } from '@nightjar/protocol';
 import { parseOptions, portOption, positiveIntOption, UsageError } from '../args.js';
 import { readAuthorityKey, type LoadedAuthority } from '../authority-key.js';
 import type { Options } from '../command.js';
@@ -110,7 +111,8 @@ export async function startVenue(
   const dataDir = resolve(opts['data-dir'] ?? '.nightjar');
   const tokenTtlSeconds = positiveIntOption('token-ttl', opts['token-ttl'], 3600);
   if (tokenTtlSeconds > 3600) throw new UsageError('--token-ttl must be at most 3600');
-  mkdirSync(dataDir, { recursive: true });
+  // ssh's StrictModes: a data directory another user made or may write to is refused, not adopted.
+  ensurePrivateDir(dataDir);
   const readyFile = join(dataDir, 'ready.json');
   rmSync(readyFile, { force: true });
 
@@ -167,7 +169,7 @@ export async function startVenue(
     });
     closers.push(() => engine.close());
     // The certificate is public and new each boot; local tools pin it from here.
-    writeFileSync(join(engineDir, 'tls-cert.pem'), engine.certificate.certPem);
+    writeSecretFile(join(engineDir, 'tls-cert.pem'), engine.certificate.certPem);
     const admin = dev ? devAdminCredentials(engineDir, engine.devAdmin) : undefined;
     const firstAdmin = dev ? undefined : await engine.context.accounts.ensureFirstAdmin('operator');
 
@@ -181,7 +183,7 @@ export async function startVenue(
     };
     const writeReady = (extra: Partial<Ready> = {}) => {
       Object.assign(ready, extra);
-      writeFileSync(readyFile, JSON.stringify(ready, null, 2) + '\n', { mode: 0o600 });
+      writeSecretFile(readyFile, JSON.stringify(ready, null, 2) + '\n');
     };
     if (!options.deferReady) writeReady();
     return {
@@ -220,11 +222,11 @@ function devAdminCredentials(engineDir: string, created: Credentials | undefined
   const file = join(engineDir, 'dev-admin-credentials.json');
   if (created) {
     const creds = credentialsOf(created);
-    writeFileSync(file, JSON.stringify(creds) + '\n', { mode: 0o600 });
-    chmodSync(file, 0o600);
+    writeSecretFile(file, JSON.stringify(creds) + '\n');
     return creds;
   }
-  if (!existsSync(file))
+  const saved = readSecretFile(file);
+  if (saved === undefined)
     throw new Error(`the dev admin exists but ${file} is missing; remove ${engineDir} to start afresh`);
-  return JSON.parse(readFileSync(file, 'utf8')) as Credentials;
+  return JSON.parse(saved) as Credentials;
 }

@@ -1,8 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { VenueError } from '@nightjar/protocol';
 import { describe, expect, it } from 'vitest';
 import { AccountService, type AccountEvent, type AccountServiceOptions } from './account-service.js';
 import { CredentialHasher } from './credential-hasher.js';
+import { TokenCodec } from './tokens.js';
 
 const CHEAP = { memoryCost: 1024, timeCost: 1, parallelism: 1 };
 const T0 = 1_750_003_200_250;
@@ -189,5 +191,26 @@ describe('AccountService', () => {
     const fresh = await accounts.login(user);
     expect(accounts.authenticateToken(fresh.access_token).accountId).toBe(user.account_id);
     expect(accounts.authenticateToken((await accounts.login(admin)).access_token).isAdmin).toBe(true);
+  });
+
+  it("refuses a key holder's token issued in the future or living longer than the TTL (issue 28.1)", async () => {
+    const tokenKey = randomBytes(32);
+    const { accounts, clock } = service({ tokenKey, tokenTtlSeconds: 60 });
+    const user = await accounts.createAccount();
+    const codec = new TokenCodec(tokenKey);
+    const nowS = Math.floor(T0 / 1000);
+    const mint = (issuedAtS: number, lifetimeS: number) =>
+      codec.issue(user.account_id, issuedAtS, issuedAtS * 1000 + lifetimeS * 1000).token;
+    // Within the skew, a token of the configured lifetime (the longest a login issues) is accepted.
+    expect(accounts.authenticateToken(mint(nowS + 30, 60)).accountId).toBe(user.account_id);
+    expect(accounts.authenticateToken(mint(nowS, 61)).accountId).toBe(user.account_id);
+    const year2100 = mint(4_102_444_800, 60);
+    for (const token of [mint(nowS + 31, 60), year2100, mint(nowS, 62), mint(nowS - 3600, 7200)])
+      expect(codeOf(() => accounts.authenticateToken(token))).toBe(1101);
+    // And so nothing a key holder mints outlives revoke-tokens by more than the skew.
+    accounts.revokeTokens(user.api_key);
+    clock.ms += 1000;
+    expect(codeOf(() => accounts.authenticateToken(year2100))).toBe(1101);
+    expect(codeOf(() => accounts.authenticateToken(mint(nowS, 60)))).toBe(1101);
   });
 });

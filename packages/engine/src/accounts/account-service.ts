@@ -14,12 +14,15 @@
  *      someone holding only the (public) api_key cannot learn whether the account is suspended.
  *
  * Token checks (`authenticate`): malformed or forged → expired (`now >= expires_at`, no grace)
+ * → issued in the future (beyond {@link TOKEN_CLOCK_SKEW_MS}) or living longer than the token
+ * lifetime allows (such a token was never issued here: it would outlive `revoke-tokens`)
  * → revoked (denylist) → unknown account → issued at or before the account's
  * `tokens_valid_after_s` (all 401 1101) → account disabled (403 1150).
  *
  * Memory: the account maps hold the accounts table; the revoked-token denylist is bounded as
  * {@link TokenDenylist} says; login buckets are bounded by the {@link RateLimiter}.
  */
+import { randomBytes } from 'node:crypto';
 import type { Database } from 'better-sqlite3';
 import {
   MAX_TOKEN_TTL_SECONDS,
@@ -60,6 +63,9 @@ export const DEFAULT_LOGIN_RATE_LIMIT = Object.freeze({ capacity: 10, refillPerS
 
 const DEV_ADMIN_LABEL = 'dev-admin';
 
+/** How far in the future a token's `issued_at` may lie (clock steps between issue and check). */
+export const TOKEN_CLOCK_SKEW_MS = 30_000;
+
 /** State changes a long-lived session (the stream) must act on at once. Listeners must not throw. */
 export type AccountEvent =
   | { type: 'disabled' | 'enabled' | 'tokens-revoked'; accountId: string }
@@ -70,8 +76,13 @@ export interface AccountServiceOptions {
   db: Database;
   /** Milliseconds since the Unix epoch; every expiry and rate decision uses it. */
   now?: () => number;
-  /** Token lifetime in whole seconds, 1 to 3600; default 3600. */
+  /** Token lifetime in whole seconds, 1 to 3600; default 3600. Longer-lived tokens are refused. */
   tokenTtlSeconds?: number;
+  /**
+   * The 32-byte token MAC key (token-key.ts: never in the database). Default: a fresh one, so
+   * tokens die with this service.
+   */
+  tokenKey?: Uint8Array;
   /** A hasher, or options for one (Argon2 parameters default to OWASP's; 4 concurrent verifications). */
   hasher?: CredentialHasher | CredentialHasherOptions;
   /** Per-account login bucket; default {@link DEFAULT_LOGIN_RATE_LIMIT}. */
@@ -116,7 +127,7 @@ export class AccountService {
     const limit = options.loginRateLimit ?? DEFAULT_LOGIN_RATE_LIMIT;
     this.loginLimiter = new RateLimiter({ ...limit, now: this.now });
     this.store = new AccountStore(options.db);
-    this.tokens = new TokenCodec(this.store.tokenKey());
+    this.tokens = new TokenCodec(options.tokenKey ?? randomBytes(32));
     for (const row of this.store.listAccounts()) this.cache(row);
     this.denylist = new TokenDenylist(this.store, this.now);
   }
@@ -295,7 +306,14 @@ export class AccountService {
   // ---------------------------------------------------------------- internals
 
   private check(accountId: string, jti: string, issuedAtS: number, expiresAtMs: number): Principal {
-    if (this.now() >= expiresAtMs) throw new VenueError(1101, 'token expired');
+    const now = this.now();
+    if (now >= expiresAtMs) throw new VenueError(1101, 'token expired');
+    // issued_at is whole seconds (floored), so a genuine lifetime is at most the TTL plus 1 s.
+    if (
+      issuedAtS * 1000 > now + TOKEN_CLOCK_SKEW_MS ||
+      expiresAtMs - issuedAtS * 1000 > (this.tokenTtlSeconds + 1) * 1000
+    )
+      throw new VenueError(1101, 'invalid token');
     if (this.denylist.has(jti)) throw new VenueError(1101, 'token revoked');
     const account = this.byId.get(accountId);
     if (account === undefined) throw new VenueError(1101, 'invalid token');

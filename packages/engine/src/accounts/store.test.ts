@@ -19,14 +19,18 @@ function row(overrides: Partial<AccountRow> = {}): AccountRow {
 }
 
 describe('AccountStore', () => {
-  it('creates its tables idempotently and keeps one token key', () => {
+  it("creates its tables idempotently and drops an older version's token key", () => {
     const db = new Database(':memory:');
-    const first = new AccountStore(db);
-    const key = first.tokenKey();
-    expect(key).toHaveLength(32);
-    const again = new AccountStore(db);
-    expect(again.tokenKey().equals(key)).toBe(true);
-    expect(first.tokenKey().equals(key)).toBe(true);
+    db.exec('CREATE TABLE account_keys (name TEXT PRIMARY KEY, value BLOB NOT NULL)');
+    db.prepare('INSERT INTO account_keys (name, value) VALUES (?, ?)').run(
+      'token_hmac_v1',
+      Buffer.alloc(32, 7),
+    );
+    new AccountStore(db);
+    new AccountStore(db);
+    const tables = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).pluck().all();
+    expect(tables).not.toContain('account_keys');
+    expect(tables).toEqual(expect.arrayContaining(['accounts', 'revoked_tokens']));
   });
 
   it('stores and updates accounts', () => {

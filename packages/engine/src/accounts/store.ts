@@ -1,9 +1,9 @@
 /**
- * Durable account state in the engine's SQLite file: accounts (secrets only as Argon2id hashes),
- * the revoked-token denylist (each row kept until its token would have expired anyway) and the
- * token MAC key. The store does no caching and no policy; {@link AccountService} does both.
+ * Durable account state in the engine's SQLite file: accounts (secrets only as Argon2id hashes)
+ * and the revoked-token denylist (each row kept until its token would have expired anyway). The
+ * token MAC key is not here (token-key.ts). The store does no caching and no policy;
+ * {@link AccountService} does both.
  */
-import { randomBytes } from 'node:crypto';
 import type { Database } from 'better-sqlite3';
 
 export interface AccountRow {
@@ -58,13 +58,27 @@ CREATE TABLE IF NOT EXISTS revoked_tokens (
   expires_at_ms INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS revoked_tokens_expiry ON revoked_tokens (expires_at_ms);
-CREATE TABLE IF NOT EXISTS account_keys (
-  name TEXT PRIMARY KEY,
-  value BLOB NOT NULL
-);
 `;
 
-const TOKEN_KEY_NAME = 'token_hmac_v1';
+/**
+ * Databases from before issue 28 kept the token MAC key in this table: it is dropped, its pages
+ * overwritten (secure_delete), so a copy of the database can no longer mint tokens. Tokens issued
+ * under it stop verifying.
+ */
+function dropLegacyTokenKey(db: Database): void {
+  const legacy = db
+    .prepare<[], { n: number }>(
+      `SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table' AND name = 'account_keys'`,
+    )
+    .get();
+  if (legacy === undefined || legacy.n === 0) return;
+  const secureDelete = db.pragma('secure_delete', { simple: true }) as number;
+  db.pragma('secure_delete = ON');
+  db.exec('DROP TABLE account_keys');
+  db.pragma(`secure_delete = ${secureDelete}`);
+  // The key's old pages may linger in the write-ahead log until it is checkpointed.
+  if (db.pragma('journal_mode', { simple: true }) === 'wal') db.pragma('wal_checkpoint(TRUNCATE)');
+}
 
 function toRow(r: AccountSqlRow): AccountRow {
   return {
@@ -86,6 +100,7 @@ export class AccountStore {
 
   constructor(readonly db: Database) {
     db.exec(SCHEMA);
+    dropLegacyTokenKey(db);
     this.stmts = {
       insert: db.prepare(
         `INSERT INTO accounts (account_id, api_key, api_secret_hash, passphrase_hash, is_admin, enabled, label,
@@ -109,8 +124,6 @@ export class AccountStore {
         `SELECT jti, account_id, expires_at_ms FROM revoked_tokens WHERE expires_at_ms > ? ORDER BY expires_at_ms, jti`,
       ),
       prune: db.prepare<[number]>(`DELETE FROM revoked_tokens WHERE expires_at_ms <= ?`),
-      getKey: db.prepare<[string], { value: Buffer }>(`SELECT value FROM account_keys WHERE name = ?`),
-      putKey: db.prepare<[string, Buffer]>(`INSERT OR IGNORE INTO account_keys (name, value) VALUES (?, ?)`),
     };
   }
 
@@ -164,15 +177,5 @@ export class AccountStore {
   /** Deletes denylist entries whose tokens have expired by `nowMs`; returns how many. */
   pruneRevokedTokens(nowMs: number): number {
     return this.stmts.prune.run(nowMs).changes;
-  }
-
-  /** The 32-byte token MAC key, created on first use and kept so tokens survive a restart. */
-  tokenKey(): Buffer {
-    const existing = this.stmts.getKey.get(TOKEN_KEY_NAME);
-    if (existing !== undefined) return Buffer.from(existing.value);
-    this.stmts.putKey.run(TOKEN_KEY_NAME, randomBytes(32));
-    const stored = this.stmts.getKey.get(TOKEN_KEY_NAME);
-    if (stored === undefined) throw new Error('token key was not stored');
-    return Buffer.from(stored.value);
   }
 }

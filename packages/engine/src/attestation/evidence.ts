@@ -3,8 +3,9 @@
  * (a gateway or operator may put its own there). They are never the engine's quote: every reply
  * says so in a header, and the README the engine writes says it in words.
  */
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
+import { ensurePrivateDir, writeSecretFile } from '@nightjar/protocol';
 
 export const EVIDENCE_HEADER = 'x-nightjar-evidence';
 export const EVIDENCE_HEADER_VALUE = 'gateway static file; not the engine quote';
@@ -29,8 +30,8 @@ export class EvidenceFiles {
 
   constructor(private readonly dir: string | undefined) {
     if (dir) {
-      mkdirSync(dir, { recursive: true });
-      if (!existsSync(join(dir, 'README.txt'))) writeFileSync(join(dir, 'README.txt'), README);
+      ensurePrivateDir(dir);
+      if (!existsSync(join(dir, 'README.txt'))) writeSecretFile(join(dir, 'README.txt'), README);
     }
   }
 

@@ -21,8 +21,9 @@ import {
   webcrypto,
   type KeyObject,
 } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ensurePrivateDir, readSecretFile, writeSecretFile } from '@nightjar/protocol';
 import * as x509 from '@peculiar/x509';
 import { enumerated, integer, octetString, oid, sequence } from './der.js';
 
@@ -201,16 +202,12 @@ async function crl(issuer: CertAndKey): Promise<Uint8Array> {
 
 const FILES = ['root-ca', 'pck-platform-ca', 'pck', 'tcb-signing'] as const;
 
-function writePrivate(path: string, text: string): void {
-  writeFileSync(path, text, { mode: 0o600 });
-  chmodSync(path, 0o600);
-}
-
 /**
  * Loads the PKI from `dir` (`<data dir>/attestation/pki`), creating it on first use; with no
  * directory, a fresh PKI lives in memory for this process only.
  */
 export async function loadOrCreateSimulatedPki(dir: string | undefined): Promise<SimulatedPki> {
+  if (dir) ensurePrivateDir(dir);
   if (dir && existsSync(join(dir, 'platform.json'))) return loadPki(dir);
   const rootKey = newKey();
   const root = {
@@ -242,32 +239,39 @@ export async function loadOrCreateSimulatedPki(dir: string | undefined): Promise
   const attestationKey = newKey();
 
   if (dir) {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    ensurePrivateDir(dir);
     [root, pckCa, pck, tcbSigning].forEach((ck, i) => {
-      writeFileSync(join(dir, `${FILES[i]}.pem`), pem(ck.cert));
-      writePrivate(
+      writeSecretFile(join(dir, `${FILES[i]}.pem`), pem(ck.cert));
+      writeSecretFile(
         join(dir, `${FILES[i]}.key.pem`),
         ck.key.export({ type: 'pkcs8', format: 'pem' }) as string,
       );
     });
-    writePrivate(
+    writeSecretFile(
       join(dir, 'attestation-key.pem'),
       attestationKey.export({ type: 'pkcs8', format: 'pem' }) as string,
     );
-    writeFileSync(join(dir, 'root-ca.der'), Buffer.from(root.cert.rawData));
+    writeSecretFile(join(dir, 'root-ca.der'), Buffer.from(root.cert.rawData));
     // Written last: its presence means the PKI is complete.
-    writeFileSync(join(dir, 'platform.json'), JSON.stringify(tcb, null, 2) + '\n');
+    writeSecretFile(join(dir, 'platform.json'), JSON.stringify(tcb, null, 2) + '\n');
   }
   return assemble(dir, root, pckCa, pck, tcbSigning, attestationKey, tcb);
+}
+
+/** A private key file of the PKI: ours alone, else refused (see `readSecretFile`). */
+function readPrivate(path: string): string {
+  const text = readSecretFile(path);
+  if (text === undefined) throw new Error(`${path} is missing: the simulated PKI is incomplete`);
+  return text;
 }
 
 async function loadPki(dir: string): Promise<SimulatedPki> {
   const load = (name: string): CertAndKey => ({
     cert: new x509.X509Certificate(readFileSync(join(dir, `${name}.pem`), 'utf8')),
-    key: createPrivateKey(readFileSync(join(dir, `${name}.key.pem`), 'utf8')),
+    key: createPrivateKey(readPrivate(join(dir, `${name}.key.pem`))),
   });
   const [root, pckCa, pck, tcbSigning] = FILES.map(load) as [CertAndKey, CertAndKey, CertAndKey, CertAndKey];
-  const attestationKey = createPrivateKey(readFileSync(join(dir, 'attestation-key.pem'), 'utf8'));
+  const attestationKey = createPrivateKey(readPrivate(join(dir, 'attestation-key.pem')));
   const tcb = JSON.parse(readFileSync(join(dir, 'platform.json'), 'utf8')) as PlatformTcb;
   return assemble(dir, root, pckCa, pck, tcbSigning, attestationKey, tcb);
 }

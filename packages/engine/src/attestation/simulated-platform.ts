@@ -5,9 +5,16 @@
  * replay, signed under the simulated PKI, served with collateral that verifies under its root.
  */
 import { createHash, createHmac, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync, chmodSync } from 'node:fs';
 import { join } from 'node:path';
-import { COMPOSE_HASH_EVENT, replayRtmr, RUNTIME_EVENT_TYPE, runtimeEventDigest } from '@nightjar/protocol';
+import {
+  COMPOSE_HASH_EVENT,
+  createSecretFile,
+  ensurePrivateDir,
+  readSecretFile,
+  replayRtmr,
+  RUNTIME_EVENT_TYPE,
+  runtimeEventDigest,
+} from '@nightjar/protocol';
 import { buildCollateral, QE_ATTRIBUTES, QE_ISV_PROD_ID, SIMULATED_QE_MRSIGNER } from './collateral.js';
 import type { AttestationPlatform, EventLogEntry, PlatformQuote } from './platform.js';
 import {
@@ -61,16 +68,15 @@ function runtimeEntry(event: string, payload: Uint8Array): EventLogEntry {
 
 function loadOrCreateIdentity(dir: string | undefined): Identity {
   const file = dir ? join(dir, 'identity.json') : undefined;
-  if (file && existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as Identity;
+  const saved = file ? readSecretFile(file) : undefined;
+  if (saved !== undefined) return JSON.parse(saved) as Identity;
   const identity: Identity = {
     app_id: randomBytes(20).toString('hex'),
     instance_id: randomBytes(20).toString('hex'),
     sealing_secret: randomBytes(32).toString('hex'),
   };
-  if (file) {
-    writeFileSync(file, JSON.stringify(identity) + '\n', { mode: 0o600 });
-    chmodSync(file, 0o600);
-  }
+  // Exclusive: a file another start made first is the identity (read back, so both agree).
+  if (file && !createSecretFile(file, JSON.stringify(identity) + '\n')) return loadOrCreateIdentity(dir);
   return identity;
 }
 
@@ -110,7 +116,7 @@ export class SimulatedPlatform implements AttestationPlatform {
 
   static async open(options: SimulatedPlatformOptions): Promise<SimulatedPlatform> {
     if (!/^[0-9a-f]{64}$/.test(options.composeHash)) throw new Error('composeHash must be 32 bytes of hex');
-    if (options.dir) mkdirSync(options.dir, { recursive: true, mode: 0o700 });
+    if (options.dir) ensurePrivateDir(options.dir);
     const pki = await loadOrCreateSimulatedPki(options.dir ? join(options.dir, 'pki') : undefined);
     return new SimulatedPlatform(pki, loadOrCreateIdentity(options.dir), options.composeHash);
   }

@@ -10,6 +10,20 @@ import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 /** HKDF info: the MAC key is useless for anything but this journal's rows. */
 const MAC_KEY_LABEL = 'nightjar/settlement-journal/row-mac/v1';
 
+export type RowField = string | number | bigint;
+
+/** A row's table and fields, each length-prefixed, so no two rows encode alike. */
+export function encodeRowFields(table: string, fields: readonly RowField[]): Buffer {
+  const parts: Buffer[] = [];
+  for (const f of [table, ...fields]) {
+    const bytes = Buffer.from(String(f), 'utf8');
+    const len = Buffer.alloc(4);
+    len.writeUInt32BE(bytes.length);
+    parts.push(len, bytes);
+  }
+  return Buffer.concat(parts);
+}
+
 export class RowMac {
   private readonly key: Buffer;
 
@@ -18,20 +32,13 @@ export class RowMac {
     this.key = Buffer.from(hkdfSync('sha256', secret, new Uint8Array(0), MAC_KEY_LABEL, 32));
   }
 
-  /** The tag of a row: each field length-prefixed, so no two rows encode alike. */
-  tag(table: string, fields: readonly (string | number | bigint)[]): string {
-    const h = createHmac('sha256', this.key);
-    for (const f of [table, ...fields]) {
-      const bytes = Buffer.from(String(f), 'utf8');
-      const len = Buffer.alloc(4);
-      len.writeUInt32BE(bytes.length);
-      h.update(len).update(bytes);
-    }
-    return h.digest('hex');
+  /** The tag of a row (its table and fields, see {@link encodeRowFields}). */
+  tag(table: string, fields: readonly RowField[]): string {
+    return createHmac('sha256', this.key).update(encodeRowFields(table, fields)).digest('hex');
   }
 
   /** Constant-time comparison with the expected tag; a missing or malformed tag fails. */
-  verify(table: string, fields: readonly (string | number | bigint)[], tag: string | null): boolean {
+  verify(table: string, fields: readonly RowField[], tag: string | null): boolean {
     if (tag === null || !/^[0-9a-f]{64}$/.test(tag)) return false;
     return timingSafeEqual(Buffer.from(this.tag(table, fields), 'hex'), Buffer.from(tag, 'hex'));
   }

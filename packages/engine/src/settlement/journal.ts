@@ -1,15 +1,22 @@
 /**
- * The settlement journal: its own SQLite file (`settlement.sqlite`, synchronous = FULL), written
- * before the first ledger side effect of a batch and at every stage, and holding every signed
- * transaction before it is sent. A restart reads it back to reconcile against the ledger
+ * The settlement journal: its own SQLite file (`settlement.sqlite`, mode 0600, synchronous = FULL),
+ * written before the first ledger side effect of a batch and at every stage, and holding every
+ * signed transaction before it is sent. A restart reads it back to reconcile against the ledger
  * (recovery.ts). A missing or damaged journal where one existed is an error, never an empty one,
  * and so is a row that fails authentication (journal-mac.ts): an edited journal stops the engine.
+ * Bodies are sealed (journal-seal.ts): the file shows no opening, amount or account. A finished
+ * match's row keeps only its status record ({@link FinishedJob}), never its plan; rows are deleted
+ * and rewritten with secure_delete and the log truncated once a match finishes, so no old page
+ * keeps a finished order's opening.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Transaction } from '@nightjar/ledger';
+import { preparePrivateDatabase } from '@nightjar/protocol';
 import { RowMac } from './journal-mac.js';
+import { RowSeal, SEALED_PREFIX } from './journal-seal.js';
+import { finishedJob, type FinishedJob } from './status-history.js';
 import { TERMINAL_STAGES, type JobState } from './types.js';
 
 export const JOURNAL_FILE = 'settlement.sqlite';
@@ -32,14 +39,18 @@ type TxRow = {
 };
 type MetaRow = { key: string; value: string; mac: string | null };
 
-const jobFields = (r: JobRow) => [r.batch_id, r.match_idx, r.terminal, r.body] as const;
-const txFields = (r: TxRow) => [r.signature, r.batch_id, r.kind, r.nonce, r.body] as const;
+/** A row's identity: the associated data of its sealed body. */
+const jobIdentity = (r: JobRow) => [r.batch_id, r.match_idx, r.terminal] as const;
+const txIdentity = (r: TxRow) => [r.signature, r.batch_id, r.kind, r.nonce] as const;
+const jobFields = (r: JobRow) => [...jobIdentity(r), r.body] as const;
+const txFields = (r: TxRow) => [...txIdentity(r), r.body] as const;
 const metaFields = (r: MetaRow) => [r.key, r.value] as const;
 
 export class SettlementJournal {
   private readonly db: Database.Database;
   private readonly stmts;
   private rowMac: RowMac | undefined;
+  private rowSeal: RowSeal | undefined;
   /** Durations of the last journal writes in ms (bounded; for metrics and the benchmark). */
   readonly writeMs: number[] = [];
 
@@ -52,8 +63,12 @@ export class SettlementJournal {
     const file = dataDir === undefined ? ':memory:' : join(dataDir, JOURNAL_FILE);
     if (dataDir !== undefined && mustExist && !existsSync(file))
       throw new JournalDamagedError(`${file} is missing but the data directory has a settlement key`);
+    // Refuses a file another user owns; creates it (and its -wal/-shm) 0600: rows hold note openings.
+    if (dataDir !== undefined) preparePrivateDatabase(file);
     try {
       this.db = new Database(file);
+      // Deleted and rewritten rows are zeroed on disk, not left in free pages.
+      this.db.pragma('secure_delete = ON');
       this.db.pragma('journal_mode = WAL');
       this.db.pragma('synchronous = FULL');
       const check = this.db.pragma('quick_check', { simple: true });
@@ -85,6 +100,8 @@ export class SettlementJournal {
       ),
       allJobs: this.db.prepare('SELECT * FROM jobs'),
       allTxs: this.db.prepare('SELECT * FROM txs'),
+      unsealedJobs: this.db.prepare(`SELECT * FROM jobs WHERE substr(body, 1, ${SEALED_PREFIX.length}) != ?`),
+      unsealedTxs: this.db.prepare(`SELECT * FROM txs WHERE substr(body, 1, ${SEALED_PREFIX.length}) != ?`),
       allMeta: this.db.prepare('SELECT * FROM meta'),
       openJobs: this.db.prepare('SELECT * FROM jobs WHERE terminal = 0 ORDER BY batch_id, match_idx'),
       recentTerminal: this.db.prepare(
@@ -118,13 +135,40 @@ export class SettlementJournal {
    */
   authenticate(secret: Uint8Array): void {
     this.rowMac = new RowMac(secret);
+    this.rowSeal = new RowSeal(secret);
     this.adoptLegacyRows();
     this.verifyAll();
+    this.sealPlainRows();
   }
 
   private get mac(): RowMac {
     if (!this.rowMac) throw new Error('settlement journal used before authenticate()');
     return this.rowMac;
+  }
+
+  private get seal(): RowSeal {
+    if (!this.rowSeal) throw new Error('settlement journal used before authenticate()');
+    return this.rowSeal;
+  }
+
+  /**
+   * Authenticated rows written before bodies were sealed: sealed now (a finished match's reduced
+   * to its status record), and the log truncated, so the plaintext leaves the file.
+   */
+  private sealPlainRows(): void {
+    const jobs = this.stmts.unsealedJobs.all(SEALED_PREFIX) as JobRow[];
+    const txs = this.stmts.unsealedTxs.all(SEALED_PREFIX) as TxRow[];
+    if (jobs.length === 0 && txs.length === 0) return;
+    this.db.transaction(() => {
+      for (const r of jobs) this.putJob(r.batch_id, r.match_idx, r.terminal === 1, decodeJob(r.body));
+      for (const r of txs) this.putTx({ ...r, body: r.body });
+    })();
+    this.truncateLog();
+  }
+
+  /** Moves the write-ahead log into the database and empties it (old frames hold old bodies). */
+  private truncateLog(): void {
+    this.db.pragma('wal_checkpoint(TRUNCATE)');
   }
 
   /**
@@ -147,16 +191,54 @@ export class SettlementJournal {
   /** Every row must authenticate before the engine acts on any of them. */
   private verifyAll(): void {
     for (const r of this.stmts.allJobs.iterate() as Iterable<JobRow>) this.checkJob(r);
-    for (const r of this.stmts.allTxs.iterate() as Iterable<TxRow>)
-      if (!this.mac.verify('txs', txFields(r), r.mac))
-        throw new JournalDamagedError(`transaction row of batch ${r.batch_id} fails authentication`);
+    for (const r of this.stmts.allTxs.iterate() as Iterable<TxRow>) this.checkTx(r);
     for (const r of this.stmts.allMeta.iterate() as Iterable<MetaRow>) this.checkMeta(r);
   }
 
-  private checkJob(r: JobRow): JobRow {
-    if (!this.mac.verify('jobs', jobFields(r), r.mac))
-      throw new JournalDamagedError(`job ${r.batch_id}/${r.match_idx} fails authentication`);
-    return r;
+  /**
+   * The row's body once its MAC and (when sealed) its seal pass; a body from before sealing is
+   * plain (sealPlainRows seals it at authentication).
+   */
+  private openBody(table: 'jobs' | 'txs', identity: readonly (string | number)[], r: JobRow | TxRow): string {
+    const fields = [...identity, r.body];
+    const plain = this.mac.verify(table, fields, r.mac)
+      ? r.body.startsWith(SEALED_PREFIX)
+        ? this.seal.open(table, identity, r.body)
+        : r.body
+      : undefined;
+    if (plain === undefined)
+      throw new JournalDamagedError(
+        table === 'jobs'
+          ? `job ${(r as JobRow).batch_id}/${(r as JobRow).match_idx} fails authentication`
+          : `transaction row of batch ${r.batch_id} fails authentication`,
+      );
+    return plain;
+  }
+
+  private checkJob(r: JobRow): string {
+    return this.openBody('jobs', jobIdentity(r), r);
+  }
+
+  private checkTx(r: TxRow): string {
+    return this.openBody('txs', txIdentity(r), r);
+  }
+
+  /** Seals and MACs a job row; a finished match keeps only its {@link FinishedJob} record. */
+  private putJob(batchId: number, matchIdx: number, terminal: boolean, j: FinishedJob | JobState): void {
+    const identity = { batch_id: batchId, match_idx: matchIdx, terminal: terminal ? 1 : 0 };
+    const body = this.seal.seal(
+      'jobs',
+      jobIdentity({ ...identity, body: '', mac: null }),
+      encodeJob(terminal ? finishedJob(j) : j),
+    );
+    const mac = this.mac.tag('jobs', jobFields({ ...identity, body, mac: null }));
+    this.stmts.upsertJob.run(batchId, matchIdx, identity.terminal, body, mac);
+  }
+
+  private putTx(r: Omit<TxRow, 'mac'>): void {
+    const body = this.seal.seal('txs', txIdentity({ ...r, mac: null }), r.body);
+    const mac = this.mac.tag('txs', txFields({ ...r, body, mac: null }));
+    this.stmts.insertTx.run(r.signature, r.batch_id, r.kind, r.nonce, body, mac);
   }
 
   private checkMeta(r: MetaRow): MetaRow {
@@ -171,40 +253,45 @@ export class SettlementJournal {
 
   /** Writes the jobs (one batch's, usually) and any signed transactions in one durable commit. */
   write(
-    jobs: JobState[],
+    jobs: (JobState | FinishedJob)[],
     txs: { tx: Transaction; batchId: bigint; kind: 'lock' | 'settle' | 'release' | 'fence' }[] = [],
   ): void {
     const t0 = performance.now();
+    let finished = false;
     this.db.transaction(() => {
-      for (const { tx, batchId, kind } of txs) {
-        const row = { signature: tx.signature, batch_id: Number(batchId), kind, nonce: tx.nonce };
-        const body = JSON.stringify(tx);
-        const mac = this.mac.tag('txs', txFields({ ...row, body, mac: null }));
-        this.stmts.insertTx.run(row.signature, row.batch_id, kind, row.nonce, body, mac);
-      }
+      for (const { tx, batchId, kind } of txs)
+        this.putTx({
+          signature: tx.signature,
+          batch_id: Number(batchId),
+          kind,
+          nonce: tx.nonce,
+          body: JSON.stringify(tx),
+        });
       for (const j of jobs) {
         this.raiseLastMatchId(j.marketId, BigInt(j.plan.matchId));
-        const row = {
-          batch_id: Number(j.batchId),
-          match_idx: j.plan.matchIdx,
-          terminal: TERMINAL_STAGES.has(j.stage) ? 1 : 0,
-          body: encodeJob(j),
-        };
-        const mac = this.mac.tag('jobs', jobFields({ ...row, mac: null }));
-        this.stmts.upsertJob.run(row.batch_id, row.match_idx, row.terminal, row.body, mac);
+        const terminal = TERMINAL_STAGES.has(j.stage);
+        finished ||= terminal;
+        this.putJob(Number(j.batchId), j.plan.matchIdx, terminal, j);
       }
     })();
+    // A finished match's plan was rewritten away: its old frames leave the log too.
+    if (finished) this.truncateLog();
     this.writeMs.push(performance.now() - t0);
     if (this.writeMs.length > 4096) this.writeMs.splice(0, 2048);
   }
 
   openJobs(): JobState[] {
-    return (this.stmts.openJobs.all() as JobRow[]).map((r) => decodeJob(this.checkJob(r).body));
+    return (this.stmts.openJobs.all() as JobRow[]).map((r) => decodeJob<JobState>(this.checkJob(r)));
   }
 
-  /** Jobs of the last `batches` batches that reached a terminal stage (for the status record). */
-  recentTerminalJobs(batches: number): JobState[] {
-    return (this.stmts.recentTerminal.all(batches) as JobRow[]).map((r) => decodeJob(this.checkJob(r).body));
+  /**
+   * Jobs of the last `batches` batches that reached a terminal stage (for the status record), as
+   * far as they are kept: only their status record.
+   */
+  recentTerminalJobs(batches: number): FinishedJob[] {
+    return (this.stmts.recentTerminal.all(batches) as JobRow[]).map((r) =>
+      finishedJob(decodeJob<FinishedJob>(this.checkJob(r))),
+    );
   }
 
   /** Match ids are per market and must not repeat across boots (memos carry them). */
@@ -235,6 +322,7 @@ export class SettlementJournal {
       this.stmts.pruneJobs.run(keepFrom);
       this.stmts.pruneTxs.run(keepFrom);
     })();
+    this.truncateLog();
   }
 
   close(): void {
@@ -242,11 +330,11 @@ export class SettlementJournal {
   }
 }
 
-function encodeJob(j: JobState): string {
+function encodeJob(j: FinishedJob | JobState): string {
   return JSON.stringify(j, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
 }
 
-function decodeJob(body: string): JobState {
-  const j = JSON.parse(body) as JobState & { batchId: string };
+function decodeJob<T extends FinishedJob>(body: string): T {
+  const j = JSON.parse(body) as T & { batchId: string };
   return { ...j, batchId: BigInt(j.batchId) };
 }

@@ -48,7 +48,7 @@ import { MatchProving } from './proving.js';
 import { recoveryDecisions, type RecoveryDecision } from './recovery.js';
 import { BatchScheduler, park, untilNextSlot } from './scheduler.js';
 import { SignerReadiness } from './signer-readiness.js';
-import { RECENT_BATCHES, StatusHistory, statusRecord } from './status-history.js';
+import { RECENT_BATCHES, StatusHistory, statusRecord, type FinishedJob } from './status-history.js';
 import type { TeeKey } from './tee-key.js';
 import type { JobState, OrderEffects, OwedRelease, SettlementBatch, SettlementSeam } from './types.js';
 
@@ -279,11 +279,11 @@ export class SettlementPipeline implements SettlementSeam {
   }
 
   /** A failed match's owed releases, each sent unless its lock already ended, then no longer owed. */
-  private releaseOwed(j: JobState): void {
+  private releaseOwed(j: FinishedJob): void {
     for (const owed of j.releasesOwed ?? []) void this.scheduler.track(this.releaseOne(j, owed));
   }
 
-  private async releaseOne(j: JobState, owed: OwedRelease): Promise<void> {
+  private async releaseOne(j: FinishedJob, owed: OwedRelease): Promise<void> {
     if (BigInt(this.o.chain.slot) < BigInt(owed.untilSlot)) await this.phases.release(owed.nullifier);
     if (this.closed) return; // still owed in the journal: the next start sends it
     j.releasesOwed = j.releasesOwed?.filter((o) => o !== owed);

@@ -6,9 +6,16 @@
  * data directory (mode 0600); without a data directory (tests) each process gets a fresh one.
  */
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, readFileSync, writeFileSync, renameSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { addressToBase58, bytesToHex, ed25519PublicKey, hexToBytes } from '@nightjar/protocol';
+import {
+  addressToBase58,
+  bytesToHex,
+  createSecretFile,
+  ed25519PublicKey,
+  hexToBytes,
+  loadOrCreateSecretFile,
+} from '@nightjar/protocol';
 import type { AttestationPlatform } from '../attestation/platform.js';
 
 export interface TeeKey {
@@ -30,8 +37,7 @@ export async function loadTeeKey(
 ): Promise<TeeKey> {
   if (platform.kind !== 'dstack') return loadOrCreateTeeKey(dataDir);
   const key = fromSeed(await platform.deriveKeySeed(TEE_KEY_PATH));
-  if (dataDir !== undefined && !existsSync(join(dataDir, TEE_KEY_ADDRESS_FILE)))
-    writeFileSync(join(dataDir, TEE_KEY_ADDRESS_FILE), `${key.address}\n`);
+  if (dataDir !== undefined) createSecretFile(join(dataDir, TEE_KEY_ADDRESS_FILE), `${key.address}\n`);
   return key;
 }
 
@@ -43,23 +49,26 @@ export function hadTeeKey(dataDir: string | undefined): boolean {
   );
 }
 
-/** The simulated platform's sealed key file (created at first boot). */
+/**
+ * The simulated platform's sealed key file (created at first boot, exclusively: a file that is
+ * there is never replaced). One another user owns or may read is refused, never registered.
+ */
 export function loadOrCreateTeeKey(dataDir: string | undefined): TeeKey {
   if (dataDir === undefined) return fromSeed(Uint8Array.from(randomBytes(32)));
   const file = join(dataDir, TEE_KEY_FILE);
-  if (existsSync(file)) {
-    const saved = JSON.parse(readFileSync(file, 'utf8')) as { seed?: unknown };
-    if (typeof saved.seed !== 'string' || !/^[0-9a-f]{64}$/.test(saved.seed))
-      throw new Error(`${file} is damaged; refusing to replace the registered settlement key`);
-    return fromSeed(hexToBytes(saved.seed));
+  const text = loadOrCreateSecretFile(
+    file,
+    () => JSON.stringify({ seed: bytesToHex(Uint8Array.from(randomBytes(32))) }) + '\n',
+  );
+  let saved: { seed?: unknown };
+  try {
+    saved = JSON.parse(text) as { seed?: unknown };
+  } catch {
+    saved = {};
   }
-  const seed = Uint8Array.from(randomBytes(32));
-  // Written to a temporary name, then renamed: a crash never leaves half a key behind.
-  const tmp = `${file}.tmp`;
-  writeFileSync(tmp, JSON.stringify({ seed: bytesToHex(seed) }) + '\n', { mode: 0o600 });
-  chmodSync(tmp, 0o600);
-  renameSync(tmp, file);
-  return fromSeed(seed);
+  if (typeof saved.seed !== 'string' || !/^[0-9a-f]{64}$/.test(saved.seed))
+    throw new Error(`${file} is damaged; refusing to replace the registered settlement key`);
+  return fromSeed(hexToBytes(saved.seed));
 }
 
 function fromSeed(seed: Uint8Array): TeeKey {

@@ -1,4 +1,5 @@
 /** Admin account routes, account settings and restart persistence, over real HTTPS. */
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -222,7 +223,9 @@ describe('restart', () => {
     const file = join(tmp, 'engine.sqlite');
     const clock = new ManualClock();
     const db1 = new Database(file);
-    const first = await venue({ db: db1, clock, keepDb: true });
+    // The token key lives outside the database (the engine's token-key file); both boots load it.
+    const tokenKey = randomBytes(32);
+    const first = await venue({ db: db1, clock, keepDb: true, tokenKey });
     const admin = await bootstrapAdmin(first);
     const alice = await createAccount(first, admin.token);
     const bob = await createAccount(first, admin.token);
@@ -247,7 +250,7 @@ describe('restart', () => {
     db1.close();
 
     clock.advance(1000);
-    const second = await venue({ db: new Database(file), clock });
+    const second = await venue({ db: new Database(file), clock, tokenKey });
     expect((await second.call('/probe', { token: kept })).status).toBe(200);
     expectError(await second.call('/probe', { token: revoked }), 401, 1101, 'token revoked');
     expectError(await second.call('/probe', { token: bobToken }), 403, 1150);

@@ -93,6 +93,7 @@ export async function startVenue(options: VenueOptions): Promise<Venue> {
     tokenTtlSeconds: options.tokenTtlSeconds,
     loginRateLimit: options.loginRateLimit,
     hasher: options.hasher ?? CHEAP_ARGON2,
+    ...(options.tokenKey ? { tokenKey: options.tokenKey } : {}),
     db,
     now: clock.now,
   });

@@ -3,12 +3,14 @@
  * that fails authentication (edited, moved, or written without the settlement key) stops it.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { JOURNAL_FILE, JournalDamagedError, SettlementJournal } from '../../src/settlement/journal.js';
+import { RowMac } from '../../src/settlement/journal-mac.js';
+import { RowSeal, SEALED_PREFIX } from '../../src/settlement/journal-seal.js';
 import { jobState } from './jobs.js';
 
 const dirs: string[] = [];
@@ -126,14 +128,25 @@ describe('settlement journal', () => {
     again.close();
   });
 
-  it('refuses a job whose journaled output was redirected', () => {
+  it('refuses a job whose body was replaced by a plan with a redirected output', () => {
     const d = journaled();
-    edit(d, `UPDATE jobs SET body = replace(body, '${'aa'.repeat(32)}', '${'bb'.repeat(32)}')`);
+    const redirected = job(7n);
+    redirected.plan.bid = {
+      ...party,
+      outputs: [{ ...party.outputs[0]!, opening_hash: 'bb'.repeat(32), amount: '6' }],
+    };
+    edit(d, 'UPDATE jobs SET body = ?', JSON.stringify({ ...redirected, batchId: '7' }));
     expect(() => keyed(d, true)).toThrow(/job 7\/0 fails authentication/);
   });
-  it('refuses a job whose amount was changed', () => {
+  it('refuses a job whose sealed body was altered by one bit', () => {
     const d = journaled();
-    edit(d, `UPDATE jobs SET body = replace(body, '"amount":"5"', '"amount":"6"') WHERE batch_id = 7`);
+    const db = new Database(join(d, JOURNAL_FILE));
+    const body = db.prepare('SELECT body FROM jobs WHERE batch_id = 7').pluck().get() as string;
+    expect(body.startsWith(SEALED_PREFIX)).toBe(true);
+    const bytes = Buffer.from(body.slice(SEALED_PREFIX.length), 'base64');
+    bytes[20]! ^= 1;
+    db.prepare('UPDATE jobs SET body = ?').run(SEALED_PREFIX + bytes.toString('base64'));
+    db.close();
     expect(() => keyed(d, true)).toThrow(JournalDamagedError);
   });
   it('refuses a row moved to another key, and a journal read with another settlement key', () => {
@@ -180,5 +193,120 @@ describe('settlement journal', () => {
     const again = keyed(e, true);
     expect(again.openJobs().map((x) => x.batchId)).toEqual([4n]);
     again.close();
+  });
+});
+
+/** An opening as a plan holds it: distinctive 32-byte values, so any copy of them on disk is found. */
+function opening() {
+  const hex = () => randomBytes(32).toString('hex');
+  const input = { commitment: hex(), amount: '123456789', ownerCommitment: hex(), innerHash: hex() };
+  const out = { ...party.outputs[0]!, opening_hash: hex(), inner: hex(), commitment: hex() };
+  const secrets = [input.ownerCommitment, input.innerHash, out.inner, out.opening_hash];
+  return { plan: { ...party, input, outputs: [out] }, secrets };
+}
+
+/** Every byte the journal keeps on disk (database, write-ahead log, shared memory). */
+function journalBytes(d: string): Buffer {
+  const file = join(d, JOURNAL_FILE);
+  return Buffer.concat(
+    [file, `${file}-wal`, `${file}-shm`].filter((f) => existsSync(f)).map((f) => readFileSync(f)),
+  );
+}
+
+function expectNoneOf(bytes: Buffer, secrets: string[]): void {
+  for (const hex of secrets) {
+    expect([hex, bytes.includes(hex)]).toEqual([hex, false]);
+    expect([hex, bytes.includes(Buffer.from(hex, 'hex'))]).toEqual([hex, false]);
+  }
+}
+
+describe('the journal at rest (issue 28 item 2)', () => {
+  it('is a 0600 file whose rows show no opening, open or finished', () => {
+    const d = dir();
+    const j = keyed(d, false);
+    const { plan, secrets } = opening();
+    const open = { ...job(9n), plan: { ...job(9n).plan, bid: plan } };
+    j.write([open], [{ tx: { ...tx, signature: 'sig9' }, batchId: 9n, kind: 'settle' }]);
+    // While the journal is open (rows in the write-ahead log) and after it is closed.
+    expectNoneOf(journalBytes(d), secrets);
+    j.close();
+    for (const f of [JOURNAL_FILE]) expect(statSync(join(d, f)).mode & 0o777).toBe(0o600);
+    expectNoneOf(journalBytes(d), secrets);
+    const again = keyed(d, true);
+    expect(again.openJobs()[0]!.plan.bid.input.ownerCommitment).toBe(plan.input.ownerCommitment);
+    again.close();
+  });
+
+  it('keeps only the status record of a finished match: its row holds no opening, even to the key holder', () => {
+    const d = dir();
+    const j = keyed(d, false);
+    const { plan, secrets } = opening();
+    const open = { ...job(11n), plan: { ...job(11n).plan, bid: plan } };
+    j.write([open]);
+    const done = { ...open, stage: 'done' as const, outcome: 'confirmed' as const, confirmedSignature: 'cs' };
+    j.write([done]);
+    j.close();
+    expectNoneOf(journalBytes(d), secrets);
+    // Opened with the settlement key itself, the row is the status record and nothing more.
+    const db = new Database(join(d, JOURNAL_FILE));
+    const row = db.prepare('SELECT * FROM jobs WHERE batch_id = 11').get() as {
+      batch_id: number;
+      match_idx: number;
+      terminal: number;
+      body: string;
+    };
+    db.close();
+    const plain = new RowSeal(SECRET).open('jobs', [row.batch_id, row.match_idx, row.terminal], row.body)!;
+    expect(JSON.parse(plain)).toEqual({
+      batchId: '11',
+      marketId: 'm',
+      plan: { matchIdx: 0, matchId: '1' },
+      stage: 'done',
+      outcome: 'confirmed',
+      createdAtMs: 1,
+      updatedAtMs: 2,
+      confirmedSignature: 'cs',
+    });
+    const again = keyed(d, true);
+    expect(again.recentTerminalJobs(10)).toEqual([
+      {
+        batchId: 11n,
+        marketId: 'm',
+        plan: { matchIdx: 0, matchId: '1' },
+        stage: 'done',
+        outcome: 'confirmed',
+        createdAtMs: 1,
+        updatedAtMs: 2,
+        confirmedSignature: 'cs',
+      },
+    ]);
+    again.close();
+  });
+
+  it('seals the plain rows of a journal written before sealing, and drops a finished plan', () => {
+    const d = dir();
+    keyed(d, false).close();
+    const { plan, secrets } = opening();
+    const open = { ...job(12n), plan: { ...job(12n).plan, bid: plan }, batchId: '12' };
+    const done = { ...open, plan: { ...open.plan, matchIdx: 1 }, stage: 'done', outcome: 'confirmed' };
+    const mac = new RowMac(SECRET);
+    const db = new Database(join(d, JOURNAL_FILE));
+    for (const [j, terminal] of [
+      [open, 0],
+      [done, 1],
+    ] as const) {
+      const body = JSON.stringify(j);
+      const tag = mac.tag('jobs', [12, j.plan.matchIdx, terminal, body]);
+      db.prepare('INSERT INTO jobs VALUES (12, ?, ?, ?, ?)').run(j.plan.matchIdx, terminal, body, tag);
+    }
+    db.close();
+    expect(journalBytes(d).includes(secrets[0]!)).toBe(true);
+    const again = keyed(d, true);
+    expect(again.openJobs().map((x) => x.plan.bid.input.innerHash)).toEqual([plan.input.innerHash]);
+    const finished = again.recentTerminalJobs(10).filter((x) => x.stage === 'done');
+    expect(finished.map((x) => Object.keys(x.plan))).toEqual([['matchIdx', 'matchId']]);
+    again.close();
+    // The open job's plan stays, sealed; no page or log frame keeps the plain rows.
+    expectNoneOf(journalBytes(d), secrets);
   });
 });

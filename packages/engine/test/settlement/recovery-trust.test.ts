@@ -6,7 +6,7 @@
  * - A journaled output edited on disk (redirected to another owner, amount changed) stops the
  *   engine at start; nothing reaches the ledger.
  */
-import { rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -29,6 +29,7 @@ import { nullifierOf } from './venue-helpers.js';
 import { preparedDataDir, type Child } from './engine-process.js';
 import { StreamClient } from '../stream/stream-client.js';
 import { loadOrCreateTeeKey } from '../../src/settlement/tee-key.js';
+import { RowSeal } from '../../src/settlement/journal-seal.js';
 
 let ledger: Ledger;
 let server: LedgerServer;
@@ -93,11 +94,33 @@ async function observe(child: Child, admin: NonNullable<Child['admin']>) {
 const streamVenue = (child: Child) =>
   ({ engine: { url: child.url, certificate: { certPem: child.cert } } }) as unknown as TestVenue;
 
-function journaledJobs(dataDir: string): { batch_id: number; body: string }[] {
+/** The journal's job rows, their sealed bodies opened with the settlement key (journal-seal.ts). */
+function journaledJobs(dataDir: string): { batch_id: number; job: JobState }[] {
+  const seal = new RowSeal(loadOrCreateTeeKey(dataDir).seed);
   const db = new Database(join(dataDir, JOURNAL_FILE), { readonly: true });
-  const rows = db.prepare('SELECT batch_id, body FROM jobs').all() as { batch_id: number; body: string }[];
+  const rows = db.prepare('SELECT batch_id, match_idx, terminal, body FROM jobs').all() as {
+    batch_id: number;
+    match_idx: number;
+    terminal: number;
+    body: string;
+  }[];
   db.close();
-  return rows;
+  return rows.map((r) => ({
+    batch_id: r.batch_id,
+    job: JSON.parse(seal.open('jobs', [r.batch_id, r.match_idx, r.terminal], r.body)!) as JobState,
+  }));
+}
+
+/** No note's owner commitment or inner hash, hex or raw, anywhere in the journal's files. */
+function expectNoOpening(dataDir: string, notes: { ownerCommitment: string; innerHash: string }[]): void {
+  const file = join(dataDir, JOURNAL_FILE);
+  const bytes = Buffer.concat(
+    [file, `${file}-wal`, `${file}-shm`].filter((f) => existsSync(f)).map((f) => readFileSync(f)),
+  );
+  for (const hex of notes.flatMap((n) => [n.ownerCommitment, n.innerHash])) {
+    expect([hex, bytes.includes(hex)]).toEqual([hex, false]);
+    expect([hex, bytes.includes(Buffer.from(hex, 'hex'))]).toEqual([hex, false]);
+  }
 }
 
 describe('restart reconciliation', () => {
@@ -139,9 +162,9 @@ describe('restart reconciliation', () => {
           child.proc.kill('SIGTERM');
           await child.exited;
           view.client.close();
-          expect(journaledJobs(dataDir).map((r) => (JSON.parse(r.body) as JobState).stage)).toEqual([
-            'settling',
-          ]);
+          expect(journaledJobs(dataDir).map((r) => r.job.stage)).toEqual(['settling']);
+          // The open plan holds both inputs' openings, sealed: none of them is on disk (28.2).
+          expectNoOpening(dataDir, [crashed.usdc, crashed.sol]);
           continue;
         }
         // Alice listens for fills on the restarted engine: recovery's confirmation reaches her.
@@ -175,6 +198,9 @@ describe('restart reconciliation', () => {
         child.proc.kill('SIGTERM');
         await child.exited;
         view.client.close();
+        // Finished: its row keeps the status record only, no opening even to the key holder.
+        expect(journaledJobs(dataDir).map((r) => Object.keys(r.job.plan))).toEqual([['matchIdx', 'matchId']]);
+        expectNoOpening(dataDir, [crashed.usdc, crashed.sol]);
       }
     } finally {
       fences.stop();
@@ -198,9 +224,11 @@ describe('restart reconciliation', () => {
     const crashed = await crashMidSettlement(ledger, env, 'verifying');
     const leavesBefore = (await ledger.getTreeRoot({ tree_id: 0 })).leaf_count;
 
-    // The attacker rewrites the bid's trade-out (1 SOL) to a note it owns, and adds to its amount.
+    // The attacker rewrites the bid's trade-out (1 SOL) to a note it owns, and adds to its amount
+    // (the body is sealed: the plan is read here with the key, as if the attacker knew it, and
+    // written back in the clear, since only the engine can seal).
     const row = journaledJobs(dataDir)[0]!;
-    const job = JSON.parse(row.body) as JobState;
+    const job = row.job;
     const out = job.plan.bid.outputs.find((o) => o.role === 1)!;
     const stolen = deriveNote({
       mint: parseAddress(out.mint)!,

@@ -4,11 +4,21 @@
  * set becomes exactly that key, so keys an earlier boot retired can no longer sign for the vault.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { addressToBase58, ed25519PublicKey } from '@nightjar/protocol';
+import { addressToBase58, ed25519PublicKey, UnsafePathError } from '@nightjar/protocol';
 import { COMMITMENT_LAG, ensureDevGenesis, Ledger, loadOrCreateDevKeys, runAsAdmin } from '@nightjar/ledger';
 import { DstackPlatform, SimulatedPlatform, startEngine, type RunningEngine } from '../../src/index.js';
 import { JOURNAL_FILE, JournalDamagedError, SettlementJournal } from '../../src/settlement/journal.js';
@@ -18,6 +28,7 @@ import {
   TEE_KEY_FILE,
   TEE_KEY_PATH,
 } from '../../src/settlement/tee-key.js';
+import { TOKEN_KEY_FILE, TOKEN_KEY_PATH } from '../../src/accounts/token-key.js';
 import { startFakeDstackAgent } from '../attestation/fake-dstack.js';
 import { devCircuitKeys, FAST_ARGON2, stubVerifyInputProof } from '../harness.js';
 
@@ -96,10 +107,14 @@ describe('the settlement key on dstack (fake guest agent)', () => {
       // It is the key the agent's key API gives for the fixed path and purpose, asked at each boot.
       const seed = await (await DstackPlatform.open({ endpoint: socket })).deriveKeySeed(TEE_KEY_PATH);
       expect(addressToBase58(ed25519PublicKey(seed))).toBe(address);
-      expect(agent.keyRequests.slice(0, 2)).toEqual([
+      const teeKeyRequests = agent.keyRequests.filter((r) => r.path === `nightjar/${TEE_KEY_PATH}`);
+      expect(teeKeyRequests.slice(0, 2)).toEqual([
         { path: `nightjar/${TEE_KEY_PATH}`, purpose: 'nightjar/ed25519-seed' },
         { path: `nightjar/${TEE_KEY_PATH}`, purpose: 'nightjar/ed25519-seed' },
       ]);
+      // The bearer-token key comes from the key API too (at each boot), and no file holds it.
+      expect(agent.keyRequests.filter((r) => r.path === `nightjar/${TOKEN_KEY_PATH}`)).toHaveLength(2);
+      expect(existsSync(join(dataDir, TOKEN_KEY_FILE))).toBe(false);
 
       // Nothing in the data directory holds the seed, in any encoding.
       const files = filesUnder(dataDir);
@@ -154,6 +169,42 @@ describe('registering the settlement key', () => {
       const engine = await boot(l, { dataDir });
       await engine.close();
       expect(await l.signerSet()).toEqual([key.address]);
+    } finally {
+      await l.ledger.close();
+    }
+  });
+});
+
+describe.runIf(process.getuid?.() === 0)('a settlement key another user planted (issue 28 item 3)', () => {
+  it('is refused, never registered: the start fails naming the file', async () => {
+    const l = await devLedger();
+    const dataDir = tempDir();
+    // The journal a key implies, and a key file another uid wrote (root may give files away).
+    new SettlementJournal(dataDir, false).close();
+    const planted = join(dataDir, TEE_KEY_FILE);
+    writeFileSync(planted, JSON.stringify({ seed: randomBytes(32).toString('hex') }) + '\n', { mode: 0o600 });
+    chownSync(planted, 65534, 65534);
+    try {
+      const err = await boot(l, { dataDir }).then(
+        (e) => e.close().then(() => undefined),
+        (e: unknown) => e,
+      );
+      expect(err).toBeInstanceOf(UnsafePathError);
+      expect((err as Error).message).toContain(planted);
+      expect(l.registered).toEqual([]);
+    } finally {
+      await l.ledger.close();
+    }
+  });
+
+  it('a data directory others may write to is refused before anything is read from it', async () => {
+    const l = await devLedger();
+    const dataDir = join(tempDir(), 'shared');
+    mkdirSync(dataDir);
+    chmodSync(dataDir, 0o777);
+    try {
+      await expect(boot(l, { dataDir })).rejects.toThrow(`chmod 700 ${dataDir}`);
+      expect(l.registered).toEqual([]);
     } finally {
       await l.ledger.close();
     }

@@ -5,19 +5,7 @@
  * file, fsync, rename, fsync of the directory) with mode 0600.
  */
 import { createCipheriv, createDecipheriv, randomBytes, scryptSync } from 'node:crypto';
-import {
-  closeSync,
-  constants,
-  fchmodSync,
-  fsyncSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeSync,
-} from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { readSecretFile } from '@nightjar/protocol';
 import { WalletDecryptError } from '../errors.js';
 
 /** scrypt cost parameters. */
@@ -145,52 +133,12 @@ export class WalletSealer {
   }
 }
 
-/**
- * Creates `path` for writing, mode 0600, only if nothing is there: never opens an existing file
- * (whose mode would stay) and never follows a symlink planted at that name (O_EXCL|O_NOFOLLOW).
- */
-export function openExclusive(path: string): number {
-  const fd = openSync(
-    path,
-    constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
-    0o600,
-  );
-  // The umask may narrow the mode but never widen it; set it exactly anyway.
-  fchmodSync(fd, 0o600);
-  return fd;
-}
+/** Exclusive 0600 creation and atomic private writes: the shared rules (`@nightjar/protocol`). */
+export { openExclusive, writeSecretFile as writeFileAtomic } from '@nightjar/protocol';
 
-/**
- * Writes `content` to `path` atomically with mode 0600: an exclusive temp file with a random name
- * in the same directory, fsync, rename over `path`, then fsync the directory so the rename
- * survives a crash.
- */
-export function writeFileAtomic(path: string, content: string): void {
-  const dir = dirname(path);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const tmp = join(dir, `.${basename(path)}.${randomBytes(12).toString('hex')}.tmp`);
-  const fd = openExclusive(tmp);
-  try {
-    try {
-      writeSync(fd, content);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(tmp, path);
-  } catch (err) {
-    rmSync(tmp, { force: true });
-    throw err;
-  }
-  const dirFd = openSync(dir, constants.O_RDONLY | constants.O_DIRECTORY);
-  try {
-    fsyncSync(dirFd);
-  } finally {
-    closeSync(dirFd);
-  }
-}
-
-/** Reads a file as UTF-8. */
+/** Reads the wallet file: ours alone (owner, mode 0600), never through a symlink. */
 export function readText(path: string): string {
-  return readFileSync(path, 'utf8');
+  const text = readSecretFile(path);
+  if (text === undefined) throw new Error(`${path} does not exist`);
+  return text;
 }

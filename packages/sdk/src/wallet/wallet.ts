@@ -5,8 +5,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { deriveNote, openingHash, type FillMemo } from '@nightjar/crypto';
-import { bytesToHex, fieldToHex, hexToBytes, parseAddress } from '@nightjar/protocol';
+import { bytesToHex, ensurePrivateDir, fieldToHex, hexToBytes, parseAddress } from '@nightjar/protocol';
 import type { NoteNotFreeReason } from '../errors.js';
 import { ingestFill } from './ingest-fill.js';
 import { ingestSplit, type NoteMemoIngestResult } from './ingest-split.js';
@@ -342,6 +343,7 @@ export class Wallet {
 
   /** Opens an encrypted wallet file. */
   static open(path: string, password: string, scrypt: ScryptParams = DEFAULT_SCRYPT): Wallet {
+    ensurePrivateDir(dirname(path));
     const sealer = new WalletSealer(password, scrypt);
     const saved = JSON.parse(sealer.unseal(readText(path))) as Saved;
     const w = new Wallet(hexToBytes(saved.seed), { path, sealer });
@@ -358,6 +360,8 @@ export function createWallet(params: CreateWalletParameters = {}): Wallet {
   const scrypt = params.scrypt ?? DEFAULT_SCRYPT;
   if (params.path) {
     if (params.password === undefined) throw new RangeError('a wallet file needs a password');
+    // Never adopt a directory (or a wallet in it) another user could have planted.
+    ensurePrivateDir(dirname(params.path));
     if (existsSync(params.path)) return Wallet.open(params.path, params.password, scrypt);
   }
   const seed = params.seed ?? Uint8Array.from(randomBytes(32));
