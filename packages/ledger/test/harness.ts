@@ -14,6 +14,7 @@ import {
   mintAddress,
   signTransaction,
   type AdmissionLimits,
+  type ChainInfo,
   type DevKeys,
   type Circuit,
   type DevLedgerClient,
@@ -63,9 +64,14 @@ export function tempDir(): string {
 }
 
 export class Actor {
+  /** The chain of the ledger the harness opened last: actors sign for it unless given their own. */
+  static chain: ChainInfo | undefined;
   readonly address: string;
   private nonce = 0n;
-  constructor(readonly seed: Uint8Array = Uint8Array.from(randomBytes(32))) {
+  constructor(
+    readonly seed: Uint8Array = Uint8Array.from(randomBytes(32)),
+    private readonly chain?: ChainInfo,
+  ) {
     this.address = addressToBase58(ed25519PublicKey(seed));
   }
   /** Continues from the last nonce the ledger accepted from this signer. */
@@ -74,7 +80,9 @@ export class Actor {
   }
   sign(instruction: Instruction, nonce?: bigint) {
     this.nonce = nonce ?? this.nonce + 1n;
-    return signTransaction(this.seed, this.nonce, instruction);
+    const chain = this.chain ?? Actor.chain;
+    if (!chain) throw new Error('no chain to sign for: start a harness first');
+    return signTransaction(this.seed, this.nonce, instruction, chain);
   }
   /** Sends and returns the landed record (the ledger must be idle: latency 0). */
   async send(
@@ -198,7 +206,9 @@ export async function startHarness(
     dataDir?: string;
     wrap?: (ledger: Ledger) => Promise<DevLedgerClient>;
     memosPerRead?: number;
-    admission?: AdmissionLimits;
+    admission?: Partial<AdmissionLimits>;
+    /** Work asked of fresh signers; none by default, so actors sign without grinding. */
+    freshSignerWorkBits?: number;
   } = {},
 ): Promise<Harness> {
   const verifier = new TestVerifier();
@@ -209,7 +219,9 @@ export async function startHarness(
     verifier,
     memosPerRead: options.memosPerRead,
     ...(options.admission ? { admission: options.admission } : {}),
+    freshSignerWorkBits: options.freshSignerWorkBits ?? 0,
   });
+  Actor.chain = await ledger.getChain();
   const keys = loadOrCreateDevKeys(options.dataDir);
   await ensureDevGenesis(ledger, keys);
   const client = options.wrap ? await options.wrap(ledger) : ledger;

@@ -15,7 +15,7 @@ import {
   parseAddress,
   fieldToHex,
 } from '@nightjar/protocol';
-import { RpcError, RPC_ERRORS, signTransaction, type LedgerClient } from '@nightjar/ledger';
+import { chainInfo, RpcError, RPC_ERRORS, signTransaction, type LedgerClient } from '@nightjar/ledger';
 import { login, SOL, startTestVenue, Trader, USDC, type TestVenue } from '../harness.js';
 
 import {
@@ -185,18 +185,25 @@ describe('settlement', () => {
     // Bob's note is spent on the ledger before the match locks it (a withdrawal; the test ledger
     // accepts any proof): its lock fails. A lock carries no proof, so nothing else can fail it.
     const wallet = Uint8Array.from(randomBytes(32));
-    const withdraw = signTransaction(wallet, 1n, {
-      name: 'withdraw',
-      args: {
-        tree_id: bad.treeId,
-        merkle_root: fieldToHex(v.engine.context.trees.shard(bad.treeId)!.root),
-        nullifier: nullifierOf(bad),
-        mint: SOL,
-        amount: bad.amount.toString(),
-        recipient: addressToBase58(ed25519PublicKey(wallet)),
-        proof: '11'.repeat(256),
+    // A fresh key: its one transaction carries the work.
+    const withdraw = signTransaction(
+      wallet,
+      1n,
+      {
+        name: 'withdraw',
+        args: {
+          tree_id: bad.treeId,
+          merkle_root: fieldToHex(v.engine.context.trees.shard(bad.treeId)!.root),
+          nullifier: nullifierOf(bad),
+          mint: SOL,
+          amount: bad.amount.toString(),
+          recipient: addressToBase58(ed25519PublicKey(wallet)),
+          proof: '11'.repeat(256),
+        },
       },
-    });
+      await chainInfo(v.ledger),
+      { fresh: true },
+    );
     await v.ledger.sendTransaction({ transaction: withdraw });
     expect((await v.ledger.getTransaction({ signature: withdraw.signature }))?.err).toBeFalsy();
     await settleUntil(v, has(bob, ask, 'settlement_failed'), 'rejection');
