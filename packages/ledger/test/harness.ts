@@ -78,9 +78,9 @@ export class Actor {
   async sync(client: DevLedgerClient): Promise<void> {
     this.nonce = BigInt((await client.getNonce({ signer: this.address })) ?? '0');
   }
-  sign(instruction: Instruction, nonce?: bigint) {
+  /** Signs for `chain`, else the actor's own, else the harness's. */
+  sign(instruction: Instruction, nonce?: bigint, chain = this.chain ?? Actor.chain) {
     this.nonce = nonce ?? this.nonce + 1n;
-    const chain = this.chain ?? Actor.chain;
     if (!chain) throw new Error('no chain to sign for: start a harness first');
     return signTransaction(this.seed, this.nonce, instruction, chain);
   }
@@ -90,7 +90,8 @@ export class Actor {
     name: string,
     args: Record<string, unknown>,
   ): Promise<TransactionRecord> {
-    const tx = this.sign({ name, args });
+    // Signed for the chain of the ledger it goes to.
+    const tx = this.sign({ name, args }, undefined, await client.getChain());
     await client.sendTransaction({ transaction: tx });
     const record = await client.getTransaction({ signature: tx.signature });
     if (!record) throw new Error('transaction did not land');
