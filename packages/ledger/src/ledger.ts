@@ -173,7 +173,7 @@ export class Ledger extends LedgerReads implements DevLedgerClient {
     if (kind === 'fresh' && leadingZeroBits(digest) < this.chain.fresh_signer_work_bits)
       throw new RpcError(
         RPC_ERRORS.transactionRejected,
-        `a signer with no landed transaction must choose its nonce so that the transaction digest starts with ${this.chain.fresh_signer_work_bits} zero bits (fresh_signer_work_bits)`,
+        `a signer with no landed successful transaction must choose its nonce so that the transaction digest starts with ${this.chain.fresh_signer_work_bits} zero bits (fresh_signer_work_bits)`,
       );
     if (!signatureHolds(tx, digest))
       throw new RpcError(RPC_ERRORS.transactionRejected, 'signature does not verify for this chain');
