@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { RpcError, RpcLedgerClient, signTransaction } from '@nightjar/ledger';
+import { chainInfo, RpcError, RpcLedgerClient, signTransaction } from '@nightjar/ledger';
 import { addressToBase58, ed25519PublicKey } from '@nightjar/protocol';
 import { readAuthorityKey } from '../src/authority-key.js';
 import { newAuthority, writeCeremonyKeys } from './production-config.js';
@@ -80,11 +80,19 @@ describe('nightjar ledger', () => {
     const [, url] = await ledger.line(/ready at (http:\/\/\S+)/);
     const client = new RpcLedgerClient(url!);
     try {
+      // Signed for this ledger's chain; every signer here is fresh (no landed successful transaction), so each carries the work.
+      const chain = await chainInfo(client);
       const initialize = (seed: Uint8Array) => ({
-        transaction: signTransaction(seed, 1n, {
-          name: 'initialize',
-          args: { fee_owner_commitment: authority.feeOwnerCommitment, num_trees: 1 },
-        }),
+        transaction: signTransaction(
+          seed,
+          1n,
+          {
+            name: 'initialize',
+            args: { fee_owner_commitment: authority.feeOwnerCommitment, num_trees: 1 },
+          },
+          chain,
+          { fresh: true },
+        ),
       });
       // A stranger reaching the fresh ledger first does not become admin.
       const stranger = Uint8Array.from({ length: 32 }, (_, i) => i + 1);
@@ -94,17 +102,22 @@ describe('nightjar ledger', () => {
       await expect(client.getVault()).rejects.toThrow(/not initialized/);
 
       // The authority cannot set another fee owner than the configured one either.
-      const wrongFee = signTransaction(authority.seed, 1n, {
-        name: 'initialize',
-        args: { fee_owner_commitment: '00'.repeat(32), num_trees: 1 },
-      });
+      const wrongFee = signTransaction(
+        authority.seed,
+        1n,
+        { name: 'initialize', args: { fee_owner_commitment: '00'.repeat(32), num_trees: 1 } },
+        chain,
+        { fresh: true },
+      );
       await client.sendTransaction({ transaction: wrongFee });
       expect((await client.getTransaction(wrongFee))?.err?.code).toBe('InvalidArgs');
 
       const accepted = signTransaction(
         authority.seed,
-        2n,
+        BigInt(wrongFee.nonce) + 1n,
         initialize(authority.seed).transaction.instruction,
+        chain,
+        { fresh: true },
       );
       await client.sendTransaction({ transaction: accepted });
       expect((await client.getTransaction(accepted))?.err).toBeNull();

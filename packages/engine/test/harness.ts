@@ -25,6 +25,7 @@ import {
   loadOrCreateDevKeys,
   mintAddress,
   runAsAdmin,
+  chainInfo,
   signTransaction,
   type LedgerClient,
   type LedgerProofVerifier,
@@ -88,6 +89,8 @@ export async function startTestVenue(
   const ledger = Ledger.open({
     clock: { mode: 'manual' },
     verifier: ledgerVerifier ?? acceptAllLedgerProofs,
+    // Little work for fresh signers (a wallet's first deposit still grinds for it).
+    freshSignerWorkBits: 4,
     ...(ledgerDataDir === undefined ? {} : { dataDir: ledgerDataDir }),
   });
   const devKeys = loadOrCreateDevKeys(undefined);
@@ -197,17 +200,25 @@ export class Trader {
     const inner = randomFieldElement();
     const oc = ownerCommitment(spendingKey);
     const d = deriveNote({ mint: parseAddress(mint)!, amount, ownerCommitment: oc, noteInnerHash: inner });
-    this.walletNonce += 1n;
-    const tx = signTransaction(this.wallet, this.walletNonce, {
-      name: 'deposit',
-      args: {
-        tree_id: treeId,
-        mint,
-        amount: amount.toString(),
-        note_commitment: fieldToHex(d.noteCommitment),
-        opening_hash: fieldToHex(d.openingHash),
+    const chain = await chainInfo(ledger);
+    // The wallet's first deposit is a fresh signer's: it carries the work (the nonce is ground).
+    const tx = signTransaction(
+      this.wallet,
+      this.walletNonce + 1n,
+      {
+        name: 'deposit',
+        args: {
+          tree_id: treeId,
+          mint,
+          amount: amount.toString(),
+          note_commitment: fieldToHex(d.noteCommitment),
+          opening_hash: fieldToHex(d.openingHash),
+        },
       },
-    });
+      chain,
+      { fresh: this.walletNonce === 0n },
+    );
+    this.walletNonce = BigInt(tx.nonce);
     await ledger.sendTransaction({ transaction: tx });
     const rec = await ledger.getTransaction({ signature: tx.signature });
     if (rec?.err) throw new Error(`deposit: ${rec.err.message}`);

@@ -7,6 +7,7 @@ import {
   Ledger,
   loadOrCreateDevKeys,
   signTransaction,
+  type ChainInfo,
   type LedgerClient,
   type LedgerEvent,
 } from '@nightjar/ledger';
@@ -22,29 +23,38 @@ async function until(predicate: () => boolean): Promise<void> {
   }
 }
 
-/** Signs a deposit of a fresh note of `amount` into shard 0 from `wallet`. */
-function depositTx(wallet: Uint8Array, nonce: bigint, amount: bigint) {
+/** Signs a deposit of a fresh note of `amount` into shard 0 from `wallet` (the ledgers here ask no work). */
+function depositTx(chain: ChainInfo, wallet: Uint8Array, nonce: bigint, amount: bigint) {
   const d = deriveNote({
     mint: parseAddress(SOL)!,
     amount,
     ownerCommitment: ownerCommitment(randomFieldElement()),
     noteInnerHash: randomFieldElement(),
   });
-  return signTransaction(wallet, nonce, {
-    name: 'deposit',
-    args: {
-      tree_id: 0,
-      mint: SOL,
-      amount: String(amount),
-      note_commitment: fieldToHex(d.noteCommitment),
-      opening_hash: fieldToHex(d.openingHash),
+  return signTransaction(
+    wallet,
+    nonce,
+    {
+      name: 'deposit',
+      args: {
+        tree_id: 0,
+        mint: SOL,
+        amount: String(amount),
+        note_commitment: fieldToHex(d.noteCommitment),
+        opening_hash: fieldToHex(d.openingHash),
+      },
     },
-  });
+    chain,
+  );
 }
 
 describe('TreeMirror', () => {
   it('a resync (after an event-stream interruption) keeps the chain’s root window', async () => {
-    const ledger = Ledger.open({ clock: { mode: 'manual' }, verifier: { verify: async () => true } });
+    const ledger = Ledger.open({
+      clock: { mode: 'manual' },
+      verifier: { verify: async () => true },
+      freshSignerWorkBits: 0,
+    });
     await ensureDevGenesis(ledger, loadOrCreateDevKeys(undefined));
     const mirror = new TreeMirror(ledger);
     await mirror.start(4);
@@ -56,7 +66,9 @@ describe('TreeMirror', () => {
     });
     const roots: string[] = [];
     for (let i = 1; i <= 3; i++) {
-      await ledger.sendTransaction({ transaction: depositTx(wallet, BigInt(i), BigInt(i)) });
+      await ledger.sendTransaction({
+        transaction: depositTx(await ledger.getChain(), wallet, BigInt(i), BigInt(i)),
+      });
       roots.push((await ledger.getTreeRoot({ tree_id: 0 })).merkle_root);
     }
     await ledger.advanceSlots({ slots: COMMITMENT_LAG.finalized + 1 });
@@ -71,7 +83,11 @@ describe('TreeMirror', () => {
   });
 
   it('notices finalized leaves it never heard about and reads them back from the chain', async () => {
-    const ledger = Ledger.open({ clock: { mode: 'manual' }, verifier: { verify: async () => true } });
+    const ledger = Ledger.open({
+      clock: { mode: 'manual' },
+      verifier: { verify: async () => true },
+      freshSignerWorkBits: 0,
+    });
     await ensureDevGenesis(ledger, loadOrCreateDevKeys(undefined));
     let dropping = false;
     // A client whose event stream silently loses leaf events while `dropping` is set.
@@ -93,7 +109,9 @@ describe('TreeMirror', () => {
     });
     dropping = true;
     for (let i = 1; i <= 3; i++)
-      await ledger.sendTransaction({ transaction: depositTx(wallet, BigInt(i), BigInt(i)) });
+      await ledger.sendTransaction({
+        transaction: depositTx(await ledger.getChain(), wallet, BigInt(i), BigInt(i)),
+      });
     dropping = false;
     await ledger.advanceSlots({ slots: COMMITMENT_LAG.finalized + 1 });
     expect(mirror.shard(0)!.size).toBe(0);

@@ -31,7 +31,14 @@ const SOL_USDC = marketAddress('SOL-USDC');
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 async function freshLedger(dataDir?: string) {
-  const ledger = Ledger.open({ dataDir, clock: { mode: 'manual' }, verifier: acceptAll });
+  // No fresh-signer work: the bench measures the ledger, not a client's hashing.
+  const ledger = Ledger.open({
+    dataDir,
+    clock: { mode: 'manual' },
+    verifier: acceptAll,
+    freshSignerWorkBits: 0,
+  });
+  Actor.chain = await ledger.getChain();
   const keys = loadOrCreateDevKeys(dataDir);
   await ensureDevGenesis(ledger, keys);
   const admin = new Actor(keys.adminSeed);

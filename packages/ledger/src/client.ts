@@ -10,5 +10,6 @@ export * from './methods.js';
 export * from './errors.js';
 export * from './addresses.js';
 export * from './transaction.js';
+export * from './chain-info.js';
 export * from './rpc-client.js';
 export { MAX_MEMOS_PER_READ, MAX_NULLIFIERS_PER_READ } from './queries.js';

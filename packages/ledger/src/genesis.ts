@@ -19,12 +19,13 @@ import {
 import { mintAddress } from './addresses.js';
 import { RPC_ERRORS, RpcError } from './errors.js';
 import type { Ledger } from './ledger.js';
+import { chainInfo } from './chain-info.js';
 import { signTransaction } from './transaction.js';
 import type { LedgerClient } from './methods.js';
 import type { Instruction } from './types.js';
 
 /** What signing as the admin needs from a ledger, in process or over JSON-RPC. */
-export type AdminLedger = Pick<LedgerClient, 'getNonce' | 'sendTransaction' | 'getTransaction'>;
+export type AdminLedger = Pick<LedgerClient, 'getChain' | 'getNonce' | 'sendTransaction' | 'getTransaction'>;
 
 /** The genesis authority's secret side: its Ed25519 seed and the fee owner commitment it sets. */
 export interface AuthorityKey {
@@ -90,10 +91,15 @@ export async function runAsAdmin(
   instructions: Instruction[],
 ): Promise<void> {
   const admin = addressToBase58(ed25519PublicKey(adminSeed));
-  let nonce = BigInt((await ledger.getNonce({ signer: admin })) ?? '0');
-  for (const instruction of instructions) {
-    nonce += 1n;
-    const tx = signTransaction(adminSeed, nonce, instruction);
+  const chain = await chainInfo(ledger);
+  const last = await ledger.getNonce({ signer: admin });
+  let nonce = BigInt(last ?? '0');
+  for (const [i, instruction] of instructions.entries()) {
+    // Until initialize has landed the admin has no history (an earlier failed try does not count):
+    // its first transaction carries the work. Later ones follow a successful one.
+    const fresh = i === 0 && (last === null || instruction.name === 'initialize');
+    const tx = signTransaction(adminSeed, nonce + 1n, instruction, chain, { fresh });
+    nonce = BigInt(tx.nonce);
     await ledger.sendTransaction({ transaction: tx });
     const record = await ledger.getTransaction({ signature: tx.signature });
     if (!record || record.err)

@@ -7,12 +7,13 @@
  *                     LedgerClient / LedgerDevControls are derived from it
  *   errors.ts         instruction error codes and JSON-RPC error codes
  *   addresses.ts      program-derived addresses (vault, mints, markets)
- *   transaction.ts    the signed transaction envelope and its checks
+ *   transaction.ts    the signed transaction envelope, its digest (chain-bound) and work
+ *   chain-info.ts     a client's cached view of the chain it signs for
  * The in-process ledger
  *   ledger.ts         Ledger: opens the store and wires reads, admission, writer, clock, faults
  *   ledger-reads.ts   every get* method, at the requested commitment level
  *   queries.ts        note status, memo pages, deposits, solvency (SQL behind the reads)
- *   admission.ts      per-signer lanes and proof judging ahead of the writer
+ *   admission.ts      per-signer lanes, per-source and fresh-signer shares, proof judging
  *   writer.ts         the single writer: transactions land one at a time
  *   faults.ts         dev fault injection: the running configuration and its dice
  *   clock.ts          the slot clock (auto or manual)
@@ -26,6 +27,7 @@
  * Setup
  *   genesis.ts        vault, demo mints and markets; dev keys
  *   genesis-authority.ts  who alone may initialize a production ledger
+ *   chain-id.ts       the chain id, fixed when the store is created
  * Over the network
  *   rpc-server.ts     JSON-RPC over HTTP and events over WebSocket, dispatched through the table
  *   rpc-client.ts     RpcLedgerClient, generated from the table
@@ -36,8 +38,9 @@ export * from './errors.js';
 export * from './clock.js';
 export * from './addresses.js';
 export * from './transaction.js';
+export * from './chain-info.js';
 export * from './ledger.js';
-export { DEFAULT_ADMISSION_LIMITS, type AdmissionLimits } from './admission.js';
+export { DEFAULT_ADMISSION_LIMITS, LOCAL_SOURCE, type AdmissionLimits } from './admission.js';
 export * from './genesis.js';
 export * from './genesis-authority.js';
 export {

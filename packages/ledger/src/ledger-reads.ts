@@ -16,6 +16,7 @@ import {
   COMMITMENT_LAG,
   COMMITMENTS,
   type BlockTransaction,
+  type ChainInfo,
   type Commitment,
   type TransactionRecord,
 } from './types.js';
@@ -35,6 +36,8 @@ export class LedgerReads {
     readonly clock: SlotClock,
     protected readonly faults: InjectedFaults,
     memosPerRead: number | undefined,
+    /** The chain id (fixed at genesis) and the work asked of fresh signers. */
+    protected readonly chain: ChainInfo,
   ) {
     this.queries = new LedgerQueries(db, state, memosPerRead);
     this.rootWindows = new RootWindows(db);
@@ -78,6 +81,12 @@ export class LedgerReads {
     return this.slotAt(params.commitment);
   }
 
+  /** What a signer needs to sign for this chain; answered before the vault exists (genesis signs too). */
+  async getChain(): Promise<ResultOf<'getChain'>> {
+    this.guard();
+    return { ...this.chain };
+  }
+
   async getVault(params: ParamsOf<'getVault'> = {}): Promise<ResultOf<'getVault'>> {
     this.guard();
     const vault = this.state.vault;
@@ -89,6 +98,7 @@ export class LedgerReads {
       num_trees: vault.num_trees,
       tee_keys: keys,
       signer_set_sha256: signerSetSha256(keys.map((k) => parseAddress(k)!)),
+      ...this.chain,
     };
   }
 

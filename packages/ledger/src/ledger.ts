@@ -8,7 +8,8 @@ import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { parseAddress, U64_MAX } from '@nightjar/protocol';
 import { VAULT_ADDRESS } from './addresses.js';
-import { DEFAULT_ADMISSION_LIMITS, judgeProofs, SignerLanes, type AdmissionLimits } from './admission.js';
+import { judgeProofs, SignerLanes, sourceOf, type AdmissionLimits, type SignerClass } from './admission.js';
+import { loadOrCreateChainId } from './chain-id.js';
 import { ChainState } from './chain-state.js';
 import { SlotClock, type ClockMode } from './clock.js';
 import { RPC_ERRORS, RpcError } from './errors.js';
@@ -18,12 +19,26 @@ import { LedgerReads } from './ledger-reads.js';
 import { decodeInstruction } from './program/args.js';
 import type { LedgerProofVerifier } from './proof-checks.js';
 import { getMeta, openDatabase, setMeta, type Db } from './store.js';
-import { checkEnvelope, verifyTransactionSignature } from './transaction.js';
+import {
+  checkEnvelope,
+  leadingZeroBits,
+  MAX_FRESH_SIGNER_WORK_BITS,
+  signatureHolds,
+  transactionDigest,
+} from './transaction.js';
 import type { DevLedgerClient, ParamsOf, ResultOf } from './methods.js';
 import { COMMITMENT_LAG, type FaultConfig, type LedgerEvent, type Transaction } from './types.js';
 import { LedgerWriter } from './writer.js';
 
 export { MAX_LEAVES_PER_READ } from './ledger-reads.js';
+
+/** Leading zero bits a fresh signer's transaction digest needs by default (about 2^15 hashes, 0.1–0.3 s). */
+export const DEFAULT_FRESH_SIGNER_WORK_BITS = 15;
+
+/** Who sent a transaction: the RPC server passes the remote address; in process it is absent. */
+export interface TransactionOrigin {
+  source?: string;
+}
 
 export interface LedgerOptions {
   /** Directory for `ledger.sqlite`; in memory when omitted. */
@@ -40,9 +55,17 @@ export interface LedgerOptions {
   random?: () => number;
   /** Page cap of getMemos; 10,000 unless a test wants to reach it cheaply. */
   memosPerRead?: number;
-  /** Transactions waiting to land, per signer and in total, before -32007 (default 64 and 1024). */
-  admission?: AdmissionLimits;
+  /** Transactions waiting to land before -32007 (admission.ts; defaults DEFAULT_ADMISSION_LIMITS). */
+  admission?: Partial<AdmissionLimits>;
+  /**
+   * Leading zero bits the digest of a fresh signer's transaction must have (shown in getVault and
+   * getChain); default {@link DEFAULT_FRESH_SIGNER_WORK_BITS}, 0 asks for none (tests).
+   */
+  freshSignerWorkBits?: number;
 }
+
+/** Instructions whose one proof authorises the whole transaction. */
+const WHOLE_PROOF_INSTRUCTIONS = new Set(['withdraw', 'join_split']);
 
 export class Ledger extends LedgerReads implements DevLedgerClient {
   readonly dev: boolean;
@@ -50,12 +73,20 @@ export class Ledger extends LedgerReads implements DevLedgerClient {
   private readonly verifier: LedgerProofVerifier;
   private readonly writer: LedgerWriter;
   private readonly lanes: SignerLanes;
+  private readonly hasHistory: (signer: string) => boolean;
 
   private constructor(db: Db, options: LedgerOptions) {
     const state = new ChainState(db);
     if (options.dev === false && !options.genesis)
       throw new Error('a ledger outside dev mode needs its genesis authority');
+    const workBits = options.freshSignerWorkBits ?? DEFAULT_FRESH_SIGNER_WORK_BITS;
+    if (!Number.isInteger(workBits) || workBits < 0 || workBits > MAX_FRESH_SIGNER_WORK_BITS)
+      throw new Error(`freshSignerWorkBits must be an integer in 0..${MAX_FRESH_SIGNER_WORK_BITS}`);
     state.genesis = options.genesis;
+    const chain = {
+      chain_id: loadOrCreateChainId(db, options.genesis),
+      fresh_signer_work_bits: workBits,
+    };
     const startSlot = Number(getMeta(db, 'slot') ?? '0');
     state.load(startSlot);
     super(
@@ -64,10 +95,14 @@ export class Ledger extends LedgerReads implements DevLedgerClient {
       new SlotClock({ mode: options.clock?.mode ?? 'auto', slotMs: options.clock?.slotMs, startSlot }),
       new InjectedFaults(options.random ?? Math.random),
       options.memosPerRead,
+      chain,
     );
     this.dev = options.dev ?? true;
     this.verifier = options.verifier;
-    this.lanes = new SignerLanes(options.admission ?? DEFAULT_ADMISSION_LIMITS);
+    this.lanes = new SignerLanes(options.admission);
+    // History: at least one landed, successful transaction (a partial index keeps this one lookup).
+    const history = db.prepare('SELECT 1 FROM transactions WHERE signer = ? AND err IS NULL LIMIT 1').pluck();
+    this.hasHistory = (signer) => history.get(signer) !== undefined;
     this.events.setMaxListeners(0);
     this.writer = new LedgerWriter(db, state, this.clock, {
       emit: (event) => this.emit(event),
@@ -116,21 +151,32 @@ export class Ledger extends LedgerReads implements DevLedgerClient {
   }
 
   /**
-   * Accepts a signed transaction. Cheap checks first (shape, signature, nonce, replay, the signer's
-   * lane has room); then, in the signer's lane, the instruction's pre-proof checks and its proofs off
-   * the writer; then it lands now, or later under injected latency. Resolves once accepted (with no
-   * latency, once landed); refused ones never land.
+   * Accepts a signed transaction. Cheap checks first (shape, a place for its signer and source,
+   * a fresh signer's work, signature, nonce, replay); then, in the signer's lane, the instruction's
+   * pre-proof checks and its proofs off the writer (a proof that fails refuses the transaction:
+   * it is not stored and its nonce is not used); then it lands now, or later under injected
+   * latency. Resolves once accepted (with no latency, once landed); refused ones never land.
    */
-  async sendTransaction(params: ParamsOf<'sendTransaction'>): Promise<ResultOf<'sendTransaction'>> {
+  async sendTransaction(
+    params: ParamsOf<'sendTransaction'>,
+    origin: TransactionOrigin = {},
+  ): Promise<ResultOf<'sendTransaction'>> {
     this.guard();
     const tx = params.transaction;
     const shapeError = checkEnvelope(tx);
     if (shapeError) throw new RpcError(RPC_ERRORS.invalidParams, shapeError);
-    // A full lane refuses before the signature costs anything (admit checks again).
-    const teeSigner = this.isTeeSigner(tx.signer);
-    this.lanes.assertRoom(tx.signer, teeSigner);
-    if (!verifyTransactionSignature(tx))
-      throw new RpcError(RPC_ERRORS.transactionRejected, 'signature does not verify');
+    const source = sourceOf(origin.source);
+    const kind = this.signerClass(tx.signer);
+    // A full lane or share refuses before the digest or the signature costs anything (admit checks again).
+    this.lanes.assertRoom(tx.signer, source, kind);
+    const digest = transactionDigest(this.chain.chain_id, tx.signer, tx.nonce, tx.instruction);
+    if (kind === 'fresh' && leadingZeroBits(digest) < this.chain.fresh_signer_work_bits)
+      throw new RpcError(
+        RPC_ERRORS.transactionRejected,
+        `a signer with no landed successful transaction must choose its nonce so that the transaction digest starts with ${this.chain.fresh_signer_work_bits} zero bits (fresh_signer_work_bits)`,
+      );
+    if (!signatureHolds(tx, digest))
+      throw new RpcError(RPC_ERRORS.transactionRejected, 'signature does not verify for this chain');
     const last = this.lastNonce(tx.signer);
     if (last !== undefined && BigInt(tx.nonce) <= BigInt(last))
       throw new RpcError(RPC_ERRORS.transactionRejected, 'nonce did not advance');
@@ -139,7 +185,7 @@ export class Ledger extends LedgerReads implements DevLedgerClient {
     if (this.faults.rollReject())
       throw new RpcError(RPC_ERRORS.transactionRejected, 'transaction rejected (injected)');
     const drop = this.faults.rollDrop();
-    const { staged, release } = this.lanes.admit(tx.signer, teeSigner, () => this.stage(tx));
+    const { staged, release } = this.lanes.admit(tx.signer, source, kind, () => this.stage(tx));
     let landed: Promise<void>;
     try {
       ({ landed } = await staged);
@@ -157,6 +203,12 @@ export class Ledger extends LedgerReads implements DevLedgerClient {
     return { signature: tx.signature };
   }
 
+  /** A TEE key (now or at finalized), a signer with a landed successful transaction, or a fresh one. */
+  private signerClass(signer: string): SignerClass {
+    if (this.isTeeSigner(signer)) return 'tee';
+    return this.hasHistory(signer) ? 'history' : 'fresh';
+  }
+
   /** In the signer set now or at finalized (a key being added or retired still settles). */
   private isTeeSigner(signer: string): boolean {
     const now = this.clock.current;
@@ -166,12 +218,21 @@ export class Ledger extends LedgerReads implements DevLedgerClient {
     );
   }
 
-  /** One transaction's turn in its signer's lane: judge its proofs, then hand it to the writer. */
+  /**
+   * One transaction's turn in its signer's lane: judge its proofs, then hand it to the writer. A
+   * withdrawal or join-split whose proof was verified and failed is refused here (-32002): junk
+   * proofs are never stored and use no nonce. (A settlement's proofs are judged per match.)
+   */
   private async stage(tx: Transaction): Promise<{ landed: Promise<void> }> {
     this.guard();
     const decoded = decodeInstruction(tx.instruction);
     const verdicts = await judgeProofs(this.verifier, this.writer.readOnlyContext(tx.signer), decoded);
     this.guard();
+    if (decoded.ok && WHOLE_PROOF_INSTRUCTIONS.has(decoded.name) && verdicts[0] === false)
+      throw new RpcError(
+        RPC_ERRORS.transactionRejected,
+        `InvalidProof: ${decoded.name}'s proof did not verify (refused, not stored)`,
+      );
     const landAt = this.clock.current + this.faults.latencySlots;
     return { landed: this.writer.submit({ tx, decoded, verdicts, landAt }) };
   }

@@ -22,6 +22,7 @@ import { RPC_ERRORS, RpcError } from './errors.js';
 import { MAX_NULLIFIERS_PER_READ } from './queries.js';
 import type {
   BlockRecord,
+  ChainInfo,
   Commitment,
   DepositRecord,
   FaultConfig,
@@ -97,6 +98,11 @@ const shardAtCommitment = checkedByLedger<{ tree_id: number; commitment?: Commit
 
 export const LEDGER_METHODS = {
   getSlot: method(atCommitment, returns<number>()),
+  /**
+   * The chain id and the work asked of fresh signers (also in getVault), before the vault exists
+   * too: `initialize` is signed for the chain like every transaction.
+   */
+  getChain: method(noParams, returns<ChainInfo>()),
   getVault: method(atCommitment, returns<VaultInfo>()),
   getMarkets: method(noParams, returns<MarketRecord[]>()),
   getTreeRoot: method(shardAtCommitment, returns<TreeRootRecord>()),

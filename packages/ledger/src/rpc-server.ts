@@ -8,7 +8,7 @@ import type { Codec } from '@nightjar/protocol';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { RPC_ERRORS, RpcError } from './errors.js';
-import type { Ledger } from './ledger.js';
+import type { Ledger, TransactionOrigin } from './ledger.js';
 import { LEDGER_METHODS, parseParams, wireName, type LedgerMethodName } from './methods.js';
 import type { LedgerEvent } from './types.js';
 
@@ -23,11 +23,15 @@ const BY_WIRE_NAME = new Map(
   (Object.keys(LEDGER_METHODS) as LedgerMethodName[]).map((name) => [wireName(name), name]),
 );
 
-/** Parses `params` with the method's codec and calls it on the ledger. */
-function dispatch(ledger: Ledger, name: LedgerMethodName, params: unknown): Promise<unknown> {
+/** Parses `params` with the method's codec and calls it on the ledger, saying who asked (admission counts per source). */
+function dispatch(ledger: Ledger, name: LedgerMethodName, params: unknown, source: string): Promise<unknown> {
   const codec: Codec<unknown> = LEDGER_METHODS[name].params;
   const parsed = parseParams(codec, params);
-  return (ledger[name] as (params: unknown) => Promise<unknown>).call(ledger, parsed);
+  return (ledger[name] as (params: unknown, origin: TransactionOrigin) => Promise<unknown>).call(
+    ledger,
+    parsed,
+    { source },
+  );
 }
 
 interface JsonRpcResponse {
@@ -41,7 +45,7 @@ function failure(id: JsonRpcResponse['id'], code: number, message: string): Json
   return { jsonrpc: '2.0', id, error: { code, message } };
 }
 
-async function handleOne(ledger: Ledger, request: unknown): Promise<JsonRpcResponse> {
+async function handleOne(ledger: Ledger, request: unknown, source: string): Promise<JsonRpcResponse> {
   if (typeof request !== 'object' || request === null || Array.isArray(request)) {
     return failure(null, RPC_ERRORS.invalidRequest, 'request must be an object');
   }
@@ -57,7 +61,7 @@ async function handleOne(ledger: Ledger, request: unknown): Promise<JsonRpcRespo
   if (typeof params !== 'object' || params === null || Array.isArray(params))
     return failure(id, RPC_ERRORS.invalidParams, 'params must be one object');
   try {
-    const result = await dispatch(ledger, name, params);
+    const result = await dispatch(ledger, name, params, source);
     return { jsonrpc: '2.0', id, result: result === undefined ? null : result };
   } catch (err) {
     if (err instanceof RpcError) return failure(id, err.code, err.message);
@@ -92,10 +96,10 @@ export async function serveLedger(
       if (parsed.length === 0 || parsed.length > MAX_BATCH)
         return reply.send(failure(null, RPC_ERRORS.invalidRequest, `a batch holds 1..${MAX_BATCH} requests`));
       const out: JsonRpcResponse[] = [];
-      for (const one of parsed) out.push(await handleOne(ledger, one));
+      for (const one of parsed) out.push(await handleOne(ledger, one, req.ip));
       return reply.send(out);
     }
-    return reply.send(await handleOne(ledger, parsed));
+    return reply.send(await handleOne(ledger, parsed, req.ip));
   });
   app.setErrorHandler((err, _req, reply) => {
     const tooLarge = (err as { code?: string }).code === 'FST_ERR_CTP_BODY_TOO_LARGE';

@@ -26,6 +26,7 @@ CREATE TABLE IF NOT EXISTS transactions (
   instruction TEXT NOT NULL, err TEXT, result TEXT, nonce TEXT, body TEXT);
 CREATE INDEX IF NOT EXISTS transactions_signer ON transactions (signer, seq);
 CREATE INDEX IF NOT EXISTS transactions_slot ON transactions (slot, seq);
+CREATE INDEX IF NOT EXISTS transactions_history ON transactions (signer) WHERE err IS NULL;
 CREATE TABLE IF NOT EXISTS memos (signature TEXT NOT NULL, match_idx INTEGER NOT NULL, party INTEGER NOT NULL, memo TEXT NOT NULL, idx INTEGER, PRIMARY KEY (signature, match_idx, party));
 CREATE TABLE IF NOT EXISTS tree_snapshot (id INTEGER PRIMARY KEY CHECK (id = 0), tx_seq INTEGER NOT NULL, image BLOB NOT NULL);
 `;

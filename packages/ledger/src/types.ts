@@ -6,7 +6,18 @@ export type Commitment = (typeof COMMITMENTS)[number];
 /** Slots a state must have aged to count at each commitment level. */
 export const COMMITMENT_LAG: Record<Commitment, number> = { processed: 0, confirmed: 1, finalized: 31 };
 
-export interface VaultInfo {
+/**
+ * What a signer needs to know about the chain it signs for (`getChain`; also in `getVault`). Not
+ * in DESIGN 6: an addition of this implementation (docs/ledger.md, "Transactions").
+ */
+export interface ChainInfo {
+  /** SHA-256 of the genesis record (chain-id.ts), 64 hex; part of every transaction's digest. */
+  chain_id: string;
+  /** Leading zero bits the digest of a fresh signer's transaction must have. */
+  fresh_signer_work_bits: number;
+}
+
+export interface VaultInfo extends ChainInfo {
   admin: string;
   fee_owner_commitment: string;
   num_trees: number;

@@ -56,8 +56,9 @@ describe('admission bound in total', () => {
     } finally {
       release();
     }
+    // The admitted ones were judged, and refused for their junk proofs.
     const outcomes = await Promise.all(sent);
-    expect(outcomes.filter((o) => o === 'landed')).toHaveLength(4);
+    expect(outcomes.filter((o) => o === -32002)).toHaveLength(4);
     expect(outcomes.filter((o) => o === -32007)).toHaveLength(2);
     await c.close();
     await server!.close();

@@ -14,6 +14,7 @@ import {
   mintAddress,
   signTransaction,
   type AdmissionLimits,
+  type ChainInfo,
   type DevKeys,
   type Circuit,
   type DevLedgerClient,
@@ -63,18 +64,25 @@ export function tempDir(): string {
 }
 
 export class Actor {
+  /** The chain of the ledger the harness opened last: actors sign for it unless given their own. */
+  static chain: ChainInfo | undefined;
   readonly address: string;
   private nonce = 0n;
-  constructor(readonly seed: Uint8Array = Uint8Array.from(randomBytes(32))) {
+  constructor(
+    readonly seed: Uint8Array = Uint8Array.from(randomBytes(32)),
+    private readonly chain?: ChainInfo,
+  ) {
     this.address = addressToBase58(ed25519PublicKey(seed));
   }
   /** Continues from the last nonce the ledger accepted from this signer. */
   async sync(client: DevLedgerClient): Promise<void> {
     this.nonce = BigInt((await client.getNonce({ signer: this.address })) ?? '0');
   }
-  sign(instruction: Instruction, nonce?: bigint) {
+  /** Signs for `chain`, else the actor's own, else the harness's. */
+  sign(instruction: Instruction, nonce?: bigint, chain = this.chain ?? Actor.chain) {
     this.nonce = nonce ?? this.nonce + 1n;
-    return signTransaction(this.seed, this.nonce, instruction);
+    if (!chain) throw new Error('no chain to sign for: start a harness first');
+    return signTransaction(this.seed, this.nonce, instruction, chain);
   }
   /** Sends and returns the landed record (the ledger must be idle: latency 0). */
   async send(
@@ -82,7 +90,8 @@ export class Actor {
     name: string,
     args: Record<string, unknown>,
   ): Promise<TransactionRecord> {
-    const tx = this.sign({ name, args });
+    // Signed for the chain of the ledger it goes to.
+    const tx = this.sign({ name, args }, undefined, await client.getChain());
     await client.sendTransaction({ transaction: tx });
     const record = await client.getTransaction({ signature: tx.signature });
     if (!record) throw new Error('transaction did not land');
@@ -198,7 +207,9 @@ export async function startHarness(
     dataDir?: string;
     wrap?: (ledger: Ledger) => Promise<DevLedgerClient>;
     memosPerRead?: number;
-    admission?: AdmissionLimits;
+    admission?: Partial<AdmissionLimits>;
+    /** Work asked of fresh signers; none by default, so actors sign without grinding. */
+    freshSignerWorkBits?: number;
   } = {},
 ): Promise<Harness> {
   const verifier = new TestVerifier();
@@ -209,7 +220,9 @@ export async function startHarness(
     verifier,
     memosPerRead: options.memosPerRead,
     ...(options.admission ? { admission: options.admission } : {}),
+    freshSignerWorkBits: options.freshSignerWorkBits ?? 0,
   });
+  Actor.chain = await ledger.getChain();
   const keys = loadOrCreateDevKeys(options.dataDir);
   await ensureDevGenesis(ledger, keys);
   const client = options.wrap ? await options.wrap(ledger) : ledger;

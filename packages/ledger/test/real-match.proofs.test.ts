@@ -38,7 +38,8 @@ describe('settle_batch with real VALID_MATCH proofs', () => {
       valid_spend: await loadVerificationKey('valid_spend'),
       valid_match: await loadVerificationKey('valid_match'),
     });
-    ledger = Ledger.open({ clock: { mode: 'manual' }, verifier });
+    ledger = Ledger.open({ clock: { mode: 'manual' }, verifier, freshSignerWorkBits: 0 });
+    Actor.chain = await ledger.getChain();
     const keys = loadOrCreateDevKeys(undefined);
     await ensureDevGenesis(ledger, keys);
     const admin = new Actor(keys.adminSeed);

@@ -63,11 +63,17 @@ export function signerTests(get: () => SuiteContext): void {
       for (const [code, args] of refused)
         expect((await stranger.send(c, 'withdraw', args)).err?.code).toBe(code);
       expect(h.verifier.calls.length).toBe(before);
-      // A request that passes the cheap checks is still verified, and its junk proof refused.
-      expect((await stranger.send(c, 'withdraw', await junkWithdraw(h, undefined))).err?.code).toBe(
-        'InvalidProof',
-      );
+      // A request that passes the cheap checks is still verified, and its junk proof refused
+      // before landing: not stored, its nonce not used.
+      const nonce = await c.getNonce({ signer: stranger.address });
+      const junkTx = stranger.sign({ name: 'withdraw', args: await junkWithdraw(h, undefined) });
+      await expect(c.sendTransaction({ transaction: junkTx })).rejects.toMatchObject({
+        code: -32002,
+        message: expect.stringMatching(/^InvalidProof/),
+      });
       expect(h.verifier.calls.length).toBe(before + 1);
+      expect(await c.getTransaction({ signature: junkTx.signature })).toBeNull();
+      expect(await c.getNonce({ signer: stranger.address })).toBe(nonce);
     });
 
     it('a flood of slow proofs from one signer does not delay another signer’s settle', async () => {
@@ -103,18 +109,19 @@ export function signerTests(get: () => SuiteContext): void {
       } finally {
         release();
       }
-      await Promise.all(landed);
-      // The flood lands after the settle, in the next slot, each refused for its proof.
-      const statuses = await c.getSignatureStatuses({ signatures: flood });
-      expect(statuses.map((s) => [s?.err?.code, s?.slot])).toEqual(
-        flood.map(() => ['InvalidProof', slot + 1]),
+      // Each of the flood is refused for its proof once judged, and none is stored.
+      expect((await Promise.all(landed)).map((e) => (e as { code?: number }).code)).toEqual(
+        flood.map(() => -32002),
       );
+      expect(await c.getSignatureStatuses({ signatures: flood })).toEqual(flood.map(() => null));
     });
 
     it('one signer’s waiting transactions are bounded (-32007); other signers are still admitted', async () => {
       const { h, c, alice } = get();
-      const note = await h.deposit(alice, SOL, 7n);
+      // The flooder has history (a deposit), so only the bound per signer applies to it.
       const flooder = new Actor();
+      await h.deposit(flooder, SOL, 1n);
+      const note = await h.deposit(alice, SOL, 7n);
       const limit = DEFAULT_ADMISSION_LIMITS.perSigner;
       const args = await junkWithdraw(h, undefined);
       const txs = Array.from({ length: limit + 1 }, () =>
@@ -124,7 +131,7 @@ export function signerTests(get: () => SuiteContext): void {
       let refused = 0;
       const sent = txs.map((tx) =>
         c.sendTransaction({ transaction: tx }).then(
-          () => 'landed',
+          () => 'accepted',
           (e: { code?: number }) => (e.code === -32007 && refused++, e.code),
         ),
       );
@@ -138,8 +145,9 @@ export function signerTests(get: () => SuiteContext): void {
       } finally {
         release();
       }
+      // The admitted ones were judged (and refused for their junk proofs); one found no place.
       const outcomes = await Promise.all(sent);
-      expect(outcomes.filter((o) => o === 'landed')).toHaveLength(limit);
+      expect(outcomes.filter((o) => o === -32002)).toHaveLength(limit);
       expect(outcomes.filter((o) => o === -32007)).toHaveLength(1);
     });
   });

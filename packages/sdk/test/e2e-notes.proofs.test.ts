@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ProverInputError } from '@nightjar/circuits';
 import { encryptNoteMemo } from '@nightjar/crypto';
-import { signTransaction } from '@nightjar/ledger';
+import { chainInfo, signTransaction } from '@nightjar/ledger';
 import { bytesToHex, feeOn, fieldToHex, parseAddress, requiredCollateral } from '@nightjar/protocol';
 import {
   JoinSplitAmountsError,
@@ -308,25 +308,33 @@ async function handMadeSplit(client: Client, commitment: string, amounts: bigint
     outputTreeIds: amounts.map(() => note.treeId),
     memo,
   });
-  const tx = signTransaction(Uint8Array.from(randomBytes(32)), 1n, {
-    name: 'join_split',
-    args: {
-      inputs: [
-        {
+  // A one-time key, like the SDK's: fresh, so it carries the work.
+  const chain = await chainInfo(client.ledger);
+  const tx = signTransaction(
+    Uint8Array.from(randomBytes(32)),
+    1n,
+    {
+      name: 'join_split',
+      args: {
+        inputs: [
+          {
+            tree_id: note.treeId,
+            merkle_root: fieldToHex(proved.inputs[0]!.merkleRoot),
+            nullifier: note.nullifier,
+          },
+        ],
+        outputs: proved.outputs.map((o) => ({
+          slot: o.slot,
           tree_id: note.treeId,
-          merkle_root: fieldToHex(proved.inputs[0]!.merkleRoot),
-          nullifier: note.nullifier,
-        },
-      ],
-      outputs: proved.outputs.map((o) => ({
-        slot: o.slot,
-        tree_id: note.treeId,
-        commitment: fieldToHex(o.commitment),
-      })),
-      memo: bytesToHex(memo),
-      proof: bytesToHex(proved.proof),
+          commitment: fieldToHex(o.commitment),
+        })),
+        memo: bytesToHex(memo),
+        proof: bytesToHex(proved.proof),
+      },
     },
-  });
+    chain,
+    { fresh: true },
+  );
   await client.ledger.sendTransaction({ transaction: tx });
   return (await client.ledger.getTransaction({ signature: tx.signature }))!;
 }

@@ -6,9 +6,11 @@ import { resolve } from 'node:path';
 import { loadCircuitKeys } from '@nightjar/circuits';
 import {
   createGroth16Verifier,
+  DEFAULT_FRESH_SIGNER_WORK_BITS,
   ensureDevGenesis,
   Ledger,
   loadOrCreateDevKeys,
+  MAX_FRESH_SIGNER_WORK_BITS,
   parseGenesisAuthority,
   serveLedger,
   type GenesisAuthority,
@@ -18,6 +20,7 @@ import type { Options } from '../command.js';
 
 export const LEDGER_USAGE = `nightjar ledger [--port P] [--host H] [--data-dir D] [--slot-ms N] [--manual-clock]
                 [--no-dev --genesis-admin KEY --fee-owner-commitment HEX] [--circuit-keys DIR]
+                [--fresh-signer-work-bits N]
 
   --port P        port to listen on (default 8899; 0 picks a free one)
   --host H        interface to bind (default 127.0.0.1)
@@ -33,6 +36,9 @@ export const LEDGER_USAGE = `nightjar ledger [--port P] [--host H] [--data-dir D
                                (or env NIGHTJAR_FEE_OWNER_COMMITMENT)
   --circuit-keys DIR           verification keys of a real ceremony: manifest.json pinning the
                                SHA-256 of valid_input.vkey.json and valid_spend.vkey.json
+  --fresh-signer-work-bits N   leading zero bits a new signer's transaction digest must have
+                               (0..${MAX_FRESH_SIGNER_WORK_BITS}, default ${DEFAULT_FRESH_SIGNER_WORK_BITS}: about 0.1-0.3 s of hashing per transaction
+                               until one of its transactions landed; see docs/ledger.md)
 `;
 
 /** The flags of `nightjar ledger` (the command and `startLedger` parse the same ones). */
@@ -46,7 +52,17 @@ export const LEDGER_OPTIONS = {
   'genesis-admin': { type: 'string' },
   'fee-owner-commitment': { type: 'string' },
   'circuit-keys': { type: 'string' },
+  'fresh-signer-work-bits': { type: 'string' },
 } as const satisfies Options;
+
+/** `--fresh-signer-work-bits`: 0..MAX_FRESH_SIGNER_WORK_BITS, the ledger's default when absent. */
+function workBitsOption(value: string | undefined): number {
+  if (value === undefined) return DEFAULT_FRESH_SIGNER_WORK_BITS;
+  const n = Number(value);
+  if (!/^[0-9]+$/.test(value) || n > MAX_FRESH_SIGNER_WORK_BITS)
+    throw new UsageError(`--fresh-signer-work-bits must be 0..${MAX_FRESH_SIGNER_WORK_BITS}, got ${value}`);
+  return n;
+}
 
 export interface RunningLedger {
   url: string;
@@ -92,6 +108,7 @@ export async function startLedger(argv: string[]): Promise<RunningLedger> {
     dev,
     ...(genesis ? { genesis } : {}),
     verifier,
+    freshSignerWorkBits: workBitsOption(opts['fresh-signer-work-bits']),
     clock: {
       mode: opts['manual-clock'] ? 'manual' : 'auto',
       slotMs: positiveIntOption('slot-ms', opts['slot-ms'], 400),

@@ -6,9 +6,11 @@
  * absent after the signer's nonce passed it can never land (the ledger re-checks nonces at landing).
  */
 import {
+  chainInfo,
   RpcError,
   RPC_ERRORS,
   signTransaction,
+  type ChainInfo,
   type Instruction,
   type LedgerClient,
   type Transaction,
@@ -34,6 +36,8 @@ export interface LedgerIoOptions {
 
 export class LedgerIo {
   private nonce = 0n;
+  /** The chain every transaction is signed for (read at init). */
+  private ledgerChain: ChainInfo | undefined;
   private chain: Promise<unknown> = Promise.resolve();
   sends = 0;
 
@@ -49,6 +53,7 @@ export class LedgerIo {
 
   /** The next nonce follows both the journal's and the ledger's last one. */
   async init(journalNonce: bigint): Promise<void> {
+    this.ledgerChain = await chainInfo(this.ledger);
     const onChain = await this.ledger.getNonce({ signer: this.key.address });
     this.nonce = journalNonce > BigInt(onChain ?? '0') ? journalNonce : BigInt(onChain ?? '0');
   }
@@ -62,8 +67,10 @@ export class LedgerIo {
     journal: (tx: Transaction) => void,
   ): Promise<{ tx: Transaction; sent: SendResult }> {
     const run = this.chain.then(async () => {
+      if (!this.ledgerChain) throw new Error('LedgerIo.init must run before submit');
       this.nonce += 1n;
-      const tx = signTransaction(this.key.seed, this.nonce, instruction);
+      // A registered TEE key owes no fresh signer's work (the ledger exempts the signer set).
+      const tx = signTransaction(this.key.seed, this.nonce, instruction, this.ledgerChain);
       journal(tx);
       return { tx, sent: await this.send(tx) };
     });

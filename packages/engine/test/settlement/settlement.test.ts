@@ -179,7 +179,7 @@ describe('settlement', () => {
     // (a withdrawal held one slot, so that it lands right behind the slot's auction; the test
     // ledger accepts any proof): its lock fails. A lock carries no proof, so nothing else can fail
     // it. (Spent before the auction, the order leaves the book instead: intake-note-state.test.ts.)
-    const withdraw = withdrawal(v, bad);
+    const withdraw = await withdrawal(v, bad);
     await v.ledger.setFaults({ latencySlots: 1 });
     await v.ledger.sendTransaction({ transaction: withdraw });
     await v.ledger.setFaults({ latencySlots: 0 });

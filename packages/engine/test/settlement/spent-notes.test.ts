@@ -110,7 +110,7 @@ describe('orders on spent notes', () => {
       const bid = await place(v, mallory, note);
       // Spent right behind the auction that matches it (held one slot): the mirror cannot know yet.
       await v.ledger.setFaults({ latencySlots: 1 });
-      await v.ledger.sendTransaction({ transaction: withdrawal(v, note) });
+      await v.ledger.sendTransaction({ transaction: await withdrawal(v, note) });
       await v.ledger.setFaults({ latencySlots: 0 });
       await settleUntil(v, has(mallory, bid, 'settlement_failed'), 'the lock refused');
       expect(orderEvents(mallory, bid).at(-1)).toMatchObject({ reason: 'note_spent' });

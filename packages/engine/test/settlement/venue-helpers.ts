@@ -7,7 +7,7 @@ import { expect } from 'vitest';
 import { deriveNote } from '@nightjar/crypto';
 import { randomBytes } from 'node:crypto';
 import { addressToBase58, ed25519PublicKey, fieldToHex, parseAddress } from '@nightjar/protocol';
-import { signTransaction, type Transaction } from '@nightjar/ledger';
+import { chainInfo, signTransaction, type Transaction } from '@nightjar/ledger';
 import type { Note, TestVenue, Trader } from '../harness.js';
 import { StreamClient, type Frame } from '../stream/stream-client.js';
 
@@ -72,25 +72,32 @@ export function nullifierOf(note: Note): string {
  * A signed withdrawal of the whole note to a fresh wallet, against the engine's mirror root (the
  * test ledger accepts any proof): how a trader spends a note outside the venue.
  */
-export function withdrawal(v: TestVenue, note: Note): Transaction {
+export async function withdrawal(v: TestVenue, note: Note): Promise<Transaction> {
   const wallet = Uint8Array.from(randomBytes(32));
-  return signTransaction(wallet, 1n, {
-    name: 'withdraw',
-    args: {
-      tree_id: note.treeId,
-      merkle_root: fieldToHex(v.engine.context.trees.shard(note.treeId)!.root),
-      nullifier: nullifierOf(note),
-      mint: note.mint,
-      amount: note.amount.toString(),
-      recipient: addressToBase58(ed25519PublicKey(wallet)),
-      proof: '11'.repeat(256),
+  // A fresh key: its one transaction carries the work (28.4).
+  return signTransaction(
+    wallet,
+    1n,
+    {
+      name: 'withdraw',
+      args: {
+        tree_id: note.treeId,
+        merkle_root: fieldToHex(v.engine.context.trees.shard(note.treeId)!.root),
+        nullifier: nullifierOf(note),
+        mint: note.mint,
+        amount: note.amount.toString(),
+        recipient: addressToBase58(ed25519PublicKey(wallet)),
+        proof: '11'.repeat(256),
+      },
     },
-  });
+    await chainInfo(v.ledger),
+    { fresh: true },
+  );
 }
 
 /** Spends `note` on the ledger now (a withdrawal) and checks that it landed. */
 export async function spendNote(v: TestVenue, note: Note): Promise<void> {
-  const tx = withdrawal(v, note);
+  const tx = await withdrawal(v, note);
   await v.ledger.sendTransaction({ transaction: tx });
   expect((await v.ledger.getTransaction({ signature: tx.signature }))?.err).toBeNull();
 }

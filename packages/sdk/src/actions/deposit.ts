@@ -1,4 +1,3 @@
-import { signTransaction } from '@nightjar/ledger/client';
 import type { Client } from '../client.js';
 import {
   DepositPendingError,
@@ -9,6 +8,7 @@ import {
 import { waitForVenueTree } from '../notes/venue-wait.js';
 import { parseUnits } from '../utils/decimal.js';
 import { landTransaction } from '../utils/land-transaction.js';
+import { signAsFunding } from '../utils/sign-ledger.js';
 import { withFundingLock } from '../utils/send-lock.js';
 import type { WalletNote } from '../wallet/wallet.js';
 import { assetParameter } from './assets.js';
@@ -92,11 +92,9 @@ export async function deposit(client: Client, params: DepositParameters): Promis
   // Persist the counter first: a crash after sending must not reuse the index.
   wallet.depositCount = index + 1;
   wallet.save();
-  const funding = wallet.keys.funding;
   // Under the funding key's lock from its nonce until landed: concurrent deposits take turns.
   const { signature, rec } = await withFundingLock(client, async () => {
-    const last = await client.ledger.getNonce({ signer: funding.address });
-    const tx = signTransaction(funding.seed, BigInt(last ?? '0') + 1n, {
+    const tx = await signAsFunding(client, {
       name: 'deposit',
       args: {
         tree_id: treeId,

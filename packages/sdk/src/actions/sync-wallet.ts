@@ -105,7 +105,8 @@ export async function syncWallet(
   params: SyncWalletParameters = {},
 ): Promise<SyncWalletReturnType> {
   const wallet = client.wallet;
-  // Each deposit takes one funding-key nonce: never reuse a deposit index, even from a bare seed.
+  // Each deposit takes at least one funding-key nonce (a fresh key's is ground higher): never
+  // reuse a deposit index, even from a bare seed.
   const funded = await client.ledger.getNonce({ signer: wallet.keys.funding.address });
   if (funded !== null && BigInt(funded) > BigInt(wallet.depositCount)) wallet.depositCount = Number(funded);
   const newLeaves = await syncLeaves(client);

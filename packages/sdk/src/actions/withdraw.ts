@@ -1,4 +1,3 @@
-import { signTransaction } from '@nightjar/ledger/client';
 import { bytesToHex, fieldToHex, parseAddress } from '@nightjar/protocol';
 import type { Client } from '../client.js';
 import { InsufficientNotesError, ParameterError, ProofError, TransactionPendingError } from '../errors.js';
@@ -7,6 +6,7 @@ import type { JoinSplitProgress, JoinSplitReturnType } from '../notes/run-join-s
 import { takeFreeNotes } from '../notes/take-notes.js';
 import { parseUnits } from '../utils/decimal.js';
 import { landTransaction } from '../utils/land-transaction.js';
+import { signAsFunding } from '../utils/sign-ledger.js';
 import { withFundingLock } from '../utils/send-lock.js';
 import type { WalletNote } from '../wallet/wallet.js';
 import { assetParameter, learnAsset } from './assets.js';
@@ -114,12 +114,10 @@ export async function withdraw(client: Client, params: WithdrawParameters): Prom
     } catch (err) {
       throw new ProofError(`VALID_SPEND proof failed: ${(err as Error).message}`, { cause: err });
     }
-    const funding = wallet.keys.funding;
     // Under the funding key's lock from its nonce until landed: concurrent withdrawals (and
     // deposits) take turns instead of signing the same nonce.
     const signature = await withFundingLock(client, async () => {
-      const last = await client.ledger.getNonce({ signer: funding.address });
-      const tx = signTransaction(funding.seed, BigInt(last ?? '0') + 1n, {
+      const tx = await signAsFunding(client, {
         name: 'withdraw',
         args: {
           tree_id: note.treeId,

@@ -5,9 +5,7 @@
  * as wallet notes at their leaves, and (optionally) wait until the venue's tree has the outputs.
  * The caller holds the inputs (reserved) for the whole run; `joinSplit` is the public wrapper.
  */
-import { randomBytes } from 'node:crypto';
 import { JOIN_SPLIT_MAX_INPUTS, JOIN_SPLIT_MAX_OUTPUTS, encryptNoteMemo } from '@nightjar/crypto';
-import { signTransaction } from '@nightjar/ledger/client';
 import { bytesToHex, fieldToHex, parseAddress, U64_MAX } from '@nightjar/protocol';
 import type { Client, JoinSplitProofResult } from '../client.js';
 import {
@@ -18,6 +16,7 @@ import {
   SplitOutputsPendingError,
 } from '../errors.js';
 import { landTransaction } from '../utils/land-transaction.js';
+import { signAsOneTimeKey } from '../utils/sign-ledger.js';
 import type { WalletNote } from '../wallet/wallet.js';
 import { largestAmount } from '../actions/select-note.js';
 import { noteWitness } from '../actions/note-witness.js';
@@ -125,7 +124,7 @@ export async function runJoinSplit(client: Client, req: RunJoinSplitRequest): Pr
     throw new ProofError('the prover’s output notes differ from the wallet’s');
 
   const memoHex = bytesToHex(memo);
-  const tx = signTransaction(Uint8Array.from(randomBytes(32)), 1n, {
+  const tx = await signAsOneTimeKey(client, {
     name: 'join_split',
     args: {
       inputs: inputs.map((n, i) => ({
