@@ -61,7 +61,9 @@ template DistinctWhenUsed() {
     signal input b;
     signal input used_b;
     signal inv;
-    inv <-- a != b ? 1 / (a - b) : 0;
+    // used_b / (a - b): 0 for an unused slot, whatever the difference (a used slot's nullifier
+    // against an unused slot's 0 differs, yet the product must be 0 there).
+    inv <-- a != b ? used_b / (a - b) : 0;
     (a - b) * inv === used_b;
 }
 
