@@ -6,7 +6,7 @@
  * shared cores the first time, then nothing). Once artifacts/manifest.json lists a circuit's
  * wasm and r1cs, those committed files are used instead.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -43,6 +43,10 @@ async function load(name: CircuitV2Name): Promise<Compiled> {
     try {
       compileCircuit(name, tmp);
       if (!existsSync(dir)) renameSync(tmp, dir);
+      // Builds of this circuit's earlier sources are of no further use.
+      for (const old of readdirSync(BUILD_V2))
+        if (old.startsWith(`${name}-`) && join(BUILD_V2, old) !== dir)
+          rmSync(join(BUILD_V2, old), { recursive: true, force: true });
     } finally {
       rmSync(tmp, { recursive: true, force: true });
     }
