@@ -38,13 +38,20 @@ export interface LockWitness {
   };
 }
 
-interface LockedNote {
+/** Where the locked note is and what it holds (both lock proofs). */
+interface NoteLocation {
+  /** 32-byte mint: the quote mint for a bid, the base mint for an ask. */
   mint: Uint8Array;
+  /** The note's value (non-zero u64). */
   amount: bigint;
+  path: InclusionPath;
+  /** When given, the root the path leads to must equal it. */
+  merkleRoot?: bigint;
+}
+
+interface LockedNote extends NoteLocation {
   owner: bigint;
   inner: bigint;
-  path: InclusionPath;
-  merkleRoot?: bigint;
   terms: OrderTerms;
 }
 
@@ -89,15 +96,9 @@ function lockedNote(n: LockedNote) {
   };
 }
 
-export interface ValidInputV2Params {
-  /** 32-byte mint: the quote mint for a bid, the base mint for an ask. */
-  mint: Uint8Array;
-  /** The note's value (non-zero u64). */
-  amount: bigint;
+export interface ValidInputV2Params extends NoteLocation {
   spendingKey: bigint;
   noteInnerHash: bigint;
-  path: InclusionPath;
-  merkleRoot?: bigint;
   /** The order this proof backs, exactly as intake will recompute its digest. */
   order: OrderTerms;
 }
@@ -110,14 +111,10 @@ export function validInputV2Witness(p: ValidInputV2Params): LockWitness {
   return w;
 }
 
-export interface ValidLockParams {
-  /** The change note: its mint, value, owner and the inner of the note it was made from. */
-  mint: Uint8Array;
-  amount: bigint;
+/** A change note: its owner and the inner of the note it was made from. */
+export interface ValidLockParams extends NoteLocation {
   ownerCommitment: bigint;
   parentInner: bigint;
-  path: InclusionPath;
-  merkleRoot?: bigint;
   /** The remainder's terms: the order's, with the amount left (non-zero). */
   remainder: OrderTerms;
 }

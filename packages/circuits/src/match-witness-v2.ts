@@ -44,16 +44,13 @@ export interface MatchV2Party {
   useTag?: bigint;
 }
 
-export interface ValidMatchV2Params {
-  /** 32 bytes each. */
-  marketId: Uint8Array;
-  baseMint: Uint8Array;
-  quoteMint: Uint8Array;
-  priceScale: bigint;
-  feeBps: bigint;
-  feeOwnerCommitment: bigint;
-  /** The last slot the settlement may land in; both orders must expire after it. */
-  settleBySlot: bigint;
+/** The market's and the settlement's public values, as the ledger will supply them. */
+type MatchV2Setting = Pick<
+  ValidMatchV2Public,
+  'marketId' | 'baseMint' | 'quoteMint' | 'priceScale' | 'feeBps' | 'feeOwnerCommitment' | 'settleBySlot'
+>;
+
+export interface ValidMatchV2Params extends MatchV2Setting {
   /** Base quantity q (non-zero) and clearing price p. */
   quantity: bigint;
   price: bigint;

@@ -14,7 +14,9 @@ import { loadArtifact, readManifest } from '../src/artifacts.js';
 import type { CircuitV2Name } from '../src/circuits-v2.js';
 import { compileCircuit } from '../scripts/ceremony.js';
 import { circuitSourceSha256 } from '../scripts/circuit-sources.js';
-import { r1csHolds, snarkjs, witnessFromWasm } from './helpers.js';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+
+import { r1csHolds, snarkjs, terminateCurve, witnessFromWasm } from './helpers.js';
 
 const BUILD_V2 = fileURLToPath(new URL('../build/v2/', import.meta.url));
 
@@ -82,4 +84,16 @@ export async function constraintCount(name: CircuitV2Name): Promise<number> {
   const { r1cs } = await compiledV2(name);
   const quiet = { info() {}, debug() {}, warn() {}, error() {} };
   return (await snarkjs.r1cs.info(r1cs, quiet)).nConstraints;
+}
+
+/**
+ * The common frame of a v2 circuit's suite: compile it first, free snarkjs' curve threads last,
+ * and pin its constraint count (the number the README states).
+ */
+export function circuitV2Suite(name: CircuitV2Name, constraints: number): void {
+  beforeAll(() => compiledV2(name), COMPILE_TIMEOUT_MS);
+  afterAll(terminateCurve);
+  it(`has ${constraints.toLocaleString('en-US')} constraints (README "Settlement v2 circuits")`, async () => {
+    expect(await constraintCount(name)).toBe(constraints);
+  });
 }

@@ -13,14 +13,14 @@ import {
   ownerCommitment,
   type OrderTerms,
 } from '@nightjar/crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { validInputV2Witness, type ValidInputV2Params } from '../src/lock-witness.js';
 import { SettlementWitnessError } from '../src/witness-v2.js';
-import { assertAt, getWire, num2BitsAssert, setWire, terminateCurve } from './helpers.js';
+import { assertAt, getWire, num2BitsAssert, setWire } from './helpers.js';
 import { ASK, ASK_KEY, BASE_MINT, BID, BID_KEY, QUOTE_MINT } from './match-fixture.js';
 import { ASK_ORDER, BID_ORDER, terms } from './match-v2-fixture.js';
-import { COMPILE_TIMEOUT_MS, compiledV2, constraintCount, r1csSatisfiedV2, witnessV2 } from './v2-helpers.js';
+import { circuitV2Suite, r1csSatisfiedV2, witnessV2 } from './v2-helpers.js';
 
 const F = 'valid_input_v2.circom';
 const LIB = 'settlement_v2.circom';
@@ -82,12 +82,7 @@ const forged = (patch: Record<string, string>) =>
   run({ ...validInputV2Witness(bidParams()).input, ...patch });
 
 describe('VALID_INPUT v2 circuit', () => {
-  beforeAll(() => compiledV2('valid_input_v2'), COMPILE_TIMEOUT_MS);
-  afterAll(terminateCurve);
-
-  it('has 7,581 constraints (fits power 13 like VALID_INPUT)', async () => {
-    expect(await constraintCount('valid_input_v2')).toBe(7_581);
-  });
+  circuitV2Suite('valid_input_v2', 7_581);
 
   it.each([
     ['a bid', bidParams()],

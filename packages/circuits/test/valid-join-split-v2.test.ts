@@ -4,13 +4,13 @@
  * in two input slots (counted twice in the sum) is rejected, where today's circuit accepts it.
  */
 import { joinSplitOutputInner } from '@nightjar/crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { validJoinSplitWitness } from '../src/join-split-witness.js';
 import type { CircuitInput } from '../src/witness.js';
-import { assertAt, calculateWitness, getWire, terminateCurve } from './helpers.js';
+import { assertAt, calculateWitness, getWire } from './helpers.js';
 import { commit, note, params, type Name } from './join-split-fixture.js';
-import { COMPILE_TIMEOUT_MS, compiledV2, constraintCount, r1csSatisfiedV2, witnessV2 } from './v2-helpers.js';
+import { circuitV2Suite, r1csSatisfiedV2, witnessV2 } from './v2-helpers.js';
 
 const DISTINCT = assertAt('DistinctWhenUsed', 'valid_join_split_v2.circom', '(a - b) * inv === used_b');
 
@@ -41,12 +41,7 @@ function countedTwice(names: Name[], from: number, to: number): CircuitInput {
 }
 
 describe('VALID_JOIN_SPLIT v2 circuit', () => {
-  beforeAll(() => compiledV2('valid_join_split_v2'), COMPILE_TIMEOUT_MS);
-  afterAll(terminateCurve);
-
-  it('has 30,654 constraints: today’s 30,648 and one per pair of input slots', async () => {
-    expect(await constraintCount('valid_join_split_v2')).toBe(30_654);
-  });
+  circuitV2Suite('valid_join_split_v2', 30_654);
 
   it.each([
     ['a split of one note', params(['a'], [5_000n, 3_000n])],

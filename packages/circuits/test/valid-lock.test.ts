@@ -16,12 +16,12 @@ import {
   ownerCommitment,
   type OrderTerms,
 } from '@nightjar/crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { validLockWitness, type ValidLockParams } from '../src/lock-witness.js';
 import { validMatchV2Witness, type ValidMatchV2Witness } from '../src/match-witness-v2.js';
 import { SettlementWitnessError, noteInTree, termSignals } from '../src/witness-v2.js';
-import { assertAt, getWire, setWire, terminateCurve } from './helpers.js';
+import { assertAt, getWire, setWire } from './helpers.js';
 import {
   ASK,
   ASK_KEY,
@@ -34,7 +34,7 @@ import {
   QUOTE_MINT,
 } from './match-fixture.js';
 import { BID_ORDER, PARTIAL, matchV2Params, type MatchV2Setup } from './match-v2-fixture.js';
-import { COMPILE_TIMEOUT_MS, compiledV2, constraintCount, r1csSatisfiedV2, witnessV2 } from './v2-helpers.js';
+import { COMPILE_TIMEOUT_MS, circuitV2Suite, r1csSatisfiedV2, witnessV2 } from './v2-helpers.js';
 
 const LIB = 'settlement_v2.circom';
 const LINE = {
@@ -112,12 +112,7 @@ function rawLockInput(
 }
 
 describe('VALID_LOCK circuit', () => {
-  beforeAll(() => compiledV2('valid_lock'), COMPILE_TIMEOUT_MS);
-  afterAll(terminateCurve);
-
-  it('has 7,636 constraints (fits power 13)', async () => {
-    expect(await constraintCount('valid_lock')).toBe(7_636);
-  });
+  circuitV2Suite('valid_lock', 7_636);
 
   it.each([
     ['the bid’s change note', bidLock()],

@@ -14,13 +14,13 @@ import {
   withdrawalChangeInner,
 } from '@nightjar/crypto';
 import { mintToFields } from '@nightjar/protocol';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { validSpendV2Witness, type ValidSpendV2Params } from '../src/spend-witness-v2.js';
-import { assertAt, getWire, num2BitsAssert, setWire, terminateCurve } from './helpers.js';
+import { assertAt, getWire, num2BitsAssert, setWire } from './helpers.js';
 import { ATTACKER, BID, BID_KEY, QUOTE_MINT } from './match-fixture.js';
 import { rawCommitment } from './match-fixture.js';
-import { COMPILE_TIMEOUT_MS, compiledV2, constraintCount, r1csSatisfiedV2, witnessV2 } from './v2-helpers.js';
+import { circuitV2Suite, r1csSatisfiedV2, witnessV2 } from './v2-helpers.js';
 
 const F = 'valid_spend_v2.circom';
 const LINE = {
@@ -61,12 +61,7 @@ const changeOf = (amount: bigint, owner = OWNER, inner = withdrawalChangeInner(B
   rawCommitment(QUOTE, amount, owner, inner);
 
 describe('VALID_SPEND v2 circuit', () => {
-  beforeAll(() => compiledV2('valid_spend_v2'), COMPILE_TIMEOUT_MS);
-  afterAll(terminateCurve);
-
-  it('has 7,434 constraints (fits power 13)', async () => {
-    expect(await constraintCount('valid_spend_v2')).toBe(7_434);
-  });
+  circuitV2Suite('valid_spend_v2', 7_434);
 
   it.each([
     ['a partial withdrawal', 2_500n],
