@@ -103,6 +103,15 @@ describe('VALID_INPUT v2 circuit', () => {
     ]);
   });
 
+  it('takes exactly the input signals DESIGN 3 names, so any client can prove', () => {
+    const names = Object.keys(validInputV2Witness(bidParams()).input).sort();
+    const design =
+      'merkle_root, note_commitment, nullifier, mint_lo, mint_hi, amount, spending_key, note_inner_hash, ' +
+      'path_elements, path_indices, order_side, order_amount, order_price_limit, order_min_fill_size, ' +
+      'order_expiry_slot, order_id, market_lo, market_hi';
+    expect(names).toEqual(design.split(', ').sort());
+  });
+
   it('binds exactly one order: a witness claiming another order’s use tag fails the r1cs', async () => {
     const wtns = await run(validInputV2Witness(bidParams()).input);
     const others: OrderTerms[] = [

@@ -8,12 +8,18 @@ import { VALID_MATCH_V2_PUBLIC_INPUTS, validMatchV2PublicSignals } from '@nightj
 import { describe, expect, it } from 'vitest';
 
 import { CIRCUITS_V2 } from '../src/circuits-v2.js';
-import { validMatchV2Witness } from '../src/match-witness-v2.js';
+import {
+  validMatchV2Witness,
+  type MatchOrderTerms,
+  type ValidMatchV2Params,
+} from '../src/match-witness-v2.js';
+import { SettlementWitnessError } from '../src/witness-v2.js';
 import { assertAt, getWire, num2BitsAssert, setWire } from './helpers.js';
 import { ATTACKER, FEE_OWNER } from './match-fixture.js';
 import {
   ASK_ORDER,
   BID_ORDER,
+  MEMOS,
   PARTIAL,
   SETTLE_BY,
   forgeMatchV2,
@@ -277,5 +283,44 @@ describe('VALID_MATCH v2 circuit', () => {
           /Assert Failed[\s\S]*template MatchParty_\d+ line: \d+/,
         );
     });
+  });
+
+  it('the builder refuses what the circuit would, with a stable code and side', () => {
+    const refusal = (setup: MatchV2Setup, patch: Partial<ValidMatchV2Params> = {}) => {
+      try {
+        validMatchV2Witness({ ...matchV2Params(setup), ...patch });
+      } catch (err) {
+        expect(err).toBeInstanceOf(SettlementWitnessError);
+        const { code, side } = err as SettlementWitnessError;
+        return side ? `${code}/${side}` : code;
+      }
+      return 'accepted';
+    };
+    const bidOrder = (o: Partial<MatchOrderTerms>) => ({
+      ...PARTIAL,
+      bid: { ...PARTIAL.bid, order: { ...BID_ORDER, ...o } },
+    });
+    const askOrder = (o: Partial<MatchOrderTerms>) => ({
+      ...PARTIAL,
+      ask: { ...PARTIAL.ask, order: { ...ASK_ORDER, ...o } },
+    });
+    expect(refusal(PARTIAL)).toBe('accepted');
+    expect(refusal({ ...PARTIAL, price: BID_ORDER.priceLimit + 1n })).toBe('price_outside_limit/bid');
+    expect(refusal({ ...PARTIAL, price: ASK_ORDER.priceLimit - 1n })).toBe('price_outside_limit/ask');
+    expect(refusal(bidOrder({ amount: 2_999n }))).toBe('above_remainder/bid');
+    expect(refusal(askOrder({ minFillSize: 3_001n }))).toBe('below_min_fill/ask');
+    expect(refusal(askOrder({ expirySlot: SETTLE_BY }))).toBe('order_expired/ask');
+    expect(refusal(bidOrder({ orderId: 1n << 128n }))).toBe('order_terms/bid');
+    expect(refusal({ ...PARTIAL, bid: { ...PARTIAL.bid, amount: 7_517n } })).toBe('insufficient_note/bid');
+    expect(refusal({ ...PARTIAL, quantity: 0n })).toBe('quantity_zero');
+    expect(refusal({ ...PARTIAL, priceScale: 0n })).toBe('price_scale_zero');
+    const huge = { ...bidOrder({ amount: 1n << 63n }), quantity: 1n << 63n, price: 4n, priceScale: 1n };
+    huge.ask = { ...PARTIAL.ask, order: { ...ASK_ORDER, amount: 1n << 63n, priceLimit: 0n } };
+    expect(refusal(huge)).toBe('quote_overflow');
+    expect(refusal(PARTIAL, { bid: { ...matchV2Params(PARTIAL).bid, useTag: 1n } })).toBe(
+      'use_tag_mismatch/bid',
+    );
+    expect(refusal(PARTIAL, { memos: { ...MEMOS, outputShards: [0, 0, 0] } })).toBe('memo');
+    expect(refusal(PARTIAL, { marketId: new Uint8Array(31) })).toBe('mint');
   });
 });
