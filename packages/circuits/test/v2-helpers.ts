@@ -44,7 +44,12 @@ async function load(name: CircuitV2Name): Promise<Compiled> {
     const tmp = mkdtempSync(join(BUILD_V2, `.${name}-`));
     try {
       compileCircuit(name, tmp);
-      if (!existsSync(dir)) renameSync(tmp, dir);
+      try {
+        renameSync(tmp, dir);
+      } catch (err) {
+        // Another worker put the same build there first: use it.
+        if (!existsSync(dir)) throw err;
+      }
       // Builds of this circuit's earlier sources are of no further use.
       for (const old of readdirSync(BUILD_V2))
         if (old.startsWith(`${name}-`) && join(BUILD_V2, old) !== dir)
