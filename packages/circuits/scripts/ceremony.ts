@@ -153,11 +153,12 @@ export function circomVersion(): string {
 }
 
 /**
- * Compile one circuit into `outDir` (r1cs, sym, <name>_js/<name>.wasm). circom2 runs under WASI
+ * Compile circuits/<name>.circom into `outDir` (r1cs, sym, <name>_js/<name>.wasm): any circuit,
+ * not only the ceremony's (the settlement v2 tests compile theirs with it). circom2 runs under WASI
  * with the working directory's ancestors preopened, so every path handed to it is made relative
  * to a directory that contains both the sources and node_modules.
  */
-export function compileCircuit(name: CircuitName, outDir: string): void {
+export function compileCircuit(name: string, outDir: string): void {
   const { nodeModules } = circomCli();
   const cwd = dirname(nodeModules);
   mkdirSync(outDir, { recursive: true });

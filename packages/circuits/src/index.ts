@@ -50,6 +50,29 @@ export {
   type JoinSplitWitness,
   type ValidJoinSplitParams,
 } from './join-split-witness.js';
+// Settlement v2 (issue 29): circuits beside today's, not yet used by the prover or any verifier.
+export { CIRCUITS_V2, type CircuitV2, type CircuitV2Name } from './circuits-v2.js';
+export { SettlementWitnessError, type SettlementWitnessErrorCode } from './witness-v2.js';
+export {
+  validInputV2Witness,
+  validLockWitness,
+  type LockWitness,
+  type ValidInputV2Params,
+  type ValidLockParams,
+} from './lock-witness.js';
+export {
+  validMatchV2Witness,
+  type MatchOrderTerms,
+  type MatchV2OutputWitness,
+  type MatchV2Party,
+  type ValidMatchV2Params,
+  type ValidMatchV2Witness,
+} from './match-witness-v2.js';
+export {
+  validSpendV2Witness,
+  type ValidSpendV2Params,
+  type ValidSpendV2Witness,
+} from './spend-witness-v2.js';
 export {
   calculateWitness,
   snarkjsGroth16Prove,

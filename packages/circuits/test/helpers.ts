@@ -21,13 +21,9 @@ function artifact(file: string): Promise<Uint8Array> {
   return p;
 }
 
-/** Runs the committed witness calculator; throws (with circom's assert message) on a rejected input. */
-export async function calculateWitness(
-  circuit: CircuitName,
-  input: Record<string, unknown>,
-): Promise<Uint8Array> {
+/** Runs a witness calculator; throws (with circom's assert message) on a rejected input. */
+export async function witnessFromWasm(wasm: Uint8Array, input: Record<string, unknown>): Promise<Uint8Array> {
   const out: { type: 'mem'; data?: Uint8Array } = { type: 'mem' };
-  const wasm = await artifact(CIRCUITS[circuit].wasm);
   // circom's runtime prints each failed assert with console.error before throwing the same text;
   // keep the test output readable by dropping that duplicate line.
   const original = console.error;
@@ -43,11 +39,24 @@ export async function calculateWitness(
   return out.data;
 }
 
-/** Checks a .wtns buffer against the committed r1cs (every constraint). */
-export async function r1csSatisfied(circuit: CircuitName, wtns: Uint8Array): Promise<boolean> {
+/** Checks a .wtns buffer against an r1cs (every constraint). */
+export function r1csHolds(r1cs: Uint8Array, wtns: Uint8Array): Promise<boolean> {
   // snarkjs reports an unsatisfied constraint through the logger (and crashes without one).
   const quiet = { debug() {}, info() {}, warn() {}, error() {} };
-  return snarkjs.wtns.check(await artifact(CIRCUITS[circuit].r1cs), { type: 'mem', data: wtns }, quiet);
+  return snarkjs.wtns.check(r1cs, { type: 'mem', data: wtns }, quiet);
+}
+
+/** Runs the committed witness calculator; throws (with circom's assert message) on a rejected input. */
+export async function calculateWitness(
+  circuit: CircuitName,
+  input: Record<string, unknown>,
+): Promise<Uint8Array> {
+  return witnessFromWasm(await artifact(CIRCUITS[circuit].wasm), input);
+}
+
+/** Checks a .wtns buffer against the committed r1cs (every constraint). */
+export async function r1csSatisfied(circuit: CircuitName, wtns: Uint8Array): Promise<boolean> {
+  return r1csHolds(await artifact(CIRCUITS[circuit].r1cs), wtns);
 }
 
 /** Byte offset of the witness values (section 2) inside a .wtns file, and the element size. */

@@ -11,3 +11,5 @@ export * from './snarkjs.js';
 export * from './valid-match.js';
 export * from './join-split.js';
 export * from './note-memo.js';
+export * from './order-digest.js';
+export * from './valid-match-v2.js';
