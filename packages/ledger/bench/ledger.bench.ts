@@ -120,7 +120,7 @@ async function throughput(transport: 'in-process' | 'JSON-RPC', n: number) {
   let server: Awaited<ReturnType<typeof serveLedger>> | undefined;
   if (transport === 'JSON-RPC') {
     server = await serveLedger(ledger);
-    client = new RpcLedgerClient(server.url);
+    client = new RpcLedgerClient(server.url, { devSecret: server.devSecret });
   }
   await tee.sync(client);
   const user = new Actor();

@@ -6,18 +6,22 @@
  */
 import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
+import { join } from 'node:path';
 import { parseAddress, U64_MAX } from '@nightjar/protocol';
 import { VAULT_ADDRESS } from './addresses.js';
 import { DEFAULT_ADMISSION_LIMITS, judgeProofs, SignerLanes, type AdmissionLimits } from './admission.js';
 import { ChainState } from './chain-state.js';
 import { SlotClock, type ClockMode } from './clock.js';
+import { loadOrCreateDevSecret } from './dev-secret.js';
 import { RPC_ERRORS, RpcError } from './errors.js';
 import { InjectedFaults } from './faults.js';
 import type { GenesisAuthority } from './genesis-authority.js';
+import type { HeavyReads } from './heavy-reads.js';
 import { LedgerReads } from './ledger-reads.js';
 import { decodeInstruction } from './program/args.js';
 import type { LedgerProofVerifier } from './proof-checks.js';
-import { getMeta, openDatabase, setMeta, type Db } from './store.js';
+import { ReaderThread } from './reader-thread.js';
+import { DATABASE_FILE, getMeta, openDatabase, setMeta, type Db } from './store.js';
 import { checkEnvelope, verifyTransactionSignature } from './transaction.js';
 import type { DevLedgerClient, ParamsOf, ResultOf } from './methods.js';
 import { COMMITMENT_LAG, type FaultConfig, type LedgerEvent, type Transaction } from './types.js';
@@ -46,6 +50,15 @@ export interface LedgerOptions {
 
 export class Ledger extends LedgerReads implements DevLedgerClient {
   readonly dev: boolean;
+  /**
+   * What a dev-only call over JSON-RPC must carry (dev-secret.ts): kept in `<dataDir>/dev-secret`,
+   * in memory without a data directory; undefined outside dev mode. In process nothing asks for it.
+   */
+  readonly devSecret: string | undefined;
+  private readonly sqlitePath: string | undefined;
+  private readonly memosPerRead: number | undefined;
+  private readerThread: Promise<ReaderThread | undefined> | undefined;
+  private reader: ReaderThread | undefined;
   private readonly events = new EventEmitter();
   private readonly verifier: LedgerProofVerifier;
   private readonly writer: LedgerWriter;
@@ -66,6 +79,9 @@ export class Ledger extends LedgerReads implements DevLedgerClient {
       options.memosPerRead,
     );
     this.dev = options.dev ?? true;
+    this.devSecret = this.dev ? loadOrCreateDevSecret(options.dataDir) : undefined;
+    this.sqlitePath = options.dataDir === undefined ? undefined : join(options.dataDir, DATABASE_FILE);
+    this.memosPerRead = options.memosPerRead;
     this.verifier = options.verifier;
     this.lanes = new SignerLanes(options.admission ?? DEFAULT_ADMISSION_LIMITS);
     this.events.setMaxListeners(0);
@@ -85,6 +101,34 @@ export class Ledger extends LedgerReads implements DevLedgerClient {
     const ledger = new Ledger(openDatabase(options.dataDir), options);
     ledger.clock.start();
     return ledger;
+  }
+
+  /**
+   * Serves the heavy reads (heavy-reads.ts) from a reader thread with its own read-only connection
+   * from now on, off this thread's event loop, where the writer runs. Only a ledger stored in a file
+   * can (false otherwise); serveLedger starts it. Ends with close().
+   */
+  async startReaderThread(): Promise<boolean> {
+    if (this.sqlitePath === undefined || this.closed) return false;
+    // A thread that cannot start leaves the reads where they were, on this thread.
+    this.readerThread ??= ReaderThread.start({ path: this.sqlitePath, memosPerRead: this.memosPerRead }).then(
+      async (reader) => {
+        if (!this.closed) return (this.reader = reader);
+        await reader.close();
+        return undefined;
+      },
+      () => undefined,
+    );
+    return (await this.readerThread) !== undefined;
+  }
+
+  /** How many heavy reads ran on this thread and on the reader thread (tests and benchmarks). */
+  get heavyReadsServed(): { inThread: number; readerThread: number } {
+    return { inThread: this.inThreadReads.served, readerThread: this.reader?.served ?? 0 };
+  }
+
+  protected override heavyReads(): HeavyReads {
+    return this.reader?.isAlive ? this.reader : this.inThreadReads;
   }
 
   get isInitialized(): boolean {
@@ -226,6 +270,7 @@ export class Ledger extends LedgerReads implements DevLedgerClient {
     await this.idle();
     this.closed = true;
     this.writer.dropPending();
+    await this.reader?.close();
     setMeta(this.db, 'slot', String(this.clock.current));
     this.state.saveTreeSnapshot();
     this.db.close();

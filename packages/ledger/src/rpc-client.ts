@@ -2,6 +2,8 @@
 import WebSocket from 'ws';
 import { RPC_ERRORS, RpcError } from './errors.js';
 import {
+  DEV_SECRET_HEADER,
+  isDevOnly,
   LEDGER_METHODS,
   wireName,
   type DevLedgerClient,
@@ -15,14 +17,15 @@ const MAX_RECONNECT_MS = 5000;
 
 /** One JSON-RPC call per entry of the method table, on the prototype, sent through `call`. */
 abstract class TableMethods {
-  protected abstract call<T>(method: string, params?: object): Promise<T>;
+  protected abstract call<T>(method: string, params?: object, devOnly?: boolean): Promise<T>;
 
   static {
     for (const name of Object.keys(LEDGER_METHODS) as LedgerMethodName[]) {
       const wire = wireName(name);
+      const devOnly = isDevOnly(name);
       Object.defineProperty(this.prototype, name, {
         value(this: TableMethods, params: object = {}) {
-          return this.call(wire, params);
+          return this.call(wire, params, devOnly);
         },
         writable: true,
         configurable: true,
@@ -42,20 +45,28 @@ export class RpcLedgerClient extends RpcMethods implements DevLedgerClient {
   private reconnectTimer: NodeJS.Timeout | undefined;
   private reconnectDelayMs = MIN_RECONNECT_MS;
 
+  /**
+   * `devSecret`: the dev ledger's secret (its `<dataDir>/dev-secret`, or `LedgerServer.devSecret`),
+   * sent with dev-only calls (`dev_*`, `requestAirdrop`) only; without it the ledger refuses them.
+   */
   constructor(
     readonly url: string,
-    private readonly options: { timeoutMs?: number } = {},
+    private readonly options: { timeoutMs?: number; devSecret?: string } = {},
   ) {
     super();
   }
 
-  protected async call<T>(method: string, params: object = {}): Promise<T> {
+  protected async call<T>(method: string, params: object = {}, devOnly = false): Promise<T> {
     if (this.closed) throw new RpcError(RPC_ERRORS.nodeUnavailable, 'client is closed');
+    const secret = devOnly ? this.options.devSecret : undefined;
     let response: Response;
     try {
       response = await fetch(this.url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: {
+          'content-type': 'application/json',
+          ...(secret === undefined ? {} : { [DEV_SECRET_HEADER]: secret }),
+        },
         body: JSON.stringify({ jsonrpc: '2.0', id: this.nextId++, method, params }),
         signal: AbortSignal.timeout(this.options.timeoutMs ?? 30_000),
       });

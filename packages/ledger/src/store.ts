@@ -32,13 +32,16 @@ CREATE TABLE IF NOT EXISTS tree_snapshot (id INTEGER PRIMARY KEY CHECK (id = 0),
 
 export type Db = Database.Database;
 
+/** The database's file name in a ledger's data directory. */
+export const DATABASE_FILE = 'ledger.sqlite';
+
 /** Opens (creating if needed) the ledger database: `<dataDir>/ledger.sqlite`, or in memory. */
 export function openDatabase(dataDir: string | undefined): Db {
   let db: Db;
   if (dataDir === undefined) db = new Database(':memory:');
   else {
     mkdirSync(dataDir, { recursive: true });
-    db = new Database(join(dataDir, 'ledger.sqlite'));
+    db = new Database(join(dataDir, DATABASE_FILE));
     db.pragma('journal_mode = WAL');
     // FULL: a transaction reported as landed survives power loss.
     db.pragma('synchronous = FULL');
