@@ -1,12 +1,18 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { RpcLedgerClient, serveLedger, type LedgerEvent, type LedgerServer } from '../src/index.js';
+import {
+  RpcLedgerClient,
+  serveLedger,
+  type Ledger,
+  type LedgerEvent,
+  type LedgerServer,
+} from '../src/index.js';
 import { startHarness } from './harness.js';
 import { ledgerSuite, waitFor } from './suite.js';
 
 const servers: LedgerServer[] = [];
 
-// The same behaviour suite, through a real HTTP JSON-RPC server and WebSocket.
-ledgerSuite('JSON-RPC', async (ledger) => {
+/** The ledger served, and a JSON-RPC client of it (closing the client closes the server). */
+async function overJsonRpc(ledger: Ledger): Promise<RpcLedgerClient> {
   const server = await serveLedger(ledger);
   servers.push(server);
   const client = new RpcLedgerClient(server.url, { devSecret: server.devSecret });
@@ -17,7 +23,12 @@ ledgerSuite('JSON-RPC', async (ledger) => {
     await server.close();
   };
   return client;
-});
+}
+
+// The same behaviour suite, through a real HTTP JSON-RPC server and WebSocket.
+ledgerSuite('JSON-RPC', overJsonRpc);
+// Again with the ledger in a file: the server answers the heavy reads from its reader thread.
+ledgerSuite('JSON-RPC, a ledger in a file (reads on the reader thread)', overJsonRpc, { inFile: true });
 
 describe('JSON-RPC transport', () => {
   afterEach(async () => {
