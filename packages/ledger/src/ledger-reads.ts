@@ -27,6 +27,7 @@ export class LedgerReads {
   protected readonly queries: LedgerQueries;
   private readonly rootWindows: RootWindows;
   private readonly readStmts;
+  private readonly leavesPerRead: number;
   /** The heavy reads on this thread; heavyReads() may serve them from a reader thread instead. */
   protected readonly inThreadReads: InThreadReads;
 
@@ -35,8 +36,10 @@ export class LedgerReads {
     protected readonly state: ChainState,
     readonly clock: SlotClock,
     protected readonly faults: InjectedFaults,
-    memosPerRead: number | undefined,
+    pageCaps: { memos: number | undefined; leaves: number | undefined },
   ) {
+    const memosPerRead = pageCaps.memos;
+    this.leavesPerRead = pageCaps.leaves ?? MAX_LEAVES_PER_READ;
     this.queries = new LedgerQueries(db, state, memosPerRead);
     this.rootWindows = new RootWindows(db);
     this.inThreadReads = new InThreadReads(db, memosPerRead);
@@ -131,7 +134,7 @@ export class LedgerReads {
     if (!Number.isInteger(from) || !Number.isInteger(to) || from < 0 || to < from) {
       throw new RpcError(RPC_ERRORS.invalidParams, 'from and to must be integers with 0 <= from <= to');
     }
-    const end = Math.min(to, from + MAX_LEAVES_PER_READ);
+    const end = Math.min(to, from + this.leavesPerRead);
     return { leaves: await this.heavyReads().leaves(tree_id, from, end) };
   }
 

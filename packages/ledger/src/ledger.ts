@@ -44,6 +44,8 @@ export interface LedgerOptions {
   random?: () => number;
   /** Page cap of getMemos; 10,000 unless a test wants to reach it cheaply. */
   memosPerRead?: number;
+  /** Page cap of getLeaves; {@link MAX_LEAVES_PER_READ} unless a benchmark compares another. */
+  leavesPerRead?: number;
   /** Transactions waiting to land, per signer and in total, before -32007 (default 64 and 1024). */
   admission?: AdmissionLimits;
 }
@@ -76,7 +78,7 @@ export class Ledger extends LedgerReads implements DevLedgerClient {
       state,
       new SlotClock({ mode: options.clock?.mode ?? 'auto', slotMs: options.clock?.slotMs, startSlot }),
       new InjectedFaults(options.random ?? Math.random),
-      options.memosPerRead,
+      { memos: options.memosPerRead, leaves: options.leavesPerRead },
     );
     this.dev = options.dev ?? true;
     this.devSecret = this.dev ? loadOrCreateDevSecret(options.dataDir) : undefined;
