@@ -14,8 +14,12 @@ export interface RateLimit {
   refillPerSecond: number;
 }
 
-/** Enough for a wallet's or an engine's sync in one burst (about 50 pages of 2,048 leaves). */
-export const DEFAULT_RATE_LIMIT: RateLimit = { capacity: 100_000, refillPerSecond: 50_000 };
+/**
+ * Ten pages of 2,048 leaves at once, then five a second (10,240 leaves a second): a wallet or an
+ * engine syncing a large tree pages at that pace (RpcLedgerClient waits and retries a refused
+ * call), a flood of readers is refused cheaply instead of answered.
+ */
+export const DEFAULT_RATE_LIMIT: RateLimit = { capacity: 20_480, refillPerSecond: 10_240 };
 /** Buckets kept at most; beyond it the oldest are forgotten (a full bucket is a forgotten one). */
 const MAX_BUCKETS = 65_536;
 

@@ -14,6 +14,8 @@ import type { LedgerEvent } from './types.js';
 
 const MIN_RECONNECT_MS = 100;
 const MAX_RECONNECT_MS = 5000;
+/** A call refused for its address's read budget (-32008) is sent again after these waits. */
+const RATE_LIMITED_RETRY_MS = [100, 200, 400, 800, 1600, 3200];
 
 /** One JSON-RPC call per entry of the method table, on the prototype, sent through `call`. */
 abstract class TableMethods {
@@ -56,7 +58,23 @@ export class RpcLedgerClient extends RpcMethods implements DevLedgerClient {
     super();
   }
 
+  /**
+   * Sends one call. Refused for the address's read budget (-32008), it is sent again a little later
+   * (the budget refills within a second or two), at most six times.
+   */
   protected async call<T>(method: string, params: object = {}, devOnly = false): Promise<T> {
+    for (const wait of RATE_LIMITED_RETRY_MS) {
+      try {
+        return await this.callOnce<T>(method, params, devOnly);
+      } catch (err) {
+        if (!(err instanceof RpcError) || err.code !== RPC_ERRORS.rateLimited || this.closed) throw err;
+      }
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+    return this.callOnce<T>(method, params, devOnly);
+  }
+
+  private async callOnce<T>(method: string, params: object, devOnly: boolean): Promise<T> {
     if (this.closed) throw new RpcError(RPC_ERRORS.nodeUnavailable, 'client is closed');
     const secret = devOnly ? this.options.devSecret : undefined;
     let response: Response;

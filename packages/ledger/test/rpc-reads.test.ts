@@ -93,6 +93,26 @@ describe('ledger reads are metered per address and run off the writer (issue 28 
     expect(after.inThread - before.inThread).toBe(0);
   }, 60_000);
 
+  it('RpcLedgerClient waits and sends again a call refused for the budget; a raw second call is refused', async () => {
+    h = await startHarness();
+    // One full page, refilled in half a second: the client's retries (100, 200, 400 ms...) outlast it.
+    server = await serveLedger(h.ledger, {
+      rateLimit: { capacity: MAX_LEAVES_PER_READ, refillPerSecond: 2 * MAX_LEAVES_PER_READ },
+    });
+    const page = { tree_id: 0, from: 0, to: 1_000_000 };
+    const raw = () =>
+      fetch(server!.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getLeaves', params: page }),
+      }).then((r) => r.json());
+    expect(await raw()).toMatchObject({ result: { leaves: expect.any(Array) } });
+    expect(await raw()).toMatchObject({ error: { code: -32008 } });
+    const client = new RpcLedgerClient(server.url);
+    await expect(client.getLeaves(page)).resolves.toMatchObject({ leaves: expect.any(Array) });
+    await client.close();
+  });
+
   it('a ledger in memory (no file to share) keeps its reads on its own thread', async () => {
     h = await startHarness();
     server = await serveLedger(h.ledger);
