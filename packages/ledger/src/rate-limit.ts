@@ -1,8 +1,9 @@
 /**
  * Per source address limits on the JSON-RPC: a token bucket per address (an IPv6 client per /64,
- * which is what one host usually holds), each call costing what it asks the ledger to read. One
- * address reading pages as fast as it can then waits for its bucket; everyone else's calls (a
- * deposit, a wallet's sync) are not refused for it.
+ * which is what one host usually holds). A call pays up front for the rows it asks for (so a call
+ * the bucket cannot pay never runs) and gets back what it did not read (a wallet asking for
+ * 10,000 memos at the chain's tip reads a few). One address reading full pages as fast as it can
+ * then waits for its bucket; everyone else's calls (a deposit, a wallet's sync) are not refused.
  */
 import { isIPv6 } from 'node:net';
 import type { LedgerMethodName } from './methods.js';
@@ -23,7 +24,7 @@ export const DEFAULT_RATE_LIMIT: RateLimit = { capacity: 20_480, refillPerSecond
 /** Buckets kept at most; beyond it the oldest are forgotten (a full bucket is a forgotten one). */
 const MAX_BUCKETS = 65_536;
 
-/** What one call of a read costs: the rows it may return (a call is at least 1). */
+/** What one call pays up front: the rows it may return (a call is at least 1). */
 export function callCost(method: LedgerMethodName, params: unknown, caps: ReadCaps): number {
   const p = (typeof params === 'object' && params !== null ? params : {}) as Record<string, unknown>;
   const span = (cap: number) =>
@@ -46,6 +47,27 @@ export function callCost(method: LedgerMethodName, params: unknown, caps: ReadCa
       return Math.max(1, count(p.signatures));
     default:
       return 1;
+  }
+}
+
+/** The rows a call's result holds (what it really cost), or undefined for a call that is not a read of rows. */
+export function rowsRead(method: LedgerMethodName, result: unknown): number | undefined {
+  const r = (typeof result === 'object' && result !== null ? result : {}) as Record<string, unknown>;
+  const length = (list: unknown) => (Array.isArray(list) ? list.length : undefined);
+  switch (method) {
+    case 'getLeaves':
+      return length(r.leaves);
+    case 'getMemos':
+      return length(r.memos);
+    case 'getDeposits':
+      return length(r.deposits);
+    case 'getBlock':
+      return length(r.transactions);
+    case 'getNoteStatuses':
+    case 'getSignatureStatuses':
+      return length(result);
+    default:
+      return undefined;
   }
 }
 
@@ -100,5 +122,11 @@ export class AddressBuckets {
     if (bucket.tokens < cost) return false;
     bucket.tokens -= cost;
     return true;
+  }
+
+  /** Gives back tokens a call took but did not use (up to the capacity). */
+  refund(address: string, tokens: number): void {
+    const bucket = this.buckets.get(addressKey(address));
+    if (bucket && tokens > 0) bucket.tokens = Math.min(this.limit.capacity, bucket.tokens + tokens);
   }
 }

@@ -23,7 +23,14 @@ import {
   type LedgerMethodName,
 } from './methods.js';
 import { MAX_DEPOSITS_PER_READ, MAX_MEMOS_PER_READ } from './queries.js';
-import { AddressBuckets, callCost, DEFAULT_RATE_LIMIT, type RateLimit, type ReadCaps } from './rate-limit.js';
+import {
+  AddressBuckets,
+  callCost,
+  DEFAULT_RATE_LIMIT,
+  rowsRead,
+  type RateLimit,
+  type ReadCaps,
+} from './rate-limit.js';
 import type { LedgerEvent } from './types.js';
 
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -102,16 +109,24 @@ async function handleOne(scope: RequestScope, request: unknown): Promise<JsonRpc
   const params = r.params === undefined ? {} : r.params;
   if (typeof params !== 'object' || params === null || Array.isArray(params))
     return failure(id, RPC_ERRORS.invalidParams, 'params must be one object');
-  if (!scope.buckets.take(scope.context.remoteAddress, callCost(name, params, READ_CAPS)))
+  const address = scope.context.remoteAddress;
+  const cost = callCost(name, params, READ_CAPS);
+  if (!scope.buckets.take(address, cost))
     return failure(id, RPC_ERRORS.rateLimited, 'too many reads from this address; retry shortly');
+  let read = cost;
   try {
     const result = await dispatch(ledger, name, params, scope.context);
+    read = rowsRead(name, result) ?? cost;
     return { jsonrpc: '2.0', id, result: result === undefined ? null : result };
   } catch (err) {
+    read = 1;
     if (err instanceof RpcError) return failure(id, err.code, err.message);
     // Malformed params that slipped past a method's checks surface as TypeErrors: still the caller's fault.
     if (err instanceof TypeError) return failure(id, RPC_ERRORS.invalidParams, 'invalid params');
     return failure(id, RPC_ERRORS.internal, 'internal error');
+  } finally {
+    // Paid for what it asked; charged for what it read (a call costs at least 1).
+    scope.buckets.refund(address, cost - Math.max(1, read));
   }
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AddressBuckets, addressKey, callCost, type ReadCaps } from '../src/rate-limit.js';
+import { AddressBuckets, addressKey, callCost, rowsRead, type ReadCaps } from '../src/rate-limit.js';
 
 const CAPS: ReadCaps = { leaves: 2048, memos: 10_000, deposits: 1000, blockRows: 256 };
 
@@ -22,6 +22,20 @@ describe('per-address read budget', () => {
     expect(callCost('getBlock', { slot: 1 }, CAPS)).toBe(256);
     expect(callCost('getNoteStatuses', { nullifiers: ['a', 'b', 'c'] }, CAPS)).toBe(3);
     expect(callCost('getSlot', {}, CAPS)).toBe(1);
+  });
+
+  it('a read is charged the rows it returned in the end (the server refunds the rest)', () => {
+    expect(rowsRead('getLeaves', { leaves: [1, 2, 3] })).toBe(3);
+    expect(rowsRead('getMemos', { memos: [] })).toBe(0);
+    expect(rowsRead('getBlock', { slot: 1, transactions: [1] })).toBe(1);
+    expect(rowsRead('getNoteStatuses', [1, 2])).toBe(2);
+    expect(rowsRead('getSlot', 5)).toBeUndefined();
+    const buckets = new AddressBuckets({ capacity: 100, refillPerSecond: 0 }, () => 0);
+    expect(buckets.take('10.0.0.1', 100)).toBe(true);
+    buckets.refund('10.0.0.1', 99);
+    expect(buckets.take('10.0.0.1', 99)).toBe(true);
+    buckets.refund('10.0.0.1', 1000);
+    expect(buckets.take('10.0.0.1', 101)).toBe(false);
   });
 
   it('a bucket refills with time up to its capacity; one address does not drain another', () => {

@@ -42,7 +42,9 @@ function read(): Promise<void> {
       },
     );
     req.on('error', () => {
+      // The server is gone: stop rather than spin.
       counts.other++;
+      stopping = true;
       resolve();
     });
     req.end(body);
@@ -56,6 +58,8 @@ async function reader(): Promise<void> {
 process.stdin.on('data', (d) => {
   if (String(d).includes('stop')) stopping = true;
 });
+// The parent is gone (its end of the pipe closed): stop too.
+process.stdin.on('end', () => (stopping = true));
 await Promise.all(Array.from({ length: Number(readersArg) }, reader));
 process.stdout.write(JSON.stringify(counts) + '\n');
 process.exit(0);

@@ -13,6 +13,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { RpcLedgerClient, serveLedger, type LedgerServer } from '../src/index.js';
 import { MAX_LEAVES_PER_READ } from '../src/ledger.js';
 import { Actor, makeNote, startHarness, tempDir, USDC, type Harness } from './harness.js';
+import { writeLeaves } from './leaves-fixture.js';
 
 const FLOOD = fileURLToPath(new URL('./read-flood.ts', import.meta.url));
 const READERS = 16;
@@ -43,26 +44,36 @@ describe('ledger reads are metered per address and run off the writer (issue 28 
   let h: Harness | undefined;
   let server: LedgerServer | undefined;
   let dir: string | undefined;
+  let flood: ReturnType<typeof spawn> | undefined;
   afterEach(async () => {
+    // A test that failed midway leaves its load generator running: end it.
+    flood?.kill();
     await server?.close();
     await h?.ledger.close();
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  it('16 readers flooding from one address are refused with -32008, another client deposits, the reader thread ran every read', async () => {
+  /** A dev ledger in a file whose shard 0 holds more than a page, so every page read is full. */
+  async function ledgerWithFullPages(): Promise<Harness> {
     dir = tempDir();
-    h = await startHarness({ dataDir: dir });
+    await (await startHarness({ dataDir: dir })).ledger.close();
+    writeLeaves(dir, MAX_LEAVES_PER_READ + 100);
+    return startHarness({ dataDir: dir });
+  }
+
+  it('16 readers flooding from one address are refused with -32008, another client deposits, the reader thread ran every read', async () => {
+    h = await ledgerWithFullPages();
     // Four full pages, then a refill too slow to matter during the test: refusals are deterministic.
     server = await serveLedger(h.ledger, {
       rateLimit: { capacity: 4 * MAX_LEAVES_PER_READ, refillPerSecond: 1 },
     });
     const before = h.ledger.heavyReadsServed;
 
-    const child = spawn(
+    const child = (flood = spawn(
       process.execPath,
       ['--conditions=nightjar-source', '--import', 'tsx', FLOOD, server.url, '127.0.0.2', String(READERS)],
       { stdio: ['pipe', 'pipe', 'inherit'] },
-    );
+    ));
     const next = lines(child);
     expect(await next()).toBe('refused');
 
@@ -79,7 +90,7 @@ describe('ledger reads are metered per address and run off the writer (issue 28 
       opening_hash: note.openingHash,
     });
     expect(landed.err).toBeNull();
-    const { leaves } = await client.getLeaves({ tree_id: 0, from: 0, to: 1_000_000 });
+    const { leaves } = await client.getLeaves({ tree_id: 0, from: MAX_LEAVES_PER_READ, to: 1_000_000 });
     expect(leaves.map((l) => l.value)).toContain(note.commitment);
     await client.close();
 
@@ -94,7 +105,7 @@ describe('ledger reads are metered per address and run off the writer (issue 28 
   }, 60_000);
 
   it('RpcLedgerClient waits and sends again a call refused for the budget; a raw second call is refused', async () => {
-    h = await startHarness();
+    h = await ledgerWithFullPages();
     // One full page, refilled in half a second: the client's retries (100, 200, 400 ms...) outlast it.
     server = await serveLedger(h.ledger, {
       rateLimit: { capacity: MAX_LEAVES_PER_READ, refillPerSecond: 2 * MAX_LEAVES_PER_READ },
