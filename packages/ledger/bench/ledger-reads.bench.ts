@@ -144,7 +144,8 @@ ${rows.join('\n')}
 "before" is the code before the fix (reads on the writer's event loop, no budget, 10,000-leaf pages),
 rebuilt from the same sources with \`readerThread: false\`, an unlimited budget and \`leavesPerRead: 10000\`.
 "after" is what \`serveLedger\` does by default. The machine is a shared two-core VM: other work ran
-beside this, so compare rows of one run rather than absolute figures.
+beside this, so compare rows of one run rather than absolute figures. Rows ran in this order, each on
+a fresh server; the first one also carries the process's warm-up.
 `;
   const out = fileURLToPath(new URL('../../../docs/benchmarks/ledger-reads.md', import.meta.url));
   writeFileSync(out, md);
