@@ -18,6 +18,7 @@ const venue = {
   pinnedRoot: readFileSync(ready.platform_root), // the platform's root certificate (DER)
   composeHash: ready.compose_hash,
   ledgerUrl: ready.ledger_url,
+  ledgerDevSecret: ready.ledger_dev_secret, // a dev ledger's faucet needs it
 };
 // Your own trading account, made once with the local venue's dev admin and kept beside the wallet.
 const accountFile = `${dir}/first-trade.account.json`;

@@ -23,6 +23,8 @@ export interface Ready {
   compose_hash: string;
   platform_root?: string;
   admin?: Credentials;
+  /** Dev venues: the ledger's dev secret, which its faucet needs. */
+  ledger_dev_secret?: string;
 }
 
 export const dataDir = process.env.NIGHTJAR_DATA_DIR ?? '.nightjar';
@@ -39,6 +41,7 @@ function venue(ready: Ready) {
     pinnedRoot: new Uint8Array(readFileSync(ready.platform_root)),
     composeHash: ready.compose_hash,
     ledgerUrl: ready.ledger_url,
+    ...(ready.ledger_dev_secret ? { ledgerDevSecret: ready.ledger_dev_secret } : {}),
   };
 }
 

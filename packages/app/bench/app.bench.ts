@@ -44,6 +44,7 @@ const fmt = (xs: number[]) => `${median(xs).toFixed(0)} (${xs.map((x) => x.toFix
 interface Ready {
   base_url: string;
   ledger_url: string;
+  ledger_dev_secret?: string;
   compose_hash: string;
   platform_root: string;
   app_url: string;
@@ -223,6 +224,7 @@ try {
     pinnedRoot: readFileSync(r.platform_root),
     composeHash: r.compose_hash,
     ledgerUrl: r.ledger_url,
+    ...(r.ledger_dev_secret ? { ledgerDevSecret: r.ledger_dev_secret } : {}),
   };
   const admin = await createClient({ ...conn, credentials: r.admin });
   const account = await createAccount(admin, { label: 'bench-sdk' });

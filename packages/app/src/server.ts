@@ -119,6 +119,7 @@ function venueFromReady(dataDir: string, readyFile?: string): VenueConfig {
   return {
     baseUrl: ready.base_url,
     ledgerUrl: ready.ledger_url,
+    ...(ready.ledger_dev_secret ? { ledgerDevSecret: ready.ledger_dev_secret } : {}),
     composeHash: ready.compose_hash,
     pinnedRoot: new Uint8Array(readFileSync(ready.platform_root)),
     ...(ready.admin ? { admin: ready.admin } : {}),

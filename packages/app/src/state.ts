@@ -26,6 +26,8 @@ export interface ReadyFile {
   platform_root?: string;
   /** Dev mode only. */
   admin?: Credentials;
+  /** Dev mode: the ledger's dev secret, which its faucet needs. */
+  ledger_dev_secret?: string;
   app_url?: string;
 }
 

@@ -26,6 +26,8 @@ import { AppError, isAttestationFailure } from './errors.js';
 export interface VenueConfig {
   baseUrl: string;
   ledgerUrl?: string;
+  /** A dev ledger's secret (ready.json `ledger_dev_secret`): the faucet needs it. */
+  ledgerDevSecret?: string;
   /** A ledger client (in-process in tests); wins over `ledgerUrl`. */
   ledger?: CreateClientParameters['ledger'];
   composeHash: string;
@@ -163,6 +165,7 @@ export class VenueSession {
       composeHash: this.config.composeHash,
       ...(this.config.ledger ? { ledger: this.config.ledger } : {}),
       ...(this.config.ledgerUrl ? { ledgerUrl: this.config.ledgerUrl } : {}),
+      ...(this.config.ledgerDevSecret ? { ledgerDevSecret: this.config.ledgerDevSecret } : {}),
       credentials,
       ...(this.hooks.slotMs ? { slotMs: this.hooks.slotMs } : {}),
       backoff: { attempts: 3 },

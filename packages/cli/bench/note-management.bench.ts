@@ -162,6 +162,8 @@ async function traderClient(paths: Paths, prover: NoteProver): Promise<Client> {
     pinnedRoot: pinnedRoot(ready),
     composeHash: ready.compose_hash,
     ledgerUrl: ready.ledger_url,
+    // The faucet (requestAirdrop) needs the dev ledger's secret.
+    ...(ready.ledger_dev_secret ? { ledgerDevSecret: ready.ledger_dev_secret } : {}),
   };
   const admin = await createClient({ ...base, credentials: ready.admin! });
   const creds = await admin.request<Credentials>('/admin/accounts', {

@@ -20,6 +20,8 @@ export interface Ready {
   platform_root?: string;
   /** Dev mode only. */
   admin?: Credentials;
+  /** Dev mode, the ledger started by `nightjar start`: its dev secret (the faucet needs it; the file is 0600). */
+  ledger_dev_secret?: string;
   /** The trading app's one-time login URL (`nightjar start` without `--no-app`). */
   app_url?: string;
 }

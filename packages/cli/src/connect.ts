@@ -47,6 +47,7 @@ export async function connect(paths: Paths, opts: ConnectOptions = {}): Promise<
     pinnedRoot: pinnedRoot(ready),
     composeHash: ready.compose_hash,
     ledgerUrl: ready.ledger_url,
+    ...(ready.ledger_dev_secret ? { ledgerDevSecret: ready.ledger_dev_secret } : {}),
     credentials: opts.credentials ?? loadCredentials(paths, ready),
     ...(opts.wallet ? { wallet: opts.wallet } : {}),
     stateDir: stateDir(paths),

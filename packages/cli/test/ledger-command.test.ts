@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chainInfo, RpcError, RpcLedgerClient, signTransaction } from '@nightjar/ledger';
+import { chainInfo, readDevSecret, RpcError, RpcLedgerClient, signTransaction } from '@nightjar/ledger';
 import { addressToBase58, ed25519PublicKey } from '@nightjar/protocol';
 import { readAuthorityKey } from '../src/authority-key.js';
 import { newAuthority, writeCeremonyKeys } from './production-config.js';
@@ -42,7 +42,14 @@ describe('nightjar ledger', () => {
     dirs.push(dir);
     const first = run(['ledger', '--port', '0', '--data-dir', dir, '--manual-clock']);
     const [, url] = await first.line(/ready at (http:\/\/\S+)/);
-    const client = new RpcLedgerClient(url!);
+    // Dev methods need the secret the ledger keeps in its data directory (and names when ready).
+    const [, secretFile] = await first.line(/dev secret in (\S+)/);
+    expect(secretFile).toBe(join(dir, 'dev-secret'));
+    expect(statSync(secretFile!).mode & 0o777).toBe(0o600);
+    await expect(new RpcLedgerClient(url!).advanceSlots({ slots: 1 })).rejects.toMatchObject({
+      code: -32006,
+    });
+    const client = new RpcLedgerClient(url!, { devSecret: readDevSecret(secretFile!) });
     expect((await client.getMarkets()).map((m) => m.symbol)).toEqual(['SOL-USDC', 'ETH-USDC']);
     await client.advanceSlots({ slots: 7 });
     await client.close();

@@ -8,6 +8,7 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  statSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -89,6 +90,9 @@ describe('nightjar start', () => {
     // transport (dcap-qvl accepts the quote) before it sends anything.
     expect(ready.compose_hash).toMatch(/^[0-9a-f]{64}$/);
     expect(ready.platform_root).toBe(join(dir, 'engine', 'attestation', 'pki', 'root-ca.der'));
+    // The dev ledger's faucet secret, for local tools: ready.json (0600) carries it.
+    expect(ready.ledger_dev_secret).toBe(readFileSync(join(dir, 'ledger', 'dev-secret'), 'utf8').trim());
+    expect(statSync(join(dir, 'ready.json')).mode & 0o777).toBe(0o600);
     const ledger = new RpcLedgerClient(ready.ledger_url);
     const transport = createTransport({
       url: ready.base_url,

@@ -238,13 +238,17 @@ export class TreeMirror {
   private async rebuild(s: ShardState, treeId: number): Promise<void> {
     const chain = await this.ledger.getTreeRoot({ tree_id: treeId, commitment: 'finalized' });
     const tree = new TreeShard(treeId);
-    for (let from = 0; from < chain.leaf_count; from += PAGE) {
+    // The ledger may cut a page shorter than asked (its getLeaves cap): go on from what came.
+    for (let from = 0; from < chain.leaf_count;) {
       const { leaves } = await this.ledger.getLeaves({
         tree_id: treeId,
         from,
         to: Math.min(chain.leaf_count, from + PAGE),
       });
+      if (leaves.length === 0)
+        throw new Error(`the ledger returned no leaves from ${from} of shard ${treeId}`);
       tree.appendBatch(leaves.map((l) => BigInt('0x' + l.value)));
+      from += leaves.length;
     }
     const window = await this.ledger.getRootWindow({ tree_id: treeId, commitment: 'finalized' });
     const changed = s.tree.size !== tree.size || s.tree.root !== tree.root;

@@ -82,6 +82,36 @@ describe('TreeMirror', () => {
     await ledger.close();
   });
 
+  it('a rebuild pages by the leaves the ledger returned, whatever page cap the ledger has', async () => {
+    const ledger = Ledger.open({
+      clock: { mode: 'manual' },
+      verifier: { verify: async () => true },
+      freshSignerWorkBits: 0,
+    });
+    await ensureDevGenesis(ledger, loadOrCreateDevKeys(undefined));
+    const chain = await ledger.getChain();
+    // A ledger whose getLeaves pages are two leaves (as the RPC cuts a page longer than its cap).
+    const shortPages: LedgerClient = Object.assign(Object.create(ledger) as LedgerClient, {
+      getLeaves: (p: { tree_id: number; from: number; to: number }) =>
+        ledger.getLeaves({ ...p, to: Math.min(p.to, p.from + 2) }),
+    });
+    const wallet = Uint8Array.from(randomBytes(32));
+    await ledger.requestAirdrop({
+      owner: addressToBase58(ed25519PublicKey(wallet)),
+      mint: SOL,
+      amount: '100',
+    });
+    for (let i = 1; i <= 5; i++)
+      await ledger.sendTransaction({ transaction: depositTx(chain, wallet, BigInt(i), 1n) });
+    await ledger.advanceSlots({ slots: COMMITMENT_LAG.finalized + 1 });
+    const mirror = new TreeMirror(shortPages);
+    await mirror.start(4);
+    expect(mirror.shard(0)!.size).toBe(5);
+    expect(fieldToHex(mirror.shard(0)!.root)).toBe((await ledger.getTreeRoot({ tree_id: 0 })).merkle_root);
+    mirror.stop();
+    await ledger.close();
+  });
+
   it('notices finalized leaves it never heard about and reads them back from the chain', async () => {
     const ledger = Ledger.open({
       clock: { mode: 'manual' },

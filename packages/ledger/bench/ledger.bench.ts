@@ -9,45 +9,14 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { ShardedTrees, randomFieldElement } from '@nightjar/crypto';
+import { randomFieldElement } from '@nightjar/crypto';
 import { fieldToHex } from '@nightjar/protocol';
-import Database from 'better-sqlite3';
-import {
-  ensureDevGenesis,
-  Ledger,
-  loadOrCreateDevKeys,
-  marketAddress,
-  mintAddress,
-  RpcLedgerClient,
-  serveLedger,
-  VAULT_ADDRESS,
-  type DevLedgerClient,
-} from '../src/index.js';
+import { Ledger, marketAddress, RpcLedgerClient, serveLedger, type DevLedgerClient } from '../src/index.js';
 import { Actor, makeNote, type TestNote } from '../test/harness.js';
+import { acceptAll, depositOf, freshLedger, ledgerWithLeaves, SOL } from './fixtures.js';
 
-const acceptAll = { verify: async () => true };
-const SOL = mintAddress('SOL');
 const SOL_USDC = marketAddress('SOL-USDC');
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-
-async function freshLedger(dataDir?: string) {
-  // No fresh-signer work: the bench measures the ledger, not a client's hashing.
-  const ledger = Ledger.open({
-    dataDir,
-    clock: { mode: 'manual' },
-    verifier: acceptAll,
-    freshSignerWorkBits: 0,
-  });
-  Actor.chain = await ledger.getChain();
-  const keys = loadOrCreateDevKeys(dataDir);
-  await ensureDevGenesis(ledger, keys);
-  const admin = new Actor(keys.adminSeed);
-  await admin.sync(ledger);
-  const tee = new Actor();
-  await admin.send(ledger, 'set_tee_keys', { keys: [tee.address] });
-  await ledger.advanceSlots({ slots: 31 });
-  return { ledger, tee };
-}
 
 async function deposits(
   client: DevLedgerClient,
@@ -58,17 +27,7 @@ async function deposits(
   const notes = Array.from({ length: n }, () => makeNote(SOL, 1000n));
   const t0 = performance.now();
   for (const note of notes) {
-    const tx = user.sign({
-      name: 'deposit',
-      args: {
-        tree_id: 0,
-        mint: SOL,
-        amount: '1000',
-        note_commitment: note.commitment,
-        opening_hash: note.openingHash,
-      },
-    });
-    await client.sendTransaction({ transaction: tx });
+    await client.sendTransaction({ transaction: depositOf(user, note) });
   }
   return { notes, perSecond: n / ((performance.now() - t0) / 1000) };
 }
@@ -127,7 +86,7 @@ async function throughput(transport: 'in-process' | 'JSON-RPC', n: number) {
   let server: Awaited<ReturnType<typeof serveLedger>> | undefined;
   if (transport === 'JSON-RPC') {
     server = await serveLedger(ledger);
-    client = new RpcLedgerClient(server.url);
+    client = new RpcLedgerClient(server.url, { devSecret: server.devSecret });
   }
   await tee.sync(client);
   const user = new Actor();
@@ -144,38 +103,9 @@ async function throughput(transport: 'in-process' | 'JSON-RPC', n: number) {
   return { deposits: dep.perSecond, settles: settle };
 }
 
-/** Builds a ledger database holding `n` leaves directly (as if deposited), then times reopening it. */
+/** Times reopening a ledger database holding `n` leaves (written directly, as if deposited). */
 async function reopen(n: number) {
-  const dir = mkdtempSync(join(tmpdir(), 'nightjar-bench-'));
-  const { ledger } = await freshLedger(dir);
-  await ledger.close();
-  const db = new Database(join(dir, 'ledger.sqlite'));
-  const trees = new ShardedTrees(4);
-  const insert = db.prepare(
-    'INSERT INTO notes (commitment, tree_id, leaf_index, mint, amount, slot, tx_seq) VALUES (?, 0, ?, ?, ?, 1, ?)',
-  );
-  const leaves: bigint[] = [];
-  db.transaction(() => {
-    for (let i = 0; i < n; i++) {
-      const v = BigInt(i + 1) * 7919n;
-      leaves.push(v);
-      insert.run(fieldToHex(v), i, SOL, '1', 1_000_000 + i);
-    }
-    db.prepare(
-      "INSERT INTO supply (mint, deposited, withdrawn) VALUES (?, ?, '0') ON CONFLICT(mint) DO UPDATE SET deposited = excluded.deposited",
-    ).run(SOL, String(n));
-    db.prepare(
-      'INSERT INTO balances (owner, mint, amount) VALUES (?, ?, ?) ON CONFLICT(owner, mint) DO UPDATE SET amount = excluded.amount',
-    ).run(VAULT_ADDRESS, SOL, String(n));
-  })();
-  const tBuild = performance.now();
-  trees.appendBatch(0, leaves);
-  const root = trees.root(0);
-  const buildMs = performance.now() - tBuild;
-  db.prepare(
-    'INSERT INTO tree_snapshot (id, tx_seq, image) VALUES (0, ?, ?) ON CONFLICT(id) DO UPDATE SET tx_seq = excluded.tx_seq, image = excluded.image',
-  ).run(1_000_000 + n, Buffer.from(trees.snapshot()));
-  db.close();
+  const { dir, root, buildMs } = await ledgerWithLeaves(n);
   const times: number[] = [];
   for (let i = 0; i < 3; i++) {
     const t0 = performance.now();

@@ -61,13 +61,18 @@ export const RPC_ERRORS = {
   nodeTimeout: -32004,
   /** The node is down (fault injection outage). */
   nodeUnavailable: -32005,
-  /** Dev-only method on a non-dev ledger. */
+  /** Dev-only method on a non-dev ledger, or over JSON-RPC without the ledger's dev secret. */
   notAllowed: -32006,
   /**
    * Transaction refused for load before anything ran (nonce not used): too many transactions of
    * this signer (or of all signers) are waiting to land, or the proof verifier is at capacity.
    */
   busy: -32007,
+  /**
+   * Refused before anything ran: this source address (an IPv6 one by its /64) spent its share of
+   * the ledger's reads; its budget refills within a second or two.
+   */
+  rateLimited: -32008,
 } as const;
 
 export class RpcError extends Error {

@@ -30,6 +30,11 @@
  *   chain-id.ts       the chain id, fixed when the store is created
  * Over the network
  *   rpc-server.ts     JSON-RPC over HTTP and events over WebSocket, dispatched through the table
+ *   http-guard.ts     Host, Origin and Content-Type: what a browser could send is refused
+ *   dev-secret.ts     the dev secret that dev-only calls over JSON-RPC must carry
+ *   rate-limit.ts     a budget of reads per source address
+ *   heavy-reads.ts    the reads that grow with their answer (pages, blocks, note states)
+ *   reader-thread.ts  those reads on a worker thread (reader-worker.ts) with its own connection
  *   rpc-client.ts     RpcLedgerClient, generated from the table
  */
 export * from './types.js';
@@ -54,5 +59,7 @@ export { LOCK_TTL_CEILING_SLOTS } from './program/locks.js';
 export { validMatchJob, type Circuit, type LedgerProofVerifier, type ProofJob } from './proof-checks.js';
 export { MAX_MEMOS_PER_READ, MAX_NULLIFIERS_PER_READ } from './queries.js';
 export * from './rpc-server.js';
+export { DEV_SECRET_FILE, readDevSecret } from './dev-secret.js';
+export { DEFAULT_RATE_LIMIT, type RateLimit } from './rate-limit.js';
 export * from './rpc-client.js';
 export * from './proof-verifier.js';

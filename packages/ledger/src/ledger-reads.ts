@@ -8,6 +8,7 @@ import { ChainState } from './chain-state.js';
 import type { SlotClock } from './clock.js';
 import { RPC_ERRORS, RpcError } from './errors.js';
 import type { InjectedFaults } from './faults.js';
+import { InThreadReads, type HeavyReads } from './heavy-reads.js';
 import { LEDGER_METHODS as M, parseParams, type ParamsOf, type ResultOf } from './methods.js';
 import { LedgerQueries } from './queries.js';
 import { RootWindows } from './root-window.js';
@@ -21,7 +22,11 @@ import {
   type TransactionRecord,
 } from './types.js';
 
-export const MAX_LEAVES_PER_READ = 10_000;
+/**
+ * The ledger's getLeaves page (DESIGN.md's 10,000 is the venue's /tree/leaves page): smaller, so
+ * one read holds a reader for less; clients page by the leaves they got.
+ */
+export const MAX_LEAVES_PER_READ = 2_048;
 const MAX_SIGNATURES_PER_READ = 256;
 
 export class LedgerReads {
@@ -29,28 +34,35 @@ export class LedgerReads {
   protected readonly queries: LedgerQueries;
   private readonly rootWindows: RootWindows;
   private readonly readStmts;
+  private readonly leavesPerRead: number;
+  /** The heavy reads on this thread; heavyReads() may serve them from a reader thread instead. */
+  protected readonly inThreadReads: InThreadReads;
 
   protected constructor(
     protected readonly db: Db,
     protected readonly state: ChainState,
     readonly clock: SlotClock,
     protected readonly faults: InjectedFaults,
-    memosPerRead: number | undefined,
+    pageCaps: { memos: number | undefined; leaves: number | undefined },
     /** The chain id (fixed at genesis) and the work asked of fresh signers. */
     protected readonly chain: ChainInfo,
   ) {
+    const memosPerRead = pageCaps.memos;
+    this.leavesPerRead = pageCaps.leaves ?? MAX_LEAVES_PER_READ;
     this.queries = new LedgerQueries(db, state, memosPerRead);
     this.rootWindows = new RootWindows(db);
+    this.inThreadReads = new InThreadReads(db, memosPerRead);
     this.readStmts = {
       nonce: db.prepare('SELECT nonce FROM nonces WHERE signer = ?').pluck(),
       tx: db.prepare(
         'SELECT signature, slot, instruction, err, result FROM transactions WHERE signature = ?',
       ),
-      // Signed transactions only (faucet credits have no body).
-      block: db.prepare(
-        'SELECT signature, signer, nonce, body, err FROM transactions WHERE slot = ? AND body IS NOT NULL ORDER BY seq',
-      ),
     };
+  }
+
+  /** Where the heavy reads run: this thread here; Ledger hands them to its reader thread if it has one. */
+  protected heavyReads(): HeavyReads {
+    return this.inThreadReads;
   }
 
   protected guard(): void {
@@ -138,9 +150,8 @@ export class LedgerReads {
     if (!Number.isInteger(from) || !Number.isInteger(to) || from < 0 || to < from) {
       throw new RpcError(RPC_ERRORS.invalidParams, 'from and to must be integers with 0 <= from <= to');
     }
-    const end = Math.min(to, from + MAX_LEAVES_PER_READ);
-    const rows = this.state.leafRows(tree_id, from, end);
-    return { leaves: rows.map((r) => ({ leaf_index: r.leaf_index, value: r.commitment })) };
+    const end = Math.min(to, from + this.leavesPerRead);
+    return { leaves: await this.heavyReads().leaves(tree_id, from, end) };
   }
 
   async getBalance(params: ParamsOf<'getBalance'>): Promise<ResultOf<'getBalance'>> {
@@ -181,14 +192,14 @@ export class LedgerReads {
   async getNoteStatus(params: ParamsOf<'getNoteStatus'>): Promise<ResultOf<'getNoteStatus'>> {
     this.guard();
     const { nullifier } = parseParams(M.getNoteStatus.params, params);
-    return this.queries.noteStatus(nullifier, this.clock.current);
+    const [status] = await this.heavyReads().noteStatuses([nullifier], this.clock.current);
+    return status!;
   }
 
   async getNoteStatuses(params: ParamsOf<'getNoteStatuses'>): Promise<ResultOf<'getNoteStatuses'>> {
     this.guard();
     const { nullifiers } = parseParams(M.getNoteStatuses.params, params);
-    const slot = this.clock.current;
-    return nullifiers.map((n) => this.queries.noteStatus(n, slot));
+    return this.heavyReads().noteStatuses(nullifiers, this.clock.current);
   }
 
   async getSpentNullifiers(params: ParamsOf<'getSpentNullifiers'>): Promise<ResultOf<'getSpentNullifiers'>> {
@@ -207,14 +218,15 @@ export class LedgerReads {
   async getDeposits(params: ParamsOf<'getDeposits'>): Promise<ResultOf<'getDeposits'>> {
     this.guard();
     const { owner, from } = parseParams(M.getDeposits.params, params);
-    return { deposits: this.queries.deposits(owner, from ?? 0) };
+    return { deposits: await this.heavyReads().deposits(owner, from ?? 0) };
   }
 
   /** Fill memos by global index, for clients recovering their notes from the ledger alone. */
   async getMemos(params: ParamsOf<'getMemos'>): Promise<ResultOf<'getMemos'>> {
     this.guard();
     const { from, to } = parseParams(M.getMemos.params, params);
-    return { memos: this.queries.memos(from, to) };
+    if (to < from) throw new RpcError(RPC_ERRORS.invalidParams, 'from must not exceed to');
+    return { memos: await this.heavyReads().memos(from, to) };
   }
 
   /** The memos stored with one settlement transaction. */
@@ -242,20 +254,7 @@ export class LedgerReads {
         RPC_ERRORS.invalidParams,
         `slot ${slot} is not finalized (the finalized slot is ${finalized})`,
       );
-    const rows = this.readStmts.block.all(slot) as {
-      signature: string;
-      signer: string;
-      nonce: string;
-      body: string;
-      err: string | null;
-    }[];
-    const transactions: BlockTransaction[] = rows.map((r) => ({
-      signature: r.signature,
-      signer: r.signer,
-      nonce: r.nonce,
-      instruction: JSON.parse(r.body) as BlockTransaction['instruction'],
-      err: r.err === null ? null : (JSON.parse(r.err) as BlockTransaction['err']),
-    }));
+    const transactions = await this.heavyReads().block(slot);
     return { slot, transactions };
   }
 

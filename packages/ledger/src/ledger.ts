@@ -6,19 +6,23 @@
  */
 import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
+import { join } from 'node:path';
 import { parseAddress, U64_MAX } from '@nightjar/protocol';
 import { VAULT_ADDRESS } from './addresses.js';
 import { judgeProofs, SignerLanes, sourceOf, type AdmissionLimits, type SignerClass } from './admission.js';
 import { loadOrCreateChainId } from './chain-id.js';
 import { ChainState } from './chain-state.js';
 import { SlotClock, type ClockMode } from './clock.js';
+import { loadOrCreateDevSecret } from './dev-secret.js';
 import { RPC_ERRORS, RpcError } from './errors.js';
 import { InjectedFaults } from './faults.js';
 import type { GenesisAuthority } from './genesis-authority.js';
+import type { HeavyReads } from './heavy-reads.js';
 import { LedgerReads } from './ledger-reads.js';
 import { decodeInstruction } from './program/args.js';
 import type { LedgerProofVerifier } from './proof-checks.js';
-import { getMeta, openDatabase, setMeta, type Db } from './store.js';
+import { ReaderThread } from './reader-thread.js';
+import { DATABASE_FILE, getMeta, openDatabase, setMeta, type Db } from './store.js';
 import {
   checkEnvelope,
   leadingZeroBits,
@@ -26,7 +30,7 @@ import {
   signatureHolds,
   transactionDigest,
 } from './transaction.js';
-import type { DevLedgerClient, ParamsOf, ResultOf } from './methods.js';
+import type { CallContext, DevLedgerClient, ParamsOf, ResultOf } from './methods.js';
 import { COMMITMENT_LAG, type FaultConfig, type LedgerEvent, type Transaction } from './types.js';
 import { LedgerWriter } from './writer.js';
 
@@ -34,11 +38,6 @@ export { MAX_LEAVES_PER_READ } from './ledger-reads.js';
 
 /** Leading zero bits a fresh signer's transaction digest needs by default (about 2^15 hashes, 0.1–0.3 s). */
 export const DEFAULT_FRESH_SIGNER_WORK_BITS = 15;
-
-/** Who sent a transaction: the RPC server passes the remote address; in process it is absent. */
-export interface TransactionOrigin {
-  source?: string;
-}
 
 export interface LedgerOptions {
   /** Directory for `ledger.sqlite`; in memory when omitted. */
@@ -55,6 +54,8 @@ export interface LedgerOptions {
   random?: () => number;
   /** Page cap of getMemos; 10,000 unless a test wants to reach it cheaply. */
   memosPerRead?: number;
+  /** Page cap of getLeaves; {@link MAX_LEAVES_PER_READ} unless a benchmark compares another. */
+  leavesPerRead?: number;
   /** Transactions waiting to land before -32007 (admission.ts; defaults DEFAULT_ADMISSION_LIMITS). */
   admission?: Partial<AdmissionLimits>;
   /**
@@ -69,6 +70,15 @@ const WHOLE_PROOF_INSTRUCTIONS = new Set(['withdraw', 'join_split']);
 
 export class Ledger extends LedgerReads implements DevLedgerClient {
   readonly dev: boolean;
+  /**
+   * What a dev-only call over JSON-RPC must carry (dev-secret.ts): kept in `<dataDir>/dev-secret`,
+   * in memory without a data directory; undefined outside dev mode. In process nothing asks for it.
+   */
+  readonly devSecret: string | undefined;
+  private readonly sqlitePath: string | undefined;
+  private readonly memosPerRead: number | undefined;
+  private readerThread: Promise<ReaderThread | undefined> | undefined;
+  private reader: ReaderThread | undefined;
   private readonly events = new EventEmitter();
   private readonly verifier: LedgerProofVerifier;
   private readonly writer: LedgerWriter;
@@ -94,10 +104,13 @@ export class Ledger extends LedgerReads implements DevLedgerClient {
       state,
       new SlotClock({ mode: options.clock?.mode ?? 'auto', slotMs: options.clock?.slotMs, startSlot }),
       new InjectedFaults(options.random ?? Math.random),
-      options.memosPerRead,
+      { memos: options.memosPerRead, leaves: options.leavesPerRead },
       chain,
     );
     this.dev = options.dev ?? true;
+    this.devSecret = this.dev ? loadOrCreateDevSecret(options.dataDir) : undefined;
+    this.sqlitePath = options.dataDir === undefined ? undefined : join(options.dataDir, DATABASE_FILE);
+    this.memosPerRead = options.memosPerRead;
     this.verifier = options.verifier;
     this.lanes = new SignerLanes(options.admission);
     // History: at least one landed, successful transaction (a partial index keeps this one lookup).
@@ -120,6 +133,34 @@ export class Ledger extends LedgerReads implements DevLedgerClient {
     const ledger = new Ledger(openDatabase(options.dataDir), options);
     ledger.clock.start();
     return ledger;
+  }
+
+  /**
+   * Serves the heavy reads (heavy-reads.ts) from a reader thread with its own read-only connection
+   * from now on, off this thread's event loop, where the writer runs. Only a ledger stored in a file
+   * can (false otherwise); serveLedger starts it. Ends with close().
+   */
+  async startReaderThread(): Promise<boolean> {
+    if (this.sqlitePath === undefined || this.closed) return false;
+    // A thread that cannot start leaves the reads where they were, on this thread.
+    this.readerThread ??= ReaderThread.start({ path: this.sqlitePath, memosPerRead: this.memosPerRead }).then(
+      async (reader) => {
+        if (!this.closed) return (this.reader = reader);
+        await reader.close();
+        return undefined;
+      },
+      () => undefined,
+    );
+    return (await this.readerThread) !== undefined;
+  }
+
+  /** How many heavy reads ran on this thread and on the reader thread (tests and benchmarks). */
+  get heavyReadsServed(): { inThread: number; readerThread: number } {
+    return { inThread: this.inThreadReads.served, readerThread: this.reader?.served ?? 0 };
+  }
+
+  protected override heavyReads(): HeavyReads {
+    return this.reader?.isAlive ? this.reader : this.inThreadReads;
   }
 
   get isInitialized(): boolean {
@@ -159,13 +200,14 @@ export class Ledger extends LedgerReads implements DevLedgerClient {
    */
   async sendTransaction(
     params: ParamsOf<'sendTransaction'>,
-    origin: TransactionOrigin = {},
+    /** Who sent it: the RPC server passes the remote address; in process it is absent (one local source). */
+    context: Partial<CallContext> = {},
   ): Promise<ResultOf<'sendTransaction'>> {
     this.guard();
     const tx = params.transaction;
     const shapeError = checkEnvelope(tx);
     if (shapeError) throw new RpcError(RPC_ERRORS.invalidParams, shapeError);
-    const source = sourceOf(origin.source);
+    const source = sourceOf(context.remoteAddress);
     const kind = this.signerClass(tx.signer);
     // A full lane or share refuses before the digest or the signature costs anything (admit checks again).
     this.lanes.assertRoom(tx.signer, source, kind);
@@ -287,6 +329,7 @@ export class Ledger extends LedgerReads implements DevLedgerClient {
     await this.idle();
     this.closed = true;
     this.writer.dropPending();
+    await this.reader?.close();
     setMeta(this.db, 'slot', String(this.clock.current));
     this.state.saveTreeSnapshot();
     this.db.close();

@@ -55,14 +55,17 @@ interface Returns<R> {
 export interface MethodSpec<P, R, S extends Surface = Surface> extends Returns<R> {
   readonly params: Codec<P>;
   readonly surface: S;
+  /** Refused outside dev mode, and over JSON-RPC without the dev secret (every `dev` method is). */
+  readonly devOnly?: true;
 }
 
 function method<P, R, S extends Surface = 'client'>(
   params: Codec<P>,
   _result: Returns<R>,
   surface: S = 'client' as S,
+  options: { devOnly?: true } = {},
 ): MethodSpec<P, R, S> {
-  return { params, surface };
+  return { params, surface, ...options };
 }
 
 const returns = <R>(): Returns<R> => ({});
@@ -118,6 +121,8 @@ export const LEDGER_METHODS = {
   requestAirdrop: method(
     checkedByLedger<{ owner: string; mint: string; amount: string }>(),
     returns<{ signature: string }>(),
+    'client',
+    { devOnly: true },
   ),
   sendTransaction: method(checkedByLedger<{ transaction: Transaction }>(), returns<{ signature: string }>()),
   getSignatureStatuses: method(
@@ -180,6 +185,26 @@ export type ParamsOf<K extends LedgerMethodName> =
   LedgerMethodTable[K] extends MethodSpec<infer P, unknown> ? Exclude<P, undefined> : never;
 export type ResultOf<K extends LedgerMethodName> =
   LedgerMethodTable[K] extends MethodSpec<unknown, infer R> ? R : never;
+
+/** Whether a method is a dev control (`dev_*`) or otherwise dev-only (the faucet). */
+export function isDevOnly(name: LedgerMethodName): boolean {
+  const spec: MethodSpec<unknown, unknown> = LEDGER_METHODS[name];
+  return spec.surface === 'dev' || spec.devOnly === true;
+}
+
+/**
+ * The HTTP header a dev-only call over JSON-RPC carries the ledger's dev secret in (dev-secret.ts);
+ * `RpcLedgerClient` sends it when given `devSecret`.
+ */
+export const DEV_SECRET_HEADER = 'x-nightjar-dev-secret';
+
+/**
+ * What the server knows of a call besides its params, passed to the ledger's method after them
+ * (in process there is none): the source address, for limits per address.
+ */
+export interface CallContext {
+  remoteAddress: string;
+}
 
 /** The method's name on the wire. */
 export function wireName(name: LedgerMethodName): string {

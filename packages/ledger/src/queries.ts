@@ -5,7 +5,6 @@
  */
 import { VAULT_ADDRESS } from './addresses.js';
 import type { ChainState } from './chain-state.js';
-import { RPC_ERRORS, RpcError } from './errors.js';
 import type { Db } from './store.js';
 import type { DepositRecord, MemoRecord, MintSolvency, NoteStatus } from './types.js';
 
@@ -52,9 +51,8 @@ export class LedgerQueries {
     return this.state.noteStatus(nullifier, slot);
   }
 
-  /** Half-open [from, to), cut to its first `memosPerRead` indices (like getLeaves). */
+  /** Half-open [from, to) (from <= to), cut to its first `memosPerRead` indices (like getLeaves). */
   memos(from: number, to: number): MemoRecord[] {
-    if (to < from) throw new RpcError(RPC_ERRORS.invalidParams, 'from must not exceed to');
     return this.stmts.memoRange.all(from, Math.min(to, from + this.memosPerRead)) as MemoRecord[];
   }
 

@@ -2,6 +2,8 @@
 import WebSocket from 'ws';
 import { RPC_ERRORS, RpcError } from './errors.js';
 import {
+  DEV_SECRET_HEADER,
+  isDevOnly,
   LEDGER_METHODS,
   wireName,
   type DevLedgerClient,
@@ -12,17 +14,20 @@ import type { LedgerEvent } from './types.js';
 
 const MIN_RECONNECT_MS = 100;
 const MAX_RECONNECT_MS = 5000;
+/** A call refused for its address's read budget (-32008) is sent again after these waits. */
+const RATE_LIMITED_RETRY_MS = [100, 200, 400, 800, 1600, 3200];
 
 /** One JSON-RPC call per entry of the method table, on the prototype, sent through `call`. */
 abstract class TableMethods {
-  protected abstract call<T>(method: string, params?: object): Promise<T>;
+  protected abstract call<T>(method: string, params?: object, devOnly?: boolean): Promise<T>;
 
   static {
     for (const name of Object.keys(LEDGER_METHODS) as LedgerMethodName[]) {
       const wire = wireName(name);
+      const devOnly = isDevOnly(name);
       Object.defineProperty(this.prototype, name, {
         value(this: TableMethods, params: object = {}) {
-          return this.call(wire, params);
+          return this.call(wire, params, devOnly);
         },
         writable: true,
         configurable: true,
@@ -42,20 +47,44 @@ export class RpcLedgerClient extends RpcMethods implements DevLedgerClient {
   private reconnectTimer: NodeJS.Timeout | undefined;
   private reconnectDelayMs = MIN_RECONNECT_MS;
 
+  /**
+   * `devSecret`: the dev ledger's secret (its `<dataDir>/dev-secret`, or `LedgerServer.devSecret`),
+   * sent with dev-only calls (`dev_*`, `requestAirdrop`) only; without it the ledger refuses them.
+   */
   constructor(
     readonly url: string,
-    private readonly options: { timeoutMs?: number } = {},
+    private readonly options: { timeoutMs?: number; devSecret?: string } = {},
   ) {
     super();
   }
 
-  protected async call<T>(method: string, params: object = {}): Promise<T> {
+  /**
+   * Sends one call. Refused for the address's read budget (-32008), it is sent again a little later
+   * (the budget refills within a second or two), at most six times.
+   */
+  protected async call<T>(method: string, params: object = {}, devOnly = false): Promise<T> {
+    for (const wait of RATE_LIMITED_RETRY_MS) {
+      try {
+        return await this.callOnce<T>(method, params, devOnly);
+      } catch (err) {
+        if (!(err instanceof RpcError) || err.code !== RPC_ERRORS.rateLimited || this.closed) throw err;
+      }
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+    return this.callOnce<T>(method, params, devOnly);
+  }
+
+  private async callOnce<T>(method: string, params: object, devOnly: boolean): Promise<T> {
     if (this.closed) throw new RpcError(RPC_ERRORS.nodeUnavailable, 'client is closed');
+    const secret = devOnly ? this.options.devSecret : undefined;
     let response: Response;
     try {
       response = await fetch(this.url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: {
+          'content-type': 'application/json',
+          ...(secret === undefined ? {} : { [DEV_SECRET_HEADER]: secret }),
+        },
         body: JSON.stringify({ jsonrpc: '2.0', id: this.nextId++, method, params }),
         signal: AbortSignal.timeout(this.options.timeoutMs ?? 30_000),
       });

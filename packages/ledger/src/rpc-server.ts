@@ -1,15 +1,36 @@
 /**
  * The ledger as its own server: JSON-RPC 2.0 over HTTP POST at `/`, events over a WebSocket at
- * `/ws`. Methods are the table's (methods.ts): params parsed with its codecs, dev controls refused
- * outside dev mode. Every failure is a JSON-RPC error object; nothing a client sends can crash the
- * process.
+ * `/ws`. Methods are the table's (methods.ts): params parsed with its codecs, dev-only methods
+ * refused outside dev mode and without the dev secret. Requests a browser could make for a web page
+ * are refused before their body is read (http-guard.ts); each source address has a budget of reads
+ * (rate-limit.ts); the heavy reads run on a reader thread (reader-thread.ts). Every failure is a
+ * JSON-RPC error object; nothing a client sends can crash the process.
  */
 import type { Codec } from '@nightjar/protocol';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { isDevSecret } from './dev-secret.js';
 import { RPC_ERRORS, RpcError } from './errors.js';
-import type { Ledger, TransactionOrigin } from './ledger.js';
-import { LEDGER_METHODS, parseParams, wireName, type LedgerMethodName } from './methods.js';
+import { HttpGuard, type HttpGuardOptions } from './http-guard.js';
+import { MAX_LEAVES_PER_READ, type Ledger } from './ledger.js';
+import {
+  DEV_SECRET_HEADER,
+  isDevOnly,
+  LEDGER_METHODS,
+  parseParams,
+  wireName,
+  type CallContext,
+  type LedgerMethodName,
+} from './methods.js';
+import { MAX_DEPOSITS_PER_READ, MAX_MEMOS_PER_READ } from './queries.js';
+import {
+  AddressBuckets,
+  callCost,
+  DEFAULT_RATE_LIMIT,
+  rowsRead,
+  type RateLimit,
+  type ReadCaps,
+} from './rate-limit.js';
 import type { LedgerEvent } from './types.js';
 
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -17,21 +38,41 @@ const MAX_BATCH = 64;
 /** A subscriber that falls this far behind is disconnected rather than buffered without bound. */
 const MAX_SOCKET_BUFFER_BYTES = 8 * 1024 * 1024;
 const MAX_SOCKETS = 256;
+const READ_CAPS: ReadCaps = {
+  leaves: MAX_LEAVES_PER_READ,
+  memos: MAX_MEMOS_PER_READ,
+  deposits: MAX_DEPOSITS_PER_READ,
+  blockRows: 256,
+};
 
 /** The table's methods by wire name (`dev_setFaults` is `setFaults`). */
 const BY_WIRE_NAME = new Map(
   (Object.keys(LEDGER_METHODS) as LedgerMethodName[]).map((name) => [wireName(name), name]),
 );
 
-/** Parses `params` with the method's codec and calls it on the ledger, saying who asked (admission counts per source). */
-function dispatch(ledger: Ledger, name: LedgerMethodName, params: unknown, source: string): Promise<unknown> {
+/** Parses `params` with the method's codec and calls it on the ledger, with the call's context. */
+function dispatch(
+  ledger: Ledger,
+  name: LedgerMethodName,
+  params: unknown,
+  context: CallContext,
+): Promise<unknown> {
   const codec: Codec<unknown> = LEDGER_METHODS[name].params;
   const parsed = parseParams(codec, params);
-  return (ledger[name] as (params: unknown, origin: TransactionOrigin) => Promise<unknown>).call(
+  return (ledger[name] as (params: unknown, context: CallContext) => Promise<unknown>).call(
     ledger,
     parsed,
-    { source },
+    context,
   );
+}
+
+/** What one HTTP request brings to each of its calls. */
+interface RequestScope {
+  ledger: Ledger;
+  buckets: AddressBuckets;
+  context: CallContext;
+  /** Whether the request carries the ledger's dev secret (checked only for a dev-only call). */
+  hasDevSecret(): boolean;
 }
 
 interface JsonRpcResponse {
@@ -45,7 +86,8 @@ function failure(id: JsonRpcResponse['id'], code: number, message: string): Json
   return { jsonrpc: '2.0', id, error: { code, message } };
 }
 
-async function handleOne(ledger: Ledger, request: unknown, source: string): Promise<JsonRpcResponse> {
+async function handleOne(scope: RequestScope, request: unknown): Promise<JsonRpcResponse> {
+  const { ledger } = scope;
   if (typeof request !== 'object' || request === null || Array.isArray(request)) {
     return failure(null, RPC_ERRORS.invalidRequest, 'request must be an object');
   }
@@ -55,37 +97,82 @@ async function handleOne(ledger: Ledger, request: unknown, source: string): Prom
     return failure(id, RPC_ERRORS.invalidRequest, 'expected {jsonrpc: "2.0", method, params?, id}');
   const name = BY_WIRE_NAME.get(r.method);
   if (!name) return failure(id, RPC_ERRORS.methodNotFound, `no method ${r.method.slice(0, 64)}`);
-  if (LEDGER_METHODS[name].surface === 'dev' && !ledger.dev)
-    return failure(id, RPC_ERRORS.notAllowed, `${r.method} is only available in dev mode`);
+  if (isDevOnly(name)) {
+    if (!ledger.dev) return failure(id, RPC_ERRORS.notAllowed, `${r.method} is only available in dev mode`);
+    if (!scope.hasDevSecret())
+      return failure(
+        id,
+        RPC_ERRORS.notAllowed,
+        `${r.method} needs the ledger's dev secret (${DEV_SECRET_HEADER})`,
+      );
+  }
   const params = r.params === undefined ? {} : r.params;
   if (typeof params !== 'object' || params === null || Array.isArray(params))
     return failure(id, RPC_ERRORS.invalidParams, 'params must be one object');
+  const address = scope.context.remoteAddress;
+  const cost = callCost(name, params, READ_CAPS);
+  if (!scope.buckets.take(address, cost))
+    return failure(id, RPC_ERRORS.rateLimited, 'too many reads from this address; retry shortly');
+  let read = cost;
   try {
-    const result = await dispatch(ledger, name, params, source);
+    const result = await dispatch(ledger, name, params, scope.context);
+    read = rowsRead(name, result) ?? cost;
     return { jsonrpc: '2.0', id, result: result === undefined ? null : result };
   } catch (err) {
+    read = 1;
     if (err instanceof RpcError) return failure(id, err.code, err.message);
     // Malformed params that slipped past a method's checks surface as TypeErrors: still the caller's fault.
     if (err instanceof TypeError) return failure(id, RPC_ERRORS.invalidParams, 'invalid params');
     return failure(id, RPC_ERRORS.internal, 'internal error');
+  } finally {
+    // Paid for what it asked; charged for what it read (a call costs at least 1).
+    scope.buckets.refund(address, cost - Math.max(1, read));
   }
 }
 
 export interface LedgerServer {
   url: string;
   wsUrl: string;
+  /** The secret dev-only calls must carry (`RpcLedgerClient`'s `devSecret`); undefined outside dev mode. */
+  devSecret: string | undefined;
   close(): Promise<void>;
 }
 
+export interface ServeLedgerOptions extends HttpGuardOptions {
+  /** Interface to bind (default 127.0.0.1); the Host header may name it. */
+  host?: string;
+  /** Port (0 picks a free one). */
+  port?: number;
+  logger?: boolean;
+  /** Each source address's budget of reads (default {@link DEFAULT_RATE_LIMIT}). */
+  rateLimit?: RateLimit;
+  /** Serve the heavy reads from a reader thread (default true; a ledger in a file only). */
+  readerThread?: boolean;
+}
+
 /** Serves `ledger` on `host:port` (port 0 picks a free one). */
-export async function serveLedger(
-  ledger: Ledger,
-  options: { host?: string; port?: number; logger?: boolean } = {},
-): Promise<LedgerServer> {
+export async function serveLedger(ledger: Ledger, options: ServeLedgerOptions = {}): Promise<LedgerServer> {
+  const host = options.host ?? '127.0.0.1';
+  const guard = new HttpGuard(host, options);
+  const buckets = new AddressBuckets(options.rateLimit ?? DEFAULT_RATE_LIMIT);
+  if (options.readerThread !== false) await ledger.startReaderThread();
   const app: FastifyInstance = Fastify({ logger: options.logger ?? false, bodyLimit: MAX_BODY_BYTES });
+  // Refused on its headers alone, before its body is read.
+  app.addHook('onRequest', async (req, reply) => {
+    const refusal = req.method === 'POST' ? guard.checkPost(req.headers) : guard.checkSource(req.headers);
+    if (refusal)
+      return reply.status(refusal.status).send(failure(null, RPC_ERRORS.invalidRequest, refusal.message));
+  });
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
   app.post('/', async (req, reply) => {
+    const secret = ledger.devSecret;
+    const scope: RequestScope = {
+      ledger,
+      buckets,
+      context: { remoteAddress: req.socket.remoteAddress ?? 'unknown' },
+      hasDevSecret: () => secret !== undefined && isDevSecret(secret, req.headers[DEV_SECRET_HEADER]),
+    };
     let parsed: unknown;
     try {
       parsed = JSON.parse(typeof req.body === 'string' ? req.body : '');
@@ -96,10 +183,10 @@ export async function serveLedger(
       if (parsed.length === 0 || parsed.length > MAX_BATCH)
         return reply.send(failure(null, RPC_ERRORS.invalidRequest, `a batch holds 1..${MAX_BATCH} requests`));
       const out: JsonRpcResponse[] = [];
-      for (const one of parsed) out.push(await handleOne(ledger, one, req.ip));
+      for (const one of parsed) out.push(await handleOne(scope, one));
       return reply.send(out);
     }
-    return reply.send(await handleOne(ledger, parsed, req.ip));
+    return reply.send(await handleOne(scope, parsed));
   });
   app.setErrorHandler((err, _req, reply) => {
     const tooLarge = (err as { code?: string }).code === 'FST_ERR_CTP_BODY_TOO_LARGE';
@@ -122,6 +209,10 @@ export async function serveLedger(
   const wss = new WebSocketServer({ noServer: true, maxPayload: 4096 });
   const sockets = new Set<WebSocket>();
   app.server.on('upgrade', (req, socket, head) => {
+    if (guard.checkSource(req.headers)) {
+      socket.end('HTTP/1.1 403 Forbidden\r\n\r\n');
+      return;
+    }
     if (req.url !== '/ws' || sockets.size >= MAX_SOCKETS) {
       socket.end('HTTP/1.1 503 Service Unavailable\r\n\r\n');
       return;
@@ -141,11 +232,12 @@ export async function serveLedger(
     }
   });
 
-  const address = await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 });
+  const address = await app.listen({ host, port: options.port ?? 0 });
   const url = address.endsWith('/') ? address : `${address}/`;
   return {
     url,
     wsUrl: url.replace(/^http/, 'ws') + 'ws',
+    devSecret: ledger.devSecret,
     async close() {
       unsubscribe();
       for (const ws of sockets) ws.terminate();

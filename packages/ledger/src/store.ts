@@ -33,14 +33,17 @@ CREATE TABLE IF NOT EXISTS tree_snapshot (id INTEGER PRIMARY KEY CHECK (id = 0),
 
 export type Db = Database.Database;
 
+/** The database's file name in a ledger's data directory. */
+export const DATABASE_FILE = 'ledger.sqlite';
+
 /** Opens (creating if needed) the ledger database: `<dataDir>/ledger.sqlite`, or in memory. */
 export function openDatabase(dataDir: string | undefined): Db {
   let db: Db;
   if (dataDir === undefined) db = new Database(':memory:');
   else {
     // A directory another user owns or may write to is refused; the database is 0600.
-    preparePrivateDatabase(join(dataDir, 'ledger.sqlite'));
-    db = new Database(join(dataDir, 'ledger.sqlite'));
+    preparePrivateDatabase(join(dataDir, DATABASE_FILE));
+    db = new Database(join(dataDir, DATABASE_FILE));
     db.pragma('journal_mode = WAL');
     // FULL: a transaction reported as landed survives power loss.
     db.pragma('synchronous = FULL');

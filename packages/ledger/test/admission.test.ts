@@ -17,7 +17,7 @@ describe('admission bound in total', () => {
       admission: { perSigner: 2, total: 4 },
       wrap: async (ledger) => {
         server = await serveLedger(ledger);
-        return new RpcLedgerClient(server.url);
+        return new RpcLedgerClient(server.url, { devSecret: server.devSecret });
       },
     });
     const c = h.client;

@@ -33,7 +33,7 @@ async function serve(dir: string) {
   });
   await ensureDevGenesis(ledger, loadOrCreateDevKeys(dir));
   const server = await serveLedger(ledger);
-  const client = new RpcLedgerClient(server.url);
+  const client = new RpcLedgerClient(server.url, { devSecret: server.devSecret });
   const close = async () => {
     await client.close();
     await server.close();

@@ -24,7 +24,7 @@ describe('the ledger method table', () => {
   beforeAll(async () => {
     h = await startHarness();
     server = await serveLedger(h.ledger);
-    client = new RpcLedgerClient(server.url);
+    client = new RpcLedgerClient(server.url, { devSecret: server.devSecret });
   });
   afterAll(async () => {
     await client.close();

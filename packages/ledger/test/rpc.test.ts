@@ -1,15 +1,21 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { RpcLedgerClient, serveLedger, type LedgerEvent, type LedgerServer } from '../src/index.js';
+import {
+  RpcLedgerClient,
+  serveLedger,
+  type Ledger,
+  type LedgerEvent,
+  type LedgerServer,
+} from '../src/index.js';
 import { startHarness } from './harness.js';
 import { ledgerSuite, waitFor } from './suite.js';
 
 const servers: LedgerServer[] = [];
 
-// The same behaviour suite, through a real HTTP JSON-RPC server and WebSocket.
-ledgerSuite('JSON-RPC', async (ledger) => {
+/** The ledger served, and a JSON-RPC client of it (closing the client closes the server). */
+async function overJsonRpc(ledger: Ledger): Promise<RpcLedgerClient> {
   const server = await serveLedger(ledger);
   servers.push(server);
-  const client = new RpcLedgerClient(server.url);
+  const client = new RpcLedgerClient(server.url, { devSecret: server.devSecret });
   await client.connectEvents();
   const close = client.close.bind(client);
   client.close = async () => {
@@ -17,7 +23,12 @@ ledgerSuite('JSON-RPC', async (ledger) => {
     await server.close();
   };
   return client;
-});
+}
+
+// The same behaviour suite, through a real HTTP JSON-RPC server and WebSocket.
+ledgerSuite('JSON-RPC', overJsonRpc);
+// Again with the ledger in a file: the server answers the heavy reads from its reader thread.
+ledgerSuite('JSON-RPC, a ledger in a file (reads on the reader thread)', overJsonRpc, { inFile: true });
 
 describe('JSON-RPC transport', () => {
   afterEach(async () => {
@@ -49,8 +60,9 @@ describe('JSON-RPC transport', () => {
       await post(server.url, '{"jsonrpc":"2.0","id":4,"method":"sendTransaction","params":{}}'),
     ).toMatchObject({ error: { code: -32602 } });
     expect(await post(server.url, 'x'.repeat(2 * 1024 * 1024))).toMatchObject({ error: { code: -32600 } });
+    // Only application/json is served (rpc-guard.test.ts: what a web page can send is refused).
     expect(await post(server.url, '{"jsonrpc":"2.0","id":5,"method":"getSlot"}', 'text/plain')).toMatchObject(
-      { id: 5, result: expect.any(Number) },
+      { error: { code: -32600 } },
     );
     const batch = await post(
       server.url,
@@ -64,7 +76,7 @@ describe('JSON-RPC transport', () => {
     const h = await startHarness();
     let server = await serveLedger(h.ledger);
     const port = Number(new URL(server.url).port);
-    const client = new RpcLedgerClient(server.url);
+    const client = new RpcLedgerClient(server.url, { devSecret: server.devSecret });
     const events: LedgerEvent[] = [];
     client.subscribe((e) => events.push(e));
     await client.connectEvents();

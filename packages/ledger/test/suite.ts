@@ -2,9 +2,10 @@
  * The ledger's behaviour suite, written against the LedgerClient interface so that the in-process
  * ledger and the JSON-RPC transport run exactly the same tests.
  */
+import { rmSync } from 'node:fs';
 import { beforeEach, afterEach, describe, expect, it } from 'vitest';
 import { COMMITMENT_LAG, type DevLedgerClient } from '../src/index.js';
-import { Actor, SOL, startHarness, USDC, type Harness } from './harness.js';
+import { Actor, SOL, startHarness, tempDir, USDC, type Harness } from './harness.js';
 import { blockTests } from './suite-blocks.js';
 import { faultTests } from './suite-faults.js';
 import { instructionTests } from './suite-instructions.js';
@@ -19,20 +20,25 @@ export { waitFor };
 export function ledgerSuite(
   name: string,
   wrap?: NonNullable<Parameters<typeof startHarness>[0]>['wrap'],
+  options: { inFile?: boolean } = {},
 ): void {
   describe(`ledger over ${name}`, () => {
     let h: Harness;
     let c: DevLedgerClient;
     let alice: Actor;
+    let dir: string | undefined;
 
     beforeEach(async () => {
-      h = await startHarness({ wrap, memosPerRead: SUITE_MEMOS_PER_READ });
+      // In a file, a served ledger answers its heavy reads from its reader thread.
+      dir = options.inFile ? tempDir() : undefined;
+      h = await startHarness({ wrap, memosPerRead: SUITE_MEMOS_PER_READ, dataDir: dir });
       c = h.client;
       alice = new Actor();
     });
     afterEach(async () => {
       if (c !== h.ledger) await c.close();
       await h.ledger.close();
+      if (dir) rmSync(dir, { recursive: true, force: true });
     });
 
     describe('genesis and reads', () => {

@@ -88,6 +88,11 @@ export interface CreateClientParameters {
   fetchCollateral?: CollateralFetcher;
   /** The ledger's JSON-RPC URL (or pass `ledger`). */
   ledgerUrl?: string;
+  /**
+   * A dev ledger's secret (ready.json `ledger_dev_secret`), sent with the faucet (`requestFaucet`)
+   * to `ledgerUrl`; a dev ledger refuses the faucet without it.
+   */
+  ledgerDevSecret?: string;
   /** A ledger client (in-process in tests); wins over `ledgerUrl`. */
   ledger?: LedgerClient;
   credentials: Credentials;
@@ -226,7 +231,10 @@ export async function createClient(params: CreateClientParameters): Promise<Crea
   const ledger: LedgerClient = typedLedger(
     params.ledger ??
       (params.ledgerUrl
-        ? new RpcLedgerClient(params.ledgerUrl)
+        ? new RpcLedgerClient(
+            params.ledgerUrl,
+            params.ledgerDevSecret === undefined ? {} : { devSecret: params.ledgerDevSecret },
+          )
         : (() => {
             throw new NightjarError('createClient needs ledgerUrl or ledger');
           })()),

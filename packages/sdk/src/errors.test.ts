@@ -125,6 +125,7 @@ describe('note-management errors', () => {
     });
     expect(locked.message).toBe('join_split refused by the ledger: NoteLocked');
     expect(new LedgerRefusedError('join_split', '-32007', false, 'sig').retryable).toBe(true);
+    expect(new LedgerRefusedError('join_split', '-32008', false, 'sig').retryable).toBe(true);
     expect(new LedgerRefusedError('join_split', '-32002', false, 'sig').retryable).toBe(false);
   });
 });

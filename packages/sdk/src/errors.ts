@@ -245,7 +245,8 @@ export class NothingToMergeError extends NightjarError {
  * `deposit`). `ledgerCode` is the ledger's instruction error code (`NoteLocked`, `NoteSpent`,
  * `UnknownRoot`, `InvalidProof`...) when it landed with an error (`landed`), or the JSON-RPC error
  * code (`-32002`, `-32007`...) when it was refused before landing. Either way nothing it would
- * have consumed was consumed. Retryable when the ledger was busy or unavailable (-32007, -32005).
+ * have consumed was consumed. Retryable when the ledger was busy, unavailable or rate limited
+ * (-32007, -32005, -32008).
  */
 export class LedgerRefusedError extends NightjarError {
   override name = 'LedgerRefusedError';
@@ -259,7 +260,7 @@ export class LedgerRefusedError extends NightjarError {
     options?: ErrorOptions,
   ) {
     super(`${instruction} refused by the ledger: ${ledgerCode}`, options);
-    this.retryable = !landed && (ledgerCode === '-32007' || ledgerCode === '-32005');
+    this.retryable = !landed && ['-32007', '-32005', '-32008'].includes(ledgerCode);
   }
 }
 
@@ -357,7 +358,8 @@ export type LedgerErrorCode =
  * A ledger call (`method`: `getNonce`, `getLeaves`, `getNoteStatuses`...) failed with the
  * ledger's JSON-RPC error `rpcCode` (`-32602` invalid params, `-32603` internal...; `-32603` too
  * when a ledger passed to `createClient` threw something else, kept as `cause`). Retryable only
- * when the ledger was busy (`-32007`). Transactions the SDK sends are refused with
+ * when the ledger was busy (`-32007`) or this address spent its read budget (`-32008`, after the
+ * client's own retries). Transactions the SDK sends are refused with
  * `LedgerRefusedError` instead; `LedgerUnavailableError` is the subclass for an unreachable ledger.
  */
 export class LedgerError extends NightjarError {
@@ -371,7 +373,7 @@ export class LedgerError extends NightjarError {
     options?: ErrorOptions,
   ) {
     super(message, options);
-    this.retryable = rpcCode === -32007;
+    this.retryable = rpcCode === -32007 || rpcCode === -32008;
   }
 }
 

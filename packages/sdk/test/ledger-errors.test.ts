@@ -48,7 +48,7 @@ async function closedPort(): Promise<number> {
 }
 
 /** A client of the venue whose ledger is the JSON-RPC server at `ledgerUrl`. */
-async function rpcClient(ledgerUrl: string) {
+async function rpcClient(ledgerUrl: string, ledgerDevSecret?: string) {
   const { credentials } = await v.newAccount();
   const p = pins(v);
   return createClient({
@@ -56,6 +56,7 @@ async function rpcClient(ledgerUrl: string) {
     pinnedRoot: p.rootCaDer,
     composeHash: p.composeHash,
     ledgerUrl,
+    ...(ledgerDevSecret ? { ledgerDevSecret } : {}),
     credentials,
     wallet: createWallet({
       path: join(mkdtempSync(join(tmpdir(), 'sdk-ledger-errors-')), 'w.wallet'),
@@ -101,9 +102,9 @@ describe('a ledger that does not answer', () => {
   it('a ledger stopped after the client connected: getBalances, syncWallet and deposit throw LedgerUnavailableError', async () => {
     let server: LedgerServer | undefined = await serveLedger(v.ledger, { port: 0 });
     const url = server.url;
-    const client = await rpcClient(url);
+    const client = await rpcClient(url, server.devSecret);
     try {
-      // Over JSON-RPC it works: the faucet, a deposit that lands, balances.
+      // Over JSON-RPC it works: the faucet (with the dev ledger's secret), a deposit that lands, balances.
       await requestFaucet(client, { asset: 'USDC', amount: '20' });
       await deposit(client, { asset: 'USDC', amount: '10', wait: 'landed' });
       const { USDC } = await getBalances(client, { by: 'symbol' });

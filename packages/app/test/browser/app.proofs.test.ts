@@ -50,6 +50,7 @@ const FAST_SCRYPT = { N: 2 ** 10, r: 8, p: 1 };
 interface Ready {
   base_url: string;
   ledger_url: string;
+  ledger_dev_secret: string;
   compose_hash: string;
   platform_root: string;
   admin: { api_key: string; api_secret: string; passphrase: string };
@@ -72,6 +73,7 @@ beforeAll(async () => {
   config = {
     baseUrl: ready.base_url,
     ledgerUrl: ready.ledger_url,
+    ledgerDevSecret: ready.ledger_dev_secret,
     composeHash: ready.compose_hash,
     pinnedRoot: new Uint8Array(readFileSync(ready.platform_root)),
     admin: ready.admin,
@@ -105,6 +107,7 @@ async function startSeller(): Promise<Client> {
     pinnedRoot: readFileSync(ready.platform_root),
     composeHash: ready.compose_hash,
     ledgerUrl: ready.ledger_url,
+    ledgerDevSecret: ready.ledger_dev_secret,
     slotMs: SLOT_MS,
   };
   const admin = await createClient({ ...venue, credentials: ready.admin });

@@ -2,13 +2,14 @@
  * `nightjar ledger`: the embedded chain as its own JSON-RPC server. Prints its URL once it answers;
  * Ctrl-C (SIGINT) or SIGTERM closes it cleanly, keeping its state in the data directory.
  */
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { loadCircuitKeys } from '@nightjar/circuits';
 import {
   createGroth16Verifier,
   DEFAULT_FRESH_SIGNER_WORK_BITS,
   ensureDevGenesis,
   Ledger,
+  DEV_SECRET_FILE,
   loadOrCreateDevKeys,
   MAX_FRESH_SIGNER_WORK_BITS,
   parseGenesisAuthority,
@@ -18,15 +19,22 @@ import {
 import { parseOptions, portOption, positiveIntOption, UsageError } from '../args.js';
 import type { Options } from '../command.js';
 
-export const LEDGER_USAGE = `nightjar ledger [--port P] [--host H] [--data-dir D] [--slot-ms N] [--manual-clock]
+export const LEDGER_USAGE = `nightjar ledger [--port P] [--host H] [--allow-host NAMES] [--allow-origin ORIGINS]
+                [--data-dir D] [--slot-ms N] [--manual-clock]
                 [--no-dev --genesis-admin KEY --fee-owner-commitment HEX] [--circuit-keys DIR]
                 [--fresh-signer-work-bits N]
 
   --port P        port to listen on (default 8899; 0 picks a free one)
   --host H        interface to bind (default 127.0.0.1)
+  --allow-host NAMES      comma-separated host names requests may carry in Host besides the
+                          loopback names and --host (for a ledger served on another interface)
+  --allow-origin ORIGINS  comma-separated origins (https://name[:port]) whose browser requests are
+                          served; by default a request carrying any Origin is refused
   --data-dir D    where the chain's state lives (default ./.nightjar/ledger)
   --slot-ms N     slot length in milliseconds (default 400)
   --manual-clock  slots advance only through dev_advanceSlots (for tests; dev mode only)
+                  Dev mode: dev_* and requestAirdrop need the secret in <data-dir>/dev-secret,
+                  sent as the X-Nightjar-Dev-Secret header
   --no-dev        production: no faucet, no dev_* methods (fault injection, clock), no dev genesis;
                   only the configured genesis authority may initialize the vault, and the committed
                   dev-ceremony circuit keys are refused (give --circuit-keys)
@@ -45,6 +53,8 @@ export const LEDGER_USAGE = `nightjar ledger [--port P] [--host H] [--data-dir D
 export const LEDGER_OPTIONS = {
   port: { type: 'string' },
   host: { type: 'string' },
+  'allow-host': { type: 'string' },
+  'allow-origin': { type: 'string' },
   'data-dir': { type: 'string' },
   'slot-ms': { type: 'string' },
   'manual-clock': { type: 'boolean' },
@@ -67,7 +77,17 @@ function workBitsOption(value: string | undefined): number {
 export interface RunningLedger {
   url: string;
   wsUrl: string;
+  /** Dev mode: the file holding the dev secret. */
+  devSecretFile: string | undefined;
   close(): Promise<void>;
+}
+
+/** A comma-separated flag as a list (absent: none). */
+function listOption(value: string | undefined): string[] {
+  return (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
 }
 
 /** The production genesis authority from flags, else the environment; refused in dev mode. */
@@ -122,10 +142,13 @@ export async function startLedger(argv: string[]): Promise<RunningLedger> {
   const server = await serveLedger(ledger, {
     host: opts.host ?? '127.0.0.1',
     port: portOption(opts.port, 8899),
+    allowedHosts: listOption(opts['allow-host']),
+    allowedOrigins: listOption(opts['allow-origin']),
   });
   return {
     url: server.url,
     wsUrl: server.wsUrl,
+    devSecretFile: dev ? join(dataDir, DEV_SECRET_FILE) : undefined,
     async close() {
       await server.close();
       await ledger.close();

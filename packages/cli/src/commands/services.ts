@@ -193,8 +193,13 @@ export const ledger: Command = {
     const running = await startLedger(withoutFlags(argv, { '--json': 0, '--home': 1 }));
     closeOnSignal(running.close);
     out.result(
-      { url: running.url, ws_url: running.wsUrl },
-      `nightjar ledger ready at ${running.url} (events: ${running.wsUrl})`,
+      {
+        url: running.url,
+        ws_url: running.wsUrl,
+        ...(running.devSecretFile ? { dev_secret_file: running.devSecretFile } : {}),
+      },
+      `nightjar ledger ready at ${running.url} (events: ${running.wsUrl})` +
+        (running.devSecretFile ? `; dev secret in ${running.devSecretFile}` : ''),
     );
     return 0;
   },

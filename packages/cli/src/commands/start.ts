@@ -126,6 +126,8 @@ export async function startVenue(
     // The ledger's admin (dev: its generated key; production: the operator's authority) registers
     // the engine's settlement key at first boot.
     let registerTeeKeys: ((keys: string[]) => Promise<void>) | undefined;
+    // The dev ledger served here: its faucet's secret goes into ready.json (0600) for local tools.
+    let ledgerDevSecret: string | undefined;
     if (ledgerUrl === undefined) {
       const ledgerDir = join(dataDir, 'ledger');
       const ledger = Ledger.open({
@@ -145,6 +147,7 @@ export async function startVenue(
       const server = await serveLedger(ledger, { port: 0 });
       closers.push(() => server.close());
       ledgerUrl = server.url;
+      ledgerDevSecret = server.devSecret;
     }
     const client = new RpcLedgerClient(ledgerUrl);
     closers.push(() => client.close());
@@ -180,6 +183,7 @@ export async function startVenue(
       compose_hash: engine.attestation.identity.compose_hash,
       ...(engine.attestation.rootCa?.path ? { platform_root: engine.attestation.rootCa.path } : {}),
       ...(admin ? { admin } : {}),
+      ...(ledgerDevSecret ? { ledger_dev_secret: ledgerDevSecret } : {}),
     };
     const writeReady = (extra: Partial<Ready> = {}) => {
       Object.assign(ready, extra);

@@ -61,6 +61,7 @@ async function openClient(
     pinnedRoot: pinnedRoot(ready),
     composeHash: ready.compose_hash,
     ledgerUrl: ready.ledger_url,
+    ...(ready.ledger_dev_secret ? { ledgerDevSecret: ready.ledger_dev_secret } : {}),
     credentials,
     ...(creds ? { wallet: createWallet() } : {}),
     ...(prover ? { prover } : {}),

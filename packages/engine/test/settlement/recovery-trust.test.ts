@@ -42,7 +42,7 @@ beforeAll(async () => {
   await ensureDevGenesis(ledger, devKeys);
   await ledger.advanceSlots({ slots: 40 });
   server = await serveLedger(ledger, { port: 0 });
-  rpc = new RpcLedgerClient(server.url);
+  rpc = new RpcLedgerClient(server.url, { devSecret: server.devSecret });
 });
 afterAll(async () => {
   killChildren();
