@@ -10,7 +10,7 @@
  * each bounded on its own) count against none but their own lane: strangers cannot refuse
  * settlements.
  */
-import { isIPv4, isIPv6 } from 'node:net';
+import { addressKey } from '@nightjar/protocol';
 import { RPC_ERRORS, RpcError } from './errors.js';
 import type { DecodedInstruction } from './program/args.js';
 import type { ExecContext, ProofVerdict } from './program/context.js';
@@ -47,23 +47,7 @@ export const LOCAL_SOURCE = 'local';
  * the local source.
  */
 export function sourceOf(address: string | undefined): string {
-  if (address === undefined || address === '') return LOCAL_SOURCE;
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped && isIPv4(mapped[1]!)) return mapped[1]!;
-  if (isIPv4(address)) return address;
-  if (!isIPv6(address)) return address;
-  const [head = '', tail = ''] = address.toLowerCase().split('::');
-  const left = head === '' ? [] : head.split(':');
-  const right = tail === '' ? [] : tail.split(':');
-  const groups = address.includes('::')
-    ? [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right]
-    : left;
-  return (
-    groups
-      .slice(0, 4)
-      .map((g) => Number.parseInt(g, 16).toString(16))
-      .join(':') + '::/64'
-  );
+  return address === undefined || address === '' ? LOCAL_SOURCE : addressKey(address);
 }
 
 /**

@@ -16,7 +16,6 @@ import type { Db } from './store.js';
 import {
   COMMITMENT_LAG,
   COMMITMENTS,
-  type BlockTransaction,
   type ChainInfo,
   type Commitment,
   type TransactionRecord,

@@ -5,7 +5,7 @@
  * 10,000 memos at the chain's tip reads a few). One address reading full pages as fast as it can
  * then waits for its bucket; everyone else's calls (a deposit, a wallet's sync) are not refused.
  */
-import { isIPv6 } from 'node:net';
+import { addressKey } from '@nightjar/protocol';
 import type { LedgerMethodName } from './methods.js';
 
 export interface RateLimit {
@@ -78,25 +78,6 @@ export interface ReadCaps {
   deposits: number;
   /** A block's rows are not known before it is read: charged as this many. */
   blockRows: number;
-}
-
-/** The bucket an address draws from: IPv4 (also IPv4-mapped IPv6) whole, IPv6 by its /64. */
-export function addressKey(address: string): string {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return mapped[1]!;
-  if (!isIPv6(address)) return address;
-  const [head = '', tail = ''] = address.toLowerCase().split('::');
-  const left = head === '' ? [] : head.split(':');
-  const right = tail === '' ? [] : tail.split(':');
-  const groups = address.includes('::')
-    ? [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right]
-    : left;
-  return (
-    groups
-      .slice(0, 4)
-      .map((g) => g.replace(/^0+(?=.)/, ''))
-      .join(':') + '::/64'
-  );
 }
 
 export class AddressBuckets {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { AddressBuckets, addressKey, callCost, rowsRead, type ReadCaps } from '../src/rate-limit.js';
+import { addressKey } from '@nightjar/protocol';
+import { AddressBuckets, callCost, rowsRead, type ReadCaps } from '../src/rate-limit.js';
 
 const CAPS: ReadCaps = { leaves: 2048, memos: 10_000, deposits: 1000, blockRows: 256 };
 

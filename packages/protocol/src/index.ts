@@ -17,4 +17,5 @@ export * from './stream.js';
 export * from './route-descriptor.js';
 export * from './routes.js';
 export * from './openapi.js';
+export * from './address-key.js';
 export * from './private-files.js';
