@@ -54,6 +54,7 @@ async function restingAsk(): Promise<void> {
       ledger_url: string;
       compose_hash: string;
       platform_root: string;
+      ledger_dev_secret: string;
       admin: { api_key: string; api_secret: string; passphrase: string };
     };
     const conn = {
@@ -61,6 +62,7 @@ async function restingAsk(): Promise<void> {
       pinnedRoot: readFileSync(ready.platform_root),
       composeHash: ready.compose_hash,
       ledgerUrl: ready.ledger_url,
+      ledgerDevSecret: ready.ledger_dev_secret, // the faucet is a dev-only call (28.10)
     };
     const admin = await createClient({ ...conn, credentials: ready.admin });
     const account = await createAccount(admin, { label: 'examples-seller' });
