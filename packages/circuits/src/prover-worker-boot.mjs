@@ -1,23 +1,11 @@
 // Entry of the prover's worker threads. Compiled (dist/, next to prover-worker.js) it imports the
-// worker directly. From the sources: Node 20 does not apply `--import tsx` (or the parent's module
-// hooks) inside worker threads, so this plain-JS entry loads the TypeScript worker through tsx's
-// scoped API, with @nightjar/* resolved to their src/ (the "nightjar-source" export condition).
-// Works whether the parent runs under tsx, vitest or anything else.
+// worker directly; from the sources it goes through @nightjar/protocol's importSource (worker
+// threads get no tsx from their parent). Works whether the parent runs under tsx, vitest or
+// anything else.
 import { existsSync } from 'node:fs';
-import { register } from 'node:module';
 import { URL } from 'node:url';
+import { importSource } from '@nightjar/protocol/source-import';
 
 const compiled = new URL('./prover-worker.js', import.meta.url);
-if (existsSync(compiled)) {
-  await import(compiled.href);
-} else {
-  register(
-    'data:text/javascript,' +
-      encodeURIComponent(
-        'export async function resolve(specifier, context, next) {' +
-          " return next(specifier, { ...context, conditions: [...context.conditions, 'nightjar-source'] }); }",
-      ),
-  );
-  const { tsImport } = await import('tsx/esm/api');
-  await tsImport('./prover-worker.ts', import.meta.url);
-}
+if (existsSync(compiled)) await import(compiled.href);
+else await importSource('./prover-worker.ts', import.meta.url);

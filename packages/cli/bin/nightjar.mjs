@@ -42,17 +42,7 @@ function distIsCurrent() {
 if (process.env.NIGHTJAR_FROM_SOURCE !== '1' && distIsCurrent()) {
   await import('../dist/main.js');
 } else {
-  // The sources: resolve @nightjar/* to their src/ (the "nightjar-source" export condition, which
-  // `node --conditions` would give; this process was started without it) and load TypeScript
-  // through tsx.
-  const { register } = await import('node:module');
-  register(
-    'data:text/javascript,' +
-      encodeURIComponent(
-        'export async function resolve(specifier, context, next) {' +
-          " return next(specifier, { ...context, conditions: [...context.conditions, 'nightjar-source'] }); }",
-      ),
-  );
-  const { tsImport } = await import('tsx/esm/api');
-  await tsImport('../src/main.ts', import.meta.url);
+  // The sources (this process was started without the "nightjar-source" condition or tsx).
+  const { importSource } = await import('@nightjar/protocol/source-import');
+  await importSource('../src/main.ts', import.meta.url);
 }
