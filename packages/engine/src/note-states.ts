@@ -24,7 +24,6 @@ export class NoteStateMirror {
   private loading: Promise<void> | undefined;
   private reloadAgain = false;
   private unsubscribe: (() => void) | undefined;
-  private readonly spentListeners = new Set<(nullifier: string) => void>();
 
   constructor(
     private readonly ledger: NoteStateLedger,
@@ -38,7 +37,6 @@ export class NoteStateMirror {
 
   stop(): void {
     this.unsubscribe?.();
-    this.spentListeners.clear();
   }
 
   /** How many spent nullifiers the mirror holds: grows whenever it learns of one. */
@@ -73,12 +71,6 @@ export class NoteStateMirror {
       this.locks.set(nullifier, slot + Number(LOCK_TTL_CEILING_SLOTS));
   }
 
-  /** Called with each nullifier the mirror learns is spent (after the initial read). */
-  onSpent(listener: (nullifier: string) => void): () => void {
-    this.spentListeners.add(listener);
-    return () => this.spentListeners.delete(listener);
-  }
-
   private onEvent(e: LedgerEvent): void {
     if (e.type === 'note') this.apply(e);
     else if (e.type === 'resync') void this.reload().catch((err: unknown) => this.readFailed(err));
@@ -94,9 +86,7 @@ export class NoteStateMirror {
 
   private markSpent(nullifier: string): void {
     this.locks.delete(nullifier);
-    if (this.spent.has(nullifier)) return;
     this.spent.add(nullifier);
-    for (const l of this.spentListeners) l(nullifier);
   }
 
   private readFailed(err: unknown): void {
