@@ -6,6 +6,9 @@
  *   npm run ceremony -w packages/circuits -- --only valid_match
  *       (set up only the named circuits, comma-separated, and the phase-1 files they need; every
  *       other circuit's artifacts and manifest entries stay byte for byte as committed)
+ *   npm run ceremony -w packages/circuits -- --only valid_lock --committed-ptau
+ *       (phase 2 only, on the committed phase-1 files: the other circuits' keys still verify
+ *       against the ptau beside them)
  *
  * !!! NOT A REAL CEREMONY. !!!  One machine plays every participant: the phase-1 powers of tau
  * are generated here (no download), each phase has a single contribution whose entropy string is
@@ -71,6 +74,12 @@ export const PHASE2_ENTROPY: Record<CircuitName, string> = {
   valid_spend: 'nightjar dev ceremony / phase 2 / valid_spend / contribution 1 / PUBLIC, DEV ONLY',
   valid_match: 'nightjar dev ceremony / phase 2 / valid_match / contribution 1 / PUBLIC, DEV ONLY',
   valid_join_split: 'nightjar dev ceremony / phase 2 / valid_join_split / contribution 1 / PUBLIC, DEV ONLY',
+  valid_input_v2: 'nightjar dev ceremony / phase 2 / valid_input_v2 / contribution 1 / PUBLIC, DEV ONLY',
+  valid_lock: 'nightjar dev ceremony / phase 2 / valid_lock / contribution 1 / PUBLIC, DEV ONLY',
+  valid_match_v2: 'nightjar dev ceremony / phase 2 / valid_match_v2 / contribution 1 / PUBLIC, DEV ONLY',
+  valid_spend_v2: 'nightjar dev ceremony / phase 2 / valid_spend_v2 / contribution 1 / PUBLIC, DEV ONLY',
+  valid_join_split_v2:
+    'nightjar dev ceremony / phase 2 / valid_join_split_v2 / contribution 1 / PUBLIC, DEV ONLY',
 };
 
 /** The power of a phase-1 file named `pot<power>_final.ptau`. */
@@ -386,12 +395,17 @@ async function main(): Promise<void> {
     step(`compile ${name}`);
     compileCircuit(name, BUILD_DIR);
   }
-  const ptauFiles = [...new Set(names.map((n) => CIRCUITS[n].ptau))];
+  // --committed-ptau: phase 2 on the committed phase-1 files, which stay as they are (with their
+  // manifest records), so every other circuit's key still verifies against them.
+  const committedPtau = process.argv.includes('--committed-ptau');
+  if (committedPtau && !previous) throw new Error('--committed-ptau needs --only (a partial run)');
+  const ptauFiles = committedPtau ? [] : [...new Set(names.map((n) => CIRCUITS[n].ptau))];
   const ptaus = new Map<string, string>();
   for (const file of ptauFiles) ptaus.set(file, await phase1(ptauPower(file)));
+  const ptauOf = (file: string) => ptaus.get(file) ?? join(ARTIFACTS_DIR, file);
 
   const results = {} as Record<CircuitName, CircuitResult>;
-  for (const name of names) results[name] = await phase2(name, ptaus.get(CIRCUITS[name].ptau) as string);
+  for (const name of names) results[name] = await phase2(name, ptauOf(CIRCUITS[name].ptau));
 
   // The phase-1 outputs are committed beside the zkeys so anyone can run `snarkjs zkey verify`.
   const files: ArtifactManifest['files'] = previous ? { ...previous.files } : {};

@@ -8,12 +8,43 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import {
+  VALID_INPUT_V2_PUBLIC_INPUTS,
   VALID_JOIN_SPLIT_PUBLIC_INPUTS,
+  VALID_LOCK_PUBLIC_INPUTS,
   VALID_MATCH_PUBLIC_INPUTS,
+  VALID_MATCH_V2_PUBLIC_INPUTS,
+  VALID_SPEND_V2_PUBLIC_INPUTS,
   type SnarkjsVerificationKey,
 } from '@nightjar/crypto';
 
-export type CircuitName = 'valid_input' | 'valid_spend' | 'valid_match' | 'valid_join_split';
+export type CircuitName =
+  | 'valid_input'
+  | 'valid_spend'
+  | 'valid_match'
+  | 'valid_join_split'
+  | 'valid_input_v2'
+  | 'valid_lock'
+  | 'valid_match_v2'
+  | 'valid_spend_v2'
+  | 'valid_join_split_v2';
+
+/** A circuit's committed files are named after it. */
+function circuitFiles(
+  name: CircuitName,
+  template: string,
+  publicInputs: readonly string[],
+  ptau: string,
+): CircuitFiles {
+  return {
+    template,
+    publicInputs,
+    wasm: `${name}.wasm`,
+    zkey: `${name}.zkey`,
+    vkey: `${name}.vkey.json`,
+    r1cs: `${name}.r1cs`,
+    ptau,
+  };
+}
 
 export interface CircuitFiles {
   /** Circom template instantiated by the main component. */
@@ -75,6 +106,34 @@ export const CIRCUITS: Readonly<Record<CircuitName, CircuitFiles>> = {
     r1cs: 'valid_join_split.r1cs',
     ptau: 'pot15_final.ptau',
   },
+  // Settlement v2 (issue 29, DESIGN 3 and 6): the use-tag statements, the lock-only circuit for a
+  // settlement's change note, the path-free match proof and the join-split with distinct inputs.
+  valid_input_v2: circuitFiles(
+    'valid_input_v2',
+    'ValidInputV2(20)',
+    VALID_INPUT_V2_PUBLIC_INPUTS,
+    'pot13_final.ptau',
+  ),
+  valid_lock: circuitFiles('valid_lock', 'ValidLock(20)', VALID_LOCK_PUBLIC_INPUTS, 'pot13_final.ptau'),
+  // 9.5k constraints: above power 13, so the power-15 file serves it.
+  valid_match_v2: circuitFiles(
+    'valid_match_v2',
+    'ValidMatchV2()',
+    VALID_MATCH_V2_PUBLIC_INPUTS,
+    'pot15_final.ptau',
+  ),
+  valid_spend_v2: circuitFiles(
+    'valid_spend_v2',
+    'ValidSpendV2(20)',
+    VALID_SPEND_V2_PUBLIC_INPUTS,
+    'pot13_final.ptau',
+  ),
+  valid_join_split_v2: circuitFiles(
+    'valid_join_split_v2',
+    'ValidJoinSplitV2(20, 4, 8)',
+    VALID_JOIN_SPLIT_PUBLIC_INPUTS,
+    'pot15_final.ptau',
+  ),
 };
 
 export const ARTIFACTS_DIR: string = fileURLToPath(new URL('../artifacts/', import.meta.url));

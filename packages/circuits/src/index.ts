@@ -50,7 +50,7 @@ export {
   type JoinSplitWitness,
   type ValidJoinSplitParams,
 } from './join-split-witness.js';
-// Settlement v2 (issue 29): circuits beside today's, not yet used by the prover or any verifier.
+// Settlement v2 (issue 29): the use-tag circuits, beside today's until everything proves them.
 export { CIRCUITS_V2, type CircuitV2, type CircuitV2Name } from './circuits-v2.js';
 export { SettlementWitnessError, type SettlementWitnessErrorCode } from './witness-v2.js';
 export {
@@ -85,7 +85,9 @@ export {
   ProverError,
   ProverQueueFullError,
   defaultProver,
+  type LockProofResult,
   type MatchProofResult,
+  type MatchV2ProofResult,
   type ProofResult,
   type ProverOptions,
   type ValidInputRequest,

@@ -8,7 +8,12 @@
  */
 import { Worker } from 'node:worker_threads';
 
-import { snarkjsProofToBytes, validMatchPublicSignals, type ValidMatchPublic } from '@nightjar/crypto';
+import {
+  snarkjsProofToBytes,
+  validMatchPublicSignals,
+  validMatchV2PublicSignals,
+  type ValidMatchPublic,
+} from '@nightjar/crypto';
 
 import { loadCircuitArtifacts, type CircuitName } from './artifacts.js';
 import {
@@ -17,6 +22,23 @@ import {
   type ValidJoinSplitParams,
 } from './join-split-witness.js';
 import { validMatchWitness, type MatchOutputWitness, type ValidMatchParams } from './match-witness.js';
+import {
+  validInputV2Witness,
+  validLockWitness,
+  type LockWitness,
+  type ValidInputV2Params,
+  type ValidLockParams,
+} from './lock-witness.js';
+import {
+  validMatchV2Witness,
+  type ValidMatchV2Params,
+  type ValidMatchV2Witness,
+} from './match-witness-v2.js';
+import {
+  validSpendV2Witness,
+  type ValidSpendV2Params,
+  type ValidSpendV2Witness,
+} from './spend-witness-v2.js';
 import type { ProverWorkerData, ProverWorkerReply, ProverWorkerRequest } from './prover-protocol.js';
 import {
   ProverInputError,
@@ -45,6 +67,20 @@ export interface MatchProofResult {
   /** Present (non-zero) outputs, in slot order. */
   outputs: MatchOutputWitness[];
 }
+
+/** A lock proof (VALID_INPUT v2 or VALID_LOCK): public signals [use_tag, merkle_root, nullifier]. */
+export interface LockProofResult {
+  proof: Uint8Array;
+  publicInputs: [bigint, bigint, bigint];
+  derived: LockWitness['derived'];
+}
+
+/** A VALID_MATCH v2 proof and what the settlement needs from the same witness. */
+export type MatchV2ProofResult = Omit<ValidMatchV2Witness, 'input'> & {
+  proof: Uint8Array;
+  /** validMatchV2PublicSignals(publicInputs): what the ledger verifies the proof against. */
+  publicSignals: bigint[];
+};
 
 export interface ValidInputRequest {
   note: ProvableNote;
@@ -224,6 +260,56 @@ export class NoteProver {
       return { input: witness.input, expected: witness.publicInputs };
     });
     return { proof, publicInputs: publicSignals, inputs: witness.inputs, outputs: witness.outputs };
+  }
+
+  /**
+   * Proves VALID_INPUT v2 (DESIGN 3): the owner's note, bound to one order by its use tag. Public
+   * signals [use_tag, merkle_root, nullifier]. Throws SettlementWitnessError before proving when
+   * the circuit would reject it.
+   */
+  async proveValidInputV2(params: ValidInputV2Params): Promise<LockProofResult> {
+    return this.#proveLock('valid_input_v2', () => validInputV2Witness(params));
+  }
+
+  /** Proves VALID_LOCK for a settlement's change note and its order's remainder (DESIGN 3). */
+  async proveValidLock(params: ValidLockParams): Promise<LockProofResult> {
+    return this.#proveLock('valid_lock', () => validLockWitness(params));
+  }
+
+  /** Proves VALID_MATCH v2 for one match: no paths; the use tags, terms, outputs and memos bound. */
+  async proveValidMatchV2(params: ValidMatchV2Params): Promise<MatchV2ProofResult> {
+    let witness!: ValidMatchV2Witness;
+    const { proof, publicSignals } = await this.#submit('valid_match_v2', () => {
+      witness = validMatchV2Witness(params);
+      return { input: witness.input, expected: validMatchV2PublicSignals(witness.publicInputs) };
+    });
+    const { input: _input, ...rest } = witness;
+    return { ...rest, proof, publicSignals };
+  }
+
+  /** Proves VALID_SPEND v2: pay `amount` of a note, the rest to a change note of its owner. */
+  async proveValidSpendV2(
+    params: ValidSpendV2Params,
+  ): Promise<{ proof: Uint8Array } & Omit<ValidSpendV2Witness, 'input'>> {
+    let witness!: ValidSpendV2Witness;
+    const { proof, publicSignals } = await this.#submit('valid_spend_v2', () => {
+      witness = validSpendV2Witness(params);
+      return { input: witness.input, expected: witness.publicInputs };
+    });
+    const { input: _input, ...rest } = witness;
+    return { ...rest, publicInputs: publicSignals, proof };
+  }
+
+  async #proveLock(
+    circuit: 'valid_input_v2' | 'valid_lock',
+    build: () => LockWitness,
+  ): Promise<LockProofResult> {
+    let witness!: LockWitness;
+    const { proof, publicSignals } = await this.#submit(circuit, () => {
+      witness = build();
+      return { input: witness.input, expected: witness.publicInputs };
+    });
+    return { proof, publicInputs: publicSignals as [bigint, bigint, bigint], derived: witness.derived };
   }
 
   /** Rejects queued and running jobs with ProverClosedError and stops the workers. */
