@@ -48,13 +48,22 @@ try {
   });
   const str = (v: bigint) => v.toString();
   const fixture = {
-    note: { owner: str(owner), inner: str(inner), mint: bytesToHex(mint), amount: str(amount), commitment: str(commitment) },
+    note: {
+      owner: str(owner),
+      inner: str(inner),
+      mint: bytesToHex(mint),
+      amount: str(amount),
+      commitment: str(commitment),
+    },
     order: Object.fromEntries(Object.entries(order).map(([k, v]) => [k, typeof v === 'bigint' ? str(v) : v])),
     merkleRoot: str(tree.root),
     proof: bytesToHex(r.proof),
     publicInputs: r.publicInputs.map(str),
   };
-  writeFileSync(join(here, '../test/fixtures/groth16/valid-input-v2.json'), JSON.stringify(fixture, null, 2) + '\n');
+  writeFileSync(
+    join(here, '../test/fixtures/groth16/valid-input-v2.json'),
+    JSON.stringify(fixture, null, 2) + '\n',
+  );
 } finally {
   await prover.close();
 }

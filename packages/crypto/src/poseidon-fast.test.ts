@@ -175,7 +175,7 @@ describe('poseidon-fast load-time self-check', () => {
   });
 });
 
-describe('the order digest\'s nine-input Poseidon', () => {
+describe("the order digest's nine-input Poseidon", () => {
   it('is optimised and equals poseidon-lite and circomlibjs on random and edge inputs', () => {
     expect(selectImplementation(ORDER_DIGEST_INPUTS, loadLiteConstants, poseidon9).optimized).toBe(true);
     const cases = [

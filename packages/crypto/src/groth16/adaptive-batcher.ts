@@ -134,7 +134,8 @@ export class AdaptiveBatcher {
     this.defaultKeyId = defaultKeyId;
     for (const id of keyIds) {
       this.queues.set(queueId('proof', id), new Fifo<Request>());
-      if (pool.nPublic(id) === ORDER_CHECK_PUBLIC_INPUTS) this.queues.set(queueId('order', id), new Fifo<Request>());
+      if (pool.nPublic(id) === ORDER_CHECK_PUBLIC_INPUTS)
+        this.queues.set(queueId('order', id), new Fifo<Request>());
     }
     this.unsubscribe = pool.onIdle(() => this.schedule());
   }

@@ -116,7 +116,9 @@ describe('order checks: opening, signature, then proof, first failure reported',
   it('derives a different use tag for every other term of the order (the proof backs one order)', () => {
     const n = note();
     const tagOf = (order: OrderTerms) =>
-      publicInputsOf(prepare([{ note: n, proof: { ...proof, order } }]).proofs[0]!.publicInputs as Uint8Array)[0];
+      publicInputsOf(
+        prepare([{ note: n, proof: { ...proof, order } }]).proofs[0]!.publicInputs as Uint8Array,
+      )[0];
     const others: OrderTerms[] = [
       { ...terms, marketLo: 1n },
       { ...terms, marketHi: 1n },
@@ -162,7 +164,9 @@ describe('order checks: opening, signature, then proof, first failure reported',
       { ...terms, side: 2 as 0 },
       { ...terms, expirySlot: -1n },
     ])
-      expect(() => encodeOrderCheck({ note: note(), proof: { ...proof, order } }, out, 0)).toThrow(RangeError);
+      expect(() => encodeOrderCheck({ note: note(), proof: { ...proof, order } }, out, 0)).toThrow(
+        RangeError,
+      );
   });
 });
 
