@@ -129,6 +129,7 @@ async function main(): Promise<void> {
       noteCommitment: n.toString(16).padStart(64, '0'),
       noteInnerHash: 'cc'.repeat(32),
       nullifier: 'dd'.repeat(32),
+      useTag: '0d'.repeat(32),
       treeId: 0,
       viewingPubkey: 'ee'.repeat(32),
       merkleRoot: 'ff'.repeat(32),

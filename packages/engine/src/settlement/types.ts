@@ -39,6 +39,12 @@ export interface SettleableOrder extends BookOrder {
   merkleRoot: string;
   validInputProof: string;
   /**
+   * The note's use tag for this order (64 hex): Poseidon(8, commitment, inner, order digest),
+   * recomputed at intake and verified with `validInputProof`; with `treeId`, `merkleRoot`,
+   * `nullifier` and the proof it is the order's lock entry.
+   */
+  useTag: string;
+  /**
    * Slot until which the note is locked to this order on the ledger (after a partial fill's relock,
    * or a lock that survived a counterparty's failed one): the next match reuses that lock.
    */

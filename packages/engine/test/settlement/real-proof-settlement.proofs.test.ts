@@ -8,11 +8,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadVerificationKey, NoteProver } from '@nightjar/circuits';
 import { deriveNote } from '@nightjar/crypto';
-import { fieldToHex, parseAddress } from '@nightjar/protocol';
+import { fieldToHex, parseAddress, type PlaceOrderBody } from '@nightjar/protocol';
 import type { BusEvent } from '../../src/event-bus.js';
 import { NoteMatchProver } from '../../src/settlement/match-prover.js';
 import { SOL, startTestVenue, Trader, USDC, type Note, type TestVenue } from '../harness.js';
-import { proveNotes, realLedgerVerifier, recordingVerifier } from '../real-proofs.js';
+import { provedOrders, realLedgerVerifier, recordingVerifier } from '../real-proofs.js';
 
 const ONE_SOL = 1_000_000_000n;
 const PRICE = 150_000_000n;
@@ -40,7 +40,7 @@ describe('settlement with real proofs', () => {
     v = await startTestVenue({
       settle: true,
       verifyInputProof: undefined,
-      validInputKey: await loadVerificationKey('valid_input'),
+      validInputKey: await loadVerificationKey('valid_input_v2'),
       verifierWorkers: 1,
       // The real prover (sharing this test's NoteProver) and the engine's own verifier workers.
       matchProver: new NoteMatchProver({ prover }),
@@ -61,15 +61,16 @@ describe('settlement with real proofs', () => {
     const sol = await bob.depositNow(SOL, Trader.required('ask', ONE_SOL, PRICE), 1);
     await v.advance(32);
     await v.engine.context.trees.checkAgainstChain();
-    const [usdcProof, solProof] = await proveNotes(v, prover, [usdc, sol]);
 
     const events: BusEvent[] = [];
     const off = v.engine.events.subscribe((e) => events.push(e));
     const kinds = (orderId: string) =>
       events.flatMap((e) => (e.channel === 'orders' && e.body.order_id === orderId ? [e.body.kind] : []));
 
-    const bid = alice.order(usdc, { amount: ONE_SOL, price_limit: PRICE, valid_input_proof: usdcProof });
-    const ask = bob.order(sol, { amount: ONE_SOL, price_limit: PRICE, valid_input_proof: solProof });
+    const [bid, ask] = (await provedOrders(v, prover, [
+      { trader: alice, note: usdc, fields: { amount: ONE_SOL, price_limit: PRICE } },
+      { trader: bob, note: sol, fields: { amount: ONE_SOL, price_limit: PRICE } },
+    ])) as [PlaceOrderBody, PlaceOrderBody];
     for (const body of [bid, ask]) {
       const r = await v.client.send('/orders', { token, body });
       expect(r.status, r.text).toBe(202);
