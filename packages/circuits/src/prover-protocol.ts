@@ -2,11 +2,20 @@
 import type { CircuitName } from './artifacts.js';
 import type { CircuitInput } from './witness.js';
 import type { SnarkjsProofJson } from '@nightjar/crypto';
+import type { ProverBackend } from './native-prover.js';
 
 export interface ProverWorkerData {
   circuits: Partial<Record<CircuitName, { wasm: Uint8Array; zkey: Uint8Array }>>;
   /** true: one single-threaded curve; false: snarkjs' helper threads, one per core. */
   singleThread: boolean;
+  /** The Groth16 prover to use; absent: selectProverBackend() in the worker (the addon if built). */
+  backend?: ProverBackend;
+}
+
+/** A worker's first message: it has loaded its modules and proves with `backend`. */
+export interface ProverWorkerReady {
+  ready: true;
+  backend: ProverBackend;
 }
 
 export interface ProverWorkerRequest {

@@ -15,7 +15,12 @@
  */
 import threads from 'node:worker_threads';
 
-import type { ProverWorkerData, ProverWorkerReply, ProverWorkerRequest } from './prover-protocol.js';
+import type {
+  ProverWorkerData,
+  ProverWorkerReady,
+  ProverWorkerReply,
+  ProverWorkerRequest,
+} from './prover-protocol.js';
 import { availableParallelism } from 'node:os';
 import { loadSnarkjs as importSnarkjs, type SnarkjsApi as Snarkjs } from '@nightjar/crypto';
 import {
@@ -24,7 +29,12 @@ import {
   snarkjsGroth16Prove,
   type Groth16Prove,
 } from './groth16-backend.js';
-import { selectProverBackend } from './native-prover.js';
+import {
+  NativeProverError,
+  nativeProverAvailable,
+  selectProverBackend,
+  type ProverBackend,
+} from './native-prover.js';
 
 const data = threads.workerData as ProverWorkerData;
 const port = threads.parentPort;
@@ -43,7 +53,12 @@ async function loadSnarkjs(): Promise<Snarkjs> {
 
 const circuits = { ...data.circuits };
 
-const ready: Promise<{ snarkjs: Snarkjs; prove: Groth16Prove }> = (async () => {
+const ready: Promise<{ snarkjs: Snarkjs; prove: Groth16Prove; backend: ProverBackend }> = (async () => {
+  // A backend the pool asked for by name must be the one that proves: no silent fallback.
+  const backend = data.backend ?? selectProverBackend();
+  if (backend === 'native' && !nativeProverAvailable()) {
+    throw new NativeProverError('NATIVE_UNAVAILABLE', 'the native prover addon is not built');
+  }
   const snarkjs = await loadSnarkjs();
   // Build the curve now (helper threads or single-threaded), not on the first proof. snarkjs
   // calls buildBn128 without singleThread, which returns this cached curve.
@@ -52,10 +67,10 @@ const ready: Promise<{ snarkjs: Snarkjs; prove: Groth16Prove }> = (async () => {
   // The native addon when it is built (NIGHTJAR_PROVER=snarkjs forces snarkjs): single-threaded
   // mode means one core, else both, as snarkjs' helper threads would use.
   const prove =
-    selectProverBackend() === 'native'
+    backend === 'native'
       ? nativeGroth16Prove(data.singleThread ? 1 : Math.max(1, availableParallelism()))
       : snarkjsGroth16Prove(snarkjs);
-  return { snarkjs, prove };
+  return { snarkjs, prove, backend };
 })();
 
 port.on('message', (req: ProverWorkerRequest) => {
@@ -78,7 +93,7 @@ async function handle(req: ProverWorkerRequest): Promise<ProverWorkerReply> {
 }
 
 ready.then(
-  () => port.postMessage({ ready: true }),
+  ({ backend }) => port.postMessage({ ready: true, backend } satisfies ProverWorkerReady),
   (err: unknown) => {
     // Surfaces as the worker's 'error' event: the pool reports that the worker failed to start.
     throw err;

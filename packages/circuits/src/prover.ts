@@ -39,7 +39,13 @@ import {
   type ValidSpendV2Params,
   type ValidSpendV2Witness,
 } from './spend-witness-v2.js';
-import type { ProverWorkerData, ProverWorkerReply, ProverWorkerRequest } from './prover-protocol.js';
+import type { ProverBackend } from './native-prover.js';
+import type {
+  ProverWorkerData,
+  ProverWorkerReady,
+  ProverWorkerReply,
+  ProverWorkerRequest,
+} from './prover-protocol.js';
 import {
   ProverInputError,
   validInputWitness,
@@ -104,7 +110,16 @@ export interface ProverOptions {
    * machine with many cores without oversubscribing it.
    */
   singleThread?: boolean;
+  /**
+   * The Groth16 prover: 'native' (the C++ addon; a worker fails to start when it is not built),
+   * 'snarkjs', or absent (default): the addon when it is built, else snarkjs, as
+   * selectProverBackend() decides (NIGHTJAR_PROVER=snarkjs forces snarkjs). With 'native',
+   * `singleThread` means one prover thread per worker, else one per core.
+   */
+  backend?: ProverBackend;
 }
+
+const BACKENDS: readonly ProverBackend[] = ['native', 'snarkjs'];
 
 /** The queue of pending proofs is full. */
 export class ProverQueueFullError extends Error {
@@ -161,6 +176,8 @@ export class NoteProver {
   readonly #workerCount: number;
   readonly #maxQueue: number;
   readonly #singleThread: boolean;
+  readonly #requestedBackend: ProverBackend | undefined;
+  #backend: ProverBackend | undefined;
   readonly #queue: Job[] = [];
   #slots: Slot[] = [];
   #data: ProverWorkerData | undefined;
@@ -175,10 +192,18 @@ export class NoteProver {
     this.#workerCount = options.workers ?? 1;
     this.#maxQueue = options.maxQueue ?? 64;
     this.#singleThread = options.singleThread ?? false;
+    this.#requestedBackend = options.backend;
+    if (options.backend !== undefined && !BACKENDS.includes(options.backend))
+      throw new RangeError(`backend must be one of ${BACKENDS.join(', ')}`);
     if (!Number.isInteger(this.#workerCount) || this.#workerCount < 1)
       throw new RangeError('workers must be >= 1');
     if (!Number.isInteger(this.#maxQueue) || this.#maxQueue < 0)
       throw new RangeError('maxQueue must be >= 0');
+  }
+
+  /** The Groth16 prover the workers use, as the first one to start reported it (undefined before). */
+  get backend(): ProverBackend | undefined {
+    return this.#backend;
   }
 
   /** Jobs waiting for a worker. */
@@ -201,7 +226,11 @@ export class NoteProver {
       const loaded = await Promise.all(EAGER_CIRCUITS.map((c) => loadCircuitArtifacts(c)));
       const circuits: ProverWorkerData['circuits'] = {};
       for (const a of loaded) circuits[a.circuit] = { wasm: a.wasm, zkey: a.zkey };
-      this.#data = { circuits, singleThread: this.#singleThread };
+      this.#data = {
+        circuits,
+        singleThread: this.#singleThread,
+        ...(this.#requestedBackend ? { backend: this.#requestedBackend } : {}),
+      };
       if (this.#closed) throw new ProverClosedError();
       while (this.#slots.length < this.#workerCount) this.#slots.push(this.#spawn());
       await Promise.all(this.#slots.map((slot) => slot.started));
@@ -402,9 +431,10 @@ export class NoteProver {
       loaded: new Set(Object.keys(this.#data?.circuits ?? {}) as CircuitName[]),
     };
     worker.unref();
-    worker.on('message', (msg: ProverWorkerReply | { ready: true }) => {
+    worker.on('message', (msg: ProverWorkerReply | ProverWorkerReady) => {
       if (!('id' in msg)) {
         slot.ready = true;
+        this.#backend ??= msg.backend;
         onReady();
         return;
       }
