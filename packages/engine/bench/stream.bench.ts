@@ -133,6 +133,7 @@ async function main(): Promise<void> {
       viewingPubkey: 'ee'.repeat(32),
       merkleRoot: 'ff'.repeat(32),
       validInputProof: '',
+      useTag: '',
       digestHex: '',
       signatureHex: '',
       lifecycle: 'pending',

@@ -6,6 +6,7 @@
  * requests can never both pass a check that only one of them may pass. The cryptographic checks
  * (opening, signatures, root window, proof) are crypto-checks.ts.
  */
+import { circuitTerms, plannedTerms, useTagFor } from '../settlement/order-terms.js';
 import { isContributoryX25519, type OrderCheckItem, type OrderCheckOutcome } from '@nightjar/crypto';
 import {
   bytesToHex,
@@ -191,6 +192,17 @@ export class Intake {
       viewingPubkey: o.viewing_pubkey,
       merkleRoot: o.merkle_root,
       validInputProof: o.valid_input_proof,
+      // The note's use tag for this order (contract C), what its lock entry carries.
+      useTag: useTagFor(
+        o.note_commitment,
+        o.note_inner_hash,
+        circuitTerms(market.instrument.market_id, o.side, o.order_id, plannedTerms({
+          amount: o.amount,
+          priceLimit: o.price_limit,
+          minFillSize: o.min_fill_size,
+          expirySlot: o.expiry_slot,
+        })),
+      ),
       digestHex: bytesToHex(o.digest),
       signatureHex: o.trading_key_signature,
       lifecycle: 'pending',
@@ -324,7 +336,8 @@ export class Intake {
     this.checkCancelNonce(o.trading_key, body.cancel_nonce);
     const holder = this.deps.registry.reservedBy(o.note_commitment);
     if (holder !== undefined && holder !== oldId) throw new VenueError(1204);
-    this.assertNoteUsable(nullifier, holder === oldId && old.lockedUntilSlot !== undefined);
+    // The old order's note may still hold the engine's lock of a match that just failed (being released).
+    this.assertNoteUsable(nullifier, holder === oldId);
 
     const market = this.deps.markets.get(o.symbol)!;
     const replacement = this.toEngineOrder(o, caller, market, nullifier, {
