@@ -174,6 +174,11 @@ export async function judgeProofs(
     if (err instanceof RpcError) throw err;
     throw new RpcError(RPC_ERRORS.nodeUnavailable, 'proof verification is unavailable; retry shortly');
   }
-  open.forEach((o, k) => (verdicts[o.i] = results[k] === true));
+  // A proof judged on public inputs read from state carries them, so landing can tell if it moved.
+  open.forEach(
+    (o, k) =>
+      (verdicts[o.i] =
+        results[k] === true && o.job.fromState ? { verifiedAgainst: o.job.publicInputs } : results[k] === true),
+  );
   return verdicts;
 }

@@ -6,6 +6,7 @@
 import { ShardedTrees } from '@nightjar/crypto';
 import { fieldToHex } from '@nightjar/protocol';
 import { VAULT_ADDRESS } from './addresses.js';
+import { RootHistory } from './root-history.js';
 import { InstructionError } from './errors.js';
 import type { GenesisAuthority } from './genesis-authority.js';
 import { getMeta, setMeta, type Db } from './store.js';
@@ -28,11 +29,15 @@ export interface NoteRow {
   amount: string | null;
 }
 
-/** A lock names the note by nullifier only (DESIGN.md section 6). */
+/**
+ * A lock names the note by nullifier only (DESIGN.md section 6), with the use tag its proof showed
+ * (null for a lock written before settlement v2: no v2 settlement can consume it).
+ */
 export interface LockRow {
   nullifier: string;
   until_slot: number;
   locker: string;
+  use_tag: string | null;
 }
 
 /** Per shard: the tree size after each append instruction, with its slot, for commitment reads. */
@@ -49,11 +54,14 @@ export class ChainState {
   /** Configured genesis authority (production); undefined lets the first `initialize` win (dev). */
   genesis: GenesisAuthority | undefined;
   private checkpoints: SizeCheckpoint[][] = [];
+  /** Every root of every shard (root-history.ts). */
+  readonly roots: RootHistory;
   /** Nullifiers whose spent or lock state a write touched since the last `takeTouchedNullifiers`. */
   private touched = new Set<string>();
   private readonly stmts;
 
   constructor(readonly db: Db) {
+    this.roots = new RootHistory(db);
     this.stmts = {
       balance: db.prepare('SELECT amount FROM balances WHERE owner = ? AND mint = ?').pluck(),
       setBalance: db.prepare(
@@ -69,8 +77,10 @@ export class ChainState {
       insertNullifier: db.prepare(
         'INSERT INTO nullifiers (nullifier, mint, amount, kind, slot) VALUES (?, ?, ?, ?, ?)',
       ),
-      lock: db.prepare('SELECT nullifier, until_slot, locker FROM locks WHERE nullifier = ?'),
-      insertLock: db.prepare('INSERT INTO locks (nullifier, until_slot, locker, slot) VALUES (?, ?, ?, ?)'),
+      lock: db.prepare('SELECT nullifier, until_slot, locker, use_tag FROM locks WHERE nullifier = ?'),
+      insertLock: db.prepare(
+        'INSERT INTO locks (nullifier, until_slot, locker, slot, use_tag) VALUES (?, ?, ?, ?, ?)',
+      ),
       deleteLock: db.prepare('DELETE FROM locks WHERE nullifier = ?'),
       supply: db.prepare('SELECT deposited, withdrawn FROM supply WHERE mint = ?'),
       setSupply: db.prepare(
@@ -87,6 +97,7 @@ export class ChainState {
   load(currentSlot: number): void {
     this.loadConfig();
     if (this.vault) this.loadTrees(this.vault.num_trees, currentSlot);
+    this.roots.backfill(this.trees);
   }
 
   /** Reloads the small configuration caches (after an admin instruction commits). */
@@ -252,7 +263,7 @@ export class ChainState {
   }
 
   insertLock(lock: LockRow, slot: number): void {
-    this.stmts.insertLock.run(lock.nullifier, lock.until_slot, lock.locker, slot);
+    this.stmts.insertLock.run(lock.nullifier, lock.until_slot, lock.locker, slot, lock.use_tag);
     this.touched.add(lock.nullifier);
   }
 
@@ -301,6 +312,16 @@ export class ChainState {
   requireTrees(): ShardedTrees {
     if (!this.trees) throw new InstructionError('NotInitialized');
     return this.trees;
+  }
+
+  /** Whether `rootHex` is any root shard `treeId` ever had, its current one included. */
+  isKnownRoot(treeId: number, rootHex: string): boolean {
+    return this.roots.isKnown(this.requireTrees(), treeId, rootHex);
+  }
+
+  /** Called at a shard's first append of a transaction: the root it had until then joins the history. */
+  recordRootBeforeAppend(treeId: number): void {
+    this.roots.recordBefore(this.requireTrees(), treeId);
   }
 
   recordCheckpoint(treeId: number, slot: number, size: number): void {

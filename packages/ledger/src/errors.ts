@@ -13,7 +13,7 @@ export const INSTRUCTION_ERRORS = {
   DuplicateCommitment: 'a note with this commitment exists',
   TreeFull: 'tree shard is full',
   BadTreeId: 'no such tree shard',
-  UnknownRoot: 'merkle_root is not in the shard’s recent window',
+  UnknownRoot: 'merkle_root was never a root of the shard',
   UnknownNote: 'no such note',
   NoteLocked: 'note is locked',
   NoteSpent: 'note is already spent',
@@ -26,6 +26,7 @@ export const INSTRUCTION_ERRORS = {
   MintMismatch: 'mint does not match the note',
   BatchTooLarge: 'too many matches in one batch',
   SolvencyViolation: 'vault balance would differ from unspent note value',
+  SettlementExpired: 'settlement landed after its settle_by_slot',
 } as const;
 /** The closed set of instruction error codes: a table keyed by it must name every code. */
 export type InstructionErrorCode = keyof typeof INSTRUCTION_ERRORS;

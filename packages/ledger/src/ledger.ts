@@ -66,7 +66,9 @@ export interface LedgerOptions {
 }
 
 /** Instructions whose one proof authorises the whole transaction. */
-const WHOLE_PROOF_INSTRUCTIONS = new Set(['withdraw', 'join_split']);
+const WHOLE_PROOF_INSTRUCTIONS = new Set(['withdraw', 'join_split', 'lock_note']);
+/** Instructions of many lock proofs: refused whole when every one was verified and failed. */
+const MANY_LOCK_INSTRUCTIONS = new Set(['lock_notes']);
 
 export class Ledger extends LedgerReads implements DevLedgerClient {
   readonly dev: boolean;
@@ -262,15 +264,21 @@ export class Ledger extends LedgerReads implements DevLedgerClient {
 
   /**
    * One transaction's turn in its signer's lane: judge its proofs, then hand it to the writer. A
-   * withdrawal or join-split whose proof was verified and failed is refused here (-32002): junk
-   * proofs are never stored and use no nonce. (A settlement's proofs are judged per match.)
+   * withdrawal, join-split or lock_note whose proof was verified and failed is refused here
+   * (-32002): junk proofs are never stored and use no nonce; so is a lock_notes whose every proof
+   * failed. (A settlement's proofs are judged per match, a lock_notes' per lock: a failed one
+   * lands as that entry's InvalidProof and no lock is stored.)
    */
   private async stage(tx: Transaction): Promise<{ landed: Promise<void> }> {
     this.guard();
     const decoded = decodeInstruction(tx.instruction);
     const verdicts = await judgeProofs(this.verifier, this.writer.readOnlyContext(tx.signer), decoded);
     this.guard();
-    if (decoded.ok && WHOLE_PROOF_INSTRUCTIONS.has(decoded.name) && verdicts[0] === false)
+    const refused =
+      decoded.ok &&
+      ((WHOLE_PROOF_INSTRUCTIONS.has(decoded.name) && verdicts[0] === false) ||
+        (MANY_LOCK_INSTRUCTIONS.has(decoded.name) && verdicts.length > 0 && verdicts.every((v) => v === false)));
+    if (refused)
       throw new RpcError(
         RPC_ERRORS.transactionRejected,
         `InvalidProof: ${decoded.name}'s proof did not verify (refused, not stored)`,

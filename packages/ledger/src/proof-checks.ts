@@ -1,23 +1,28 @@
 /**
- * The proofs an instruction carries and how they are checked, before the instruction runs:
- * VALID_MATCH for each match of a settlement (public inputs in @nightjar/crypto's valid-match.ts),
- * VALID_SPEND for withdrawals (DESIGN.md section 3), VALID_JOIN_SPLIT for note splits and merges. They are judged at admission, off the writer
- * (see admission.ts). VALID_INPUT is checked by the engine at intake and never reaches the chain.
+ * The proofs an instruction carries and how they are checked, before the instruction runs (judged
+ * at admission, off the writer, see admission.ts):
+ * - a lock entry's VALID_INPUT v2 (the owner's) or VALID_LOCK (the engine's, for a change note),
+ *   both over [use_tag, merkle_root, nullifier]; nothing says which, so the VALID_INPUT v2 key is
+ *   tried first and the VALID_LOCK key second (a field would tell which orders were filled before);
+ * - VALID_MATCH v2 for each match of a settlement (public inputs: @nightjar/crypto valid-match-v2.ts),
+ *   the use tags read from the locks, never from the transaction;
+ * - VALID_JOIN_SPLIT v2 for note splits and merges, VALID_SPEND for withdrawals (DESIGN.md section 3).
  */
 import {
-  CHANGE_SLOT,
   JOIN_SPLIT_MAX_OUTPUTS,
   joinSplitMemoHash,
+  matchMemoHash,
   validJoinSplitPublicSignals,
-  validMatchPublicSignals,
+  validMatchV2PublicSignals,
 } from '@nightjar/crypto';
 import { mintToFields, parseAddress } from '@nightjar/protocol';
 import type { ChainState } from './chain-state.js';
 import type { Args } from './program/args.js';
-import type { MatchArgs } from './program/settle.js';
+import type { LockEntry } from './program/locks.js';
+import { lockedUseTags, type MatchArgs } from './program/settle.js';
 import type { MarketRecord } from './types.js';
 
-export type Circuit = 'valid_spend' | 'valid_match' | 'valid_join_split';
+export type Circuit = 'valid_spend' | 'valid_input_v2' | 'valid_lock' | 'valid_match_v2' | 'valid_join_split_v2';
 
 /** Checks Groth16 proofs for the vault program. */
 export interface LedgerProofVerifier {
@@ -33,43 +38,64 @@ export interface LedgerProofVerifier {
 
 export interface ProofJob {
   circuit: Circuit;
+  /** A second circuit the same proof may be of, tried when the first refuses it (a lock's VALID_LOCK). */
+  orElse?: Circuit;
   proof: Uint8Array;
   publicInputs: bigint[];
+  /** The public inputs come partly from state that may change before landing (a match's locks). */
+  fromState?: boolean;
 }
 
 const field = (hex: string) => BigInt('0x' + hex);
 
 /**
- * A match's VALID_MATCH job. Every public input comes from the ledger's own state (the market's
- * mints, price scale and fee rate, the vault's fee owner) or from the arguments the ledger itself
- * checks and acts on (roots it finds in the windows, the nullifiers it spends, the commitments it
- * appends, the nullifiers it relocks), so a proof for anything else does not verify.
+ * A match's VALID_MATCH v2 job. Every public input comes from the ledger's own state (the use tags
+ * the two locks recorded, the market's id, mints, price scale and fee rate, the vault's fee owner)
+ * or from the arguments the ledger itself checks and acts on (the batch's settle_by_slot, the six
+ * commitments it appends, the memos it stores and the shards it appends to), so a proof for
+ * anything else does not verify.
  */
-export function validMatchJob(market: MarketRecord, feeOwnerCommitment: string, m: MatchArgs): ProofJob {
-  const [bid, ask] = m.inputs as [MatchArgs['inputs'][number], MatchArgs['inputs'][number]];
-  const outputs: [bigint, bigint, bigint, bigint, bigint, bigint] = [0n, 0n, 0n, 0n, 0n, 0n];
-  for (const out of m.outputs) outputs[out.slot] = field(out.commitment);
-  const relockAt = (slot: number) => {
-    const relock = m.outputs.find((o) => o.slot === slot)?.relock;
-    return relock ? field(relock.nullifier) : 0n;
-  };
+export function validMatchJob(
+  market: MarketRecord,
+  feeOwnerCommitment: string,
+  settleBySlot: bigint,
+  m: MatchArgs,
+  useTags: readonly [string, string],
+): ProofJob {
+  const outputs = m.outputs.map((o) => field(o.commitment)) as unknown as readonly [
+    bigint, bigint, bigint, bigint, bigint, bigint,
+  ];
   return {
-    circuit: 'valid_match',
+    circuit: 'valid_match_v2',
     proof: Buffer.from(m.proof, 'hex'),
-    publicInputs: validMatchPublicSignals({
-      rootBid: field(bid.merkle_root),
-      nullifierBid: field(bid.nullifier),
-      rootAsk: field(ask.merkle_root),
-      nullifierAsk: field(ask.nullifier),
+    fromState: true,
+    publicInputs: validMatchV2PublicSignals({
+      bidUseTag: field(useTags[0]),
+      askUseTag: field(useTags[1]),
+      marketId: parseAddress(market.market_id)!,
       baseMint: parseAddress(market.base_mint)!,
       quoteMint: parseAddress(market.quote_mint)!,
       priceScale: BigInt(market.price_scale),
       feeBps: BigInt(market.fee_bps),
       feeOwnerCommitment: field(feeOwnerCommitment),
+      settleBySlot,
       outputs,
-      bidRelockNullifier: relockAt(CHANGE_SLOT.bid),
-      askRelockNullifier: relockAt(CHANGE_SLOT.ask),
+      memoHash: matchMemoHash(
+        Buffer.from(m.memos[0]!, 'hex'),
+        Buffer.from(m.memos[1]!, 'hex'),
+        m.outputs.map((o) => o.tree_id),
+      ),
     }),
+  };
+}
+
+/** A lock entry's job: VALID_INPUT v2, else VALID_LOCK, over exactly what the lock records and names. */
+function lockJob(entry: LockEntry): ProofJob {
+  return {
+    circuit: 'valid_input_v2',
+    orElse: 'valid_lock',
+    proof: Buffer.from(entry.proof, 'hex'),
+    publicInputs: [field(entry.use_tag), field(entry.merkle_root), field(entry.nullifier)],
   };
 }
 
@@ -104,7 +130,7 @@ function validJoinSplitJob(a: Args<'join_split'>): ProofJob {
     shards[out.slot] = out.tree_id;
   }
   return {
-    circuit: 'valid_join_split',
+    circuit: 'valid_join_split_v2',
     proof: Buffer.from(a.proof, 'hex'),
     publicInputs: validJoinSplitPublicSignals({
       inputs: a.inputs.map((i) => ({ merkleRoot: field(i.merkle_root), nullifier: field(i.nullifier) })),
@@ -122,20 +148,52 @@ function validJoinSplitJob(a: Args<'join_split'>): ProofJob {
 export function proofJobs(state: ChainState, name: string, args: unknown): (ProofJob | undefined)[] {
   if (name === 'withdraw') return [validSpendJob(args as Args<'withdraw'>)];
   if (name === 'join_split') return [validJoinSplitJob(args as Args<'join_split'>)];
+  if (name === 'lock_note') return [lockJob(args as Args<'lock_note'>)];
+  if (name === 'lock_notes') return (args as Args<'lock_notes'>).locks.map(lockJob);
   if (name === 'settle_batch') {
     const a = args as Args<'settle_batch'>;
     const market = state.markets.get(a.market_id);
     const feeOwner = state.vault?.fee_owner_commitment;
-    return a.matches.map((m) => (market && feeOwner ? validMatchJob(market, feeOwner, m) : undefined));
+    return a.matches.map((m) => {
+      const tags = lockedUseTags({ state }, m);
+      return market && feeOwner && tags ? validMatchJob(market, feeOwner, a.settle_by_slot, m, tags) : undefined;
+    });
   }
   return [];
 }
 
-/** One verdict per job, in order. */
+/** One verdict per job of one circuit, in order: a batch where the verifier takes one. */
+async function verifyOneCircuit(
+  verifier: LedgerProofVerifier,
+  circuit: Circuit,
+  jobs: ProofJob[],
+): Promise<boolean[]> {
+  if (jobs.length > 1 && verifier.verifyBatch) return verifier.verifyBatch(circuit, jobs);
+  return Promise.all(jobs.map((j) => verifier.verify(circuit, j.proof, j.publicInputs)));
+}
+
+/**
+ * One verdict per job, in order. Every instruction's proofs are of one circuit (a lock's maybe of
+ * its second), so one batch covers them, and a second batch the lock proofs the first key refused.
+ */
 export async function verifyJobs(verifier: LedgerProofVerifier, jobs: ProofJob[]): Promise<boolean[]> {
-  const circuit = jobs[0]?.circuit;
-  // Every instruction's proofs are of one circuit, so one batch covers them.
-  if (jobs.length > 1 && verifier.verifyBatch && jobs.every((j) => j.circuit === circuit))
-    return verifier.verifyBatch(circuit!, jobs);
-  return Promise.all(jobs.map((j) => verifier.verify(j.circuit, j.proof, j.publicInputs)));
+  const byCircuit = new Map<Circuit, number[]>();
+  jobs.forEach((j, i) => byCircuit.set(j.circuit, [...(byCircuit.get(j.circuit) ?? []), i]));
+  const verdicts = Array<boolean>(jobs.length).fill(false);
+  await Promise.all(
+    [...byCircuit].map(async ([circuit, at]) => {
+      const results = await verifyOneCircuit(verifier, circuit, at.map((i) => jobs[i]!));
+      at.forEach((i, k) => (verdicts[i] = results[k] === true));
+    }),
+  );
+  const retry = jobs.flatMap((j, i) => (!verdicts[i] && j.orElse ? [i] : []));
+  const second = new Map<Circuit, number[]>();
+  for (const i of retry) second.set(jobs[i]!.orElse!, [...(second.get(jobs[i]!.orElse!) ?? []), i]);
+  await Promise.all(
+    [...second].map(async ([circuit, at]) => {
+      const results = await verifyOneCircuit(verifier, circuit, at.map((i) => jobs[i]!));
+      at.forEach((i, k) => (verdicts[i] = results[k] === true));
+    }),
+  );
+  return verdicts;
 }

@@ -1,8 +1,9 @@
 /**
  * The vault program's proof checks on the crypto package's worker-pool Groth16 verifier: one
- * adaptive batcher (and its worker threads) per circuit, so no pairing ever runs on the ledger's
- * thread, and the public's withdrawals (VALID_SPEND) never queue in front of the TEE's
- * settlements (VALID_MATCH, admitted only from registered TEE keys).
+ * adaptive batcher (and its worker threads) per kind of proof, so no pairing ever runs on the
+ * ledger's thread, and the public's withdrawals and join-splits never queue in front of the TEE's
+ * locks and settlements (admitted only from registered TEE keys). The two lock keys (VALID_INPUT
+ * v2, VALID_LOCK) share one batcher: a lock proof is of either.
  */
 import {
   AdaptiveBatcher,
@@ -18,16 +19,18 @@ import type { Circuit, LedgerProofVerifier } from './proof-checks.js';
 type Key = VerificationKey | SnarkjsVerificationKey;
 
 /**
- * The keys the ledger verifies with. Without `valid_match` it cannot check a settlement and refuses
- * every `settle_batch` (-32005). `valid_input` is accepted so that one key set serves every
- * verifier, but unused: VALID_INPUT is checked by the engine at intake and never reaches the chain.
+ * The keys the ledger verifies with (a verifier's key set from loadCircuitKeys fits: keys it does
+ * not use are ignored). Without a key the proofs of its circuit cannot be checked and the
+ * instructions carrying them are refused (-32005): `valid_input_v2` and `valid_lock` for
+ * `lock_note`/`lock_notes`, `valid_match_v2` for `settle_batch`, `valid_join_split_v2` for
+ * `join_split`.
  */
 export interface LedgerVerificationKeys {
   valid_spend: Key;
-  valid_match?: Key;
-  /** Without it every `join_split` is refused (-32005). */
-  valid_join_split?: Key;
-  valid_input?: Key;
+  valid_input_v2?: Key;
+  valid_lock?: Key;
+  valid_match_v2?: Key;
+  valid_join_split_v2?: Key;
 }
 
 export interface Groth16VerifierOptions {
@@ -41,19 +44,26 @@ export async function createGroth16Verifier(
   keys: LedgerVerificationKeys,
   options: Groth16VerifierOptions = {},
 ): Promise<LedgerProofVerifier & { close(): Promise<void> }> {
-  const start = (circuit: Circuit, key: Key) =>
+  const start = (keys: Partial<Record<Circuit, Key>>) =>
     AdaptiveBatcher.create({
-      keys: { [circuit]: key },
+      keys,
       size: options.workersPerCircuit ?? 1,
       ...(options.maxQueue === undefined ? {} : { maxQueue: options.maxQueue }),
     });
   const batchers: Partial<Record<Circuit, AdaptiveBatcher>> = {
-    valid_spend: await start('valid_spend', keys.valid_spend),
-    ...(keys.valid_match ? { valid_match: await start('valid_match', keys.valid_match) } : {}),
-    ...(keys.valid_join_split
-      ? { valid_join_split: await start('valid_join_split', keys.valid_join_split) }
-      : {}),
+    valid_spend: await start({ valid_spend: keys.valid_spend }),
   };
+  const lockKeys = {
+    ...(keys.valid_input_v2 ? { valid_input_v2: keys.valid_input_v2 } : {}),
+    ...(keys.valid_lock ? { valid_lock: keys.valid_lock } : {}),
+  };
+  if (Object.keys(lockKeys).length > 0) {
+    const locks = await start(lockKeys);
+    for (const circuit of Object.keys(lockKeys) as Circuit[]) batchers[circuit] = locks;
+  }
+  if (keys.valid_match_v2) batchers.valid_match_v2 = await start({ valid_match_v2: keys.valid_match_v2 });
+  if (keys.valid_join_split_v2)
+    batchers.valid_join_split_v2 = await start({ valid_join_split_v2: keys.valid_join_split_v2 });
   const verify = async (circuit: Circuit, proof: Uint8Array, publicInputs: bigint[]) => {
     const batcher = batchers[circuit];
     if (!batcher)
@@ -73,7 +83,7 @@ export async function createGroth16Verifier(
     // The batcher groups proofs waiting together (random linear combination, bisected on failure).
     verifyBatch: (circuit, items) => Promise.all(items.map((i) => verify(circuit, i.proof, i.publicInputs))),
     async close() {
-      await Promise.all(Object.values(batchers).map((b) => b.close()));
+      await Promise.all([...new Set(Object.values(batchers))].map((b) => b.close()));
     },
   };
 }

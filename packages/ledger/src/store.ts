@@ -19,7 +19,9 @@ CREATE TABLE IF NOT EXISTS notes (
 CREATE INDEX IF NOT EXISTS notes_slot ON notes (slot);
 CREATE INDEX IF NOT EXISTS notes_seq ON notes (tx_seq);
 CREATE TABLE IF NOT EXISTS nullifiers (nullifier TEXT PRIMARY KEY, mint TEXT NOT NULL, amount TEXT, kind TEXT NOT NULL, slot INTEGER NOT NULL);
-CREATE TABLE IF NOT EXISTS locks (nullifier TEXT PRIMARY KEY, until_slot INTEGER NOT NULL, locker TEXT NOT NULL, slot INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS locks (nullifier TEXT PRIMARY KEY, until_slot INTEGER NOT NULL, locker TEXT NOT NULL, slot INTEGER NOT NULL, use_tag TEXT);
+CREATE TABLE IF NOT EXISTS roots (tree_id INTEGER NOT NULL, root TEXT NOT NULL, size INTEGER NOT NULL, PRIMARY KEY (tree_id, root)) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS notes_tree_slot ON notes (tree_id, slot);
 CREATE TABLE IF NOT EXISTS supply (mint TEXT PRIMARY KEY, deposited TEXT NOT NULL, withdrawn TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS transactions (
   signature TEXT PRIMARY KEY, seq INTEGER NOT NULL UNIQUE, slot INTEGER NOT NULL, signer TEXT NOT NULL,
@@ -56,6 +58,7 @@ export function openDatabase(dataDir: string | undefined): Db {
   }
   db.exec(SCHEMA);
   migrateMemoIndex(db);
+  migrateLockUseTag(db);
   return db;
 }
 
@@ -93,6 +96,16 @@ function migrateMemoIndex(db: Db): void {
     }
     db.exec('CREATE UNIQUE INDEX IF NOT EXISTS memos_idx ON memos (idx)');
   })();
+}
+
+/**
+ * Locks carry the use tag their proof showed (settlement v2, issue 29). A lock written before has
+ * none: it still reads as a lock (getNoteStatus, getLiveLocks) and may be released, but no v2
+ * settlement can consume it.
+ */
+function migrateLockUseTag(db: Db): void {
+  const columns = db.prepare('PRAGMA table_info(locks)').all() as { name: string }[];
+  if (!columns.some((c) => c.name === 'use_tag')) db.exec('ALTER TABLE locks ADD COLUMN use_tag TEXT');
 }
 
 export function getMeta(db: Db, key: string): string | undefined {

@@ -41,6 +41,7 @@ const REASONS: Record<InstructionErrorCode, StageReasons> = {
   MintMismatch: REJECTED,
   BatchTooLarge: REJECTED,
   SolvencyViolation: REJECTED,
+  SettlementExpired: { lock: 'lock_rejected', settle: 'lock_expired' },
 };
 
 /** A code off the wire; one the ledger does not define (or none) rejects without a finer reason. */

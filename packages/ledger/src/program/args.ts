@@ -17,7 +17,7 @@ import {
   type Codec,
   type InferObject,
 } from '@nightjar/protocol';
-import { NOTE_MEMO_BYTES } from '@nightjar/crypto';
+import { FILL_MEMO_BYTES, NOTE_MEMO_BYTES } from '@nightjar/crypto';
 import { InstructionError } from '../errors.js';
 
 const u64 = decimalU64String;
@@ -39,51 +39,62 @@ function nonZeroField(description?: string): Codec<string> {
   };
 }
 
-/** A lock names only the note's nullifier and its expiry (DESIGN.md section 6): nothing links it to a leaf. */
+/**
+ * A lock entry (contract B.1): the note by shard, a root it ever had and its nullifier, the use tag
+ * binding it to one order, the expiry, and the lock proof (VALID_INPUT v2 from the owner or
+ * VALID_LOCK for a change note; nothing says which) over [use_tag, merkle_root, nullifier]. No
+ * commitment or order: nothing links the lock to a leaf.
+ */
 const lockArgs = object({
+  tree_id: required(treeId),
+  merkle_root: required(commitment('Any root the shard ever had, under which the note lies.')),
   nullifier: required(nonZeroField('Nullifier of the note to lock.')),
+  use_tag: required(nonZeroField('Use tag binding the note to its order (DESIGN.md section 3).')),
   until_slot: required(u64()),
+  proof: required(
+    hexBytes(256, { description: 'VALID_INPUT v2 or VALID_LOCK Groth16 proof of [use_tag, merkle_root, nullifier].' }),
+  ),
 });
 
 export const MAX_MATCHES_PER_BATCH = 16;
 /** Output slots of a match, `MATCH_OUTPUT_SLOTS` in @nightjar/crypto. */
 const NUM_OUTPUT_SLOTS = 6;
 
-/** A note an instruction consumes: its shard, a recent root of that shard and its nullifier. */
+/** A note an instruction consumes: its shard, a root that shard ever had and its nullifier. */
 function noteInput(nullifierDescription: string) {
   return object({
     tree_id: required(treeId),
-    merkle_root: required(commitment('A root of the shard holding the input note (its recent window).')),
+    merkle_root: required(commitment('A root the shard holding the input note ever had.')),
     nullifier: required(nonZeroField(nullifierDescription)),
   });
 }
 
-const matchInput = noteInput('Nullifier of a note this signer locked.');
+/** A settlement input names only its nullifier: its lock's proof showed the note and its root. */
+const matchInput = object({ nullifier: required(nonZeroField('Nullifier of a note this signer locked.')) });
 
+/** An output's place: its slot is its index in `outputs` (MATCH_OUTPUT_SLOTS order). */
 const matchOutput = object({
-  slot: required(smallUint(NUM_OUTPUT_SLOTS - 1, 'Output role, MATCH_OUTPUT_SLOTS.')),
   tree_id: required(treeId),
-  commitment: required(nonZeroField('Commitment of the new note.')),
-  /** Only on a change slot: the change note stays locked for its order (nullifier proven by VALID_MATCH). */
-  relock: optional(lockArgs),
+  commitment: required(nonZeroField('Commitment of the new note (a zero-value one too).')),
+});
+
+const fillMemo = text({
+  minLength: 2 * FILL_MEMO_BYTES,
+  maxLength: 2 * FILL_MEMO_BYTES,
+  pattern: '^([0-9a-f]{2})*$',
+  description: `Encrypted fill memo, hex, exactly ${FILL_MEMO_BYTES} bytes (DESIGN 7).`,
 });
 
 const settleMatch = object({
   match_idx: required(smallUint(MAX_MATCHES_PER_BATCH - 1)),
   /** Exactly two: the bid's input (quote mint), then the ask's (base mint). */
   inputs: required(arrayOf(matchInput, { minItems: 2, maxItems: 2 })),
-  /** Slots strictly increasing; absent slots are outputs of zero value. */
-  outputs: required(arrayOf(matchOutput, { minItems: 1, maxItems: NUM_OUTPUT_SLOTS })),
-  memos: required(
-    arrayOf(
-      text({ maxLength: 1024, pattern: '^([0-9a-f]{2})*$', description: 'Encrypted fill memo, hex.' }),
-      {
-        maxItems: 2,
-      },
-    ),
-  ),
+  /** Exactly six, index = MATCH_OUTPUT_SLOTS slot; every one is appended, zero-value ones too. */
+  outputs: required(arrayOf(matchOutput, { minItems: NUM_OUTPUT_SLOTS, maxItems: NUM_OUTPUT_SLOTS })),
+  /** Exactly two: the bid's memo, then the ask's. */
+  memos: required(arrayOf(fillMemo, { minItems: 2, maxItems: 2 })),
   proof: required(
-    hexBytes(256, { description: 'VALID_MATCH Groth16 proof (DESIGN.md section 3 encoding).' }),
+    hexBytes(256, { description: 'VALID_MATCH v2 Groth16 proof (DESIGN.md section 3 encoding).' }),
   ),
 });
 
@@ -130,6 +141,8 @@ export const argCodecs = {
   settle_batch: object({
     batch_id: required(u64()),
     market_id: required(base58Address()),
+    /** The last slot the batch may land in (bound by every match's proof). */
+    settle_by_slot: required(u64()),
     matches: required(arrayOf(settleMatch, { minItems: 1, maxItems: MAX_MATCHES_PER_BATCH })),
   }),
   release_lock: object({ nullifier: required(commitment()) }),

@@ -31,15 +31,31 @@ export interface ExecContext {
 }
 
 /**
- * One proof's verdict: verified (true), invalid (false), or never verified because the cheap checks
- * before it already refused the request (that refusal; see prechecks.ts).
+ * One proof's verdict: verified (true, or the public inputs it was verified against when they
+ * come from state that may change before it lands), invalid (false), or never verified because the
+ * cheap checks before it already refused the request (that refusal; see prechecks.ts).
  */
-export type ProofVerdict = boolean | InstructionError;
+export type ProofVerdict = boolean | InstructionError | VerifiedAgainst;
 
-/** Passes only a verified proof; an unverified one fails with the refusal that spared its check. */
-export function requireProof(verdict: ProofVerdict | undefined): void {
-  if (verdict === true) return;
-  throw verdict instanceof InstructionError ? verdict : new InstructionError('InvalidProof');
+/** A proof verified against public inputs read from state at admission (a settlement's use tags). */
+export interface VerifiedAgainst {
+  verifiedAgainst: readonly bigint[];
+}
+
+/**
+ * Passes only a verified proof; an unverified one fails with the refusal that spared its check.
+ * With `inputsNow` (the public inputs as the state gives them at execution), a proof verified
+ * against other inputs fails too: the state it was judged on moved (e.g. a lock was swapped).
+ */
+export function requireProof(verdict: ProofVerdict | undefined, inputsNow?: readonly bigint[]): void {
+  if (verdict instanceof InstructionError) throw verdict;
+  if (verdict === true && inputsNow === undefined) return;
+  if (typeof verdict === 'object' && verdict !== null) {
+    const then = verdict.verifiedAgainst;
+    if (inputsNow === undefined) return;
+    if (then.length === inputsNow.length && then.every((v, i) => v === inputsNow[i])) return;
+  }
+  throw new InstructionError('InvalidProof');
 }
 
 export type InstructionResult = {
@@ -80,15 +96,17 @@ export function requireShard(ctx: ExecContext, treeId: number): void {
   if (treeId >= requireVault(ctx).num_trees) throw new InstructionError('BadTreeId');
 }
 
+/** `root` must be a root shard `treeId` ever had (root-history.ts), not only a recent one. */
 export function knownRoot(ctx: ExecContext, treeId: number, root: string): void {
   requireShard(ctx, treeId);
-  if (!ctx.state.requireTrees().isKnownRoot(treeId, BigInt('0x' + root)))
-    throw new InstructionError('UnknownRoot');
+  if (!ctx.state.isKnownRoot(treeId, root)) throw new InstructionError('UnknownRoot');
 }
 
 /** Reserves the next leaf index of a shard within this transaction. */
 function reserveLeaf(ctx: ExecContext, treeId: number, commitment: bigint): number {
   const pending = ctx.appends.get(treeId) ?? [];
+  // The shard's first append of this transaction (one step) ends its current root.
+  if (pending.length === 0) ctx.state.recordRootBeforeAppend(treeId);
   const index = ctx.state.requireTrees().size(treeId) + pending.length;
   if (index >= MAX_TREE_LEAVES) throw new InstructionError('TreeFull');
   pending.push(commitment);

@@ -110,15 +110,15 @@ export const handlers: { [N in InstructionName]: Handler<N> } = {
 
   lock_note(ctx, args) {
     requireTeeSigner(ctx);
-    lockNote(ctx, args);
+    lockNote(ctx, args, ctx.proofs[0]);
     return null;
   },
 
   lock_notes(ctx, args) {
     requireTeeSigner(ctx);
     // Each lock stands alone (like a settlement's matches): one refused lock does not sink the rest.
-    const locks: LockOutcome[] = args.locks.map((lock) => {
-      const r = inSavepoint(ctx, () => lockNote(ctx, lock));
+    const locks: LockOutcome[] = args.locks.map((lock, i) => {
+      const r = inSavepoint(ctx, () => lockNote(ctx, lock, ctx.proofs[i]));
       return r.ok
         ? { nullifier: lock.nullifier, ok: true }
         : { nullifier: lock.nullifier, ok: false, err: r.err.toJSON() };

@@ -1,12 +1,14 @@
 /**
- * Locking a note for an order. One set of rules for every way a lock is made: `lock_note`, each
- * entry of `lock_notes`, and a settlement output's `relock`. A lock names the nullifier and its
- * expiry only (DESIGN.md section 6): no commitment, root or order, so it links to no leaf.
+ * Locking a note for an order. One set of rules for every lock: `lock_note` and each entry of
+ * `lock_notes` (there is no relock since settlement v2). A lock names the nullifier, the use tag
+ * and the expiry (DESIGN.md section 6): no commitment or order, so it links to no leaf. Its proof
+ * (VALID_INPUT v2 or VALID_LOCK, judged at admission, see proof-checks.ts) shows the nullifier is of
+ * a note under the named root and the use tag binds that note to one order.
  */
 import type { LockRow } from '../chain-state.js';
 import { InstructionError } from '../errors.js';
 import type { Args } from './args.js';
-import type { ExecContext } from './context.js';
+import { knownRoot, requireProof, type ExecContext, type ProofVerdict } from './context.js';
 
 export const LOCK_TTL_CEILING_SLOTS = 4500;
 
@@ -24,7 +26,10 @@ export function checkLockable(ctx: ExecContext, nullifier: string, untilSlot: bi
 }
 
 /** Writes a lock that passed `checkLockable`, replacing an expired one on the same nullifier. */
-export function placeLock(ctx: ExecContext, lock: { nullifier: string; until_slot: number }): void {
+export function placeLock(
+  ctx: ExecContext,
+  lock: { nullifier: string; until_slot: number; use_tag: string },
+): void {
   ctx.state.deleteLock(lock.nullifier);
   ctx.state.insertLock({ ...lock, locker: ctx.signer }, ctx.slot);
 }
@@ -38,13 +43,26 @@ export function requireLocker(ctx: ExecContext, lock: LockRow): void {
     throw new InstructionError('Unauthorized', 'only the key that locked the note may consume or release it');
 }
 
+export type LockEntry = Args<'lock_note'>;
+
 /**
- * One lock by a TEE key (the signer is already known to be a finalized one). The owner's
- * VALID_INPUT proof was checked by the engine at intake and stays off chain (it names the
- * commitment); a lock on a nullifier of no real note reserves nothing, since no VALID_MATCH proof
- * can consume it.
+ * The checks of one lock entry before its proof, cheapest first and read-only (admission runs them
+ * too, and again when it lands): the note's state, the expiry, the shard, and the root, which may
+ * be any root the shard ever had. Returns the expiry slot.
  */
-export function lockNote(ctx: ExecContext, args: Args<'lock_note'>): void {
-  const until = checkLockable(ctx, args.nullifier, args.until_slot);
-  placeLock(ctx, { nullifier: args.nullifier, until_slot: until });
+export function checkLockEntry(ctx: ExecContext, entry: LockEntry): number {
+  const until = checkLockable(ctx, entry.nullifier, entry.until_slot);
+  knownRoot(ctx, entry.tree_id, entry.merkle_root);
+  return until;
+}
+
+/**
+ * One lock by a TEE key (the signer is already known to be a finalized one): the entry's checks,
+ * then its proof's verdict. The lock records the use tag the proof showed; a lock whose proof
+ * failed is refused and nothing is stored.
+ */
+export function lockNote(ctx: ExecContext, entry: LockEntry, verdict: ProofVerdict | undefined): void {
+  const until = checkLockEntry(ctx, entry);
+  requireProof(verdict);
+  placeLock(ctx, { nullifier: entry.nullifier, until_slot: until, use_tag: entry.use_tag });
 }

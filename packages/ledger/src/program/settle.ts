@@ -1,18 +1,21 @@
 /**
- * `settle_batch`: per match, consume the two locked inputs (bid, then ask), append the output
- * commitments, place the change notes' relocks and store the memos. The ledger never sees an
- * amount: a VALID_MATCH proof per match (judged at admission, see proof-checks.ts) binds the
- * nullifiers, outputs and relocks to notes of the recent roots and proves value conserved per mint.
- * Each match runs in its own savepoint, so a bad match fails alone.
+ * `settle_batch` (settlement v2, issue 29): per match, consume the two locked inputs (bid, then
+ * ask), append all six outputs (zero-value ones too, so no output's absence says anything) and
+ * store both parties' memos. The ledger never sees an amount: a VALID_MATCH v2 proof per match
+ * (judged at admission, see proof-checks.ts) opens the use tags the two locks recorded and binds
+ * both orders' terms, the outputs, their shards and the memos. There is no relock: a partial
+ * fill's change note is locked again at its next match, with its own VALID_LOCK proof. Each match
+ * runs in its own savepoint, so a bad match fails alone; a batch past its `settle_by_slot` fails
+ * whole.
  */
-import { CHANGE_SLOT, MATCH_OUTPUT_SLOTS } from '@nightjar/crypto';
+import { MATCH_OUTPUT_SLOTS } from '@nightjar/crypto';
 import { InstructionError } from '../errors.js';
+import { validMatchJob } from '../proof-checks.js';
 import type { MarketRecord, MatchOutcome } from '../types.js';
 import type { Args } from './args.js';
 import {
   appendOutput,
   inSavepoint,
-  knownRoot,
   requireProof,
   requireShard,
   requireTeeSigner,
@@ -20,11 +23,9 @@ import {
   type InstructionResult,
   type ProofVerdict,
 } from './context.js';
-import { checkLockable, placeLock, requireLocker } from './locks.js';
+import { requireLocker } from './locks.js';
 
 export type MatchArgs = Args<'settle_batch'>['matches'][number];
-
-const RELOCK_SLOTS: ReadonlySet<number> = new Set(Object.values(CHANGE_SLOT));
 
 export function requireMarket(ctx: ExecContext, marketId: string): MarketRecord {
   const market = ctx.state.markets.get(marketId);
@@ -32,9 +33,13 @@ export function requireMarket(ctx: ExecContext, marketId: string): MarketRecord 
   return market;
 }
 
-/** The checks of a batch as a whole: a TEE signer, distinct match indices, a known market. */
+/**
+ * The checks of a batch as a whole: a TEE signer, not past its `settle_by_slot` (every match's
+ * proof binds it), distinct match indices, a known market.
+ */
 export function checkBatch(ctx: ExecContext, args: Args<'settle_batch'>): MarketRecord {
   requireTeeSigner(ctx);
+  if (BigInt(ctx.slot) > args.settle_by_slot) throw new InstructionError('SettlementExpired');
   const seen = new Set<number>();
   for (const m of args.matches) {
     if (seen.has(m.match_idx)) throw new InstructionError('InvalidArgs', 'duplicate match_idx');
@@ -43,43 +48,36 @@ export function checkBatch(ctx: ExecContext, args: Args<'settle_batch'>): Market
   return requireMarket(ctx, args.market_id);
 }
 
-/** Every nullifier a match names: its inputs, then its relocks. */
-function nullifiersOf(m: MatchArgs): string[] {
-  return [
-    ...m.inputs.map((i) => i.nullifier),
-    ...m.outputs.flatMap((o) => (o.relock ? [o.relock.nullifier] : [])),
-  ];
-}
-
-/**
- * Nullifiers named by more than one match of the batch. A match naming one fails, whatever the
- * order: otherwise one match could consume (or relock) what another just relocked.
- */
+/** Nullifiers named by more than one match of the batch: a match naming one fails, whatever the order. */
 export function sharedNullifiers(args: Args<'settle_batch'>): Set<string> {
   const count = new Map<string, number>();
   for (const m of args.matches)
-    for (const n of new Set(nullifiersOf(m))) count.set(n, (count.get(n) ?? 0) + 1);
+    for (const n of new Set(m.inputs.map((i) => i.nullifier))) count.set(n, (count.get(n) ?? 0) + 1);
   return new Set([...count].filter(([, k]) => k > 1).map(([n]) => n));
 }
 
 /**
+ * The use tags the locks of a match's inputs recorded, bid then ask, or undefined when an input
+ * has no lock or a lock from before settlement v2 (no use tag). Never the transaction's.
+ */
+export function lockedUseTags(ctx: Pick<ExecContext, 'state'>, m: MatchArgs): [string, string] | undefined {
+  const tags = m.inputs.map((i) => ctx.state.lock(i.nullifier)?.use_tag);
+  return tags[0] && tags[1] ? [tags[0], tags[1]] : undefined;
+}
+
+/**
  * The checks of one match before its proof, read-only (admission runs them too, and they are run
- * again when it lands): the output layout, no nullifier twice, both inputs locked by this signer
- * and live, their roots in the recent windows, the relocks lockable, the outputs new.
+ * again when it lands): the outputs' shards and novelty, no nullifier twice, both inputs locked by
+ * this signer, live, with a use tag.
  */
 export function checkMatch(ctx: ExecContext, m: MatchArgs, shared: ReadonlySet<string>): void {
-  let last = -1;
   for (const out of m.outputs) {
-    if (out.slot <= last) throw new InstructionError('InvalidArgs', 'output slots must strictly increase');
-    last = out.slot;
-    if (out.relock && !RELOCK_SLOTS.has(out.slot))
-      throw new InstructionError('InvalidArgs', 'only a change output (slot 1 or 4) may be relocked');
     requireShard(ctx, out.tree_id);
     if (ctx.state.note(out.commitment)) throw new InstructionError('DuplicateCommitment');
   }
   if (new Set(m.outputs.map((o) => o.commitment)).size !== m.outputs.length)
     throw new InstructionError('DuplicateCommitment');
-  const named = nullifiersOf(m);
+  const named = m.inputs.map((i) => i.nullifier);
   if (new Set(named).size !== named.length || named.some((n) => shared.has(n)))
     throw new InstructionError('InvalidArgs', 'a nullifier appears twice in the batch');
   for (const input of m.inputs) {
@@ -88,17 +86,16 @@ export function checkMatch(ctx: ExecContext, m: MatchArgs, shared: ReadonlySet<s
     if (!lock) throw new InstructionError('NotLocked');
     requireLocker(ctx, lock);
     if (lock.until_slot <= ctx.slot) throw new InstructionError('LockExpired');
-    knownRoot(ctx, input.tree_id, input.merkle_root);
+    if (lock.use_tag === null)
+      throw new InstructionError('NotLocked', 'the lock predates settlement v2 (no use tag): release it and lock again');
   }
-  for (const out of m.outputs)
-    if (out.relock) checkLockable(ctx, out.relock.nullifier, out.relock.until_slot);
 }
 
 export function settleBatch(ctx: ExecContext, args: Args<'settle_batch'>): InstructionResult {
   const market = checkBatch(ctx, args);
   const shared = sharedNullifiers(args);
   const matches: MatchOutcome[] = args.matches.map((m, i) => {
-    const r = inSavepoint(ctx, () => settleMatch(ctx, market, m, shared, ctx.proofs[i]));
+    const r = inSavepoint(ctx, () => settleMatch(ctx, market, args.settle_by_slot, m, shared, ctx.proofs[i]));
     return r.ok
       ? { match_idx: m.match_idx, ok: true, output_leaves: r.value }
       : { match_idx: m.match_idx, ok: false, err: r.err.toJSON() };
@@ -109,13 +106,17 @@ export function settleBatch(ctx: ExecContext, args: Args<'settle_batch'>): Instr
 function settleMatch(
   ctx: ExecContext,
   market: MarketRecord,
+  settleBySlot: bigint,
   m: MatchArgs,
   shared: ReadonlySet<string>,
   verdict: ProofVerdict | undefined,
 ): { tree_id: number; leaf_index: number }[] {
   checkMatch(ctx, m, shared);
-  requireProof(verdict);
-  const mintOf = (side: 'base' | 'quote') => (side === 'base' ? market.base_mint : market.quote_mint);
+  // The proof was verified against the use tags the locks held at admission: they must still be
+  // the ones the locks hold now (a lock released and made again for another order is not).
+  const tags = lockedUseTags(ctx, m)!;
+  const feeOwner = ctx.state.vault!.fee_owner_commitment;
+  requireProof(verdict, validMatchJob(market, feeOwner, settleBySlot, m, tags).publicInputs);
   // The bid pays with quote, the ask with base (MATCH_OUTPUT_SLOTS).
   const [bid, ask] = m.inputs as [MatchArgs['inputs'][number], MatchArgs['inputs'][number]];
   for (const [input, mint] of [
@@ -126,17 +127,12 @@ function settleMatch(
     ctx.state.spendNullifier(input.nullifier, { kind: 'consumed', mint }, ctx.slot);
     ctx.touchedMints.add(mint);
   }
-  const leaves = m.outputs.map((out) => {
-    const leafIndex = appendOutput(
-      ctx,
-      out.tree_id,
-      mintOf(MATCH_OUTPUT_SLOTS[out.slot]!.mint),
-      out.commitment,
-    );
-    if (out.relock)
-      placeLock(ctx, { nullifier: out.relock.nullifier, until_slot: Number(out.relock.until_slot) });
-    return { tree_id: out.tree_id, leaf_index: leafIndex };
-  });
+  const mintOf = (slot: number) =>
+    MATCH_OUTPUT_SLOTS[slot]!.mint === 'base' ? market.base_mint : market.quote_mint;
+  const leaves = m.outputs.map((out, slot) => ({
+    tree_id: out.tree_id,
+    leaf_index: appendOutput(ctx, out.tree_id, mintOf(slot), out.commitment),
+  }));
   m.memos.forEach((memo, party) => ctx.memos.push({ match_idx: m.match_idx, party, memo }));
   return leaves;
 }
