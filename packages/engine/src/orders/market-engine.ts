@@ -150,7 +150,8 @@ export class MarketEngine {
     // A resting order holds no lock on chain (locks last only for their match), so nothing to release.
     for (const order of this.book.expire(slot)) {
       this.deps.registry.retire(order, 'expired');
-      this.emit(order, 'expired');
+      // A partially filled remainder ends with what it filled.
+      this.emit(order, 'expired', order.filledQuantity > 0n ? { filled_quantity: order.filledQuantity } : {});
     }
     const { settlement } = this.deps;
     const marketId = this.instrument.market_id;
