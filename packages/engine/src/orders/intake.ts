@@ -196,12 +196,17 @@ export class Intake {
       useTag: useTagFor(
         o.note_commitment,
         o.note_inner_hash,
-        circuitTerms(market.instrument.market_id, o.side, o.order_id, plannedTerms({
-          amount: o.amount,
-          priceLimit: o.price_limit,
-          minFillSize: o.min_fill_size,
-          expirySlot: o.expiry_slot,
-        })),
+        circuitTerms(
+          market.instrument.market_id,
+          o.side,
+          o.order_id,
+          plannedTerms({
+            amount: o.amount,
+            priceLimit: o.price_limit,
+            minFillSize: o.min_fill_size,
+            expirySlot: o.expiry_slot,
+          }),
+        ),
       ),
       digestHex: bytesToHex(o.digest),
       signatureHex: o.trading_key_signature,

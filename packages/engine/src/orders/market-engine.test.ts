@@ -91,7 +91,11 @@ describe('a market driven from a list of commands', () => {
     expect(rematch!.plan.bid).toMatchObject({
       lockSource: 'change',
       inputNullifier: change.nullifier,
-      lock: { nullifier: change.nullifier, use_tag: bid.useTag, until_slot: String(101n + SETTLEMENT_LOCK_SLOTS) },
+      lock: {
+        nullifier: change.nullifier,
+        use_tag: bid.useTag,
+        until_slot: String(101n + SETTLEMENT_LOCK_SLOTS),
+      },
     });
     run([
       { kind: 'settle_returned', order: bid },

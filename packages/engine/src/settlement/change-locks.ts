@@ -106,7 +106,10 @@ export class ChangeLocks implements ChangeLockSource {
     this.#notes.delete(nullifier);
   }
 
-  async #prove(note: ChangeNote, finalized: boolean): Promise<{ merkle_root: string; proof: string } | undefined> {
+  async #prove(
+    note: ChangeNote,
+    finalized: boolean,
+  ): Promise<{ merkle_root: string; proof: string } | undefined> {
     const t0 = performance.now();
     try {
       const { party, change } = note;

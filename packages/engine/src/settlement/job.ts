@@ -85,7 +85,10 @@ export interface JobMachineDeps {
  */
 export function locksMade(j: JobState, sides: readonly ('bid' | 'ask')[] = ['bid', 'ask']): OwedRelease[] {
   if (j.lockSignatures.length === 0) return [];
-  return sides.map((side) => ({ nullifier: j.plan[side].inputNullifier, untilSlot: j.plan[side].lockUntilSlot }));
+  return sides.map((side) => ({
+    nullifier: j.plan[side].inputNullifier,
+    untilSlot: j.plan[side].lockUntilSlot,
+  }));
 }
 
 export class JobMachine {

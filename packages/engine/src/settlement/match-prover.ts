@@ -103,7 +103,8 @@ export class NoteMatchProver implements MatchProver {
         // The NoteProver's own queue never fills: this one holds the waiting proofs.
         maxQueue: this.#concurrency,
         singleThread:
-          options.singleThread ?? (options.workers === undefined ? defaults.singleThread : this.#concurrency > 1),
+          options.singleThread ??
+          (options.workers === undefined ? defaults.singleThread : this.#concurrency > 1),
       });
   }
 
@@ -120,7 +121,12 @@ export class NoteMatchProver implements MatchProver {
   prove(params: ValidMatchV2Params, signal?: AbortSignal): Promise<MatchProof> {
     return this.#enqueue(async () => {
       const r = await this.#prover.proveValidMatchV2(params);
-      return { proof: r.proof, publicInputs: r.publicInputs, publicSignals: r.publicSignals, outputs: r.outputs };
+      return {
+        proof: r.proof,
+        publicInputs: r.publicInputs,
+        publicSignals: r.publicSignals,
+        outputs: r.outputs,
+      };
     }, signal);
   }
 

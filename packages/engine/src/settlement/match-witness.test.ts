@@ -46,7 +46,13 @@ function planned() {
   const askNote = required(SOL_USDC, 'ask', M, PRICE) + 7n;
   const askId = 'a1'.repeat(16);
   const bidId = 'b2'.repeat(16);
-  t.place('ask', PRICE, M, askNote, note('ask', askNote, 1n, { orderId: askId, amount: M, priceLimit: PRICE }));
+  t.place(
+    'ask',
+    PRICE,
+    M,
+    askNote,
+    note('ask', askNote, 1n, { orderId: askId, amount: M, priceLimit: PRICE }),
+  );
   t.place(
     'bid',
     PRICE,

@@ -28,7 +28,9 @@ export function circuitTerms(
 }
 
 /** A book order's terms now (its `amount` is what is left). */
-export function plannedTerms(o: Pick<BookOrder, 'amount' | 'priceLimit' | 'minFillSize' | 'expirySlot'>): PlannedTerms {
+export function plannedTerms(
+  o: Pick<BookOrder, 'amount' | 'priceLimit' | 'minFillSize' | 'expirySlot'>,
+): PlannedTerms {
   return {
     amount: o.amount.toString(),
     priceLimit: o.priceLimit.toString(),

@@ -88,7 +88,14 @@ export class BatchPhases {
           retry.push(e);
         } else failure.set(key(e), r ? lockReason(r.err?.code) : 'ledger_unavailable');
       });
-      todo = retry.length > 0 ? await this.lockEntries(retry.map((e) => e.j), () => undefined, retry) : [];
+      todo =
+        retry.length > 0
+          ? await this.lockEntries(
+              retry.map((e) => e.j),
+              () => undefined,
+              retry,
+            )
+          : [];
       if (retry.length > 0) this.d.metrics.count('lock_root_reproved', retry.length);
     }
     for (const e of todo) failure.set(key(e), 'ledger_unavailable');

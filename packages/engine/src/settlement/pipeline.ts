@@ -87,7 +87,7 @@ export interface PipelineOptions {
   rebroadcastAfterMs?: number;
   /** Pause between rounds of an undecided (ambiguous) transaction. */
   parkMs?: number;
-  /** Test hook: SIGKILL this process right after journaling this stage (or `stage:sent`). */
+  /** Test hook: SIGKILL this process right after journaling this stage (or `stage:sent`; `#n`: the n-th time). */
   crashAt?: string;
 }
 
@@ -111,9 +111,19 @@ export class SettlementPipeline implements SettlementSeam {
   private closed = false;
   private terminalSincePrune = 0;
   recovery: Promise<void> = Promise.resolve();
-  /** The SIGKILL test hook: right after journaling this point. */
+  /** How often each crash point was reached (for `point#n`: the n-th time). */
+  private readonly crashSeen = new Map<string, number>();
+  /**
+   * The SIGKILL test hook: right after journaling this point, or the n-th time it is reached when
+   * `crashAt` is `point#n` (a partial fill's second match passes the first match's points again).
+   */
   private readonly crash = (point: string): void => {
-    if (this.o.crashAt === point) process.kill(process.pid, 'SIGKILL');
+    if (!this.o.crashAt) return;
+    const [at, nth] = this.o.crashAt.split('#');
+    if (at !== point) return;
+    const seen = (this.crashSeen.get(point) ?? 0) + 1;
+    this.crashSeen.set(point, seen);
+    if (seen === Number(nth ?? 1)) process.kill(process.pid, 'SIGKILL');
   };
 
   constructor(private readonly o: PipelineOptions) {

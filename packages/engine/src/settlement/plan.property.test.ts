@@ -98,7 +98,9 @@ describe('settlement planning never throws for a match the matcher produced', ()
             for (const p of [plan.bid, plan.ask]) {
               // Six outputs per match, zero-value ones too, each party's three in slot order.
               expect(p.outputs.map((o) => o.role)).toEqual([1, 2, 3]);
-              expect(BigInt(plan.settleBySlot) < orders.find((o) => o.orderId === p.orderId)!.expirySlot).toBe(true);
+              expect(
+                BigInt(plan.settleBySlot) < orders.find((o) => o.orderId === p.orderId)!.expirySlot,
+              ).toBe(true);
               const order = orders.find((o) => o.orderId === p.orderId)!;
               if (!p.continues && p.newAmount !== '0' && order.orderType === 'limit')
                 seen.endedWithRemainder += 1;

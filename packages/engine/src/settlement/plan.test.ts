@@ -107,7 +107,10 @@ describe('settlement planning v2: six outputs, the change note for VALID_LOCK, s
     const change = p.outputs.find((o) => o.role === 2)!;
     const tree = new MerkleTree();
     tree.append(BigInt('0x' + change.commitment));
-    const remainder = circuitTerms(SOL_USDC.market_id, 'bid', bid.orderId, { ...p.terms, amount: p.newAmount });
+    const remainder = circuitTerms(SOL_USDC.market_id, 'bid', bid.orderId, {
+      ...p.terms,
+      amount: p.newAmount,
+    });
     const w = validLockWitness({
       mint: parseAddress(SOL_USDC.quote_mint)!,
       amount: BigInt(change.amount),
@@ -119,7 +122,11 @@ describe('settlement planning v2: six outputs, the change note for VALID_LOCK, s
     expect(fieldToHex(w.derived.nullifier)).toBe(change.nullifier);
     expect(fieldToHex(w.derived.useTag)).toBe(useTagFor(change.commitment, change.inner, remainder));
     // The first lock is the client's: the order's own use tag, root and proof.
-    expect(p.lock).toMatchObject({ nullifier: bid.nullifier, use_tag: bid.useTag, proof: bid.validInputProof });
+    expect(p.lock).toMatchObject({
+      nullifier: bid.nullifier,
+      use_tag: bid.useTag,
+      proof: bid.validInputProof,
+    });
     expect(p.lockSource).toBe('client');
   });
 
@@ -129,7 +136,10 @@ describe('settlement planning v2: six outputs, the change note for VALID_LOCK, s
     t.place('bid', price, 3n * M, required(SOL_USDC, 'bid', 3n * M, price));
     const [job] = t.slot(100n);
     const e = settleEntry(job!.plan, ['aa', 'bb'], { proof: '11' });
-    expect(e.inputs).toEqual([{ nullifier: job!.plan.bid.inputNullifier }, { nullifier: job!.plan.ask.inputNullifier }]);
+    expect(e.inputs).toEqual([
+      { nullifier: job!.plan.bid.inputNullifier },
+      { nullifier: job!.plan.ask.inputNullifier },
+    ]);
     expect(e.outputs).toHaveLength(6);
     expect(e.outputs.map((o) => o.commitment)).toEqual(
       [...job!.plan.bid.outputs, ...job!.plan.ask.outputs].map((o) => o.commitment),

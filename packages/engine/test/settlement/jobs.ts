@@ -41,7 +41,7 @@ export function jobState(
       matchId: String(matchIdx + 1),
       quantity: '1',
       price: '1',
-      settleBySlot: '9',
+      settleBySlot: '1000',
       bid: partyPlan(bid),
       ask: partyPlan({ side: 'ask', ...ask }),
     },
