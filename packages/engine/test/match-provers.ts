@@ -25,6 +25,8 @@ export interface StubMatchProver extends MatchProver {
   readonly lockCalls: ValidLockParams[];
   /** Makes the next proofs whose parameters match fail with a prover error. */
   failWhen(pred: (p: ValidMatchV2Params) => boolean): void;
+  /** Makes every lock proof fail with a prover error. */
+  failLocks(): void;
   /**
    * Holds every lock proof until `release()` (a test sees the lock proof in progress); resolves
    * `started` once the first held proof is asked for.
@@ -37,11 +39,15 @@ export function stubMatchProver(): StubMatchProver {
   const lockCalls: ValidLockParams[] = [];
   let fail: ((p: ValidMatchV2Params) => boolean) | undefined;
   let held: { gate: Promise<void>; started: () => void } | undefined;
+  let locksFail = false;
   return {
     calls,
     lockCalls,
     failWhen(pred) {
       fail = pred;
+    },
+    failLocks() {
+      locksFail = true;
     },
     holdLocks() {
       let release!: () => void;
@@ -73,6 +79,7 @@ export function stubMatchProver(): StubMatchProver {
     async proveLock(params, signal): Promise<LockProofResult> {
       signal?.throwIfAborted();
       lockCalls.push(params);
+      if (locksFail) throw new Error('stub prover: lock proof failed');
       if (held) {
         held.started();
         await held.gate;

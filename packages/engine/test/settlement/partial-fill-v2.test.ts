@@ -117,6 +117,29 @@ describe('partial fills without a relock', () => {
     await expectSolvent(v);
   });
 
+  it('a change note whose VALID_LOCK cannot be made is never locked: the remainder ends, its counterparty rests', async () => {
+    const prover = stubMatchProver();
+    prover.failLocks();
+    const v = (venue = await startTestVenue({ settle: true, matchProver: prover }));
+    const { alice, bid, changeNullifier, filledAt } = await partiallyFilled(v);
+    const carol = await party(v);
+    const sol = await carol.trader.deposit(SOL, 2n * ONE_SOL + ONE_SOL);
+    const ask = await place(v, carol, sol, { amount: 2n * ONE_SOL, price_limit: PRICE });
+    await settleUntil(v, has(alice, bid, 'settlement_failed'), 'the remainder to end');
+    expect(orderEvents(alice, bid).at(-1)).toMatchObject({ kind: 'settlement_failed', reason: 'lock_rejected' });
+    expect(prover.lockCalls).toHaveLength(1);
+    expect(await noteState(v, changeNullifier)).toBe('free');
+    // Carol's lock held; her order rests again (its lock released) and nothing of hers was spent.
+    expect((await v.client.send(`/orders/${ask}`, { token: carol.token })).body.status).toBe('pending');
+    await v.advance(COMMITMENT_LAG.finalized + 1);
+    for (let slot = filledAt; slot <= v.ledger.clock.current - COMMITMENT_LAG.finalized; slot++)
+      for (const tx of (await v.ledger.getBlock({ slot })).transactions)
+        if (tx.instruction.name === 'lock_notes')
+          expect(JSON.stringify(tx.instruction.args)).not.toContain(changeNullifier);
+    expect((await counters(v)).lock_proofs_failed).toBe(1);
+    await expectSolvent(v);
+  });
+
   it('a cancelled remainder leaves its change note free at once: there is no lock to release', async () => {
     const v = (venue = await startTestVenue({ settle: true }));
     const { alice, bid, changeNullifier } = await partiallyFilled(v);
