@@ -47,7 +47,13 @@ describe('an observer of every finalized block', () => {
   it('three fills of one order: six outputs each, locks by window, no relock chain, no stranger locked', async () => {
     const v = (venue = await startTestVenue({ settle: true }));
     const start = v.ledger.clock.current;
-    const [alice, bob, carol, dave, eve] = [await party(v), await party(v), await party(v), await party(v), await party(v)];
+    const [alice, bob, carol, dave, eve] = [
+      await party(v),
+      await party(v),
+      await party(v),
+      await party(v),
+      await party(v),
+    ];
     const slot = BigInt(v.engine.context.chain.slot);
     // Far expiries, each its own: a lock derived from one would land thousands of slots ahead.
     const expiries = [slot + 3_000n, slot + 3_500n, slot + 3_700n, slot + 3_900n];
@@ -59,7 +65,9 @@ describe('an observer of every finalized block', () => {
     const bid = await place(v, alice, usdc, { amount: 3n * ONE_SOL, expiry_slot: expiries[0]! });
     const askIds: string[] = [];
     for (const [i, p] of [bob, carol, dave].entries())
-      askIds.push(await place(v, p, asks[i]!, { amount: ONE_SOL, price_limit: PRICE, expiry_slot: expiries[i + 1]! }));
+      askIds.push(
+        await place(v, p, asks[i]!, { amount: ONE_SOL, price_limit: PRICE, expiry_slot: expiries[i + 1]! }),
+      );
     await settleUntil(v, has(alice, bid, 'fully_filled'), 'three fills', 30_000);
 
     const txs = await blocks(v, start);
@@ -78,7 +86,9 @@ describe('an observer of every finalized block', () => {
 
     // Locks follow the settlement window: a few slots past the landing slot plus the window, never
     // near any order's expiry.
-    const entries = locks.flatMap((t) => (t.instruction.args as { locks: Lock[] }).locks.map((l) => ({ l, slot: t.slot })));
+    const entries = locks.flatMap((t) =>
+      (t.instruction.args as { locks: Lock[] }).locks.map((l) => ({ l, slot: t.slot })),
+    );
     expect(entries.length).toBeGreaterThanOrEqual(6);
     for (const { l, slot: landed } of entries) {
       const until = BigInt(l.until_slot);

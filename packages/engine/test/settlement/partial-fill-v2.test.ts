@@ -126,7 +126,10 @@ describe('partial fills without a relock', () => {
     const sol = await carol.trader.deposit(SOL, 2n * ONE_SOL + ONE_SOL);
     const ask = await place(v, carol, sol, { amount: 2n * ONE_SOL, price_limit: PRICE });
     await settleUntil(v, has(alice, bid, 'settlement_failed'), 'the remainder to end');
-    expect(orderEvents(alice, bid).at(-1)).toMatchObject({ kind: 'settlement_failed', reason: 'lock_rejected' });
+    expect(orderEvents(alice, bid).at(-1)).toMatchObject({
+      kind: 'settlement_failed',
+      reason: 'lock_rejected',
+    });
     expect(prover.lockCalls).toHaveLength(1);
     expect(await noteState(v, changeNullifier)).toBe('free');
     // Carol's lock held; her order rests again (its lock released) and nothing of hers was spent.
