@@ -43,31 +43,32 @@ async function settles(
   for (const note of notes) {
     const tx = tee.sign({
       name: 'lock_note',
-      args: { nullifier: note.nullifier, until_slot: String(slot + 1000) },
+      args: {
+        tree_id: 0,
+        merkle_root: root,
+        nullifier: note.nullifier,
+        use_tag: note.useTag,
+        until_slot: String(slot + 1000),
+        proof: '11'.repeat(256),
+      },
     });
     await client.sendTransaction({ transaction: tx });
   }
-  const outputs = notes.map(() => [fieldToHex(randomFieldElement()), fieldToHex(randomFieldElement())]);
+  const outputs = notes.map(() => Array.from({ length: 6 }, () => fieldToHex(randomFieldElement())));
   const t0 = performance.now();
-  // One match per transaction: two inputs (a bid and an ask), two outputs (the trade-outs).
+  // One match per transaction: two inputs (a bid and an ask), six outputs (settlement v2).
   for (let i = 0; i + 1 < notes.length; i += 2) {
     const tx = tee.sign({
       name: 'settle_batch',
       args: {
         batch_id: String(i),
         market_id: SOL_USDC,
+        settle_by_slot: String(slot + 1_000_000),
         matches: [
           {
             match_idx: 0,
-            inputs: [notes[i]!, notes[i + 1]!].map((n) => ({
-              tree_id: 0,
-              merkle_root: root,
-              nullifier: n.nullifier,
-            })),
-            outputs: [
-              { slot: 0, tree_id: 1, commitment: outputs[i]![0] },
-              { slot: 3, tree_id: 1, commitment: outputs[i]![1] },
-            ],
+            inputs: [notes[i]!, notes[i + 1]!].map((n) => ({ nullifier: n.nullifier })),
+            outputs: outputs[i]!.map((commitment) => ({ tree_id: 1, commitment })),
             memos: ['00'.repeat(194), '11'.repeat(194)],
             proof: '11'.repeat(256),
           },
@@ -128,7 +129,7 @@ async function main() {
   const re = await reopen(leaves);
   rows.push(`| deposits per second | ${inproc.deposits.toFixed(0)} | ${rpc.deposits.toFixed(0)} |`);
   rows.push(
-    `| settle transactions per second (1 match, 2 inputs, 2 outputs, 2 memos; VALID_MATCH stubbed) | ${inproc.settles.toFixed(0)} | ${rpc.settles.toFixed(0)} |`,
+    `| settle transactions per second (1 match, 2 inputs, 6 outputs, 2 memos; VALID_MATCH v2 stubbed) | ${inproc.settles.toFixed(0)} | ${rpc.settles.toFixed(0)} |`,
   );
   const md = `# Ledger benchmark
 

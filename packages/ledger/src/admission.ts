@@ -178,7 +178,9 @@ export async function judgeProofs(
   open.forEach(
     (o, k) =>
       (verdicts[o.i] =
-        results[k] === true && o.job.fromState ? { verifiedAgainst: o.job.publicInputs } : results[k] === true),
+        results[k] === true && o.job.fromState
+          ? { verifiedAgainst: o.job.publicInputs }
+          : results[k] === true),
   );
   return verdicts;
 }

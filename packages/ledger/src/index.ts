@@ -18,7 +18,8 @@
  *   faults.ts         dev fault injection: the running configuration and its dice
  *   clock.ts          the slot clock (auto or manual)
  *   chain-state.ts    balances, notes, nullifiers, locks, trees, signer sets
- *   root-window.ts    a shard's recent-root window at any size
+ *   root-window.ts    a shard's root window by age (getRootWindow)
+ *   root-history.ts   every root every shard ever had (what locks, join-splits, withdrawals name)
  *   store.ts          SQLite persistence
  *   proof-checks.ts   which proofs an instruction carries and their public inputs
  *   proof-verifier.ts the Groth16 verifier on worker threads

@@ -131,7 +131,10 @@ export class LedgerReads {
     };
   }
 
-  /** The shard's recent-root window at `commitment`: oldest first, ending with that level's root. */
+  /**
+   * The shard's roots of the last ROOT_WINDOW_SLOTS slots at `commitment` (root-window.ts): oldest
+   * first, ending with that level's root.
+   */
   async getRootWindow(params: ParamsOf<'getRootWindow'>): Promise<ResultOf<'getRootWindow'>> {
     this.guard();
     const shard = this.requireTreeId(params.tree_id).shard(params.tree_id);
@@ -139,7 +142,7 @@ export class LedgerReads {
     if (!COMMITMENTS.includes(commitment))
       throw new RpcError(RPC_ERRORS.invalidParams, 'commitment must be processed, confirmed or finalized');
     const size = this.state.sizeAt(params.tree_id, this.clock.current, commitment);
-    return { tree_id: params.tree_id, roots: this.rootWindows.at(shard, size) };
+    return { tree_id: params.tree_id, roots: this.rootWindows.at(shard, size, this.slotAt(commitment)) };
   }
 
   async getLeaves(params: ParamsOf<'getLeaves'>): Promise<ResultOf<'getLeaves'>> {

@@ -277,7 +277,9 @@ export class Ledger extends LedgerReads implements DevLedgerClient {
     const refused =
       decoded.ok &&
       ((WHOLE_PROOF_INSTRUCTIONS.has(decoded.name) && verdicts[0] === false) ||
-        (MANY_LOCK_INSTRUCTIONS.has(decoded.name) && verdicts.length > 0 && verdicts.every((v) => v === false)));
+        (MANY_LOCK_INSTRUCTIONS.has(decoded.name) &&
+          verdicts.length > 0 &&
+          verdicts.every((v) => v === false)));
     if (refused)
       throw new RpcError(
         RPC_ERRORS.transactionRejected,

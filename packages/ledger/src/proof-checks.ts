@@ -22,7 +22,8 @@ import type { LockEntry } from './program/locks.js';
 import { lockedUseTags, type MatchArgs } from './program/settle.js';
 import type { MarketRecord } from './types.js';
 
-export type Circuit = 'valid_spend' | 'valid_input_v2' | 'valid_lock' | 'valid_match_v2' | 'valid_join_split_v2';
+export type Circuit =
+  'valid_spend' | 'valid_input_v2' | 'valid_lock' | 'valid_match_v2' | 'valid_join_split_v2';
 
 /** Checks Groth16 proofs for the vault program. */
 export interface LedgerProofVerifier {
@@ -63,7 +64,12 @@ export function validMatchJob(
   useTags: readonly [string, string],
 ): ProofJob {
   const outputs = m.outputs.map((o) => field(o.commitment)) as unknown as readonly [
-    bigint, bigint, bigint, bigint, bigint, bigint,
+    bigint,
+    bigint,
+    bigint,
+    bigint,
+    bigint,
+    bigint,
   ];
   return {
     circuit: 'valid_match_v2',
@@ -156,7 +162,9 @@ export function proofJobs(state: ChainState, name: string, args: unknown): (Proo
     const feeOwner = state.vault?.fee_owner_commitment;
     return a.matches.map((m) => {
       const tags = lockedUseTags({ state }, m);
-      return market && feeOwner && tags ? validMatchJob(market, feeOwner, a.settle_by_slot, m, tags) : undefined;
+      return market && feeOwner && tags
+        ? validMatchJob(market, feeOwner, a.settle_by_slot, m, tags)
+        : undefined;
     });
   }
   return [];
@@ -182,7 +190,11 @@ export async function verifyJobs(verifier: LedgerProofVerifier, jobs: ProofJob[]
   const verdicts = Array<boolean>(jobs.length).fill(false);
   await Promise.all(
     [...byCircuit].map(async ([circuit, at]) => {
-      const results = await verifyOneCircuit(verifier, circuit, at.map((i) => jobs[i]!));
+      const results = await verifyOneCircuit(
+        verifier,
+        circuit,
+        at.map((i) => jobs[i]!),
+      );
       at.forEach((i, k) => (verdicts[i] = results[k] === true));
     }),
   );
@@ -191,7 +203,11 @@ export async function verifyJobs(verifier: LedgerProofVerifier, jobs: ProofJob[]
   for (const i of retry) second.set(jobs[i]!.orElse!, [...(second.get(jobs[i]!.orElse!) ?? []), i]);
   await Promise.all(
     [...second].map(async ([circuit, at]) => {
-      const results = await verifyOneCircuit(verifier, circuit, at.map((i) => jobs[i]!));
+      const results = await verifyOneCircuit(
+        verifier,
+        circuit,
+        at.map((i) => jobs[i]!),
+      );
       at.forEach((i, k) => (verdicts[i] = results[k] === true));
     }),
   );

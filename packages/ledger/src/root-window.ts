@@ -1,54 +1,63 @@
 /**
- * A shard's recent-root window as the chain held it at any size: its current root and the previous
- * 64, one step per append instruction (DESIGN.md section 6). At the processed level it is the live
- * shard's own window; at a lagged level it is rebuilt from which transaction appended each leaf,
- * so a mirror that restarts gets back exactly the roots the chain still accepts.
+ * A shard's root window by age (contract B.4): every root the shard had during the last
+ * {@link ROOT_WINDOW_SLOTS} slots as seen at a commitment level, however many appends that is,
+ * oldest first and ending with that level's root. It is what engine intake accepts for a new order
+ * (1010 otherwise): recent enough that the prover's tree was current. The ledger itself accepts
+ * any root a shard ever had (root-history.ts); the window only bounds what intake takes.
+ * Read back from which transaction appended each leaf (a step's leaves are contiguous and share a
+ * tx_seq), so a mirror that restarts gets the same window.
  */
-import { ROOT_HISTORY_SIZE, type TreeShard } from '@nightjar/crypto';
+import type { TreeShard } from '@nightjar/crypto';
 import { fieldToHex } from '@nightjar/protocol';
 import type { Db } from './store.js';
+import { ROOT_WINDOW_SLOTS } from './types.js';
 
-const WINDOW = ROOT_HISTORY_SIZE + 1;
+/** Roots by (shard, size) already hashed: a window read repeats most of the last one's roots. */
+const ROOT_CACHE_ENTRIES = 8_192;
 
 export class RootWindows {
-  private readonly byLeafDesc;
-  /** The last lagged window read per shard (commitment-level reads repeat until the next append). */
-  private readonly cache = new Map<number, { size: number; roots: string[] }>();
+  private readonly stmts;
+  private readonly roots = new Map<string, string>();
 
   constructor(db: Db) {
-    this.byLeafDesc = db
-      .prepare(
-        'SELECT leaf_index, tx_seq FROM notes WHERE tree_id = ? AND leaf_index < ? ORDER BY leaf_index DESC',
-      )
-      .raw();
-  }
-
-  /** The window of `shard` when it held its first `size` leaves, oldest first, hex. */
-  at(shard: TreeShard, size: number): string[] {
-    if (size === shard.size) return shard.recentRoots().map(fieldToHex);
-    const cached = this.cache.get(shard.treeId);
-    if (cached?.size === size) return cached.roots;
-    const roots = this.stepEnds(shard.treeId, size).map((s) => fieldToHex(shard.rootAt(s)));
-    this.cache.set(shard.treeId, { size, roots });
-    return roots;
+    this.stmts = {
+      // notes_tree_slot makes both a seek plus a scan of the window's own leaves, at any shard size.
+      sizeAtSlot: db
+        .prepare(
+          'SELECT leaf_index + 1 FROM notes WHERE tree_id = ? AND slot <= ? ORDER BY slot DESC, leaf_index DESC LIMIT 1',
+        )
+        .pluck(),
+      stepEnds: db
+        .prepare(
+          'SELECT MAX(leaf_index) + 1 AS size FROM notes WHERE tree_id = ? AND slot > ? AND slot <= ? GROUP BY tx_seq ORDER BY size',
+        )
+        .pluck(),
+    };
   }
 
   /**
-   * The shard's size after each of its last 65 append steps up to `size`, ascending; the empty tree
-   * (size 0) counts as the step before the first. A step's leaves are contiguous and share a tx_seq.
+   * The window of `shard` as seen at slot `atSlot` (the commitment level's slot), where the shard
+   * held its first `size` leaves: the root it had at slot atSlot − ROOT_WINDOW_SLOTS, then the root
+   * after each later append step up to atSlot; hex, oldest first.
    */
-  private stepEnds(treeId: number, size: number): number[] {
-    const ends = [size];
-    let previous: number | undefined;
-    const rows = this.byLeafDesc.iterate(treeId, size) as IterableIterator<[number, number]>;
-    for (const [leafIndex, seq] of rows) {
-      if (previous !== undefined && seq !== previous) {
-        ends.push(leafIndex + 1);
-        if (ends.length === WINDOW) break;
-      }
-      previous = seq;
+  at(shard: TreeShard, size: number, atSlot: number): string[] {
+    const from = atSlot - ROOT_WINDOW_SLOTS;
+    const base = (this.stmts.sizeAtSlot.get(shard.treeId, from) as number | undefined) ?? 0;
+    const ends = this.stmts.stepEnds.all(shard.treeId, from, atSlot) as number[];
+    const sizes = [base, ...ends.filter((s) => s > base && s <= size)];
+    if (sizes[sizes.length - 1] !== size) sizes.push(size);
+    return sizes.map((s) => this.rootAt(shard, s));
+  }
+
+  private rootAt(shard: TreeShard, size: number): string {
+    if (size === shard.size) return fieldToHex(shard.root);
+    const key = `${shard.treeId}/${size}`;
+    let root = this.roots.get(key);
+    if (root === undefined) {
+      root = fieldToHex(shard.rootAt(size));
+      if (this.roots.size >= ROOT_CACHE_ENTRIES) this.roots.delete(this.roots.keys().next().value!);
+      this.roots.set(key, root);
     }
-    if (ends.length < WINDOW && ends[ends.length - 1] !== 0) ends.push(0);
-    return ends.reverse();
+    return root;
   }
 }

@@ -21,7 +21,7 @@ CREATE INDEX IF NOT EXISTS notes_seq ON notes (tx_seq);
 CREATE TABLE IF NOT EXISTS nullifiers (nullifier TEXT PRIMARY KEY, mint TEXT NOT NULL, amount TEXT, kind TEXT NOT NULL, slot INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS locks (nullifier TEXT PRIMARY KEY, until_slot INTEGER NOT NULL, locker TEXT NOT NULL, slot INTEGER NOT NULL, use_tag TEXT);
 CREATE TABLE IF NOT EXISTS roots (tree_id INTEGER NOT NULL, root TEXT NOT NULL, size INTEGER NOT NULL, PRIMARY KEY (tree_id, root)) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS notes_tree_slot ON notes (tree_id, slot);
+CREATE INDEX IF NOT EXISTS notes_tree_slot ON notes (tree_id, slot, leaf_index);
 CREATE TABLE IF NOT EXISTS supply (mint TEXT PRIMARY KEY, deposited TEXT NOT NULL, withdrawn TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS transactions (
   signature TEXT PRIMARY KEY, seq INTEGER NOT NULL UNIQUE, slot INTEGER NOT NULL, signer TEXT NOT NULL,

@@ -7,6 +7,12 @@ export type Commitment = (typeof COMMITMENTS)[number];
 export const COMMITMENT_LAG: Record<Commitment, number> = { processed: 0, confirmed: 1, finalized: 31 };
 
 /**
+ * Slots of a shard's root window by age (`getRootWindow`, what engine intake accepts for 1010): the
+ * finality depth plus 150 slots, 181. The ledger itself accepts any root a shard ever had.
+ */
+export const ROOT_WINDOW_SLOTS = COMMITMENT_LAG.finalized + 150;
+
+/**
  * What a signer needs to know about the chain it signs for (`getChain`; also in `getVault`). Not
  * in DESIGN 6: an addition of this implementation (docs/ledger.md, "Transactions").
  */
@@ -47,7 +53,10 @@ export interface TreeRootRecord {
   slot: number;
 }
 
-/** A shard's recent-root window (current root and the previous 64), oldest first, hex. */
+/**
+ * A shard's roots of the last ROOT_WINDOW_SLOTS (181) slots at a commitment level, however many
+ * appends that is, oldest first, ending with that level's root, hex (what engine intake accepts).
+ */
 export interface RootWindowRecord {
   tree_id: number;
   roots: string[];

@@ -2,7 +2,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { deriveNote, randomFieldElement, ownerCommitment } from '@nightjar/crypto';
+import { deriveNote, FILL_MEMO_BYTES, randomFieldElement, ownerCommitment } from '@nightjar/crypto';
 import { addressToBase58, ed25519PublicKey, fieldToHex, parseAddress } from '@nightjar/protocol';
 import { randomBytes } from 'node:crypto';
 import {
@@ -23,7 +23,10 @@ import {
   type TransactionRecord,
 } from '../src/index.js';
 
-/** Accepts every proof except those whose first byte is 0xee, and records what it was asked. */
+/**
+ * Accepts every proof except those whose first byte is 0xee, and those whose first byte is 0x1c
+ * for any circuit but VALID_LOCK (a change note's lock proof); records what it was asked.
+ */
 export class TestVerifier implements LedgerProofVerifier {
   readonly calls: { circuit: string; inputs: bigint[] }[] = [];
   /** Sizes of the batches it was asked to verify at once. */
@@ -42,6 +45,7 @@ export class TestVerifier implements LedgerProofVerifier {
     this.calls.push({ circuit, inputs });
     const gate = this.gate;
     if (gate && (gate.circuit === undefined || gate.circuit === circuit)) await gate.until;
+    if (proof[0] === 0x1c) return circuit === 'valid_lock';
     return proof[0] !== 0xee;
   }
   async verifyBatch(circuit: Circuit, items: { proof: Uint8Array; publicInputs: bigint[] }[]) {
@@ -51,6 +55,8 @@ export class TestVerifier implements LedgerProofVerifier {
 }
 export const GOOD_PROOF = '11'.repeat(256);
 export const BAD_PROOF = 'ee'.repeat(256);
+/** A proof only the VALID_LOCK key accepts (TestVerifier). */
+export const LOCK_ONLY_PROOF = '1c'.repeat(256);
 
 export const SOL = mintAddress('SOL');
 export const USDC = mintAddress('USDC');
@@ -107,6 +113,8 @@ export interface TestNote {
   openingHash: string;
   commitment: string;
   nullifier: string;
+  /** The use tag its lock records (random here: the test verifier does not open it). */
+  useTag: string;
   treeId: number;
   leafIndex?: number;
 }
@@ -128,24 +136,19 @@ export function makeNote(mint: string, amount: bigint, treeId = 0): TestNote {
     openingHash: fieldToHex(d.openingHash),
     commitment: fieldToHex(d.noteCommitment),
     nullifier: fieldToHex(d.nullifier),
+    useTag: fieldToHex(randomFieldElement()),
     treeId,
   };
 }
 
-/** A settlement output of `note` in output slot `slot`, optionally re-locked for its order. */
-export function outputOf(
-  slot: number,
-  note: TestNote,
-  relock?: { until_slot: number; nullifier?: string },
-): Record<string, unknown> {
-  return {
-    slot,
-    tree_id: note.treeId,
-    commitment: note.commitment,
-    ...(relock
-      ? { relock: { nullifier: relock.nullifier ?? note.nullifier, until_slot: String(relock.until_slot) } }
-      : {}),
-  };
+/** A settlement output of `note` (its place in `outputs` is its slot). */
+export function outputOf(note: TestNote): { tree_id: number; commitment: string } {
+  return { tree_id: note.treeId, commitment: note.commitment };
+}
+
+/** A fill memo of the right length (FILL_MEMO_BYTES), hex; `fill` tells two apart. */
+export function memoHex(fill = 0xab): string {
+  return Buffer.alloc(FILL_MEMO_BYTES, fill).toString('hex');
 }
 
 /** A fresh note of the slot's mint (SOL-USDC), for an output. */
@@ -155,12 +158,16 @@ export function slotNote(slot: number, amount: bigint, treeId = 0): TestNote {
 
 export interface MatchOptions {
   match_idx?: number;
-  /** Default: the bid's trade-out (slot 0) and the ask's trade-out (slot 3), fresh notes. */
+  /** Default: six fresh notes of the slots' mints, on shard 0. */
   outputs?: Record<string, unknown>[];
+  /** Default: two memos of the right length. */
   memos?: string[];
   proof?: string;
-  /** Roots per input (default: the input shard's current root). */
-  roots?: [string?, string?];
+}
+
+/** Six fresh outputs of SOL-USDC (MATCH_OUTPUT_SLOTS order), optionally on other shards. */
+export function sixOutputs(treeIds: readonly number[] = [0, 0, 0, 0, 0, 0]): Record<string, unknown>[] {
+  return treeIds.map((treeId, slot) => outputOf(slotNote(slot, 1n, treeId)));
 }
 
 export interface Harness {
@@ -173,20 +180,23 @@ export interface Harness {
   /** Airdrops and deposits a fresh note for `owner`. */
   deposit(owner: Actor, mint: string, amount: bigint, treeId?: number): Promise<TestNote>;
   lock(note: TestNote, untilOffset?: number, by?: Actor): Promise<TransactionRecord>;
-  /** `lock_note` arguments for `note` (also one entry of `lock_notes`). */
-  lockArgs(note: TestNote, options?: { untilOffset?: number }): Promise<Record<string, unknown>>;
+  /** `lock_note` arguments for `note` (also one entry of `lock_notes`), at the shard's current root. */
+  lockArgs(
+    note: TestNote,
+    options?: { untilOffset?: number; proof?: string; root?: string; useTag?: string },
+  ): Promise<Record<string, unknown>>;
   /** Deposits a bid note (USDC) and an ask note (SOL) and locks both with the TEE key. */
   lockedPair(options?: {
     bid?: bigint;
     ask?: bigint;
     untilOffset?: number;
   }): Promise<{ bid: TestNote; ask: TestNote }>;
-  /** One match of `settle_batch` consuming `bid` then `ask` at the current roots. */
+  /** One match of `settle_batch` consuming `bid` then `ask`. */
   matchArgs(bid: TestNote, ask: TestNote, options?: MatchOptions): Promise<Record<string, unknown>>;
-  /** Sends `settle_batch` in SOL-USDC (by the TEE key unless `by`). */
+  /** Sends `settle_batch` in SOL-USDC (by the TEE key unless `by`; settle_by_slot 100 slots ahead unless given). */
   settle(
     matches: Record<string, unknown>[],
-    options?: { by?: Actor; batch_id?: string; market_id?: string },
+    options?: { by?: Actor; batch_id?: string; market_id?: string; settle_by_slot?: number },
   ): Promise<TransactionRecord>;
   currentRoot(treeId?: number): Promise<string>;
 }
@@ -256,9 +266,16 @@ export async function startHarness(
     async lock(note, untilOffset = 100, by = tee) {
       return by.send(client, 'lock_note', await h.lockArgs(note, { untilOffset }));
     },
-    async lockArgs(note, { untilOffset = 100 } = {}) {
+    async lockArgs(note, { untilOffset = 100, proof = GOOD_PROOF, root, useTag } = {}) {
       const slot = await client.getSlot();
-      return { nullifier: note.nullifier, until_slot: String(slot + untilOffset) };
+      return {
+        tree_id: note.treeId,
+        merkle_root: root ?? (await h.currentRoot(note.treeId)),
+        nullifier: note.nullifier,
+        use_tag: useTag ?? note.useTag,
+        until_slot: String(slot + untilOffset),
+        proof,
+      };
     },
     async lockedPair({ bid = 1_000n, ask = 10n, untilOffset = 100 } = {}) {
       const b = await h.deposit(new Actor(), USDC, bid);
@@ -272,28 +289,20 @@ export async function startHarness(
     async matchArgs(bid, ask, options = {}) {
       return {
         match_idx: options.match_idx ?? 0,
-        inputs: [
-          {
-            tree_id: bid.treeId,
-            merkle_root: options.roots?.[0] ?? (await h.currentRoot(bid.treeId)),
-            nullifier: bid.nullifier,
-          },
-          {
-            tree_id: ask.treeId,
-            merkle_root: options.roots?.[1] ?? (await h.currentRoot(ask.treeId)),
-            nullifier: ask.nullifier,
-          },
-        ],
-        outputs: options.outputs ?? [
-          outputOf(0, slotNote(0, ask.amount)),
-          outputOf(3, slotNote(3, bid.amount)),
-        ],
-        memos: options.memos ?? [],
+        inputs: [{ nullifier: bid.nullifier }, { nullifier: ask.nullifier }],
+        outputs: options.outputs ?? sixOutputs(),
+        memos: options.memos ?? [memoHex(0xb1), memoHex(0xa5)],
         proof: options.proof ?? GOOD_PROOF,
       };
     },
-    async settle(matches, { by = tee, batch_id = '1', market_id = SOL_USDC } = {}) {
-      return by.send(client, 'settle_batch', { batch_id, market_id, matches });
+    async settle(matches, { by = tee, batch_id = '1', market_id = SOL_USDC, settle_by_slot } = {}) {
+      const deadline = settle_by_slot ?? (await client.getSlot()) + 100;
+      return by.send(client, 'settle_batch', {
+        batch_id,
+        market_id,
+        settle_by_slot: String(deadline),
+        matches,
+      });
     },
     async currentRoot(treeId = 0) {
       return (await client.getTreeRoot({ tree_id: treeId })).merkle_root;

@@ -140,7 +140,7 @@ describe('junk proofs from fresh keys (28.4)', () => {
     expect(await landed(first)).toBeNull();
 
     // The flood: its proofs wait in the verifier, holding their places.
-    const release = verifier.hold('valid_join_split');
+    const release = verifier.hold('valid_join_split_v2');
     cleanups.push(async () => release());
     const flooder = startFlooder(server.url, FLOOD);
     cleanups.push(async () => {

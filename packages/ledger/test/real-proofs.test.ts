@@ -57,18 +57,6 @@ describe('vault program with real Groth16 proofs', () => {
       noteInnerHash: note.inner,
     };
     const root = (await ledger.getTreeRoot({ tree_id: 0 })).merkle_root;
-    // A lock takes no proof now, but still holds the note against a withdrawal.
-    expect(
-      (
-        await tee.send(ledger, 'lock_note', {
-          nullifier: note.nullifier,
-          until_slot: String((await ledger.getSlot()) + 5),
-        })
-      ).err,
-    ).toBeNull();
-    await ledger.advanceSlots({ slots: 5 });
-    expect((await tee.send(ledger, 'release_lock', { nullifier: note.nullifier })).err).toBeNull();
-
     const bob = new Actor();
     const bobKey = parseAddress(bob.address)!;
     const spend = await prover.proveValidSpend({ note: provable, path, recipient: bobKey });

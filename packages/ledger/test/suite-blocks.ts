@@ -26,7 +26,7 @@ export function blockTests(get: () => SuiteContext): void {
       const note = await h.deposit(alice, SOL, 9n);
       const slot = await c.getSlot();
       const sent: Transaction[] = [
-        h.tee.sign({ name: 'lock_note', args: { nullifier: note.nullifier, until_slot: String(slot + 50) } }),
+        h.tee.sign({ name: 'lock_note', args: await h.lockArgs(note, { untilOffset: 50 }) }),
         alice.sign({ name: 'release_lock', args: { nullifier: note.nullifier } }),
         // Keys in an unusual order, and upper-case hex: stored and shown exactly as sent.
         h.tee.sign({ name: 'release_lock', args: { nullifier: note.nullifier.toUpperCase() } }),
@@ -63,18 +63,8 @@ export function blockTests(get: () => SuiteContext): void {
       const { bid, ask } = await h.lockedPair({ bid: 1_000n, ask: 10n });
       await c.advanceSlots({ slots: 1 });
       const slot = await c.getSlot();
-      const change = slotNote(1, 490n);
-      const rec = await h.settle([
-        await h.matchArgs(bid, ask, {
-          outputs: [
-            outputOf(0, slotNote(0, 10n)),
-            outputOf(1, change, { until_slot: slot + 100 }),
-            outputOf(2, slotNote(2, 10n)),
-            outputOf(3, slotNote(3, 490n)),
-          ],
-          memos: ['aa', 'bb'],
-        }),
-      ]);
+      const outputs = [10n, 490n, 10n, 490n, 0n, 0n].map((v, k) => outputOf(slotNote(k, v)));
+      const rec = await h.settle([await h.matchArgs(bid, ask, { outputs })]);
       expect(rec.result?.matches?.[0]?.ok).toBe(true);
       await c.advanceSlots({ slots: COMMITMENT_LAG.finalized + 1 });
       const seen: { name: string; args: Record<string, unknown> }[] = [];
@@ -107,20 +97,22 @@ export function blockTests(get: () => SuiteContext): void {
         [
           'batch_id',
           'market_id',
+          'settle_by_slot',
           'matches',
           'match_idx',
           'inputs',
-          'tree_id',
-          'merkle_root',
           'nullifier',
           'outputs',
-          'slot',
+          'tree_id',
           'commitment',
-          'relock',
-          'until_slot',
           'memos',
           'proof',
         ].sort(),
+      );
+      // Six outputs in every match, whatever was filled; a lock shows a root and a use tag, no order.
+      for (const m of seen[2]!.args.matches as { outputs: unknown[] }[]) expect(m.outputs).toHaveLength(6);
+      expect([...keysOf(seen[0]!.args)].sort()).toEqual(
+        ['tree_id', 'merkle_root', 'nullifier', 'use_tag', 'until_slot', 'proof'].sort(),
       );
     });
   });

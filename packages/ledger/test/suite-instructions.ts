@@ -129,19 +129,24 @@ export function instructionTests(get: () => SuiteContext): void {
       note = await h.deposit(alice, SOL, 500n);
     });
 
-    it('locks by nullifier and expiry only, with no proof to verify', async () => {
+    it('locks by nullifier, use tag and expiry, its proof verified once against [use_tag, merkle_root, nullifier]', async () => {
       const calls = h.verifier.calls.length;
       const slot = await c.getSlot();
       const rec = await h.lock(note, 40);
       expect(rec.err).toBeNull();
-      expect(h.verifier.calls.length).toBe(calls);
+      expect(h.verifier.calls.slice(calls)).toEqual([
+        {
+          circuit: 'valid_input_v2',
+          inputs: [note.useTag, await h.currentRoot(), note.nullifier].map((x) => BigInt('0x' + x)),
+        },
+      ]);
       expect(await c.getNoteStatus({ nullifier: note.nullifier })).toEqual({
         state: 'locked',
         locked_until_slot: slot + 40,
       });
     });
 
-    it('refuses a non-TEE signer, a bad expiry, a second lock, a zero nullifier and the old argument shape', async () => {
+    it('refuses a non-TEE signer, a bad expiry, an unknown shard or root, a second lock, a zero nullifier or use tag and the old argument shapes', async () => {
       const slot = await c.getSlot();
       const args = await h.lockArgs(note, { untilOffset: 50 });
       expect((await alice.send(c, 'lock_note', args)).err?.code).toBe('Unauthorized');
@@ -154,15 +159,25 @@ export function instructionTests(get: () => SuiteContext): void {
       expect((await h.tee.send(c, 'lock_note', { ...args, nullifier: '00'.repeat(32) })).err?.code).toBe(
         'InvalidArgs',
       );
-      // What a lock used to carry (commitment, root, mint, order, proof) is refused, not ignored.
-      for (const extra of [
-        { note_commitment: note.commitment },
-        { order_id: 'ab'.repeat(16) },
-        { mint: SOL },
-        { tree_id: 0, merkle_root: await h.currentRoot() },
-        { proof: '11'.repeat(256) },
+      expect((await h.tee.send(c, 'lock_note', { ...args, use_tag: '00'.repeat(32) })).err?.code).toBe(
+        'InvalidArgs',
+      );
+      expect((await h.tee.send(c, 'lock_note', { ...args, tree_id: 9 })).err?.code).toBe('BadTreeId');
+      expect((await h.tee.send(c, 'lock_note', { ...args, merkle_root: '07'.repeat(32) })).err?.code).toBe(
+        'UnknownRoot',
+      );
+      // What a lock used to carry (commitment, mint, order) is refused, not ignored; so is the
+      // issue-18 shape without root, use tag and proof.
+      const { tree_id: _t, merkle_root: _r, use_tag: _u, proof: _p, ...bare } = args;
+      for (const shape of [
+        { ...args, note_commitment: note.commitment },
+        { ...args, order_id: 'ab'.repeat(16) },
+        { ...args, mint: SOL },
+        { ...args, circuit: 'valid_lock' },
+        bare,
+        { ...bare, proof: '11'.repeat(256) },
       ]) {
-        expect((await h.tee.send(c, 'lock_note', { ...args, ...extra })).err?.code).toBe('InvalidArgs');
+        expect((await h.tee.send(c, 'lock_note', shape)).err?.code).toBe('InvalidArgs');
       }
       expect((await c.getNoteStatus({ nullifier: note.nullifier })).state).toBe('free');
       expect((await h.tee.send(c, 'lock_note', { ...args, until_slot: String(slot + 4500) })).err).toBeNull();

@@ -1,9 +1,9 @@
 /**
- * Spending notes: `settle_batch` (per-match outcomes, conservation, memos) and `withdraw`. Part of
+ * Spending notes: `settle_batch` v2 (per-match outcomes, six outputs, memos, roots of any age) and `withdraw`. Part of
  * the shared behaviour suite: in process and over JSON-RPC.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { validMatchPublicSignals, type ValidMatchPublic } from '@nightjar/crypto';
+import { matchMemoHash, validMatchV2PublicSignals, type ValidMatchV2Public } from '@nightjar/crypto';
 import { parseAddress } from '@nightjar/protocol';
 import { VAULT_ADDRESS, type LedgerEvent } from '../src/index.js';
 import { waitFor } from './wait.js';
@@ -11,7 +11,10 @@ import {
   Actor,
   BAD_PROOF,
   GOOD_PROOF,
+  makeNote,
+  memoHex,
   outputOf,
+  sixOutputs,
   slotNote,
   SOL,
   SOL_USDC,
@@ -36,20 +39,16 @@ export function spendTests(get: () => SuiteContext): void {
 
   describe('settle_batch', () => {
     beforeEach(refresh);
-    it('consumes the locked inputs, appends the outputs and stores memos, verifying VALID_MATCH over exactly its public inputs', async () => {
+    it('consumes the locked inputs, appends all six outputs and stores both memos, verifying VALID_MATCH v2 over exactly its public inputs', async () => {
       const { bid, ask } = await h.lockedPair({ bid: 1_000n, ask: 10n });
-      const slot = await c.getSlot();
-      const change = slotNote(1, 490n);
-      const outputs = [
-        outputOf(0, slotNote(0, 10n)),
-        outputOf(1, change, { until_slot: slot + 50 }),
-        outputOf(2, slotNote(2, 10n, 2)),
-        outputOf(3, slotNote(3, 500n)),
-        outputOf(5, slotNote(5, 1n, 2)),
-      ];
-      const match = await h.matchArgs(bid, ask, { outputs, memos: ['aa', 'bb'] });
+      const shards = [0, 0, 2, 0, 0, 2];
+      const notes = [10n, 490n, 10n, 500n, 0n, 1n].map((v, k) => slotNote(k, v, shards[k]));
+      const outputs = notes.map((n) => outputOf(n));
+      const memos = [memoHex(0xaa), memoHex(0xbb)];
+      const match = await h.matchArgs(bid, ask, { outputs, memos });
       const calls = h.verifier.calls.length;
-      const rec = await h.settle([match]);
+      const deadline = (await c.getSlot()) + 40;
+      const rec = await h.settle([match], { settle_by_slot: deadline });
       expect(rec.err).toBeNull();
       expect(rec.result?.matches).toEqual([
         {
@@ -60,46 +59,43 @@ export function spendTests(get: () => SuiteContext): void {
             { tree_id: 0, leaf_index: 3 },
             { tree_id: 2, leaf_index: 0 },
             { tree_id: 0, leaf_index: 4 },
+            { tree_id: 0, leaf_index: 5 },
             { tree_id: 2, leaf_index: 1 },
           ],
         },
       ]);
-      // One VALID_MATCH check, over the contract's public inputs built from the ledger's own records.
-      expect(h.verifier.calls.slice(calls).map((x) => x.circuit)).toEqual(['valid_match']);
+      // One VALID_MATCH v2 check, over the contract's public inputs built from the ledger's own records.
+      expect(h.verifier.calls.slice(calls).map((x) => x.circuit)).toEqual(['valid_match_v2']);
       const market = (await c.getMarkets()).find((m) => m.market_id === SOL_USDC)!;
       const field = (hex: string) => BigInt('0x' + hex);
-      const roots = (match.inputs as { merkle_root: string }[]).map((i) => field(i.merkle_root));
       expect(h.verifier.calls.at(-1)!.inputs).toEqual(
-        validMatchPublicSignals({
-          rootBid: roots[0]!,
-          nullifierBid: field(bid.nullifier),
-          rootAsk: roots[1]!,
-          nullifierAsk: field(ask.nullifier),
+        validMatchV2PublicSignals({
+          bidUseTag: field(bid.useTag),
+          askUseTag: field(ask.useTag),
+          marketId: parseAddress(SOL_USDC)!,
           baseMint: parseAddress(SOL)!,
           quoteMint: parseAddress(USDC)!,
           priceScale: BigInt(market.price_scale),
           feeBps: BigInt(market.fee_bps),
           feeOwnerCommitment: field((await c.getVault()).fee_owner_commitment),
-          outputs: [0, 1, 2, 3, 4, 5].map((k) => {
-            const out = outputs.find((o) => o.slot === k) as { commitment: string } | undefined;
-            return out ? field(out.commitment) : 0n;
-          }) as unknown as ValidMatchPublic['outputs'],
-          bidRelockNullifier: field(change.nullifier),
-          askRelockNullifier: 0n,
+          settleBySlot: BigInt(deadline),
+          outputs: notes.map((n) => field(n.commitment)) as unknown as ValidMatchV2Public['outputs'],
+          memoHash: matchMemoHash(Buffer.from(memos[0]!, 'hex'), Buffer.from(memos[1]!, 'hex'), shards),
         }),
       );
       expect(await c.getMemosBySignature({ signature: rec.signature })).toEqual({
         memos: [
-          { index: 0, signature: rec.signature, match_idx: 0, party: 0, memo: 'aa', kind: 'fill' },
-          { index: 1, signature: rec.signature, match_idx: 0, party: 1, memo: 'bb', kind: 'fill' },
+          { index: 0, signature: rec.signature, match_idx: 0, party: 0, memo: memos[0], kind: 'fill' },
+          { index: 1, signature: rec.signature, match_idx: 0, party: 1, memo: memos[1], kind: 'fill' },
         ],
       });
       expect((await c.getLeaves({ tree_id: 0, from: 2, to: 10 })).leaves.map((l) => l.value)).toEqual(
-        [0, 1, 3].map((k) => (outputs[k] as { commitment: string }).commitment),
+        [0, 1, 3, 4].map((k) => notes[k]!.commitment),
       );
+      // No relock: the change note is free, as every output is.
       expect(
-        await c.getNoteStatuses({ nullifiers: [bid.nullifier, ask.nullifier, change.nullifier] }),
-      ).toEqual([{ state: 'spent' }, { state: 'spent' }, { state: 'locked', locked_until_slot: slot + 50 }]);
+        await c.getNoteStatuses({ nullifiers: [bid.nullifier, ask.nullifier, notes[1]!.nullifier] }),
+      ).toEqual([{ state: 'spent' }, { state: 'spent' }, { state: 'free' }]);
       // The ledger moved no value: deposits are all the vault holds, and all it counts.
       expect((await c.getSolvency()).mints.filter((m) => m.mint === SOL || m.mint === USDC)).toEqual(
         [
@@ -114,32 +110,20 @@ export function spendTests(get: () => SuiteContext): void {
       );
     });
 
-    it('a match whose proof fails changes nothing: nullifiers still locked, no leaves, no memos, no relock', async () => {
+    it('a match whose proof fails changes nothing: nullifiers still locked, no leaves, no memos', async () => {
       const { bid, ask } = await h.lockedPair();
       const slot = await c.getSlot();
-      const change = slotNote(4, 3n);
       const leaves = (await c.getTreeRoot({ tree_id: 0 })).leaf_count;
       const memos = await c.getMemos({ from: 0, to: 100 });
-      const match = await h.matchArgs(bid, ask, {
-        proof: BAD_PROOF,
-        outputs: [
-          outputOf(0, slotNote(0, 7n)),
-          outputOf(3, slotNote(3, 1_000n)),
-          outputOf(4, change, { until_slot: slot + 20 }),
-        ],
-        memos: ['aa'],
-      });
+      const match = await h.matchArgs(bid, ask, { proof: BAD_PROOF });
       const rec = await h.settle([match]);
       expect(rec.err).toBeNull();
       expect(rec.result?.matches?.[0]?.err?.code).toBe('InvalidProof');
       expect((await c.getTreeRoot({ tree_id: 0 })).leaf_count).toBe(leaves);
       expect(await c.getMemos({ from: 0, to: 100 })).toEqual(memos);
-      expect(
-        await c.getNoteStatuses({ nullifiers: [bid.nullifier, ask.nullifier, change.nullifier] }),
-      ).toEqual([
+      expect(await c.getNoteStatuses({ nullifiers: [bid.nullifier, ask.nullifier] })).toEqual([
         { state: 'locked', locked_until_slot: slot + 100 },
         { state: 'locked', locked_until_slot: slot + 100 },
-        { state: 'free' },
       ]);
       // The same match with a proof that verifies lands.
       expect((await h.settle([{ ...match, proof: GOOD_PROOF }])).result?.matches?.[0]?.ok).toBe(true);
@@ -160,31 +144,36 @@ export function spendTests(get: () => SuiteContext): void {
         [0, true, undefined],
       ]);
       expect(h.verifier.calls.length).toBe(calls + 1);
-      expect((await c.getTreeRoot({ tree_id: 0 })).leaf_count).toBe(6);
+      expect((await c.getTreeRoot({ tree_id: 0 })).leaf_count).toBe(4 + 6);
     });
 
-    it('refuses non-TEE signers, unknown markets, duplicate match indices and malformed matches as a whole', async () => {
+    it('refuses non-TEE signers, unknown markets, duplicate match indices, past deadlines and malformed matches as a whole', async () => {
       const { bid, ask } = await h.lockedPair();
       const m = await h.matchArgs(bid, ask);
+      const calls = h.verifier.calls.length;
       expect((await h.settle([m], { by: alice })).err?.code).toBe('Unauthorized');
       expect((await h.settle([m], { market_id: alice.address })).err?.code).toBe('UnknownMarket');
       expect((await h.settle([m, m])).err?.code).toBe('InvalidArgs');
+      const past = (await c.getSlot()) - 1;
+      expect((await h.settle([m], { settle_by_slot: past })).err?.code).toBe('SettlementExpired');
+      expect(h.verifier.calls.length).toBe(calls);
       const inputs = m.inputs as Record<string, unknown>[];
+      const outputs = m.outputs as Record<string, unknown>[];
+      const withOutput = (o: Record<string, unknown>) => ({ ...m, outputs: [o, ...outputs.slice(1)] });
       const malformed: Record<string, unknown>[] = [
         { ...m, inputs: [inputs[0]] },
         { ...m, inputs: [...inputs, inputs[0]] },
         { ...m, outputs: [] },
-        { ...m, outputs: [{ ...(m.outputs as Record<string, unknown>[])[0], slot: 6 }] },
-        { ...m, outputs: [{ ...(m.outputs as Record<string, unknown>[])[0], commitment: '00'.repeat(32) }] },
+        withOutput({ ...outputs[0], slot: 0 }),
+        withOutput({ ...outputs[0], commitment: '00'.repeat(32) }),
         // What settlements used to carry is refused, not ignored.
-        { ...m, outputs: [{ ...(m.outputs as Record<string, unknown>[])[0], amount: '10' }] },
-        { ...m, outputs: [{ ...(m.outputs as Record<string, unknown>[])[0], mint: SOL }] },
-        {
-          ...m,
-          outputs: [{ ...(m.outputs as Record<string, unknown>[])[0], opening_hash: bid.openingHash }],
-        },
+        withOutput({ ...outputs[0], amount: '10' }),
+        withOutput({ ...outputs[0], mint: SOL }),
+        withOutput({ ...outputs[0], opening_hash: bid.openingHash }),
         { ...m, inputs: [{ ...inputs[0], note_commitment: bid.commitment }, inputs[1]] },
+        { ...m, inputs: [{ ...inputs[0], merkle_root: await h.currentRoot() }, inputs[1]] },
         { ...m, inputs: [bid.nullifier, ask.nullifier] },
+        { ...m, memos: [] },
         { ...m, proof: undefined },
       ];
       for (const bad of malformed) expect((await h.settle([bad])).err?.code).toBe('InvalidArgs');
@@ -192,46 +181,33 @@ export function spendTests(get: () => SuiteContext): void {
       expect((await h.settle([m])).result?.matches?.[0]?.ok).toBe(true);
     });
 
-    it('refuses, per match and before its proof: relocks off the change slots, unordered slots, repeated nullifiers or commitments, expired locks', async () => {
+    it('refuses, per match and before its proof: repeated nullifiers or commitments, unknown shards, expired locks', async () => {
       const { bid, ask } = await h.lockedPair({ untilOffset: 30 });
-      const slot = await c.getSlot();
-      const t0 = slotNote(0, 10n);
-      const t3 = slotNote(3, 1_000n);
-      const relock = (s: number, nullifier?: string) =>
-        outputOf(s, slotNote(s, 1n), { until_slot: slot + 10, ...(nullifier ? { nullifier } : {}) });
+      const six = sixOutputs();
+      const replace = (k: number, o: Record<string, unknown>) => six.map((x, i) => (i === k ? o : x));
       const cases: [string, Record<string, unknown>[]][] = [
-        ['InvalidArgs', [outputOf(0, t0, { until_slot: slot + 10 }), outputOf(3, t3)]],
-        ['InvalidArgs', [outputOf(0, t0), relock(2)]],
-        ['InvalidArgs', [outputOf(0, t0), outputOf(3, t3), relock(5)]],
-        ['InvalidArgs', [outputOf(3, t3), outputOf(0, t0)]],
-        ['InvalidArgs', [outputOf(0, t0), outputOf(0, slotNote(0, 1n))]],
-        // A relock under an input's own nullifier.
-        ['InvalidArgs', [outputOf(0, t0), relock(1, bid.nullifier)]],
-        ['InvalidArgs', [outputOf(0, t0), relock(1), relock(4, ask.nullifier)]],
-        ['DuplicateCommitment', [outputOf(0, t0), outputOf(3, t0)]],
-        ['DuplicateCommitment', [outputOf(0, bid)]],
-        ['BadLockExpiry', [outputOf(0, t0), outputOf(1, slotNote(1, 1n), { until_slot: slot })]],
-        ['BadTreeId', [{ ...outputOf(0, t0), tree_id: 4 }]],
+        ['DuplicateCommitment', replace(3, six[0]!)],
+        ['DuplicateCommitment', replace(0, outputOf(bid))],
+        ['BadTreeId', replace(0, { ...six[0], tree_id: 4 })],
       ];
       const calls = h.verifier.calls.length;
       for (const [code, outputs] of cases) {
         const rec = await h.settle([await h.matchArgs(bid, ask, { outputs })]);
         expect(rec.result?.matches?.[0]?.err?.code, JSON.stringify(outputs)).toBe(code);
       }
+      // An input twice in a match.
+      const twice = await h.settle([await h.matchArgs(bid, bid)]);
+      expect(twice.result?.matches?.[0]?.err?.code).toBe('InvalidArgs');
       expect(h.verifier.calls.length).toBe(calls);
-      // The same nullifier in two matches of a batch (as input or relock) fails both, whatever the order.
+      // The same nullifier in two matches of a batch fails both, whatever the order.
       const other = await h.lockedPair({ untilOffset: 30 });
-      for (const second of [
+      const before = h.verifier.calls.length;
+      const rec = await h.settle([
+        await h.matchArgs(bid, ask, { match_idx: 0 }),
         await h.matchArgs(bid, other.ask, { match_idx: 1 }),
-        await h.matchArgs(other.bid, other.ask, {
-          match_idx: 1,
-          outputs: [outputOf(0, slotNote(0, 1n)), relock(4, ask.nullifier)],
-        }),
-      ]) {
-        const rec = await h.settle([await h.matchArgs(bid, ask, { match_idx: 0 }), second]);
-        expect(rec.result?.matches?.map((x) => x.err?.code)).toEqual(['InvalidArgs', 'InvalidArgs']);
-      }
-      expect(h.verifier.calls.length).toBe(calls);
+      ]);
+      expect(rec.result?.matches?.map((x) => x.err?.code)).toEqual(['InvalidArgs', 'InvalidArgs']);
+      expect(h.verifier.calls.length).toBe(before);
       await c.advanceSlots({ slots: 30 });
       expect((await h.settle([await h.matchArgs(bid, ask)])).result?.matches?.[0]?.err?.code).toBe(
         'LockExpired',
@@ -242,20 +218,49 @@ export function spendTests(get: () => SuiteContext): void {
       ]);
     }, 30_000);
 
-    it('accepts each input under any root of its shard’s recent window, not an older one', async () => {
-      const { bid, ask } = await h.lockedPair();
-      const oldRoot = await h.currentRoot();
-      for (let i = 0; i < 64; i++) await h.deposit(alice, SOL, 1n + BigInt(i));
-      const inWindow = await h.settle([await h.matchArgs(bid, ask, { roots: [oldRoot, oldRoot] })]);
-      expect(inWindow.result?.matches?.[0]?.ok).toBe(true);
-      const next = await h.lockedPair();
-      const stale = oldRoot;
-      for (const roots of [[stale], [undefined, stale], ['01'.repeat(32)]] as [string?, string?][]) {
-        const rec = await h.settle([await h.matchArgs(next.bid, next.ask, { roots })]);
-        expect(rec.result?.matches?.[0]?.err?.code).toBe('UnknownRoot');
-      }
-      expect((await c.getNoteStatus({ nullifier: next.bid.nullifier })).state).toBe('locked');
-    }, 30_000);
+    it('locks name any root their shard ever had: a lock against a root 500 appends old lands, and a settlement survives 500 appends between lock and settle', async () => {
+      const bid = await h.deposit(alice, USDC, 9n);
+      const ask = await h.deposit(alice, SOL, 9n, 1);
+      const oldRoots = [await h.currentRoot(0), await h.currentRoot(1)];
+      expect((await h.lock(bid)).err).toBeNull();
+      expect((await h.lock(ask)).err).toBeNull();
+      // 500 appends into each shard, one step each: far beyond the old 64-root window.
+      const filler = new Actor();
+      await c.requestAirdrop({ owner: filler.address, mint: SOL, amount: '1000000' });
+      for (let i = 0; i < 500; i++)
+        for (const treeId of [0, 1]) {
+          const note = makeNote(SOL, 1n, treeId);
+          await filler.send(c, 'deposit', {
+            tree_id: treeId,
+            mint: SOL,
+            amount: '1',
+            note_commitment: note.commitment,
+            opening_hash: note.openingHash,
+          });
+        }
+      expect((await h.settle([await h.matchArgs(bid, ask)])).result?.matches?.[0]?.ok).toBe(true);
+      // A fresh note locked against the shard's root from before those 1,000 appends.
+      const late = await h.deposit(alice, SOL, 3n);
+      const lateRoot = oldRoots[0]!;
+      const rec = await h.tee.send(c, 'lock_note', await h.lockArgs(late, { root: lateRoot }));
+      expect(rec.err).toBeNull();
+      expect(h.verifier.calls.at(-1)!.inputs[1]).toBe(BigInt('0x' + lateRoot));
+      // Never a root of this shard: another shard's, or none at all.
+      const stranger = await h.deposit(alice, SOL, 4n);
+      for (const root of [oldRoots[1]!, await h.currentRoot(1), '01'.repeat(32)])
+        expect((await h.tee.send(c, 'lock_note', await h.lockArgs(stranger, { root }))).err?.code).toBe(
+          'UnknownRoot',
+        );
+      // Withdrawals and join-splits take any root too.
+      expect(
+        (
+          await alice.send(c, 'withdraw', {
+            ...(await withdrawAll(stranger, alice.address)),
+            merkle_root: lateRoot,
+          })
+        ).err,
+      ).toBeNull();
+    }, 120_000);
   });
 
   describe('note state events and the nullifier set', () => {
@@ -324,13 +329,10 @@ export function spendTests(get: () => SuiteContext): void {
     it('pays out a settlement output, whose amount the ledger never knew, on its VALID_SPEND proof alone', async () => {
       const { bid, ask } = await h.lockedPair({ bid: 1_000n, ask: 10n });
       const out = slotNote(0, 10n);
-      expect(
-        (
-          await h.settle([
-            await h.matchArgs(bid, ask, { outputs: [outputOf(0, out), outputOf(3, slotNote(3, 1_000n))] }),
-          ])
-        ).result?.matches?.[0]?.ok,
-      ).toBe(true);
+      const outputs = sixOutputs().map((o, k) => (k === 0 ? outputOf(out) : o));
+      expect((await h.settle([await h.matchArgs(bid, ask, { outputs })])).result?.matches?.[0]?.ok).toBe(
+        true,
+      );
       const bob = new Actor();
       const rec = await alice.send(c, 'withdraw', {
         ...(await withdrawAll(out, bob.address)),

@@ -52,7 +52,9 @@ const lockArgs = object({
   use_tag: required(nonZeroField('Use tag binding the note to its order (DESIGN.md section 3).')),
   until_slot: required(u64()),
   proof: required(
-    hexBytes(256, { description: 'VALID_INPUT v2 or VALID_LOCK Groth16 proof of [use_tag, merkle_root, nullifier].' }),
+    hexBytes(256, {
+      description: 'VALID_INPUT v2 or VALID_LOCK Groth16 proof of [use_tag, merkle_root, nullifier].',
+    }),
   ),
 });
 

@@ -29,7 +29,9 @@ export function precheckProofs(
       return [refusal(() => (requireTeeSigner(ctx), checkLockEntry(ctx, args as Args<'lock_note'>)))];
     case 'lock_notes': {
       const signer = refusal(() => requireTeeSigner(ctx));
-      return (args as Args<'lock_notes'>).locks.map((entry) => signer ?? refusal(() => checkLockEntry(ctx, entry)));
+      return (args as Args<'lock_notes'>).locks.map(
+        (entry) => signer ?? refusal(() => checkLockEntry(ctx, entry)),
+      );
     }
     case 'join_split':
       return [refusal(() => checkJoinSplit(ctx, args as Args<'join_split'>))];

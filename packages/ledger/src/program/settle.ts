@@ -87,7 +87,10 @@ export function checkMatch(ctx: ExecContext, m: MatchArgs, shared: ReadonlySet<s
     requireLocker(ctx, lock);
     if (lock.until_slot <= ctx.slot) throw new InstructionError('LockExpired');
     if (lock.use_tag === null)
-      throw new InstructionError('NotLocked', 'the lock predates settlement v2 (no use tag): release it and lock again');
+      throw new InstructionError(
+        'NotLocked',
+        'the lock predates settlement v2 (no use tag): release it and lock again',
+      );
   }
 }
 
