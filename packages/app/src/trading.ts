@@ -111,7 +111,7 @@ export function progressProver(inner: Prover): Prover {
     return r;
   };
   return {
-    proveValidInput: (req) => around('proving', 'sending', () => inner.proveValidInput(req)),
+    proveValidInputV2: (req) => around('proving', 'sending', () => inner.proveValidInputV2(req)),
     proveValidSpend: (req) => around('proving', 'sending', () => inner.proveValidSpend(req)),
     proveValidJoinSplit: (req) => around('preparing_note', undefined, () => inner.proveValidJoinSplit(req)),
     close: () => inner.close(),

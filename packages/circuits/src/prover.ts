@@ -246,7 +246,7 @@ export class NoteProver {
   }
 
   /**
-   * Proves VALID_JOIN_SPLIT: consume 1 to 4 notes of one mint and owner, create up to 8. Throws
+   * Proves VALID_JOIN_SPLIT (the v2 circuit): consume 1 to 4 notes of one mint and owner, create up to 8. Throws
    * ProverInputError before proving when the circuit would reject the request.
    */
   async proveValidJoinSplit(
@@ -255,7 +255,8 @@ export class NoteProver {
     { proof: Uint8Array; publicInputs: bigint[] } & Omit<JoinSplitWitness, 'input' | 'publicInputs'>
   > {
     let witness!: JoinSplitWitness;
-    const { proof, publicSignals } = await this.#submit('valid_join_split', () => {
+    // VALID_JOIN_SPLIT v2 (pairwise-distinct nullifiers): same witness and public signals as v1.
+    const { proof, publicSignals } = await this.#submit('valid_join_split_v2', () => {
       witness = validJoinSplitWitness(params);
       return { input: witness.input, expected: witness.publicInputs };
     });

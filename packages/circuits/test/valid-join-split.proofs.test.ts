@@ -31,7 +31,7 @@ describe('NoteProver.proveValidJoinSplit (real proofs)', () => {
   const proofs = new Map<string, Proved>();
 
   beforeAll(async () => {
-    verifier = await Groth16Verifier.create(await loadVerificationKey('valid_join_split'));
+    verifier = await Groth16Verifier.create(await loadVerificationKey('valid_join_split_v2'));
     for (const [label, [inputs, outputs]] of Object.entries(CASES)) {
       const t0 = performance.now();
       proofs.set(label, await prover.proveValidJoinSplit(params(inputs, outputs)));
@@ -66,7 +66,7 @@ describe('NoteProver.proveValidJoinSplit (real proofs)', () => {
     expect(new Set(inputs.map((n) => note(n).commitment)).size).toBe(inputs.length);
 
     expect(verifier.verify(r.proof, r.publicInputs)).toBe(true);
-    const vkey = await loadVerificationKey('valid_join_split');
+    const vkey = await loadVerificationKey('valid_join_split_v2');
     expect(
       await snarkjs.groth16.verify(
         vkey,

@@ -24,8 +24,8 @@ import path from 'node:path';
 import { FIELD_MODULUS as F } from '@nightjar/protocol';
 
 export const HALF_FULL_ROUNDS = 4; // circomlib: 8 full rounds, half before and half after the partial rounds
-/** circomlib's N_ROUNDS_P, indexed by width t - 2. */
-const PARTIAL_ROUNDS = [56, 57, 56, 60, 60, 63] as const;
+/** circomlib's N_ROUNDS_P, indexed by width t - 2 (t = 2..10; 10 is the order digest's). */
+const PARTIAL_ROUNDS = [56, 57, 56, 60, 60, 63, 64, 63, 60] as const;
 
 export type Matrix = bigint[][];
 

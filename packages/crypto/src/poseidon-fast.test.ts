@@ -6,12 +6,15 @@ import { poseidon3 } from 'poseidon-lite/poseidon3';
 import { poseidon4 } from 'poseidon-lite/poseidon4';
 import { poseidon5 } from 'poseidon-lite/poseidon5';
 import { poseidon6 } from 'poseidon-lite/poseidon6';
+import { poseidon9 } from 'poseidon-lite/poseidon9';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { seededFieldElements } from '../test/helpers/seeded.js';
 import { poseidon } from './poseidon.js';
 import {
   BIGINT_POSEIDON,
   loadLiteConstants,
+  ORDER_DIGEST_INPUTS,
+  poseidon9Unchecked,
   poseidonFastActive,
   selectImplementation,
   type PoseidonUnchecked,
@@ -169,5 +172,21 @@ describe('poseidon-fast load-time self-check', () => {
     });
     expect(singular.optimized).toBe(false);
     expect(singular.hash([5n, 7n])).toBe(litePoseidon2([5n, 7n]));
+  });
+});
+
+describe("the order digest's nine-input Poseidon", () => {
+  it('is optimised and equals poseidon-lite and circomlibjs on random and edge inputs', () => {
+    expect(selectImplementation(ORDER_DIGEST_INPUTS, loadLiteConstants, poseidon9).optimized).toBe(true);
+    const cases = [
+      new Array<bigint>(9).fill(0n),
+      new Array<bigint>(9).fill(r - 1n),
+      ...Array.from({ length: 16 }, (_, i) => seededFieldElements(`poseidon9-${i}`, 9)),
+    ];
+    for (const inputs of cases) {
+      const expected = poseidon9([...inputs]);
+      expect(poseidon9Unchecked(inputs)).toBe(expected);
+      expect(circomlib([...inputs])).toBe(expected);
+    }
   });
 });

@@ -22,6 +22,7 @@ import { poseidon3 } from 'poseidon-lite/poseidon3';
 import { poseidon4 } from 'poseidon-lite/poseidon4';
 import { poseidon5 } from 'poseidon-lite/poseidon5';
 import { poseidon6 } from 'poseidon-lite/poseidon6';
+import { poseidon9 } from 'poseidon-lite/poseidon9';
 import {
   HALF_FULL_ROUNDS,
   loadLiteConstants,
@@ -119,15 +120,15 @@ export interface Selected {
 }
 
 /**
- * The implementation for `inputs` inputs (1..6): the optimised one if it derives and agrees with
+ * The implementation for `inputs` inputs (1..6, or 9 given `lite`): the optimised one if it derives and agrees with
  * poseidon-lite on the probes, else poseidon-lite. Exported for tests, which pass a `load` that
  * tampers with the constants to exercise the fallback.
  */
 export function selectImplementation(
   inputs: number,
   load: (inputs: number) => LiteConstants = loadLiteConstants,
+  lite: LiteHash | undefined = LITE[inputs - 1],
 ): Selected {
-  const lite = LITE[inputs - 1];
   if (lite === undefined) throw new RangeError(`poseidon-fast: ${inputs} inputs is out of range`);
   const fallback: PoseidonUnchecked = (values) => lite(Array.from(values));
   try {
@@ -163,4 +164,18 @@ export const BIGINT_POSEIDON: readonly (PoseidonUnchecked | undefined)[] = Array
 /** Whether the optimised BigInt permutation is in use for `inputs` inputs (false: poseidon-lite). */
 export function poseidonFastActive(inputs: number): boolean {
   return inRange(inputs) && selectedFor(inputs).optimized;
+}
+
+/** Inputs of the order digest (DESIGN 3: domain tag and eight terms). */
+export const ORDER_DIGEST_INPUTS = 9;
+let nine: Selected | undefined;
+
+/**
+ * The nine-input Poseidon of the order digest without checks, optimised as above (about 2.5x
+ * poseidon-lite's 0.7 ms) and checked against poseidon-lite at first use, else poseidon-lite. Intake
+ * hashes one per order in the verifier workers.
+ */
+export function poseidon9Unchecked(inputs: readonly bigint[]): bigint {
+  nine ??= selectImplementation(ORDER_DIGEST_INPUTS, loadLiteConstants, poseidon9);
+  return nine.hash(inputs);
 }

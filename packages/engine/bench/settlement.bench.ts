@@ -19,7 +19,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { loadVerificationKey, NoteProver } from '@nightjar/circuits';
 import { stringifyJson } from '@nightjar/protocol';
 import { login, SOL, startTestVenue, Trader, USDC, type Note } from '../test/harness.js';
-import { proveNotes, realLedgerVerifier, recordingVerifier } from '../test/real-proofs.js';
+import { provedOrders, realLedgerVerifier, recordingVerifier } from '../test/real-proofs.js';
 import { NoteMatchProver } from '../src/settlement/match-prover.js';
 import { LedgerProbe, type TxTimeline } from './ledger-probe.js';
 import type { LoadEntry, LoadResult } from './load-process.js';
@@ -99,7 +99,7 @@ async function main(): Promise<void> {
     // The pipeline's production budgets (the harness shrinks them for tests).
     settlementTuning: {},
     verifyInputProof: undefined,
-    validInputKey: await loadVerificationKey('valid_input'),
+    validInputKey: await loadVerificationKey('valid_input_v2'),
     verifierWorkers: 2,
     // Real VALID_MATCH proofs (SETTLE_BENCH_PROVERS prover threads, default 1 using every core),
     // checked by the engine's verifier workers, then by the ledger's.
@@ -136,20 +136,21 @@ async function main(): Promise<void> {
   const prover = new NoteProver({ workers: 2, maxQueue: notes.length });
   await prover.start();
   const proveStart = performance.now();
-  const proofs = await proveNotes(venue, prover, notes);
+  // Pre-signed orders in arrival order, each with its own VALID_INPUT v2 proof.
+  const bodies = await provedOrders(
+    venue,
+    prover,
+    legs.map((l, i) => ({
+      trader: l.trader,
+      note: notes[i]!,
+      fields: { amount: l.units * ONE_SOL, price_limit: PRICE },
+    })),
+  );
   const provingS = (performance.now() - proveStart) / 1000;
   await prover.close();
 
-  // Pre-signed orders in arrival order, one lane: the load process sends them at the offered rate.
-  const entries: LoadEntry[] = legs.map((l, i) => ({
-    place: stringifyJson(
-      l.trader.order(notes[i]!, {
-        amount: l.units * ONE_SOL,
-        price_limit: PRICE,
-        valid_input_proof: proofs[i]!,
-      }),
-    ),
-  }));
+  // One lane: the load process sends them at the offered rate.
+  const entries: LoadEntry[] = bodies.map((body) => ({ place: stringifyJson(body) }));
   const ordersFile = join(dir, 'orders.json');
   writeFileSync(ordersFile, JSON.stringify([entries]));
   const orderRate = (MATCH_RATE * legs.length) / expectedMatches;

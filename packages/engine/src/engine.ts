@@ -6,7 +6,12 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { FastifyServerOptions } from 'fastify';
-import { AdaptiveBatcher, type BatcherStats, type SnarkjsVerificationKey } from '@nightjar/crypto';
+import {
+  AdaptiveBatcher,
+  ORDER_CHECK_PUBLIC_INPUTS,
+  type BatcherStats,
+  type SnarkjsVerificationKey,
+} from '@nightjar/crypto';
 import { loadVerificationKey } from '@nightjar/circuits';
 import {
   ensurePrivateDir,
@@ -66,8 +71,8 @@ export interface EngineOptions {
   /** Dev mode: create a dev admin on first boot and return its credentials; honour test hooks. */
   dev?: boolean;
   /**
-   * VALID_INPUT proof check run on the main thread (tests); by default every per-order check runs
-   * in a worker-pool batcher over `validInputKey`.
+   * VALID_INPUT v2 proof check run on the main thread (tests); by default every per-order check
+   * runs in a worker-pool batcher over `validInputKey` (the `valid_input_v2` key).
    */
   verifyInputProof?: VerifyInputProof;
   validInputKey?: SnarkjsVerificationKey;
@@ -218,6 +223,9 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       });
   } else {
     if (!options.validInputKey) throw new Error('startEngine needs validInputKey or verifyInputProof');
+    // Intake verifies VALID_INPUT v2 ([use_tag, merkle_root, nullifier]); a v1 key cannot serve.
+    if (options.validInputKey.nPublic !== ORDER_CHECK_PUBLIC_INPUTS)
+      throw new Error('validInputKey must be the VALID_INPUT v2 key (valid_input_v2, 3 public inputs)');
     batcher = await AdaptiveBatcher.create({
       keys: { valid_input: options.validInputKey, ...(matchKey ? { valid_match: matchKey } : {}) },
       ...workerOptions,

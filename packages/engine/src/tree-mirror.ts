@@ -1,9 +1,9 @@
 /**
  * The engine's mirror of the on-chain note trees, one shard per tree_id. It follows the ledger's
  * leaf events but applies a leaf only once its slot is finalized (31 slots), so what it serves is
- * the finalized tree (spec: `/tree/root` equals the finalized on-chain root). Each shard keeps the
- * same window as the chain: its current root and the previous 64, one step per append instruction,
- * read back from the ledger (`getRootWindow`) whenever a shard is rebuilt.
+ * the finalized tree (spec: `/tree/root` equals the finalized on-chain root). Each shard keeps its
+ * recent-root window by age (recent-roots.ts: every root of the last 181 slots, however many
+ * appends), read back from the ledger (`getRootWindow`) whenever a shard is rebuilt.
  * After every slot it compares each shard's root with the chain's; a mismatch at equal size marks
  * the shard diverged, and every tree read for it answers 503 5002 until a resync agrees.
  */
@@ -49,6 +49,8 @@ export class TreeMirror {
   private checking: Promise<void> | undefined;
   private recheck = false;
   private started = false;
+  /** The latest slot the ledger announced: the recent-root window's clock. */
+  private slot = 0;
   private readonly leafListeners = new Set<(leaves: AppliedLeaves) => void>();
   private readonly resetListeners = new Set<(treeId: number) => void>();
 
@@ -66,7 +68,7 @@ export class TreeMirror {
       const tree = new TreeShard(i);
       return {
         tree,
-        window: new RecentRoots([tree.root]),
+        window: new RecentRoots([tree.root], 0),
         pending: [],
         diverged: false,
         syncedSlot: 0,
@@ -108,10 +110,18 @@ export class TreeMirror {
     return this.shards[treeId]?.syncedSlot ?? 0;
   }
 
-  /** Is `root` (hex) the shard's current root or one of its previous 64? */
-  isRecentRoot(treeId: number, rootHex: string): boolean {
+  /**
+   * Is `root` (hex) the shard's current root, or was it the shard's root during the last
+   * RECENT_ROOT_SLOTS slots (before `slot`, by default the latest the ledger announced)?
+   */
+  isRecentRoot(treeId: number, rootHex: string, slot: number = this.slot): boolean {
     const s = this.shards[treeId];
-    return !!s && !s.diverged && s.window.has(BigInt('0x' + rootHex));
+    return !!s && !s.diverged && s.window.has(BigInt('0x' + rootHex), slot);
+  }
+
+  /** Roots in the shard's recent-root window (tests, telemetry). */
+  recentRootCount(treeId: number): number {
+    return this.shards[treeId]?.window.size ?? 0;
   }
 
   private onEvent(e: LedgerEvent): void {
@@ -131,6 +141,7 @@ export class TreeMirror {
       for (let t = 0; t < this.shards.length; t++) void this.resync(t);
       return;
     }
+    this.slot = Math.max(this.slot, e.slot);
     this.applyFinalized(e.slot - COMMITMENT_LAG.finalized);
     void this.checkAgainstChain();
   }
@@ -157,7 +168,7 @@ export class TreeMirror {
         }
         const values = group.map((x) => BigInt('0x' + x.commitment));
         s.tree.appendBatch(values);
-        s.window.push(s.tree.root);
+        s.window.push(s.tree.root, head.slot);
         if (this.leafListeners.size > 0)
           this.announce(this.leafListeners, {
             treeId,
@@ -253,7 +264,8 @@ export class TreeMirror {
     const window = await this.ledger.getRootWindow({ tree_id: treeId, commitment: 'finalized' });
     const changed = s.tree.size !== tree.size || s.tree.root !== tree.root;
     s.tree = tree;
-    s.window = RecentRoots.fromChain(window.roots, tree.root);
+    this.slot = Math.max(this.slot, chain.slot);
+    s.window = RecentRoots.fromChain(window.roots, tree.root, this.slot);
     s.pending = s.pending.filter((e) => e.leaf_index >= tree.size);
     if (changed && this.started) this.announce(this.resetListeners, treeId);
     s.diverged = fieldToHex(tree.root) !== chain.merkle_root;

@@ -260,8 +260,13 @@ export class Trader {
       trading_key_signature: '',
       ...fields,
     };
-    if (fields.trading_key_signature === undefined)
-      body.trading_key_signature = signCanonical(this.seed, encodeOrderBody(orderSigningFields(body)));
+    if (fields.trading_key_signature === undefined) this.sign(body);
+    return body;
+  }
+
+  /** Signs `body` (in place) with this trader's trading key. */
+  sign(body: PlaceOrderBody): PlaceOrderBody {
+    body.trading_key_signature = signCanonical(this.seed, encodeOrderBody(orderSigningFields(body)));
     return body;
   }
 

@@ -12,7 +12,7 @@ import {
   NoteProver,
   type JoinSplitWitness,
   type ProofResult,
-  type ValidInputRequest,
+  type ValidInputV2Params,
   type ValidJoinSplitParams,
   type ValidSpendRequest,
 } from '@nightjar/circuits';
@@ -60,7 +60,12 @@ export type JoinSplitProofResult = ProofResult & Pick<JoinSplitWitness, 'inputs'
 
 /** What makes proofs: `NoteProver` from `@nightjar/circuits`, or a test double. */
 export interface Prover {
-  proveValidInput(req: ValidInputRequest): Promise<ProofResult>;
+  /**
+   * VALID_INPUT v2 for one order: the note, its path and the order's terms (`order`, DESIGN 3's
+   * digest fields). Public inputs [use_tag, merkle_root, nullifier]; the proof backs that order
+   * only (the venue refuses it for any other with 1011).
+   */
+  proveValidInputV2(req: ValidInputV2Params): Promise<{ proof: Uint8Array; publicInputs: bigint[] }>;
   proveValidSpend(req: ValidSpendRequest): Promise<ProofResult>;
   /** Splits and merges; throws (ProverInputError) before proving a request the circuit would reject. */
   proveValidJoinSplit(req: ValidJoinSplitParams): Promise<JoinSplitProofResult>;

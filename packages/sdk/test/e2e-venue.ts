@@ -109,7 +109,7 @@ export async function startE2eVenue() {
   const v: TestVenue = await startTestVenue({
     settle: true,
     verifyInputProof: undefined,
-    validInputKey: await loadVerificationKey('valid_input'),
+    validInputKey: await loadVerificationKey('valid_input_v2'),
     verifierWorkers: 1,
     ledgerVerifier,
   });

@@ -17,7 +17,7 @@ import { pins, type TestVenue } from './helpers.js';
  * witness is computed for real (the SDK needs its outputs), with the same checks as the prover's.
  */
 export const standInProver: Prover = {
-  proveValidInput: async () => ({ proof: new Uint8Array(256).fill(0x11), publicInputs: [] }),
+  proveValidInputV2: async () => ({ proof: new Uint8Array(256).fill(0x11), publicInputs: [] }),
   proveValidSpend: async () => ({ proof: new Uint8Array(256).fill(0x11), publicInputs: [] }),
   proveValidJoinSplit: async (req) => {
     const { publicInputs, inputs, outputs } = validJoinSplitWitness(req);

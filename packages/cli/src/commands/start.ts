@@ -161,7 +161,7 @@ export async function startVenue(
       port: portOption(opts.port, 8443),
       dev,
       tokenTtlSeconds,
-      validInputKey: circuitKeys.keys.valid_input,
+      validInputKey: circuitKeys.keys.valid_input_v2 ?? circuitKeys.keys.valid_input,
       // Match proofs: made by the default prover (worker threads), checked with this key first.
       validMatchKey: circuitKeys.keys.valid_match,
       circuitKeys: circuitKeysInfo(circuitKeys),

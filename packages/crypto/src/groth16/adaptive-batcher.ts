@@ -23,6 +23,7 @@ import { assertPublicInputLength } from './public-inputs.js';
 import {
   decodeOrderResults,
   encodeOrderCheck,
+  ORDER_CHECK_PUBLIC_INPUTS,
   ORDER_RECORD_BYTES,
   type OrderCheckItem,
   type OrderCheckOutcome,
@@ -133,7 +134,8 @@ export class AdaptiveBatcher {
     this.defaultKeyId = defaultKeyId;
     for (const id of keyIds) {
       this.queues.set(queueId('proof', id), new Fifo<Request>());
-      if (pool.nPublic(id) === 5) this.queues.set(queueId('order', id), new Fifo<Request>());
+      if (pool.nPublic(id) === ORDER_CHECK_PUBLIC_INPUTS)
+        this.queues.set(queueId('order', id), new Fifo<Request>());
     }
     this.unsubscribe = pool.onIdle(() => this.schedule());
   }
@@ -186,9 +188,9 @@ export class AdaptiveBatcher {
   }
 
   /**
-   * Runs one order's cryptographic intake steps (opening, signature, VALID_INPUT proof; see
+   * Runs one order's cryptographic intake steps (opening, signature, VALID_INPUT v2 proof; see
    * order-check.ts) on a worker, batched with other orders' checks. `keyId` must name a
-   * VALID_INPUT key. Rejects with the same typed errors as `verify` (queue full, closed, worker
+   * VALID_INPUT v2 key. Rejects with the same typed errors as `verify` (queue full, closed, worker
    * failure) and with RangeError for malformed fields.
    */
   checkOrder(check: OrderCheckItem, keyId: string = this.defaultKeyId): Promise<OrderCheckOutcome> {
@@ -196,7 +198,7 @@ export class AdaptiveBatcher {
     const queue = this.queues.get(queueId('order', keyId));
     if (queue === undefined) {
       return Promise.reject(
-        new VerificationKeyError('GROTH16_UNKNOWN_KEY', `no VALID_INPUT key with id ${keyId}`),
+        new VerificationKeyError('GROTH16_UNKNOWN_KEY', `no VALID_INPUT v2 key with id ${keyId}`),
       );
     }
     const record = new Uint8Array(ORDER_RECORD_BYTES);

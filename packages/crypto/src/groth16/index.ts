@@ -63,6 +63,7 @@ export {
   finishOrderChecks,
   ORDER_RECORD_BYTES,
   ORDER_RESULT_BYTES,
+  ORDER_CHECK_PUBLIC_INPUTS,
   type OrderCheckItem,
   type OrderCheckOutcome,
   type OrderCheckStep,

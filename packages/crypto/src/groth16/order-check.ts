@@ -1,18 +1,23 @@
 /**
  * The cryptographic part of admitting one order, as one job for a verifier worker: the note
  * opening re-derives the signed commitment (1006), the trading-key signature verifies (1102), and
- * the VALID_INPUT proof verifies for that note and mint (1011). The engine's main thread only
- * parses and applies the cheap rules; this runs off it, so intake scales with cores.
+ * the VALID_INPUT v2 proof verifies for that note and this very order (1011): its public inputs
+ * [use_tag, merkle_root, nullifier] are recomputed here from the note and the order's own terms
+ * (use_tag = Poseidon(8, commitment, inner, order digest), DESIGN 3), so a proof made for one
+ * order fails for any other. The engine's main thread only parses and applies the cheap rules;
+ * this runs off it, so intake scales with cores (the digest's nine-input Poseidon included).
  *
  * Each step is optional (the caller runs only the steps that come before a cheap failure, as the
  * spec's order demands) and the steps run in the spec's order: the first that fails is reported.
  * Proofs of every order in a job that got that far are verified as one batch.
  *
  * Wire form: one fixed-size record per order ({@link ORDER_RECORD_BYTES}) and one
- * {@link ORDER_RESULT_BYTES} result (status, then the nullifier when the proof step ran).
+ * {@link ORDER_RESULT_BYTES} result (status, then the nullifier and use tag when the proof step ran).
  */
 import { ed25519VerifyStrict } from '@nightjar/protocol';
 import { noteCommitment, noteNullifier, openingHash } from '../notes.js';
+import { SettlementDomain, assertOrderTerms, noteUseTag, type OrderTerms } from '../order-digest.js';
+import { poseidon9Unchecked } from '../poseidon-fast.js';
 import type { Groth16Verifier, ProofItem } from './mcl-verifier.js';
 import { FIELD_ELEMENT_BYTES, PROOF_BYTES, SCALAR_FIELD_MODULUS } from './proof-format.js';
 
@@ -37,21 +42,31 @@ export interface OrderCheckItem {
   opening?: boolean;
   /** Run the 1102 step: strict Ed25519 over the canonical body's digest. */
   signature?: { publicKey: Uint8Array; digest: Uint8Array; signature: Uint8Array };
-  /** Run the 1011 step: VALID_INPUT for [merkleRoot, commitment, nullifier, mint_lo, mint_hi]. */
-  proof?: { proof: Uint8Array; merkleRoot: FieldInput };
+  /**
+   * Run the 1011 step: VALID_INPUT v2 for [use_tag, merkleRoot, nullifier], the nullifier and the
+   * use tag recomputed from the note and `order` (the order's own terms, DESIGN 3 "order digest").
+   */
+  proof?: { proof: Uint8Array; merkleRoot: FieldInput; order: OrderTerms };
 }
 
 export type OrderCheckStep = 'opening' | 'signature' | 'proof';
 
 export type OrderCheckOutcome =
-  | { ok: true; /** Set when the proof step ran. */ nullifier: bigint | undefined }
+  | {
+      ok: true;
+      /** Both set when the proof step ran: the note's nullifier and its use tag for this order. */
+      nullifier: bigint | undefined;
+      useTag: bigint | undefined;
+    }
   | { ok: false; failed: OrderCheckStep };
 
 const FLAG_OPENING = 1;
 const FLAG_SIGNATURE = 2;
 const FLAG_PROOF = 4;
 
-// Record layout: flags ‖ owner ‖ inner ‖ mint ‖ amount (u64 LE) ‖ commitment ‖ root ‖ key ‖ digest ‖ sig ‖ proof.
+// Record layout: flags ‖ owner ‖ inner ‖ mint ‖ amount (u64 LE) ‖ commitment ‖ root ‖ key ‖ digest ‖
+// sig ‖ terms ‖ proof; terms: market_hi ‖ market_lo (16 bytes BE each) ‖ side (1) ‖ amount ‖
+// price_limit ‖ min_fill_size ‖ expiry_slot (u64 LE each) ‖ order_id (16 bytes BE).
 const AT_OWNER = 1;
 const AT_INNER = AT_OWNER + 32;
 const AT_MINT = AT_INNER + 32;
@@ -61,10 +76,21 @@ const AT_ROOT = AT_COMMITMENT + 32;
 const AT_KEY = AT_ROOT + 32;
 const AT_DIGEST = AT_KEY + 32;
 const AT_SIGNATURE = AT_DIGEST + 32;
-const AT_PROOF = AT_SIGNATURE + 64;
+const AT_TERMS = AT_SIGNATURE + 64;
+const AT_MARKET_HI = AT_TERMS;
+const AT_MARKET_LO = AT_MARKET_HI + 16;
+const AT_SIDE = AT_MARKET_LO + 16;
+const AT_TERM_AMOUNT = AT_SIDE + 1;
+const AT_PRICE_LIMIT = AT_TERM_AMOUNT + 8;
+const AT_MIN_FILL = AT_PRICE_LIMIT + 8;
+const AT_EXPIRY = AT_MIN_FILL + 8;
+const AT_ORDER_ID = AT_EXPIRY + 8;
+const AT_PROOF = AT_ORDER_ID + 16;
 export const ORDER_RECORD_BYTES = AT_PROOF + PROOF_BYTES;
-/** Status byte ‖ nullifier (32 bytes, when the status is {@link PASSED_WITH_NULLIFIER}). */
-export const ORDER_RESULT_BYTES = 1 + 32;
+/** Status byte ‖ nullifier ‖ use tag (32 bytes each, when the status is {@link PASSED_WITH_NULLIFIER}). */
+export const ORDER_RESULT_BYTES = 1 + 32 + 32;
+/** VALID_INPUT v2's public inputs: [use_tag, merkle_root, nullifier]. */
+export const ORDER_CHECK_PUBLIC_INPUTS = 3;
 
 const PASSED = 0;
 const FAILED: Record<OrderCheckStep, number> = { opening: 1, signature: 2, proof: 3 };
@@ -90,6 +116,53 @@ function writeField(out: Uint8Array, at: number, value: FieldInput): void {
 
 function readWord(bytes: Uint8Array, at: number, length: number): bigint {
   return BigInt('0x' + Buffer.from(bytes.buffer, bytes.byteOffset + at, length).toString('hex'));
+}
+
+function writeUint(out: Uint8Array, at: number, length: number, value: bigint): void {
+  let v = value;
+  for (let k = length - 1; k >= 0; k--) {
+    out[at + k] = Number(v & 0xffn);
+    v >>= 8n;
+  }
+}
+
+function encodeTerms(rec: Uint8Array, t: OrderTerms): void {
+  try {
+    assertOrderTerms(t);
+  } catch (err) {
+    throw new RangeError(`order terms: ${(err as Error).message}`);
+  }
+  writeUint(rec, AT_MARKET_HI, 16, t.marketHi);
+  writeUint(rec, AT_MARKET_LO, 16, t.marketLo);
+  rec[AT_SIDE] = t.side;
+  const view = new DataView(rec.buffer, rec.byteOffset);
+  view.setBigUint64(AT_TERM_AMOUNT, t.amount, true);
+  view.setBigUint64(AT_PRICE_LIMIT, t.priceLimit, true);
+  view.setBigUint64(AT_MIN_FILL, t.minFillSize, true);
+  view.setBigUint64(AT_EXPIRY, t.expirySlot, true);
+  writeUint(rec, AT_ORDER_ID, 16, t.orderId);
+}
+
+/**
+ * The order digest of a record's terms (DESIGN 3), or undefined for a side byte no encoder writes.
+ * Every other term is in range by its width; the digest is hashed here, unchecked, with the fast
+ * nine-input Poseidon (the same hash as `orderDigest`).
+ */
+function recordOrderDigest(rec: Uint8Array): bigint | undefined {
+  const side = rec[AT_SIDE]!;
+  if (side !== 0 && side !== 1) return undefined;
+  const view = new DataView(rec.buffer, rec.byteOffset);
+  return poseidon9Unchecked([
+    SettlementDomain.orderDigest,
+    readWord(rec, AT_MARKET_LO, 16),
+    readWord(rec, AT_MARKET_HI, 16),
+    BigInt(side),
+    view.getBigUint64(AT_TERM_AMOUNT, true),
+    view.getBigUint64(AT_PRICE_LIMIT, true),
+    view.getBigUint64(AT_MIN_FILL, true),
+    view.getBigUint64(AT_EXPIRY, true),
+    readWord(rec, AT_ORDER_ID, 16),
+  ]);
 }
 
 function exact(bytes: Uint8Array, length: number, what: string): Uint8Array {
@@ -126,6 +199,7 @@ export function encodeOrderCheck(item: OrderCheckItem, out: Uint8Array, at: numb
   }
   if (item.proof) {
     writeField(rec, AT_ROOT, item.proof.merkleRoot);
+    encodeTerms(rec, item.proof.order);
     rec.set(exact(item.proof.proof, PROOF_BYTES, 'proof'), AT_PROOF);
   }
 }
@@ -136,8 +210,9 @@ export function decodeOrderResults(bytes: Uint8Array, count: number): OrderCheck
   for (let i = 0; i < count; i++) {
     const at = i * ORDER_RESULT_BYTES;
     const status = bytes[at]!;
-    if (status === PASSED) out.push({ ok: true, nullifier: undefined });
-    else if (status === PASSED_WITH_NULLIFIER) out.push({ ok: true, nullifier: readWord(bytes, at + 1, 32) });
+    if (status === PASSED) out.push({ ok: true, nullifier: undefined, useTag: undefined });
+    else if (status === PASSED_WITH_NULLIFIER)
+      out.push({ ok: true, nullifier: readWord(bytes, at + 1, 32), useTag: readWord(bytes, at + 33, 32) });
     else out.push({ ok: false, failed: STATUS_STEPS[status] ?? 'proof' });
   }
   return out;
@@ -155,7 +230,8 @@ export interface PreparedOrderChecks {
 
 /**
  * First phase of `count` encoded order checks: opening and signature per order (the first that
- * fails is recorded), and the VALID_INPUT public inputs (with the nullifier) of every proof due.
+ * fails is recorded), and the VALID_INPUT v2 public inputs [use_tag, merkle_root, nullifier] of
+ * every proof due, recomputed from the record's note and order terms.
  */
 export function prepareOrderChecks(records: Uint8Array, count: number): PreparedOrderChecks {
   if (records.length !== count * ORDER_RECORD_BYTES) throw new RangeError('order job has the wrong size');
@@ -195,14 +271,18 @@ export function prepareOrderChecks(records: Uint8Array, count: number): Prepared
       continue;
     }
     if (flags & FLAG_PROOF) {
+      const digest = recordOrderDigest(rec);
+      if (digest === undefined) {
+        results[at] = FAILED.proof;
+        continue;
+      }
       results[at] = PASSED_WITH_NULLIFIER;
       writeField(results, at + 1, noteNullifier(commitment, inner));
-      const inputs = new Uint8Array(5 * FIELD_ELEMENT_BYTES);
-      inputs.set(rec.subarray(AT_ROOT, AT_ROOT + 32), 0);
-      inputs.set(rec.subarray(AT_COMMITMENT, AT_COMMITMENT + 32), 32);
-      inputs.set(results.subarray(at + 1, at + ORDER_RESULT_BYTES), 64);
-      writeField(inputs, 96, mintLo);
-      writeField(inputs, 128, mintHi);
+      writeField(results, at + 33, noteUseTag(commitment, inner, digest));
+      const inputs = new Uint8Array(ORDER_CHECK_PUBLIC_INPUTS * FIELD_ELEMENT_BYTES);
+      inputs.set(results.subarray(at + 33, at + 65), 0);
+      inputs.set(rec.subarray(AT_ROOT, AT_ROOT + 32), 32);
+      inputs.set(results.subarray(at + 1, at + 33), 64);
       proofs.push({ proof: rec.subarray(AT_PROOF, AT_PROOF + PROOF_BYTES), publicInputs: inputs });
       owners.push(i);
     }
@@ -220,7 +300,8 @@ export function finishOrderChecks(prepared: PreparedOrderChecks, valid: readonly
 
 /** Both phases in a worker: every proof still due is verified as one batch. */
 export function runOrderChecks(verifier: Groth16Verifier, records: Uint8Array, count: number): Uint8Array {
-  if (verifier.nPublic !== 5) throw new RangeError('order checks need the VALID_INPUT key (5 public inputs)');
+  if (verifier.nPublic !== ORDER_CHECK_PUBLIC_INPUTS)
+    throw new RangeError('order checks need the VALID_INPUT v2 key (3 public inputs)');
   const prepared = prepareOrderChecks(records, count);
   const valid = prepared.proofs.length > 0 ? verifier.verifyBatch(prepared.proofs) : [];
   return finishOrderChecks(prepared, valid);

@@ -27,7 +27,7 @@ import {
   type SnarkjsVerificationKey,
   type VerificationKey,
 } from './verification-key.js';
-import { ORDER_RECORD_BYTES } from './order-check.js';
+import { ORDER_CHECK_PUBLIC_INPUTS, ORDER_RECORD_BYTES } from './order-check.js';
 import type { FromWorker, VerifyJob, WorkerInit } from './worker-protocol.js';
 
 export type VerificationKeyInput = VerificationKey | SnarkjsVerificationKey;
@@ -213,13 +213,13 @@ export class VerifierPool {
 
   /**
    * Runs order checks (opening, signature, proof; see order-check.ts) for `count` encoded records
-   * under a VALID_INPUT key id. Resolves to the encoded outcomes (`decodeOrderResults`).
+   * under a VALID_INPUT v2 key id. Resolves to the encoded outcomes (`decodeOrderResults`).
    */
   runOrders(keyId: string, records: Uint8Array, count: number): Promise<Uint8Array> {
     if (this.closed) return Promise.reject(new VerifierClosedError());
     try {
-      if (this.nPublic(keyId) !== 5)
-        throw new VerificationKeyError('GROTH16_UNKNOWN_KEY', `key ${keyId} is not a VALID_INPUT key`);
+      if (this.nPublic(keyId) !== ORDER_CHECK_PUBLIC_INPUTS)
+        throw new VerificationKeyError('GROTH16_UNKNOWN_KEY', `key ${keyId} is not a VALID_INPUT v2 key`);
       if (records.length !== count * ORDER_RECORD_BYTES)
         throw new RangeError('order records have the wrong size');
     } catch (err) {

@@ -13,7 +13,7 @@ import {
   type OrderCheckOutcome,
 } from '@nightjar/crypto';
 
-/** VALID_INPUT verification of one proof and its five public inputs (32-byte big-endian each). */
+/** VALID_INPUT v2 verification of one proof and its three public inputs (32-byte big-endian each). */
 export type VerifyInputProof = (proof: Uint8Array, publicInputs: Uint8Array) => Promise<boolean>;
 
 export function inlineOrderChecker(

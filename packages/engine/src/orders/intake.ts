@@ -6,7 +6,6 @@
  * requests can never both pass a check that only one of them may pass. The cryptographic checks
  * (opening, signatures, root window, proof) are crypto-checks.ts.
  */
-import { circuitTerms, plannedTerms, useTagFor } from '../settlement/order-terms.js';
 import { isContributoryX25519, type OrderCheckItem, type OrderCheckOutcome } from '@nightjar/crypto';
 import {
   bytesToHex,
@@ -26,7 +25,7 @@ import {
   type ValidatedOrder,
 } from '@nightjar/protocol';
 import type { NoteState } from '../note-states.js';
-import { CryptoChecks } from './crypto-checks.js';
+import { CryptoChecks, type VerifiedNote } from './crypto-checks.js';
 import type { EngineOrder } from './engine-order.js';
 import type { MarketEngine } from './market-engine.js';
 import type { OrderRegistry } from './order-registry.js';
@@ -50,7 +49,7 @@ export interface IntakeDeps {
   /** Is `root` in the shard's recent-root window (and the shard healthy)? */
   isRecentRoot(treeId: number, rootHex: string): boolean;
   /**
-   * The cryptographic intake steps of one order (opening 1006, Ed25519 1102, VALID_INPUT 1011),
+   * The cryptographic intake steps of one order (opening 1006, Ed25519 1102, VALID_INPUT v2 1011),
    * run off the main thread in the verifier workers and batched there.
    */
   checkOrder(check: OrderCheckItem): Promise<OrderCheckOutcome>;
@@ -161,7 +160,7 @@ export class Intake {
     o: ValidatedOrder,
     caller: Caller,
     market: MarketEngine,
-    nullifier: string,
+    { nullifier, useTag }: VerifiedNote,
     options: PlaceOptions,
   ): EngineOrder {
     const slot = this.deps.currentSlot();
@@ -188,26 +187,11 @@ export class Intake {
       noteCommitment: o.note_commitment,
       noteInnerHash: o.note_inner_hash,
       nullifier,
+      useTag,
       treeId: o.tree_id,
       viewingPubkey: o.viewing_pubkey,
       merkleRoot: o.merkle_root,
       validInputProof: o.valid_input_proof,
-      // The note's use tag for this order (contract C), what its lock entry carries.
-      useTag: useTagFor(
-        o.note_commitment,
-        o.note_inner_hash,
-        circuitTerms(
-          market.instrument.market_id,
-          o.side,
-          o.order_id,
-          plannedTerms({
-            amount: o.amount,
-            priceLimit: o.price_limit,
-            minFillSize: o.min_fill_size,
-            expirySlot: o.expiry_slot,
-          }),
-        ),
-      ),
       digestHex: bytesToHex(o.digest),
       signatureHex: o.trading_key_signature,
       lifecycle: 'pending',
@@ -227,7 +211,7 @@ export class Intake {
     const before = this.deps.registry.get(o.order_id);
     if (screened.failure === undefined && this.isResend(before, o, caller))
       return { order_id: before.orderId, status: 'accepted', arrival_slot: before.arrivalSlot };
-    const nullifier = await this.crypto.verifyOrder(screened);
+    const note = await this.crypto.verifyOrder(screened, this.marketIdOf(o.symbol));
     if (o.session_id !== this.deps.bootSessionId)
       throw new VenueError(1205, 'order signed for another boot session; read /info and re-sign');
 
@@ -239,12 +223,17 @@ export class Intake {
     if (existing) throw new VenueError(1201, 'order_id is used by a different order');
     this.checkArrivalNonce(o);
     if (this.deps.registry.reservedBy(o.note_commitment) !== undefined) throw new VenueError(1204);
-    this.assertNoteUsable(nullifier);
+    this.assertNoteUsable(note.nullifier);
     const market = this.deps.markets.get(o.symbol)!;
-    const order = this.toEngineOrder(o, caller, market, nullifier, options);
+    const order = this.toEngineOrder(o, caller, market, note, options);
     this.deps.registry.recordArrivalNonce(o.trading_key, o.arrival_nonce);
     market.add(order);
     return { order_id: order.orderId, status: 'accepted', arrival_slot: order.arrivalSlot };
+  }
+
+  /** A screened order's market id (screening refused an unknown symbol with 1301). */
+  private marketIdOf(symbol: string): string {
+    return this.deps.markets.get(symbol)?.instrument.market_id ?? '';
   }
 
   private checkArrivalNonce(o: ValidatedOrder): void {
@@ -324,7 +313,8 @@ export class Intake {
 
     const screened = this.screen(body.replacement);
     const o = screened.order;
-    const nullifier = await this.crypto.verifyOrder(screened);
+    // The replacement carries its own proof, for its own terms: verified exactly like a place's.
+    const note = await this.crypto.verifyOrder(screened, this.marketIdOf(o.symbol));
     if (o.session_id !== this.deps.bootSessionId)
       throw new VenueError(1205, 'replacement signed for another boot session');
 
@@ -342,10 +332,10 @@ export class Intake {
     const holder = this.deps.registry.reservedBy(o.note_commitment);
     if (holder !== undefined && holder !== oldId) throw new VenueError(1204);
     // The old order's note may still hold the engine's lock of a match that just failed (being released).
-    this.assertNoteUsable(nullifier, holder === oldId);
+    this.assertNoteUsable(note.nullifier, holder === oldId);
 
     const market = this.deps.markets.get(o.symbol)!;
-    const replacement = this.toEngineOrder(o, caller, market, nullifier, {
+    const replacement = this.toEngineOrder(o, caller, market, note, {
       ...(old.cancelOnDisconnectSession ? { cancelOnDisconnectSession: old.cancelOnDisconnectSession } : {}),
       ...options,
     });

@@ -44,6 +44,11 @@ export interface SettleableOrder extends BookOrder {
    */
   merkleRoot: string;
   validInputProof: string;
+  /**
+   * The note's use tag for this order (64 hex): Poseidon(8, commitment, inner, order digest),
+   * recomputed at intake and verified with `validInputProof`; with `treeId`, `merkleRoot`,
+   * `nullifier` and the proof it is the order's lock entry.
+   */
   useTag: string;
   /** 'change' once the order rests on its change note (default 'client'). */
   lockSource?: LockSource;

@@ -1,7 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import { marketToFields, orderIdToField, type OrderTerms as DigestOrderTerms } from '@nightjar/crypto';
 import {
   bytesToHex,
   fieldToHex,
+  hexToBytes,
+  parseAddress,
   encodeOrderBody,
   orderSigningFields,
   requiredCollateral,
@@ -145,6 +148,26 @@ export async function orderTerms(client: Client, params: BuildOrderParameters): 
   };
 }
 
+/** The order digest's terms (DESIGN 3) of an order about to be built: what its input proof binds. */
+export function digestTerms(
+  terms: OrderTerms,
+  side: Side,
+  expirySlot: bigint,
+  orderId: string,
+): DigestOrderTerms {
+  const market = parseAddress(terms.inst.market_id);
+  if (market === undefined) throw new ParameterError(`market id ${terms.inst.market_id} is not an address`);
+  return {
+    ...marketToFields(market),
+    side: side === 'bid' ? 0 : 1,
+    amount: terms.amount,
+    priceLimit: terms.priceLimit,
+    minFillSize: terms.minFill,
+    expirySlot,
+    orderId: orderIdToField(hexToBytes(orderId)),
+  };
+}
+
 /** Takes a durable arrival nonce for `body` and signs it with the wallet's trading key. */
 export function signOrder(client: Client, body: PlaceOrderBody): PlaceOrderBody {
   const trading = client.wallet.keys.trading;
@@ -159,7 +182,7 @@ export function signOrder(client: Client, body: PlaceOrderBody): PlaceOrderBody 
  * instrument's decimals and `price_scale`, selects a note the venue's tree has (waiting for one
  * that is about to be, bounded by `noteWaitMs`; splitting or merging notes first when none fits,
  * as `prepareNote` says), resolves the expiry slot, proves
- * VALID_INPUT against the engine's tree, takes a durable `arrival_nonce` and signs the canonical
+ * VALID_INPUT v2 for this very order (its terms bound) against the engine's tree, takes a durable `arrival_nonce` and signs the canonical
  * body with the wallet's trading key. The chosen note is reserved until `release` or placement.
  *
  * @example
@@ -195,9 +218,16 @@ export async function prepareOrder(
       client.bootSessionId(),
     ]);
     const witness = await noteWitness(client, note);
+    const orderId = params.orderId ?? bytesToHex(randomBytes(16));
     let proof: Uint8Array;
     try {
-      const r = await client.prover().proveValidInput(witness);
+      // The proof binds this order's own terms: it backs no other order (1011).
+      const r = await client.prover().proveValidInputV2({
+        ...witness.note,
+        path: witness.path,
+        merkleRoot: witness.merkleRoot,
+        order: digestTerms(terms, params.side, expirySlot, orderId),
+      });
       proof = r.proof;
     } catch (err) {
       throw new ProofError(`VALID_INPUT proof failed: ${(err as Error).message}`, { cause: err });
@@ -211,7 +241,7 @@ export async function prepareOrder(
       price_limit: priceLimit,
       min_fill_size: minFill,
       expiry_slot: expirySlot,
-      order_id: params.orderId ?? bytesToHex(randomBytes(16)),
+      order_id: orderId,
       arrival_nonce: 0n,
       note_commitment: note.commitment,
       ...(collateralAmount === undefined ? {} : { collateral_amount: collateralAmount }),

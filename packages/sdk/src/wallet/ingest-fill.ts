@@ -2,8 +2,9 @@
  * Storing a decrypted fill memo. Its outputs are read by role (`memoOutputs`), must derive from a
  * note of this wallet (the consumed note: `Poseidon(4, its inner, role)`), and every output of this
  * wallet (trade-out and change; the fee note is the fee owner's) must recompute to a leaf of the
- * tree. Only then are the outputs stored. The consumed note becomes `spending`, never `spent`: only
- * the ledger's `getNoteStatus` says a note is spent (the next sync asks it).
+ * tree, a zero-value one too (settlement v2 appends all six outputs). Only then are the outputs
+ * stored, and never a zero-value one (it can pay nothing). The consumed note becomes `spending`,
+ * never `spent`: only the ledger's `getNoteStatus` says a note is spent (the next sync asks it).
  */
 import { OutputRole, type FillMemo } from '@nightjar/crypto';
 import { bytesToHex } from '@nightjar/protocol';
@@ -34,14 +35,15 @@ export function ingestFill(wallet: Wallet, memo: FillMemo, mints: readonly strin
     if (!match) return { status: 'unverified', memo };
     found.push(match);
   }
-  for (const n of found) wallet.addNote(n);
+  for (const n of found) if (n.amount > 0n) wallet.addNote(n);
   // The settlement consumed the parent: not offered for another order; the ledger confirms it.
   if (parent.state !== 'spent') parent.state = 'spending';
-  // A partial fill re-locks the change note to the same order: it backs the remainder now.
-  const change = found.find((n) => n.origin === 'change');
+  // A partial fill's change note backs the remainder now: no relock on chain (it reads `free`
+  // there), but the wallet keeps it reserved for the live order until the order ends.
+  const change = found.find((n) => n.origin === 'change' && n.amount > 0n);
   if (order && change && order.noteCommitment === parent.commitment && wallet.isLive(order))
     order.noteCommitment = change.commitment;
-  return { status: 'stored', memo, notes: found, consumed: parent };
+  return { status: 'stored', memo, notes: found.filter((n) => n.amount > 0n), consumed: parent };
 }
 
 /** The note with this opening in one of `mints` whose commitment is a known leaf. */

@@ -1,9 +1,12 @@
 /**
- * What a fill memo's output slots mean. DESIGN 7: a memo lists only the outputs that exist (a
- * zero-value output is never created), in role order trade-out, change, fee; DESIGN 3: each
- * output's inner is Poseidon(4, inner of the consumed note, role). So the slots are read by walking
- * the roles and skipping zero amounts, and an output is believed only when it derives from a note
- * of this wallet: a memo whose inners do not is not a fill of ours, whatever order id it names.
+ * What a fill memo's output slots mean. Settlement v2 (DESIGN 6, 7): every match creates all six
+ * outputs, so a memo lists its party's three inners, trade-out, change, fee, zero-value ones
+ * included; a memo of before listed only the outputs that existed (non-zero amounts), in that
+ * order, and is still read. DESIGN 3: a trade-out's or fee's inner is Poseidon(4, inner of the
+ * consumed note, role); a v2 change inner is Poseidon(4, parent inner, 2, remainder digest), which
+ * only the order's terms give, so the parent is recognised by its trade-out and fee inners and the
+ * change note by its leaf (ingest-fill.ts). A memo whose inners do not derive from a note of this
+ * wallet is not a fill of ours, whatever order id it names.
  */
 import { outputInner, OutputRole, type FillMemo } from '@nightjar/crypto';
 
@@ -19,20 +22,28 @@ export interface MemoOutput {
  * non-zero amounts (a malformed memo).
  */
 export function memoOutputs(memo: FillMemo): MemoOutput[] | undefined {
-  const present = (
-    [
-      [OutputRole.tradeOut, memo.tradeAmount],
-      [OutputRole.change, memo.changeAmount],
-      [OutputRole.fee, memo.feeAmount],
-    ] as const
-  ).filter(([, amount]) => amount > 0n);
+  const all = [
+    [OutputRole.tradeOut, memo.tradeAmount],
+    [OutputRole.change, memo.changeAmount],
+    [OutputRole.fee, memo.feeAmount],
+  ] as const;
+  // n = 3: every output, zero-value ones too (settlement v2).
+  if (memo.outputInners.length === all.length)
+    return all.map(([role, amount], i) => ({ role, amount, inner: memo.outputInners[i]! }));
+  const present = all.filter(([, amount]) => amount > 0n);
   if (present.length !== memo.outputInners.length) return undefined;
   return present.map(([role, amount], i) => ({ role, amount, inner: memo.outputInners[i]! }));
 }
 
-/** Whether every output is `Poseidon(4, parentInner, role)`. */
+/**
+ * Whether the outputs derive from `parentInner`: each trade-out and fee is `Poseidon(4, parentInner,
+ * role)`, and so is a change of before v2; a v2 change (its inner carries the remainder's digest)
+ * needs a trade-out or fee beside it that derives, and is then checked by its leaf.
+ */
 export function derivesFrom(outputs: readonly MemoOutput[], parentInner: bigint): boolean {
-  return outputs.every((o) => outputInner(parentInner, o.role) === o.inner);
+  const derives = (o: MemoOutput) => outputInner(parentInner, o.role) === o.inner;
+  const anchored = outputs.some((o) => o.role !== OutputRole.change && derives(o));
+  return outputs.every((o) => derives(o) || (o.role === OutputRole.change && anchored));
 }
 
 const ROLES = [OutputRole.tradeOut, OutputRole.change, OutputRole.fee] as const;

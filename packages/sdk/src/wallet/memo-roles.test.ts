@@ -4,7 +4,7 @@
  * marked spent on the memo's word.
  */
 import { describe, expect, it } from 'vitest';
-import { encryptFillMemo, OutputRole, outputInner, type FillMemo } from '@nightjar/crypto';
+import { changeOutputInner, encryptFillMemo, OutputRole, outputInner, type FillMemo } from '@nightjar/crypto';
 import { bytesToHex, hexToBytes } from '@nightjar/protocol';
 import { createWallet, type TrackedOrder, type Wallet } from './wallet.js';
 
@@ -122,5 +122,77 @@ describe('fill memo outputs by role (16.3)', () => {
     const memo = seal(w, { tradeAmount: 40n, changeAmount: 0n, feeAmount: 0n, outputInners: [trade] });
     expect(w.ingestMemo(memo, [SOL, USDC]).status).toBe('stored');
     expect(w.notes.get(tradeNote.commitment)).toMatchObject({ mint: USDC, amount: 40n });
+  });
+});
+
+describe('settlement v2 memos: n = 3 inners, zero-value outputs included (issue 29)', () => {
+  const USE_DIGEST = 0x1234n; // stands in for the remainder's order digest the change inner carries
+
+  it('a partial fill: stores the trade-out and the change (its inner carries the remainder digest), reserved for the live order', () => {
+    const { w, input, parent, order } = askWallet(21);
+    order.status = 'open';
+    const trade = outputInner(parent, OutputRole.tradeOut);
+    const change = changeOutputInner(parent, USE_DIGEST);
+    const fee = outputInner(parent, OutputRole.fee);
+    const tradeNote = w.noteFor(USDC, 50n, trade, 0, 'trade');
+    const changeNote = w.noteFor(SOL, 600n, change, 0, 'change');
+    w.addLeaves(0, 1, [
+      tradeNote.commitment,
+      changeNote.commitment,
+      w.noteFor(SOL, 1n, fee, 0, 'change').commitment,
+    ]);
+    const r = w.ingestMemo(
+      seal(w, { tradeAmount: 50n, changeAmount: 600n, feeAmount: 1n, outputInners: [trade, change, fee] }),
+      [SOL, USDC],
+    );
+    expect(r.status).toBe('stored');
+    expect(w.notes.get(changeNote.commitment)).toMatchObject({ amount: 600n, origin: 'change' });
+    expect(order.noteCommitment).toBe(changeNote.commitment);
+    expect(w.notes.get(input)?.state).toBe('spending');
+    // Free on chain (no relock), yet not offered to another order while this one lives.
+    w.notes.get(changeNote.commitment)!.state = 'free';
+    expect(w.freeNotes(SOL).map((n) => n.commitment)).not.toContain(changeNote.commitment);
+    order.status = 'cancelled';
+    expect(w.freeNotes(SOL).map((n) => n.commitment)).toContain(changeNote.commitment);
+  });
+
+  it('a full fill: the zero-value change is checked against its leaf but never stored', () => {
+    const { w, parent } = askWallet(22);
+    const trade = outputInner(parent, OutputRole.tradeOut);
+    const change = changeOutputInner(parent, USE_DIGEST);
+    const fee = outputInner(parent, OutputRole.fee);
+    const tradeNote = w.noteFor(USDC, 150n, trade, 0, 'trade');
+    const zeroChange = w.noteFor(SOL, 0n, change, 0, 'change');
+    const memo = seal(w, {
+      tradeAmount: 150n,
+      changeAmount: 0n,
+      feeAmount: 1n,
+      outputInners: [trade, change, fee],
+    });
+    // Without the zero-value change's leaf the memo is not believed yet.
+    w.addLeaves(0, 1, [tradeNote.commitment]);
+    expect(w.ingestMemo(memo, [SOL, USDC]).status).toBe('unverified');
+    w.addLeaves(0, 2, [zeroChange.commitment]);
+    const r = w.ingestMemo(memo, [SOL, USDC]);
+    expect(r.status).toBe('stored');
+    expect(w.notes.get(tradeNote.commitment)).toMatchObject({ amount: 150n, mint: USDC });
+    expect(w.notes.has(zeroChange.commitment)).toBe(false);
+    expect(r.status === 'stored' && r.notes.every((n) => n.amount > 0n)).toBe(true);
+  });
+
+  it('a change inner with no trade-out or fee of ours beside it is not ours (orphan)', () => {
+    const { w, parent } = askWallet(23);
+    const stranger = 0x77n;
+    const memo = seal(w, {
+      tradeAmount: 1n,
+      changeAmount: 5n,
+      feeAmount: 1n,
+      outputInners: [
+        outputInner(stranger, 1),
+        changeOutputInner(parent, USE_DIGEST),
+        outputInner(stranger, 3),
+      ],
+    });
+    expect(w.ingestMemo(memo, [SOL, USDC]).status).toBe('orphan');
   });
 });
