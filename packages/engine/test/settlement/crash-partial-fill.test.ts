@@ -42,13 +42,17 @@ afterAll(async () => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
-type Class = 'recovery_released' | 'recovery_already_settled' | 'none';
-const STAGES: { at: string; secondSettled: boolean; cls: Class; what: string }[] = [
-  // The first match is done when its change note's proof starts; the second waits for that proof.
+type Class = 'recovery_released' | 'recovery_already_settled';
+/**
+ * `cls` undefined: the first match is done when its change note's proof starts (at its
+ * confirmation), and whether the remainder's next match was planned before the kill depends on
+ * timing (its auction runs at the next slot); either way it is released or never existed, and
+ * nothing of it is consumed.
+ */
+const STAGES: { at: string; secondSettled: boolean; cls?: Class; what: string }[] = [
   {
     at: 'lock_proving',
     secondSettled: false,
-    cls: 'recovery_released',
     what: 'the change note VALID_LOCK in progress',
   },
   {
@@ -115,12 +119,13 @@ describe('a partial fill survives SIGKILL at each new settlement v2 stage', () =
         metrics = (await client2.send('/admin/metrics/settlement', { token: admin2 })).body;
         const c = metrics.counters ?? {};
         const recovered = c.recovery_already_settled + c.recovery_released + c.recovery_redriven;
-        if (recovered >= 1 && metrics.in_flight_matches === 0) break;
+        if ((recovered >= 1 || (cls === undefined && i >= 5)) && metrics.in_flight_matches === 0) break;
         await new Promise((r) => setTimeout(r, 20));
       }
       expect(metrics.in_flight_matches).toBe(0);
       expect(metrics.counters.recovery_indeterminate).toBe(0);
-      expect(metrics.counters[cls]).toBe(1);
+      if (cls) expect(metrics.counters[cls]).toBe(1);
+      else expect(metrics.counters.recovery_already_settled + metrics.counters.recovery_redriven).toBe(0);
       second.proc.kill('SIGTERM');
       await second.exited;
       client2.close();
