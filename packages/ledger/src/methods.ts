@@ -113,7 +113,10 @@ export const LEDGER_METHODS = {
     checkedByLedger<{ tree_id: number; from: number; to: number }>(),
     returns<{ leaves: LeafRecord[] }>(),
   ),
-  /** The shard's recent-root window at `commitment`, oldest first, ending with that level's root. */
+  /**
+   * Every root the shard had in the last ROOT_WINDOW_SLOTS (181) slots at `commitment`, however
+   * many appends that is, oldest first, ending with that level's root (engine intake's window).
+   */
   getRootWindow: method(shardAtCommitment, returns<RootWindowRecord>()),
   getBalance: method(checkedByLedger<{ owner: string; mint: string }>(), returns<string>()),
   getNonce: method(checkedByLedger<{ signer: string }>(), returns<string | null>()),

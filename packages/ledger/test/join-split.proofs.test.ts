@@ -26,6 +26,7 @@ import {
   generateX25519KeyPair,
   joinSplitOutputInner,
   loadSnarkjs,
+  marketToFields,
   noteCommitment,
   noteNullifier,
   openingHash,
@@ -43,6 +44,7 @@ import {
   ensureDevGenesis,
   Ledger,
   loadOrCreateDevKeys,
+  marketAddress,
   VAULT_ADDRESS,
   type Transaction,
   type TransactionRecord,
@@ -127,6 +129,7 @@ async function proveJoinSplitV2(params: Parameters<typeof validJoinSplitWitness>
 async function startLedger(withJoinSplitKey: boolean) {
   const verifier = await createGroth16Verifier({
     valid_spend: await loadVerificationKey('valid_spend'),
+    valid_input_v2: await loadVerificationKey('valid_input_v2'),
     ...(withJoinSplitKey ? { valid_join_split_v2: await loadVerificationKey('valid_join_split_v2') } : {}),
   });
   const ledger = Ledger.open({ clock: { mode: 'manual' }, dev: true, verifier, freshSignerWorkBits: 0 });
@@ -400,7 +403,7 @@ describe('join_split with real VALID_JOIN_SPLIT proofs', () => {
     }
   });
 
-  it('the same note given twice is refused InvalidArgs; a root not in the window UnknownRoot', async () => {
+  it('the same note given twice is refused InvalidArgs; a root the shard never had UnknownRoot', async () => {
     const before = await chainState([n0.nullifier]);
     const twice = { ...split.args, inputs: [split.args.inputs[0]!, split.args.inputs[0]!] };
     expect((await send(twice)).rec.err?.code).toBe('InvalidArgs');
@@ -692,9 +695,39 @@ describe('join_split with real VALID_JOIN_SPLIT proofs', () => {
     await assertSolvent();
     const s = await proveSplit([n1], [3_000_000n, 2_000_000n], [2, 3]);
     const slot = await ledger.getSlot();
+    // The engine locks it for an order with the owner's VALID_INPUT v2 proof.
+    const tree = await mirror(2);
+    const market = marketToFields(parseAddress(marketAddress('SOL-USDC'))!);
+    const lockProof = await prover.proveValidInputV2({
+      mint: SOL_BYTES,
+      amount: n1.amount,
+      spendingKey,
+      noteInnerHash: n1.inner,
+      path: { siblings: tree.proof(n1.leafIndex).siblings, leafIndex: n1.leafIndex },
+      merkleRoot: tree.root,
+      order: {
+        marketLo: market.marketLo,
+        marketHi: market.marketHi,
+        side: 1,
+        amount: n1.amount,
+        priceLimit: 1n,
+        minFillSize: 1n,
+        expirySlot: 1_000_000n,
+        orderId: 7n,
+      },
+    });
+    const [useTag, root, nullifier] = lockProof.publicInputs;
     expect(
-      (await tee.send(ledger, 'lock_note', { nullifier: hex(n1.nullifier), until_slot: String(slot + 5) }))
-        .err,
+      (
+        await tee.send(ledger, 'lock_note', {
+          tree_id: 2,
+          merkle_root: hex(root),
+          nullifier: hex(nullifier),
+          use_tag: hex(useTag),
+          until_slot: String(slot + 5),
+          proof: bytesToHex(lockProof.proof),
+        })
+      ).err,
     ).toBeNull();
     expect(await ledger.getNoteStatus({ nullifier: hex(n1.nullifier) })).toEqual({
       state: 'locked',
@@ -720,7 +753,7 @@ describe('join_split with real VALID_JOIN_SPLIT proofs', () => {
     await assertSolvent();
   });
 
-  it('a real proof counting one note twice (the circuit alone accepts it) is refused InvalidArgs', async () => {
+  it('a note counted twice: VALID_JOIN_SPLIT v2 has no witness for it, and the ledger refuses the shape InvalidArgs', async () => {
     // A note counted twice: VALID_JOIN_SPLIT v2 has pairwise-distinct nullifier constraints, and
     // the ledger's own distinct-nullifier check refuses the shape first. Forge the witness outside
     // the prover (whose witness builder refuses it) and check both, with nothing changed.

@@ -54,6 +54,7 @@ describe('settlement v2 with real proofs', () => {
   let prover: NoteProver;
   let ledger: Ledger;
   let tee: Actor;
+  let verifier: Awaited<ReturnType<typeof createGroth16Verifier>>;
   let chain: Awaited<ReturnType<Ledger['getChain']>>;
   let market: Awaited<ReturnType<Ledger['getMarkets']>>[number];
   let feeOwner: bigint;
@@ -62,7 +63,7 @@ describe('settlement v2 with real proofs', () => {
   beforeAll(async () => {
     prover = new NoteProver();
     await prover.start();
-    const verifier = await createGroth16Verifier({
+    verifier = await createGroth16Verifier({
       valid_spend: await loadVerificationKey('valid_spend'),
       valid_input_v2: await loadVerificationKey('valid_input_v2'),
       valid_lock: await loadVerificationKey('valid_lock'),
@@ -85,6 +86,7 @@ describe('settlement v2 with real proofs', () => {
   afterAll(async () => {
     await prover?.close();
     await ledger?.close();
+    await verifier?.close();
   });
 
   async function deposit(note: TestNote): Promise<number> {
@@ -307,6 +309,8 @@ describe('settlement v2 with real proofs', () => {
         ask: party(victim, { ...victimOrder, priceLimit: 0n }),
       });
       expect(lie.publicSignals[1]).not.toBe(victimProof.publicInputs[0]);
+      // A sound proof of its own (lying) statement: only the lock's tag makes it fail.
+      expect(await verifier.verify('valid_match_v2', lie.proof, lie.publicSignals)).toBe(true);
       const watched = [victimNullifier, attackerNote.nullifier];
       const before = await chainState(watched);
       const rec = await settle(matchArgs(lie, [attackerNote.nullifier, victimNullifier], theft), settleBy);
@@ -339,6 +343,8 @@ describe('settlement v2 with real proofs', () => {
       // 500 appends in each input's shard before the locks: their proofs' roots are that old.
       await appends(1, 500);
       await appends(2, 500);
+      // And older than intake's window by age (181 slots): only the ledger's every-root history has it.
+      await ledger.advanceSlots({ slots: 200 });
       expect((await ledger.getRootWindow({ tree_id: 1 })).roots).not.toContain(hex(bidProof.publicInputs[1]));
       const slot = await ledger.getSlot();
       for (const [t, p] of [

@@ -26,7 +26,7 @@ const commitment = fieldElementHex;
 
 export const MAX_LOCKS_PER_TX = 32;
 
-/** A field element that may not be 0: in VALID_MATCH's public inputs 0 means "absent". */
+/** A field element that may not be 0 (a nullifier, a use tag, an output commitment: never "absent"). */
 function nonZeroField(description?: string): Codec<string> {
   const field = commitment(description);
   return {
