@@ -20,7 +20,7 @@ import { loadVerificationKey, NoteProver } from '@nightjar/circuits';
 import { stringifyJson } from '@nightjar/protocol';
 import { login, SOL, startTestVenue, Trader, USDC, type Note } from '../test/harness.js';
 import { provedOrders, realLedgerVerifier, recordingVerifier } from '../test/real-proofs.js';
-import { NoteMatchProver } from '../src/settlement/match-prover.js';
+import { defaultProverConfig, NoteMatchProver } from '../src/settlement/match-prover.js';
 import { LedgerProbe, type TxTimeline } from './ledger-probe.js';
 import type { LoadEntry, LoadResult } from './load-process.js';
 import { runLoad } from './run-load.js';
@@ -83,7 +83,8 @@ interface Snapshot {
   rejections_by_reason: Record<string, number>;
 }
 
-const PROVERS = Number(process.env.SETTLE_BENCH_PROVERS ?? 1);
+// Default: the engine's own prover configuration (one single-threaded worker per core).
+const PROVERS = Number(process.env.SETTLE_BENCH_PROVERS ?? defaultProverConfig().workers);
 const DECIDE_MS_PER_MATCH = Number(process.env.SETTLE_BENCH_MS_PER_MATCH ?? 30_000);
 /** Issue 18's targets with real proofs on this 2-core machine. */
 const TARGET_RATE = 2;
@@ -101,11 +102,12 @@ async function main(): Promise<void> {
     verifyInputProof: undefined,
     validInputKey: await loadVerificationKey('valid_input_v2'),
     verifierWorkers: 2,
-    // Real VALID_MATCH proofs (SETTLE_BENCH_PROVERS prover threads, default 1 using every core),
-    // checked by the engine's verifier workers, then by the ledger's.
+    // Real VALID_MATCH v2 and VALID_LOCK proofs (SETTLE_BENCH_PROVERS prover threads), checked by
+    // the engine's verifier workers, then by the ledger's.
     matchProver: new NoteMatchProver({ workers: PROVERS, singleThread: PROVERS > 1 }),
+    matchProverConcurrency: PROVERS,
     matchVerifier: undefined,
-    validMatchKey: await loadVerificationKey('valid_match'),
+    validMatchKey: await loadVerificationKey('valid_match_v2'),
     // The per-account bucket is policy, not capacity: lift it to measure the venue itself.
     orderRateLimit: { capacity: 1e9, refillPerSecond: 1e9 },
     dataDir: join(dir, 'engine'),

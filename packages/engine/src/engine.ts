@@ -80,11 +80,16 @@ export interface EngineOptions {
   circuitKeys: CircuitKeysInfo;
   verifierWorkers?: number;
   /**
-   * Where VALID_MATCH proofs are made (tests inject a stand-in); by default the circuits package's
-   * NoteProver in worker threads, `matchProverWorkers` of them (default 1, which uses every core).
+   * Where VALID_MATCH v2 and VALID_LOCK proofs are made (tests inject a stand-in); by default the
+   * circuits package's NoteProver in worker threads: `matchProverWorkers` of them (default one per
+   * core, each single-threaded: the most proofs per second measured here), each on one core when
+   * `matchProverSingleThread` (default: when there are several).
    */
   matchProver?: MatchProver;
   matchProverWorkers?: number;
+  matchProverSingleThread?: boolean;
+  /** Proofs handed to an injected `matchProver` at once (default 1). */
+  matchProverConcurrency?: number;
   /**
    * Checks each match proof before it is sent (tests inject a stand-in); by default the verifier
    * workers over `validMatchKey` (dev mode: the committed dev key when it is not given).
@@ -201,7 +206,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
   const matchKey =
     options.settlement || options.matchVerifier
       ? undefined
-      : (options.validMatchKey ?? (options.dev ? await loadVerificationKey('valid_match') : undefined));
+      : (options.validMatchKey ?? (options.dev ? await loadVerificationKey('valid_match_v2') : undefined));
   if (!options.settlement && !options.matchVerifier && !matchKey)
     throw new Error('startEngine needs validMatchKey or matchVerifier to check match proofs');
   const workerOptions = options.verifierWorkers === undefined ? {} : { size: options.verifierWorkers };
@@ -245,11 +250,15 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
   let journal: SettlementJournal | undefined;
   let matchProver: MatchProver | undefined;
   if (!options.settlement) {
-    matchProver =
-      options.matchProver ??
-      new NoteMatchProver(
-        options.matchProverWorkers === undefined ? {} : { workers: options.matchProverWorkers },
-      );
+    const ownProver = options.matchProver
+      ? undefined
+      : new NoteMatchProver({
+          ...(options.matchProverWorkers === undefined ? {} : { workers: options.matchProverWorkers }),
+          ...(options.matchProverSingleThread === undefined
+            ? {}
+            : { singleThread: options.matchProverSingleThread }),
+        });
+    matchProver = options.matchProver ?? ownProver!;
     const mb = matchBatcher;
     const matchVerifier: MatchVerifier = options.matchVerifier ?? {
       verify: (proof, publicSignals) => mb!.verify(proof, publicSignals, 'valid_match'),
@@ -265,7 +274,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       instrument: (marketId) => markets.list().find((m) => m.market_id === marketId),
       trees,
       prover: matchProver,
-      proverConcurrency: options.matchProver ? 1 : (options.matchProverWorkers ?? 1),
+      proverConcurrency: ownProver?.concurrency ?? options.matchProverConcurrency ?? 1,
       verifier: matchVerifier,
       log: app.log,
       now,

@@ -13,28 +13,37 @@ import type { Note, TestVenue, Trader } from './harness.js';
 export async function realLedgerVerifier(): Promise<LedgerProofVerifier> {
   return createGroth16Verifier({
     valid_spend: await loadVerificationKey('valid_spend'),
-    valid_match: await loadVerificationKey('valid_match'),
-    valid_join_split: await loadVerificationKey('valid_join_split'),
+    valid_input_v2: await loadVerificationKey('valid_input_v2'),
+    valid_lock: await loadVerificationKey('valid_lock'),
+    valid_match_v2: await loadVerificationKey('valid_match_v2'),
+    valid_join_split_v2: await loadVerificationKey('valid_join_split_v2'),
   });
 }
 
 /**
  * Wraps a verifier to record every verdict it gives (how many proofs the ledger checked, and that
- * they passed) and the time each call took.
+ * they passed), of which circuit, and the time each call took.
  */
 export function recordingVerifier(inner: LedgerProofVerifier): {
   verifier: LedgerProofVerifier;
   verdicts: boolean[];
+  /** Each verdict as `circuit:ok|refused`, in order. */
+  checks: string[];
   callMs: { proofs: number; ms: number }[];
 } {
   const verdicts: boolean[] = [];
+  const checks: string[] = [];
   const callMs: { proofs: number; ms: number }[] = [];
+  const record = (circuit: string, oks: boolean[]) => {
+    verdicts.push(...oks);
+    checks.push(...oks.map((ok) => `${circuit}:${ok ? 'ok' : 'refused'}`));
+  };
   const verifier: LedgerProofVerifier = {
     async verify(circuit, proof, publicInputs) {
       const t0 = performance.now();
       const ok = await inner.verify(circuit, proof, publicInputs);
       callMs.push({ proofs: 1, ms: performance.now() - t0 });
-      verdicts.push(ok);
+      record(circuit, [ok]);
       return ok;
     },
     async verifyBatch(circuit, items) {
@@ -43,11 +52,11 @@ export function recordingVerifier(inner: LedgerProofVerifier): {
         ? await inner.verifyBatch(circuit, items)
         : await Promise.all(items.map((i) => inner.verify(circuit, i.proof, i.publicInputs)));
       callMs.push({ proofs: items.length, ms: performance.now() - t0 });
-      verdicts.push(...oks);
+      record(circuit, oks);
       return oks;
     },
   };
-  return { verifier, verdicts, callMs };
+  return { verifier, verdicts, checks, callMs };
 }
 
 /**

@@ -331,7 +331,8 @@ export class Intake {
     this.checkCancelNonce(o.trading_key, body.cancel_nonce);
     const holder = this.deps.registry.reservedBy(o.note_commitment);
     if (holder !== undefined && holder !== oldId) throw new VenueError(1204);
-    this.assertNoteUsable(note.nullifier, holder === oldId && old.lockedUntilSlot !== undefined);
+    // The old order's note may still hold the engine's lock of a match that just failed (being released).
+    this.assertNoteUsable(note.nullifier, holder === oldId);
 
     const market = this.deps.markets.get(o.symbol)!;
     const replacement = this.toEngineOrder(o, caller, market, note, {

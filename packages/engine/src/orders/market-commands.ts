@@ -20,8 +20,8 @@ export type MarketCommand =
   | { kind: 'settle_confirmed'; order: EngineOrder; party: PartyPlan }
   /** A definitive settlement failure of this order's match. */
   | { kind: 'settle_failed'; order: EngineOrder }
-  /** The counterparty's lock failed but this order's held, until `lockedUntilSlot`. */
-  | { kind: 'settle_returned'; order: EngineOrder; lockedUntilSlot: bigint };
+  /** The counterparty's lock failed but this order's held (settlement releases it): it rests again. */
+  | { kind: 'settle_returned'; order: EngineOrder };
 
 export type MarketCommandKind = MarketCommand['kind'];
 

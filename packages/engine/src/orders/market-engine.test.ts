@@ -61,13 +61,21 @@ describe('a market driven from a list of commands', () => {
     ]);
     expect(t.registry.get(ask.orderId)).toMatchObject({ lifecycle: 'empty', filledQuantity: M });
     expect(bid).toMatchObject({ lifecycle: 'pending', amount: 2n * M, filledQuantity: M });
-    const relockedUntil = BigInt(first!.plan.bid.outputs.find((o) => o.relock)!.relock!.until_slot);
-    expect(bid.lockedUntilSlot).toBe(relockedUntil);
+    // The remainder rests on its change note, not locked on chain: its next lock is the engine's
+    // VALID_LOCK, for the remainder's use tag.
+    const change = first!.plan.bid.outputs.find((o) => o.role === 2)!;
+    expect(bid).toMatchObject({
+      noteCommitment: change.commitment,
+      nullifier: change.nullifier,
+      lockSource: 'change',
+      validInputProof: '',
+    });
+    expect(bid.useTag).not.toBe(first!.plan.bid.lock.use_tag);
     expect(kindsOf(low.orderId)).toEqual(['cancelled']);
     expect(t.registry.get(low.orderId)?.lifecycle).toBe('cancelled');
     expect(t.market.book.size).toBe(1);
 
-    // A second ask matches the rested remainder on its relocked note; that ask's lock fails, so
+    // A second ask matches the rested remainder on its change note; that ask's lock fails, so
     // the bid is returned to the book and the ask is dropped.
     const second = t.order('ask', PRICE, M, note('ask', M));
     const [rematch] = run([
@@ -78,10 +86,19 @@ describe('a market driven from a list of commands', () => {
     expect(t.events.at(-2)).toMatchObject({
       order_id: bid.orderId,
       kind: 'pending_settlement',
-      lock_expiry_slot: relockedUntil,
+      lock_expiry_slot: 101n + SETTLEMENT_LOCK_SLOTS,
+    });
+    expect(rematch!.plan.bid).toMatchObject({
+      lockSource: 'change',
+      inputNullifier: change.nullifier,
+      lock: {
+        nullifier: change.nullifier,
+        use_tag: bid.useTag,
+        until_slot: String(101n + SETTLEMENT_LOCK_SLOTS),
+      },
     });
     run([
-      { kind: 'settle_returned', order: bid, lockedUntilSlot: relockedUntil },
+      { kind: 'settle_returned', order: bid },
       { kind: 'settle_failed', order: second },
     ]);
     expect(bid).toMatchObject({ lifecycle: 'pending', amount: 2n * M });
@@ -100,8 +117,8 @@ describe('a market driven from a list of commands', () => {
     expect(t.registry.getLive(resting.orderId)).toBe(replacement);
     expect(kindsOf(resting.orderId)).toEqual([]);
 
-    // The relocked note's lock runs short: the bid ends expired with what it filled.
-    run([{ kind: 'slot', slot: relockedUntil }]);
+    // The bid expires at its own expiry slot, with what it filled (no lock of its own to outlive).
+    run([{ kind: 'slot', slot: bid.expirySlot }]);
     expect(t.events.at(-1)).toMatchObject({ order_id: bid.orderId, kind: 'expired', filled_quantity: M });
     expect(t.registry.get(bid.orderId)?.lifecycle).toBe('expired');
     expect(t.market.book.size).toBe(1);

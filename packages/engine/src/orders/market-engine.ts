@@ -8,7 +8,6 @@
 import type { Instrument } from '@nightjar/protocol';
 import { OrderBook } from '../book/order-book.js';
 import { runAuction } from '../book/matcher.js';
-import { inputLockUntil, MIN_REUSABLE_LOCK_SLOTS } from '../settlement/plan.js';
 import type { PartyPlan, SettlementSeam } from '../settlement/types.js';
 import type { EngineOrder } from './engine-order.js';
 import type { OrderEventBody, VenueEventBus } from '../event-bus.js';
@@ -17,6 +16,7 @@ import { confirmedKind, orderEvent } from './event-bodies.js';
 import { unknownCommand, type MarketCommand } from './market-commands.js';
 import { SETTLEMENT_LOCK_SLOTS } from '../settlement/lock-window.js';
 import { auctionShares } from '../settlement/account-share.js';
+import { circuitTerms, plannedTerms, useTagFor } from '../settlement/order-terms.js';
 
 export { SETTLEMENT_LOCK_SLOTS };
 
@@ -46,8 +46,6 @@ export class MarketEngine {
   private tick = 0;
   private nextMatchId: bigint;
   private seq = 0;
-  /** Orders resting on a relocked change note: no client proof covers that note, only the lock. */
-  private readonly relocked = new Map<string, EngineOrder>();
   /** The mirror's `spentCount` when the book was last checked against it. */
   private spentSeen = 0;
 
@@ -83,7 +81,7 @@ export class MarketEngine {
       case 'settle_failed':
         return this.dropFailed(command.order);
       case 'settle_returned':
-        return this.rebookReturned(command.order, command.lockedUntilSlot);
+        return this.rebookReturned(command.order);
       default:
         return unknownCommand(command);
     }
@@ -115,8 +113,8 @@ export class MarketEngine {
     this.apply({ kind: 'settle_failed', order });
   }
 
-  settleReturned(order: EngineOrder, lockedUntilSlot: bigint): void {
-    this.apply({ kind: 'settle_returned', order, lockedUntilSlot });
+  settleReturned(order: EngineOrder): void {
+    this.apply({ kind: 'settle_returned', order });
   }
 
   // What each command does.
@@ -132,14 +130,12 @@ export class MarketEngine {
     this.book.remove(order.orderId);
     this.deps.registry.retire(order, 'cancelled');
     this.emit(order, 'cancelled');
-    this.releaseLock(order);
   }
 
   /** Modify with the same id: the replacement takes the old order's place, with no cancelled event. */
   private reclaimId(old: EngineOrder, replacement: EngineOrder): void {
     this.book.remove(old.orderId);
     this.deps.registry.forget(old);
-    this.releaseLock(old);
     this.place(replacement);
   }
 
@@ -150,12 +146,12 @@ export class MarketEngine {
    * queue of its orders takes part in the auction (account-share.ts).
    */
   private runSlot(slot: bigint): void {
-    this.endStaleRelocks(slot);
     this.dropSpentNotes();
+    // A resting order holds no lock on chain (locks last only for their match), so nothing to release.
     for (const order of this.book.expire(slot)) {
       this.deps.registry.retire(order, 'expired');
-      this.emit(order, 'expired');
-      this.releaseLock(order);
+      // A partially filled remainder ends with what it filled.
+      this.emit(order, 'expired', order.filledQuantity > 0n ? { filled_quantity: order.filledQuantity } : {});
     }
     const { settlement } = this.deps;
     const marketId = this.instrument.market_id;
@@ -188,7 +184,7 @@ export class MarketEngine {
           this.emit(order, 'pending_settlement', {
             match_id: m.matchId.toString(),
             batch_id: batchId,
-            lock_expiry_slot: inputLockUntil(order, slot, lockExpirySlot),
+            lock_expiry_slot: lockExpirySlot,
           });
         }
       }
@@ -205,22 +201,31 @@ export class MarketEngine {
 
   /**
    * A confirmed match: quantities change only here (the caller publishes the match's event). A
-   * continuing order rests again on its change note (already re-locked to it by the settlement);
-   * one that ends is `empty` when filled in full, else `cancelled` (ioc remainder, or a remainder
-   * its change note cannot back).
+   * continuing order rests again on its change note, which is not locked on chain: the engine
+   * keeps it reserved for the remainder (registry) and locks it at the next match with the
+   * VALID_LOCK proof settlement makes for it (`lockSource` 'change', the remainder's use tag). One
+   * that ends is `empty` when filled in full, else `cancelled` (ioc remainder, or a remainder its
+   * change note cannot back).
    */
   private confirmFill(order: EngineOrder, p: PartyPlan): void {
     order.filledQuantity = BigInt(p.filledAfter);
     const kind = confirmedKind(p);
     if (kind === 'partially_filled') {
-      const change = p.outputs.find((o) => o.relock)!;
-      this.relocked.set(order.orderId, order);
-      this.deps.registry.rekeyNote(order, change.commitment!);
+      const change = p.outputs.find((o) => o.role === 2)!;
+      this.deps.registry.rekeyNote(order, change.commitment);
       order.noteInnerHash = change.inner;
-      order.nullifier = change.relock!.nullifier;
+      order.nullifier = change.nullifier;
       order.noteAmount = BigInt(change.amount);
-      order.lockedUntilSlot = BigInt(change.relock!.until_slot);
       this.book.release(order.orderId, BigInt(p.newAmount));
+      // The lock entry is the change note's now: its use tag binds the remainder's terms.
+      order.lockSource = 'change';
+      order.merkleRoot = '';
+      order.validInputProof = '';
+      order.useTag = useTagFor(
+        change.commitment,
+        change.inner,
+        circuitTerms(this.instrument.market_id, order.side, order.orderId, plannedTerms(order)),
+      );
       order.lifecycle = 'pending';
       return;
     }
@@ -235,38 +240,19 @@ export class MarketEngine {
   }
 
   /**
-   * The counterparty's lock failed but this order's held: it rests again at its priority, its
-   * note still locked to it (the next match reuses the lock). An ioc/fok order leaves instead.
+   * The counterparty's lock failed but this order's held: it rests again at its priority (settlement
+   * releases the lock; the next match locks the note afresh with the same proof). An ioc/fok order
+   * leaves instead.
    */
-  private rebookReturned(order: EngineOrder, lockedUntilSlot: bigint): void {
+  private rebookReturned(order: EngineOrder): void {
     if (order.orderType !== 'limit') {
       this.book.remove(order.orderId);
       this.deps.registry.retire(order, 'cancelled');
       this.emit(order, 'cancelled');
-      this.deps.settlement.releaseLock?.(order.nullifier, lockedUntilSlot);
       return;
     }
-    order.lockedUntilSlot = lockedUntilSlot;
     this.book.release(order.orderId);
     order.lifecycle = 'pending';
-  }
-
-  /**
-   * An order on a relocked change note trades only while that lock can be reused: a fresh lock
-   * would need a proof for the change note, which the venue does not have (the order's proof is
-   * for the note it replaced). When the lock gets too short (the relock was capped 4,500 slots
-   * ahead, before the order's own expiry) the order ends `expired` and its lock is released.
-   */
-  private endStaleRelocks(slot: bigint): void {
-    for (const order of this.relocked.values()) {
-      if (this.deps.registry.getLive(order.orderId) !== order) this.relocked.delete(order.orderId);
-      else if (order.lifecycle === 'pending' && order.lockedUntilSlot! <= slot + MIN_REUSABLE_LOCK_SLOTS) {
-        this.book.remove(order.orderId);
-        this.deps.registry.retire(order, 'expired');
-        this.emit(order, 'expired', { filled_quantity: order.filledQuantity });
-        this.releaseLock(order);
-      }
-    }
   }
 
   /**
@@ -283,15 +269,7 @@ export class MarketEngine {
       this.book.remove(order.orderId);
       this.deps.registry.retire(order, 'cancelled');
       this.emit(order, 'cancelled', { reason: 'note_spent' });
-      this.relocked.delete(order.orderId);
     }
-  }
-
-  /** An order leaving the book unmatched frees the lock the engine holds on its note, if any. */
-  private releaseLock(order: EngineOrder): void {
-    this.relocked.delete(order.orderId);
-    if (order.lockedUntilSlot !== undefined)
-      this.deps.settlement.releaseLock?.(order.nullifier, order.lockedUntilSlot);
   }
 
   private emit(order: EngineOrder, kind: OrderEventBody['kind'], extra: Partial<OrderEventBody> = {}): void {

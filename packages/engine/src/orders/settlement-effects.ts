@@ -66,7 +66,7 @@ export class SettlementEffects implements OrderEffects {
   returned(job: JobState, side: 'bid' | 'ask'): void {
     const p = job.plan[side];
     const live = this.live(p.orderId);
-    if (live) live.market.settleReturned(live.order, BigInt(p.lockUntilSlot));
+    if (live) live.market.settleReturned(live.order);
   }
 
   private live(orderId: string) {

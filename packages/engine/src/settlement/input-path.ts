@@ -1,10 +1,9 @@
 /**
- * An input note's inclusion path for VALID_MATCH, from the engine's tree mirror: the note's leaf in
- * its shard and the shard's NEWEST root, so the root stays inside the ledger's recent-root window
- * for as long as possible. The mirror holds finalized leaves only, so a partial fill's relocked
- * change note (appended by its settlement) is not there until that slot is finalized (31 slots):
- * its next match waits for the mirror to apply the leaf, driven by the mirror's leaf events and
- * bounded by a slot deadline (its locks' end), never by polling.
+ * A note's inclusion path against its shard's finalized root, from the engine's tree mirror. Only
+ * a change note's re-proof uses it (change-locks.ts: the ledger refused the root its first
+ * VALID_LOCK named, which ran ahead of finality): the mirror holds finalized leaves only, so it
+ * waits for the mirror to apply the leaf, driven by the mirror's leaf events and bounded by a slot
+ * deadline, never by polling.
  */
 import type { MerkleProof } from '@nightjar/crypto';
 import type { ChainView } from '../chain-view.js';

@@ -79,15 +79,16 @@ export interface JobMachineDeps {
 }
 
 /**
- * The locks a match may hold that this engine made: a reused lock (no `lock` in the plan: a relock
- * or a lock kept from an earlier match) always; a fresh one once its `lock_notes` was signed (it
- * may have landed). A release of a lock that never landed is refused by the ledger (`NotLocked`),
- * and only the locker may release at all, so nobody else's lock is ever freed.
+ * The locks a match may hold that this engine made: both inputs' once a `lock_notes` was signed
+ * for it (it may have landed). A release of a lock that never landed is refused by the ledger
+ * (`NotLocked`), and only the locker may release at all, so nobody else's lock is ever freed.
  */
-export function locksMade(j: JobState): OwedRelease[] {
-  return (['bid', 'ask'] as const)
-    .filter((side) => !j.plan[side].lock || j.lockSignatures.length > 0)
-    .map((side) => ({ nullifier: j.plan[side].inputNullifier, untilSlot: j.plan[side].lockUntilSlot }));
+export function locksMade(j: JobState, sides: readonly ('bid' | 'ask')[] = ['bid', 'ask']): OwedRelease[] {
+  if (j.lockSignatures.length === 0) return [];
+  return sides.map((side) => ({
+    nullifier: j.plan[side].inputNullifier,
+    untilSlot: j.plan[side].lockUntilSlot,
+  }));
 }
 
 export class JobMachine {
@@ -136,18 +137,24 @@ export class JobMachine {
 
   /**
    * A failed lock: a party whose own lock failed is rejected, the other (its lock held) returns
-   * to the book; the job is rejected with the first failure.
+   * to the book and its lock is released (owed in the journal with the failure, then sent): no
+   * lock outlives its match, so none is reused by the next one.
    */
   lockFailed(run: BatchRun, j: JobState, bid: RejectReason | undefined, ask: RejectReason | undefined): void {
+    const held: ('bid' | 'ask')[] = [];
     for (const side of ['bid', 'ask'] as const) {
       const reason = side === 'bid' ? bid : ask;
       if (reason) this.d.effects()?.rejected(j, side, reason, true);
       else {
+        held.push(side);
         this.d.effects()?.returned(j, side);
         this.d.metrics.count('matches_returned_to_book');
       }
     }
     this.rejected(run, j, (bid ?? ask)!);
+    j.releasesOwed = locksMade(j, held);
+    this.d.journal.write([j]);
+    this.d.releaseOwed(j);
   }
 
   /** An input consumed outside this match (recovery): failed, ambiguous, for the operator. */

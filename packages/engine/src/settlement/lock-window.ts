@@ -29,7 +29,7 @@ export const SETTLEMENT_LOCK_SLOTS = 150n;
 export const MAX_QUEUED_MATCHES_PER_ACCOUNT = 4;
 /** Kept between a lock's expiry and the ledger's ceiling (the lock lands a slot or two later). */
 const CEILING_MARGIN_SLOTS = 10n;
-/** The base window's share that covers locking, path waits, verifying and settling. */
+/** The base window's share that covers locking (a change note's VALID_LOCK included), verifying and settling. */
 const BASE_OVERHEAD_SLOTS = 30n;
 const EWMA = 0.2;
 /**

@@ -1,12 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import type { NoteProver, ValidMatchParams } from '@nightjar/circuits';
+import type { NoteProver, ValidLockParams, ValidMatchV2Params } from '@nightjar/circuits';
 import { MatchProverBusyError, MatchProverClosedError, NoteMatchProver } from './match-prover.js';
 
 /** A NoteProver whose proofs finish when the test says so. */
 function manualProver() {
-  const started: { params: ValidMatchParams; finish(ok: boolean): void }[] = [];
+  const started: { params: ValidMatchV2Params; finish(ok: boolean): void }[] = [];
+  const lockStarted: ValidLockParams[] = [];
   const prover = {
-    proveValidMatch(params: ValidMatchParams) {
+    proveValidLock(params: ValidLockParams) {
+      lockStarted.push(params);
+      return new Promise(() => undefined);
+    },
+    proveValidMatchV2(params: ValidMatchV2Params) {
       return new Promise((resolve, reject) => {
         started.push({
           params,
@@ -19,10 +24,10 @@ function manualProver() {
     },
     close: async () => undefined,
   } as unknown as NoteProver;
-  return { prover, started };
+  return { prover, started, lockStarted };
 }
 
-const params = (n: number) => ({ quantity: BigInt(n) }) as unknown as ValidMatchParams;
+const params = (n: number) => ({ quantity: BigInt(n) }) as unknown as ValidMatchV2Params;
 
 describe('NoteMatchProver', () => {
   it('runs `workers` proofs at once and starts the next as one finishes', async () => {
@@ -52,6 +57,18 @@ describe('NoteMatchProver', () => {
     await first;
     expect(started.map((s) => s.params.quantity)).toEqual([1n]);
     expect(p.queued).toBe(0);
+  });
+
+  it('lock proofs share the same workers and queue as match proofs', async () => {
+    const { prover, started, lockStarted } = manualProver();
+    const p = new NoteMatchProver({ prover, workers: 1 });
+    const first = p.prove(params(1));
+    void p.proveLock({ amount: 7n } as unknown as ValidLockParams);
+    expect(lockStarted).toHaveLength(0);
+    expect(p.queued).toBe(1);
+    started[0]!.finish(true);
+    await first;
+    expect(lockStarted.map((l) => l.amount)).toEqual([7n]);
   });
 
   it('refuses a proof beyond its queue, and everything once closed', async () => {

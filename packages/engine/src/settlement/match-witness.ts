@@ -1,76 +1,81 @@
 /**
- * A planned match as VALID_MATCH's parameters, and the check that the circuit's own witness
- * builder forms exactly the outputs the plan (memos, events, the orders' next notes) relies on.
- * A match whose witness disagrees with its plan is never proven: a proof of other outputs would
- * settle notes no party can find.
+ * A planned match as VALID_MATCH v2's parameters (the parties' openings, the orders' terms with
+ * the amount left, the trade, settle_by_slot, the memos and the six output shards), and the check
+ * that the circuit's own witness builder forms exactly the outputs the plan (memos, events, the
+ * orders' next notes) relies on. A match whose witness disagrees with its plan is never proven: a
+ * proof of other outputs would settle notes no party can find.
  */
-import { validMatchWitness, type MatchPartyInput, type ValidMatchParams } from '@nightjar/circuits';
-import type { MerkleProof } from '@nightjar/crypto';
-import { fieldToHex, parseAddress, type Instrument } from '@nightjar/protocol';
+import { validMatchV2Witness, type MatchV2Party, type ValidMatchV2Params } from '@nightjar/circuits';
+import { fieldToHex, hexToBytes, parseAddress, type Instrument } from '@nightjar/protocol';
+import { circuitTerms } from './order-terms.js';
+import { outputShards } from './plan.js';
 import type { MatchPlan, PartyPlan } from './types.js';
-
-export interface InputPaths {
-  bid: MerkleProof;
-  ask: MerkleProof;
-}
 
 const field = (hex: string) => BigInt('0x' + hex);
 
 export function matchParams(
   plan: MatchPlan,
+  marketId: string,
   instrument: Instrument,
   feeOwnerCommitment: string,
-  paths: InputPaths,
-): ValidMatchParams {
-  const party = (p: PartyPlan, path: MerkleProof): MatchPartyInput => ({
-    amount: BigInt(p.input.amount),
-    ownerCommitment: field(p.input.ownerCommitment),
-    noteInnerHash: field(p.input.innerHash),
-    merkleRoot: path.root,
-    path: { siblings: path.siblings, leafIndex: path.leafIndex },
-    relock: p.continues,
-  });
+  memos: [string, string],
+): ValidMatchV2Params {
+  const party = (p: PartyPlan): MatchV2Party => {
+    const t = circuitTerms(marketId, p.side, p.orderId, p.terms);
+    return {
+      amount: BigInt(p.input.amount),
+      ownerCommitment: field(p.input.ownerCommitment),
+      noteInnerHash: field(p.input.innerHash),
+      order: {
+        amount: t.amount,
+        priceLimit: t.priceLimit,
+        minFillSize: t.minFillSize,
+        expirySlot: t.expirySlot,
+        orderId: t.orderId,
+      },
+      // The lock's use tag: the opening must reproduce it, or the ledger's check would fail.
+      useTag: field(p.lock.use_tag),
+    };
+  };
   return {
+    marketId: parseAddress(marketId)!,
     baseMint: parseAddress(instrument.base_mint)!,
     quoteMint: parseAddress(instrument.quote_mint)!,
     priceScale: BigInt(instrument.price_scale),
     feeBps: BigInt(instrument.fee_bps),
     feeOwnerCommitment: field(feeOwnerCommitment),
+    settleBySlot: BigInt(plan.settleBySlot),
     quantity: BigInt(plan.quantity),
     price: BigInt(plan.price),
-    bid: party(plan.bid, paths.bid),
-    ask: party(plan.ask, paths.ask),
+    bid: party(plan.bid),
+    ask: party(plan.ask),
+    memos: { bid: hexToBytes(memos[0]), ask: hexToBytes(memos[1]), outputShards: outputShards(plan) },
   };
 }
 
 /**
- * Why the witness of `params` disagrees with `plan`, or undefined when it agrees: the same output
- * slots with the same amounts, inners and commitments, the plan's input nullifiers, and each
- * relock's nullifier that of its change note. A witness the builder refuses is a disagreement.
+ * Why the witness of `params` disagrees with `plan`, or undefined when it agrees: all six output
+ * slots with the plan's amounts, inners, commitments and nullifiers. A witness the builder refuses
+ * (a use tag the opening does not reproduce, a term the trade breaks) is a disagreement.
  */
-export function witnessMismatch(plan: MatchPlan, params: ValidMatchParams): string | undefined {
-  let w: ReturnType<typeof validMatchWitness>;
+export function witnessMismatch(plan: MatchPlan, params: ValidMatchV2Params): string | undefined {
+  let w: ReturnType<typeof validMatchV2Witness>;
   try {
-    w = validMatchWitness(params);
+    w = validMatchV2Witness(params);
   } catch (err) {
     return `witness refused: ${err instanceof Error ? err.message : String(err)}`;
   }
-  if (fieldToHex(w.publicInputs.nullifierBid) !== plan.bid.inputNullifier) return 'bid nullifier';
-  if (fieldToHex(w.publicInputs.nullifierAsk) !== plan.ask.inputNullifier) return 'ask nullifier';
   const planned = [...plan.bid.outputs, ...plan.ask.outputs].sort((a, b) => a.slot - b.slot);
-  const built = [...w.outputs].sort((a, b) => a.slot - b.slot);
-  if (planned.map((o) => o.slot).join() !== built.map((o) => o.slot).join()) return 'output slots';
+  if (planned.map((o) => o.slot).join() !== w.outputs.map((o) => o.slot).join()) return 'output slots';
   for (let i = 0; i < planned.length; i++) {
     const p = planned[i]!;
-    const b = built[i]!;
+    const b = w.outputs[i]!;
     if (BigInt(p.amount) !== b.amount) return `slot ${p.slot} amount`;
     if (field(p.inner) !== b.inner) return `slot ${p.slot} inner`;
     if (field(p.commitment) !== b.commitment) return `slot ${p.slot} commitment`;
-    if (p.relock && field(p.relock.nullifier) !== b.nullifier) return `slot ${p.slot} relock nullifier`;
+    if (field(p.nullifier) !== b.nullifier) return `slot ${p.slot} nullifier`;
   }
-  const relock = (side: 'bid' | 'ask') =>
-    plan[side].outputs.find((o) => o.relock)?.relock?.nullifier ?? fieldToHex(0n);
-  if (fieldToHex(w.publicInputs.bidRelockNullifier) !== relock('bid')) return 'bid relock';
-  if (fieldToHex(w.publicInputs.askRelockNullifier) !== relock('ask')) return 'ask relock';
+  if (fieldToHex(w.bid.useTag) !== plan.bid.lock.use_tag) return 'bid use tag';
+  if (fieldToHex(w.ask.useTag) !== plan.ask.lock.use_tag) return 'ask use tag';
   return undefined;
 }

@@ -25,6 +25,9 @@ export const COUNTERS = [
   'indeterminate_for_operator',
   'proofs_failed',
   'proofs_refused_by_local_verifier',
+  'lock_proofs_made',
+  'lock_proofs_failed',
+  'lock_root_reproved',
 ] as const;
 export type Counter = (typeof COUNTERS)[number];
 
@@ -43,7 +46,8 @@ export class SettlementMetrics {
 
   /**
    * A duration sample (ms) under a name: a stage, `match_to_done`, `journal_write`, and per match
-   * `input_path_wait` (its inputs' leaves reaching the mirror), `prove`, `verify`.
+   * `prove`, `verify`, and per change note `lock_prove` (its VALID_LOCK, from its settlement's
+   * confirmation).
    */
   sample(name: string, ms: number): void {
     let s = this.samples.get(name);
@@ -67,7 +71,7 @@ export class SettlementMetrics {
       const q = this.quantiles(st);
       if (q) latency[st] = q;
     }
-    for (const name of ['match_to_done', 'match_to_confirmed', 'input_path_wait', 'prove', 'verify']) {
+    for (const name of ['match_to_done', 'match_to_confirmed', 'prove', 'verify', 'lock_prove']) {
       const q = this.quantiles(name);
       if (q) latency[name] = q;
     }

@@ -9,18 +9,22 @@
  *   the seam it arrives through, a match's plan and job state, reject reasons, `OrderEffects`.
  * - `pipeline.ts` (this file): the seam's implementation: plans and journals a batch, runs its
  *   phases once the signer is ready, keeps its status record; executes recovery's decisions.
- * - `phases.ts`: a batch's ledger phases: lock the inputs, memos, await and verify the proofs,
- *   conservation check, settle; `release_lock`.
- * - `proving.ts`: each match's VALID_MATCH proof, started at plan time (overlapping the locks and
- *   other batches); `match-witness.ts` its parameters and the witness-equals-plan check;
- *   `input-path.ts` its inputs' paths from the tree mirror; `match-prover.ts` the prover seam.
+ * - `phases.ts`: a batch's ledger phases: lock the inputs (each with its lock proof), then settle
+ *   matches as their proofs complete (verify, conservation check, `settle_batch`); `release_lock`.
+ * - `proving.ts`: each match's VALID_MATCH v2 proof, started at plan time (overlapping the locks
+ *   and other batches); `match-witness.ts` its parameters and the witness-equals-plan check;
+ *   `match-prover.ts` the prover seam (match and lock proofs, several at once).
+ * - `change-locks.ts`: a partially filled order's change note's VALID_LOCK, made as soon as its
+ *   settlement confirms (path to a root ahead of the finalized mirror); `input-path.ts` waits for
+ *   a finalized path when the ledger refused that root; `order-terms.ts` the terms digests bind.
  * - `lock-window.ts`: lock lengths and auction pauses from the prover's backlog, per market, so no
  *   proof outlasts its match's locks; `fair-proof-queue.ts` the prover's turns (markets
  *   round-robin); `account-share.ts` each account's share of the queue in an auction.
  * - `scheduler.ts`: the open batches, background tasks in flight, the waits between ledger rounds.
  * - `job.ts`: a job's state machine: stage transitions, terminal outcomes, ambiguity.
- * - `plan.ts`: a match's plan (outputs, locks, relock), computed once at match time; conservation.
- * - `memo.ts`: fill memos encrypted to each party's viewing key.
+ * - `plan.ts`: a match's plan (six outputs, lock entries, settle_by_slot), computed once at match
+ *   time; conservation.
+ * - `memo.ts`: fill memos encrypted to each party's viewing key (at plan time: the proof binds them).
  * - `ledger-codes.ts`: ledger error codes to the closed set of reject reasons (one exhaustive table).
  * - `status-history.ts`: the status record of batches in flight and the last 1,024 terminal ones.
  * - `signer-readiness.ts`: waiting for the settlement key to be in the finalized signer set.
@@ -40,6 +44,7 @@ import { LedgerIo } from './ledger-io.js';
 import type { MatchProver, MatchVerifier } from './match-prover.js';
 import { FairProofQueue } from './fair-proof-queue.js';
 import { LockWindow } from './lock-window.js';
+import { ChangeLocks } from './change-locks.js';
 import { fillMemos } from './memo.js';
 import { SettlementMetrics } from './metrics.js';
 import { BatchPhases } from './phases.js';
@@ -64,11 +69,11 @@ export interface PipelineOptions {
   key: TeeKey;
   journal: SettlementJournal;
   instrument(marketId: string): Instrument | undefined;
-  /** The engine's tree mirror: the inputs' inclusion paths for VALID_MATCH. */
+  /** The engine's tree mirror: change notes' paths for VALID_LOCK. */
   trees: PathMirror;
-  /** Where each match's VALID_MATCH proof is made. */
+  /** Where each match's VALID_MATCH proof and each change note's VALID_LOCK proof are made. */
   prover: MatchProver;
-  /** Proofs handed to `prover` at once (its workers; default 1); the rest wait their market's turn. */
+  /** Proofs handed to `prover` at once (its workers; default 1); the rest wait their turn. */
   proverConcurrency?: number;
   /** Checks each proof before it is sent. */
   verifier: MatchVerifier;
@@ -82,7 +87,7 @@ export interface PipelineOptions {
   rebroadcastAfterMs?: number;
   /** Pause between rounds of an undecided (ambiguous) transaction. */
   parkMs?: number;
-  /** Test hook: SIGKILL this process right after journaling this stage (or `stage:sent`). */
+  /** Test hook: SIGKILL this process right after journaling this stage (or `stage:sent`; `#n`: the n-th time). */
   crashAt?: string;
 }
 
@@ -98,6 +103,7 @@ export class SettlementPipeline implements SettlementSeam {
   private readonly phases: BatchPhases;
   private readonly proving: MatchProving;
   private readonly window: LockWindow;
+  private readonly changeLocks: ChangeLocks;
   /** Markets whose auctions wait for their prover backlog (logged once per pause). */
   private readonly paused = new Set<string>();
   private feeOwnerCommitment = '';
@@ -105,9 +111,19 @@ export class SettlementPipeline implements SettlementSeam {
   private closed = false;
   private terminalSincePrune = 0;
   recovery: Promise<void> = Promise.resolve();
-  /** The SIGKILL test hook: right after journaling this point. */
+  /** How often each crash point was reached (for `point#n`: the n-th time). */
+  private readonly crashSeen = new Map<string, number>();
+  /**
+   * The SIGKILL test hook: right after journaling this point, or the n-th time it is reached when
+   * `crashAt` is `point#n` (a partial fill's second match passes the first match's points again).
+   */
   private readonly crash = (point: string): void => {
-    if (this.o.crashAt === point) process.kill(process.pid, 'SIGKILL');
+    if (!this.o.crashAt) return;
+    const [at, nth] = this.o.crashAt.split('#');
+    if (at !== point) return;
+    const seen = (this.crashSeen.get(point) ?? 0) + 1;
+    this.crashSeen.set(point, seen);
+    if (seen === Number(nth ?? 1)) process.kill(process.pid, 'SIGKILL');
   };
 
   constructor(private readonly o: PipelineOptions) {
@@ -129,20 +145,37 @@ export class SettlementPipeline implements SettlementSeam {
       crash: this.crash,
       releaseOwed: (j) => this.releaseOwed(j),
     });
+    const queue = new FairProofQueue(o.proverConcurrency ?? 1);
+    this.changeLocks = new ChangeLocks({
+      ledger: o.ledger,
+      trees: o.trees,
+      chain: o.chain,
+      prover: o.prover,
+      queue,
+      metrics: this.metrics,
+      instrument: o.instrument,
+      log: o.log,
+      crash: this.crash,
+    });
     this.phases = new BatchPhases({
       ...o,
       io: this.io,
       jobs: this.jobs,
       metrics: this.metrics,
+      changeLocks: this.changeLocks,
+      onConfirmed: (j, record) => {
+        // Its inputs are spent: their proofs are not needed again. Continuing orders' change notes next.
+        this.changeLocks.forget(j.plan.bid.inputNullifier);
+        this.changeLocks.forget(j.plan.ask.inputNullifier);
+        this.changeLocks.begin(j, record);
+      },
       closed: () => this.closed,
       crash: this.crash,
     });
     this.window = new LockWindow(o.chain, o.now, o.proverConcurrency ?? 1);
     this.proving = new MatchProving({
       prover: o.prover,
-      queue: new FairProofQueue(o.proverConcurrency ?? 1),
-      trees: o.trees,
-      chain: o.chain,
+      queue,
       metrics: this.metrics,
       window: this.window,
     });
@@ -222,6 +255,8 @@ export class SettlementPipeline implements SettlementSeam {
           lockExpirySlot: batch.lockExpirySlot,
         });
         job = newJob(batch, plan, nowMs);
+        // Encrypted before proving: VALID_MATCH binds the memos' hash, so they never change after.
+        job.memos = fillMemos(job);
       } catch (err) {
         this.o.log.error({ err: errText(err) }, 'settlement plan failed');
         job = newJob(batch, minimalPlan(m, idx, batch.lockExpirySlot), nowMs);
@@ -271,11 +306,6 @@ export class SettlementPipeline implements SettlementSeam {
 
   queuedMatchesOf(accountId: string): number {
     return this.window.queuedFor(accountId);
-  }
-
-  releaseLock(nullifier: string, untilSlot: bigint): void {
-    if (this.closed || BigInt(this.o.chain.slot) >= untilSlot) return; // an expired lock binds nothing
-    void this.scheduler.track(this.phases.release(nullifier));
   }
 
   /** A failed match's owed releases, each sent unless its lock already ended, then no longer owed. */
@@ -429,8 +459,8 @@ export class SettlementPipeline implements SettlementSeam {
         this.jobs.confirm(run, j, d.signature);
         return false;
       case 'redrive':
+        // With its journaled memos and proof (the proof binds the memos).
         this.metrics.count('recovery_redriven');
-        j.memos ??= fillMemos(j);
         return true;
       case 'indeterminate':
         this.metrics.count('recovery_indeterminate');

@@ -1,27 +1,37 @@
 /**
- * A match's settlement plan (DESIGN.md sections 3, 4 and 6): per party, the input to lock (unless
- * its note is already locked to the order by an earlier relock), the outputs its input produces
- * (trade-out, change, fee; zero-valued ones omitted) and, for an order that keeps resting, the
- * change note's relock. Pure and total: computed once at match time and journaled, it never throws
- * for a match the matcher produced (a note below what its match takes is the one exception, and
- * intake's collateral check rules it out).
+ * A match's settlement plan (DESIGN.md sections 3, 4 and 6, settlement v2): per party, the input's
+ * lock entry (its order's intake proof, or for a change note the engine's VALID_LOCK), the order's
+ * terms with the amount left, and all three outputs its input produces (trade-out, change, fee;
+ * zero-value ones too, so which outputs exist says nothing); the slot the settlement must land by.
+ * No relock: a continuing order's change note is not locked on chain, only reserved by the engine.
+ * Pure and total: computed once at match time and journaled, it never throws for a match the
+ * matcher produced (a note below what its match takes is the one exception, and intake's
+ * collateral check rules it out).
  */
-import { deriveNote, outputInner, OutputRole } from '@nightjar/crypto';
+import { changeOutputInner, deriveNote, orderDigest, outputInner, OutputRole } from '@nightjar/crypto';
 import { fieldToHex, parseAddress, requiredCollateral, type Instrument } from '@nightjar/protocol';
-import { LOCK_TTL_CEILING_SLOTS } from '@nightjar/ledger';
 import type { Match } from '../book/types.js';
+import { circuitTerms, plannedTerms } from './order-terms.js';
 import type { MatchPlan, MatchProofRecord, OutputPlan, PartyPlan, SettleableOrder } from './types.js';
-
-/** A relocked note must outlive the order by this much, so its last match can still settle. */
-export const RELOCK_MARGIN_SLOTS = 150n;
-/** An existing lock is reused only if it holds at least this long: else the input is locked afresh. */
-export const MIN_REUSABLE_LOCK_SLOTS = 40n;
 
 export interface PlanContext {
   instrument: Instrument;
   feeOwnerCommitment: string;
   slot: bigint;
+  /** The settlement window's end: every input lock's until_slot. */
   lockExpirySlot: bigint;
+}
+
+/**
+ * The last slot a match may land in: one before its locks end, and before either order expires
+ * (VALID_MATCH checks expiry_slot > settle_by_slot). The matcher keeps orders within the
+ * settlement buffer of their expiry out, so the cap by expiry only bites when the settlement
+ * window is longer than that buffer.
+ */
+export function settleBySlot(m: Match<SettleableOrder>, lockExpirySlot: bigint): bigint {
+  let by = lockExpirySlot - 1n;
+  for (const o of [m.bid, m.ask]) if (o.expirySlot - 1n < by) by = o.expirySlot - 1n;
+  return by;
 }
 
 export function planMatch(m: Match<SettleableOrder>, matchIdx: number, ctx: PlanContext): MatchPlan {
@@ -31,6 +41,7 @@ export function planMatch(m: Match<SettleableOrder>, matchIdx: number, ctx: Plan
     matchId: m.matchId.toString(),
     quantity: m.quantity.toString(),
     price: m.price.toString(),
+    settleBySlot: settleBySlot(m, ctx.lockExpirySlot).toString(),
     bid: planParty(m.bid, {
       ctx,
       inputMint: instrument.quote_mint,
@@ -62,15 +73,6 @@ interface Flow {
   quantity: bigint;
 }
 
-/** The slot an order's input lock holds until if it is matched now (for `lock_expiry_slot`). */
-export function inputLockUntil(order: SettleableOrder, slot: bigint, batchLockExpiry: bigint): bigint {
-  return reusableLock(order, slot) ? order.lockedUntilSlot! : batchLockExpiry;
-}
-
-function reusableLock(order: SettleableOrder, slot: bigint): boolean {
-  return order.lockedUntilSlot !== undefined && order.lockedUntilSlot > slot + MIN_REUSABLE_LOCK_SLOTS;
-}
-
 function planParty(o: SettleableOrder, f: Flow): PartyPlan {
   const { ctx } = f;
   const change = o.noteAmount - f.gives;
@@ -84,20 +86,25 @@ function planParty(o: SettleableOrder, f: Flow): PartyPlan {
     remainder > 0n &&
     o.orderType === 'limit' &&
     change >= requiredCollateral(o.side, remainder, o.priceLimit, ctx.instrument);
+  const terms = plannedTerms(o);
+  const remainderDigest = orderDigest(
+    circuitTerms(ctx.instrument.market_id, o.side, o.orderId, { ...terms, amount: remainder.toString() }),
+  );
   const parentInner = BigInt('0x' + o.noteInnerHash);
   const owner = BigInt('0x' + o.ownerCommitment);
   const feeOwner = BigInt('0x' + ctx.feeOwnerCommitment);
-  const outputs: OutputPlan[] = [];
-  const out = (role: 1 | 2 | 3, mint: string, amount: bigint, ownerC: bigint): OutputPlan | undefined => {
-    if (amount === 0n) return undefined; // a zero-valued output is never created
-    const inner = outputInner(parentInner, role);
+  const out = (role: 1 | 2 | 3, mint: string, amount: bigint, ownerC: bigint): OutputPlan => {
+    const inner =
+      role === OutputRole.change
+        ? changeOutputInner(parentInner, remainderDigest)
+        : outputInner(parentInner, role);
     const d = deriveNote({
       mint: parseAddress(mint)!,
       amount,
       ownerCommitment: ownerC,
       noteInnerHash: inner,
     });
-    const p: OutputPlan = {
+    return {
       role,
       // MATCH_OUTPUT_SLOTS: the bid's roles are slots 0-2, the ask's 3-5.
       slot: ((o.side === 'bid' ? 0 : 3) + role - 1) as OutputPlan['slot'],
@@ -107,30 +114,17 @@ function planParty(o: SettleableOrder, f: Flow): PartyPlan {
       opening_hash: fieldToHex(d.openingHash),
       inner: fieldToHex(inner),
       commitment: fieldToHex(d.noteCommitment),
+      nullifier: fieldToHex(d.nullifier),
     };
-    if (role === OutputRole.change && continues) {
-      let until = o.expirySlot + RELOCK_MARGIN_SLOTS;
-      const ceiling = ctx.slot + BigInt(LOCK_TTL_CEILING_SLOTS);
-      if (until > ceiling) until = ceiling;
-      p.relock = { until_slot: until.toString(), nullifier: fieldToHex(d.nullifier) };
-    }
-    outputs.push(p);
-    return p;
   };
-  out(OutputRole.tradeOut, f.outMint, f.receives, owner);
-  out(OutputRole.change, f.inputMint, change, owner);
-  out(OutputRole.fee, f.inputMint, f.fee, feeOwner);
-
-  const reuse = reusableLock(o, ctx.slot);
-  const lockUntil = reuse ? o.lockedUntilSlot! : ctx.lockExpirySlot;
+  // Every output exists, zero-value ones too (DESIGN 6): which outputs exist says nothing.
+  const outputs = [
+    out(OutputRole.tradeOut, f.outMint, f.receives, owner),
+    out(OutputRole.change, f.inputMint, change, owner),
+    out(OutputRole.fee, f.inputMint, f.fee, feeOwner),
+  ];
   return {
-    ...partyOf(o),
-    ...(reuse
-      ? {}
-      : {
-          lock: { nullifier: o.nullifier, until_slot: ctx.lockExpirySlot.toString() },
-        }),
-    lockUntilSlot: lockUntil.toString(),
+    ...partyOf(o, ctx.lockExpirySlot),
     outputs,
     tradeAmount: f.receives.toString(),
     changeAmount: change.toString(),
@@ -142,31 +136,26 @@ function planParty(o: SettleableOrder, f: Flow): PartyPlan {
 }
 
 /**
- * The `settle_batch` entry of a planned, proven match: per input its shard, the root it was proven
- * against and its nullifier; per output (in slot order) its slot, shard, commitment and relock;
- * the memos and the proof. No amount, order id, owner or input commitment (DESIGN.md section 6).
+ * The `settle_batch` entry of a planned, proven match (contract B.2): the two input nullifiers,
+ * the six outputs in slot order (shard and commitment), the memos and the proof. No amount, order
+ * id, owner, root or input commitment (DESIGN.md section 6).
  */
 export function settleEntry(plan: MatchPlan, memos: [string, string], proof: MatchProofRecord) {
-  const input = (p: PartyPlan, root: string) => ({
-    tree_id: p.treeId,
-    merkle_root: root,
-    nullifier: p.inputNullifier,
-  });
   const outputs = [...plan.bid.outputs, ...plan.ask.outputs]
     .sort((a, b) => a.slot - b.slot)
-    .map((o) => ({
-      slot: o.slot,
-      tree_id: o.tree_id,
-      commitment: o.commitment,
-      ...(o.relock ? { relock: { nullifier: o.relock.nullifier, until_slot: o.relock.until_slot } } : {}),
-    }));
+    .map((o) => ({ tree_id: o.tree_id, commitment: o.commitment }));
   return {
     match_idx: plan.matchIdx,
-    inputs: [input(plan.bid, proof.roots[0]), input(plan.ask, proof.roots[1])],
+    inputs: [{ nullifier: plan.bid.inputNullifier }, { nullifier: plan.ask.inputNullifier }],
     outputs,
     memos,
     proof: proof.proof,
   };
+}
+
+/** The six output shards of a plan, in slot order (the memo hash binds them). */
+export function outputShards(plan: MatchPlan): number[] {
+  return [...plan.bid.outputs, ...plan.ask.outputs].sort((a, b) => a.slot - b.slot).map((o) => o.tree_id);
 }
 
 /** Per mint, what the inputs give equals what the outputs create (checked before signing). */
@@ -174,6 +163,7 @@ export function conserves(plan: MatchPlan, inputMint: (side: 'bid' | 'ask') => s
   const bal = new Map<string, bigint>();
   const add = (mint: string, v: bigint) => bal.set(mint, (bal.get(mint) ?? 0n) + v);
   for (const p of [plan.bid, plan.ask]) {
+    if (p.outputs.length !== 3) return false;
     for (const o of p.outputs) add(o.mint, BigInt(o.amount));
     add(inputMint(p.side), -(BigInt(p.changeAmount) + BigInt(p.feeAmount)));
   }
@@ -187,8 +177,7 @@ export function conserves(plan: MatchPlan, inputMint: (side: 'bid' | 'ask') => s
 /** A plan for a match that could not be planned: enough to report and reject it. */
 export function minimalPlan(m: Match<SettleableOrder>, idx: number, lockExpirySlot: bigint): MatchPlan {
   const party = (o: SettleableOrder): PartyPlan => ({
-    ...partyOf(o),
-    lockUntilSlot: (o.lockedUntilSlot ?? lockExpirySlot).toString(),
+    ...partyOf(o, lockExpirySlot),
     outputs: [],
     tradeAmount: '0',
     changeAmount: '0',
@@ -202,13 +191,15 @@ export function minimalPlan(m: Match<SettleableOrder>, idx: number, lockExpirySl
     matchId: m.matchId.toString(),
     quantity: m.quantity.toString(),
     price: m.price.toString(),
+    settleBySlot: settleBySlot(m, lockExpirySlot).toString(),
     bid: party(m.bid),
     ask: party(m.ask),
   };
 }
 
-/** Who a party is: its order, account, side, tree, viewing key and input. */
-function partyOf(o: SettleableOrder) {
+/** Who a party is: its order, account, side, tree, viewing key, input, terms and lock entry. */
+function partyOf(o: SettleableOrder, lockExpirySlot: bigint) {
+  const lockSource = o.lockSource ?? 'client';
   return {
     orderId: o.orderId,
     accountId: o.accountId,
@@ -222,5 +213,16 @@ function partyOf(o: SettleableOrder) {
       ownerCommitment: o.ownerCommitment,
       innerHash: o.noteInnerHash,
     },
+    terms: plannedTerms(o),
+    lockSource,
+    lock: {
+      tree_id: o.treeId,
+      merkle_root: o.merkleRoot,
+      nullifier: o.nullifier,
+      use_tag: o.useTag,
+      until_slot: lockExpirySlot.toString(),
+      proof: o.validInputProof,
+    },
+    lockUntilSlot: lockExpirySlot.toString(),
   };
 }

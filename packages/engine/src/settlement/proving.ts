@@ -1,13 +1,11 @@
 /**
- * Each match's VALID_MATCH proof, started as soon as its plan exists (while its inputs are being
- * locked, and while other batches lock and settle) and awaited in the `proving` stage. A proof
- * that fails for any reason (input not in the mirror in time, a witness that disagrees with the
- * plan, a prover error or a full queue) is an outcome, never a throw: it rejects that match only.
+ * Each match's VALID_MATCH v2 proof, started as soon as its plan and memos exist (while its inputs
+ * are being locked, and while other batches lock and settle) and awaited as it completes: the
+ * settlement sends what is ready. No Merkle path: the locks' own proofs showed the notes in their
+ * trees. A proof that fails for any reason (a witness that disagrees with the plan, a prover error
+ * or a full queue) is an outcome, never a throw: it rejects that match only.
  */
-import { validMatchPublicSignals } from '@nightjar/crypto';
-import { bytesToHex, fieldToHex, type Instrument } from '@nightjar/protocol';
-import type { ChainView } from '../chain-view.js';
-import { inputPath, type PathMirror } from './input-path.js';
+import { bytesToHex, type Instrument } from '@nightjar/protocol';
 import type { FairProofQueue } from './fair-proof-queue.js';
 import type { LockWindow, ProofTicket } from './lock-window.js';
 import type { MatchProver } from './match-prover.js';
@@ -28,22 +26,16 @@ export interface MatchProvingDeps {
   prover: MatchProver;
   /** When each proof gets the prover: markets in turn (one market's burst does not hold up others). */
   queue: FairProofQueue;
-  trees: PathMirror;
-  chain: Pick<ChainView, 'slot' | 'onSlot'>;
   metrics: SettlementMetrics;
   /** Learns the prover's backlog and throughput (lock lengths and auction pauses follow it). */
   window: Pick<LockWindow, 'proofQueued' | 'proofHanded' | 'proofEnded'>;
 }
-
-/** Slots before the earlier input lock ends by which a proof must have its inputs' paths. */
-const PATH_DEADLINE_MARGIN = 4;
 
 export class MatchProving {
   constructor(private readonly d: MatchProvingDeps) {}
 
   start(job: JobState, instrument: Instrument, feeOwnerCommitment: string): ProofTask {
     const ctrl = new AbortController();
-    // Counted from now, path wait included: a match waiting for its paths is still backlog.
     const ticket = this.d.window.proofQueued(job.marketId, [job.plan.bid.accountId, job.plan.ask.accountId]);
     const outcome = this.prove(job, instrument, feeOwnerCommitment, ctrl.signal, ticket)
       .catch((err: unknown): ProofOutcome => ({
@@ -65,14 +57,8 @@ export class MatchProving {
     ticket: ProofTicket,
   ): Promise<ProofOutcome> {
     const { plan } = job;
-    const deadline =
-      Math.min(Number(plan.bid.lockUntilSlot), Number(plan.ask.lockUntilSlot)) - PATH_DEADLINE_MARGIN;
-    const t0 = performance.now();
-    const path = (side: 'bid' | 'ask') =>
-      inputPath(this.d.trees, this.d.chain, plan[side].treeId, plan[side].input.commitment, deadline, signal);
-    const [bid, ask] = await Promise.all([path('bid'), path('ask')]);
-    this.d.metrics.sample('input_path_wait', performance.now() - t0);
-    const params = matchParams(plan, instrument, feeOwnerCommitment, { bid, ask });
+    if (!job.memos) return { ok: false, why: 'no memos: the proof binds them' };
+    const params = matchParams(plan, job.marketId, instrument, feeOwnerCommitment, job.memos);
     const mismatch = witnessMismatch(plan, params);
     if (mismatch) return { ok: false, why: `the witness disagrees with the plan (${mismatch})` };
     let t1 = 0;
@@ -86,13 +72,6 @@ export class MatchProving {
       signal,
     );
     this.d.metrics.sample('prove', performance.now() - t1);
-    return {
-      ok: true,
-      record: {
-        proof: bytesToHex(r.proof),
-        roots: [fieldToHex(r.publicInputs.rootBid), fieldToHex(r.publicInputs.rootAsk)],
-      },
-      publicSignals: validMatchPublicSignals(r.publicInputs),
-    };
+    return { ok: true, record: { proof: bytesToHex(r.proof) }, publicSignals: r.publicSignals };
   }
 }

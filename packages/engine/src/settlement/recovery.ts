@@ -12,7 +12,10 @@ import type { JobState } from './types.js';
 export type RecoveryClass =
   /** One of its settle transactions landed with this match ok. */
   | 'already_settled'
-  /** Both inputs still locked well ahead and its proof journaled: settle it again (a fresh signature). */
+  /**
+   * Both inputs still locked well ahead, its settle_by_slot not passed, and its proof and memos
+   * journaled: settle it again (a fresh signature).
+   */
   | 'redrive'
   /**
    * Nothing consumed and it cannot settle (its locks end too soon, or it stopped before its proof
@@ -36,7 +39,8 @@ export function classifyJob(job: JobState, f: RecoveryFacts): RecoveryClass {
   if (f.settledOk) return 'already_settled';
   if (f.bid.state === 'spent' || f.ask.state === 'spent') return 'indeterminate';
   // A proof is not made again after a restart: the witness paths and the prover's work are gone.
-  if (!job.proof) return 'release';
+  if (!job.proof || !job.memos) return 'release';
+  if (f.slot + REDRIVE_MIN_LOCK_SLOTS > Number(job.plan.settleBySlot)) return 'release';
   const holds = (s: NoteStatus) =>
     s.state === 'locked' && (s.locked_until_slot ?? 0) > f.slot + REDRIVE_MIN_LOCK_SLOTS;
   if (holds(f.bid) && holds(f.ask)) return 'redrive';

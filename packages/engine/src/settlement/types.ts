@@ -36,6 +36,12 @@ export interface SettleableOrder extends BookOrder {
   nullifier: string;
   treeId: number;
   viewingPubkey: string;
+  /**
+   * The order's lock entry (contract B.1): the root its lock proof names, the note's use tag for
+   * this order (hex, bound to the order's terms) and the proof. For an order's first note: the
+   * client's VALID_INPUT proof from intake. For a partially filled order's change note: '' and ''
+   * until the engine's VALID_LOCK proof is made (`ChangeLocks`); the use tag is known at once.
+   */
   merkleRoot: string;
   validInputProof: string;
   /**
@@ -44,11 +50,8 @@ export interface SettleableOrder extends BookOrder {
    * `nullifier` and the proof it is the order's lock entry.
    */
   useTag: string;
-  /**
-   * Slot until which the note is locked to this order on the ledger (after a partial fill's relock,
-   * or a lock that survived a counterparty's failed one): the next match reuses that lock.
-   */
-  lockedUntilSlot?: bigint;
+  /** 'change' once the order rests on its change note (default 'client'). */
+  lockSource?: LockSource;
 }
 
 /** A tick's matches of one market, as the market engine hands them to settlement. */
@@ -58,7 +61,10 @@ export interface SettlementBatch {
   marketId: string;
   symbol: string;
   matches: Match<SettleableOrder>[];
-  /** Slot until which the inputs will be locked on chain. */
+  /**
+   * Slot until which the inputs will be locked on chain: the settlement's own window (from the
+   * prover's backlog), never derived from an order's expiry.
+   */
   lockExpirySlot: bigint;
   createdAtMs: number;
 }
@@ -77,11 +83,6 @@ export interface SettlementSeam {
   status?(batchId: bigint): SettlementStatusResponse | undefined;
   /** `/admin/metrics/settlement` (no amounts, prices or ids). */
   metricsSnapshot?(): Record<string, unknown>;
-  /**
-   * The order holding this note's lock (the engine's own, until `untilSlot`) left the book
-   * unmatched: free the note now rather than at the lock's expiry.
-   */
-  releaseLock?(nullifier: string, untilSlot: bigint): void;
   /** False while settlement cannot take more of this market's matches in time (it skips its auctions). */
   acceptsMatches?(marketId: string): boolean;
   /** Slots the locks of `matches` new matches of this market must last for their proofs to be made in time. */
@@ -96,12 +97,32 @@ export interface SettlementSeam {
 }
 
 /**
- * `lock_notes` entry as the ledger takes it (u64 as decimal strings): the nullifier and the expiry
- * only, so a lock links nothing to the note's deposit (DESIGN.md section 6, private settlement).
+ * A `lock_notes` entry as the ledger takes it (contract B.1; u64 as decimal strings): the shard,
+ * a root it had, the nullifier, the use tag, the expiry and the lock proof (VALID_INPUT v2 or
+ * VALID_LOCK, 512 hex). Nothing links it to the note's deposit (DESIGN.md section 6).
  */
 export interface LockArgs {
+  tree_id: number;
+  merkle_root: string;
   nullifier: string;
+  use_tag: string;
   until_slot: string;
+  proof: string;
+}
+
+/**
+ * Where a party's lock proof comes from: the order's intake proof (`client`), or the VALID_LOCK
+ * proof the engine makes for a partially filled order's change note (`change`), which may still
+ * be in progress when the match is planned (the lock phase awaits it).
+ */
+export type LockSource = 'client' | 'change';
+
+/** An order's terms as its digest binds them (DESIGN 3), with the amount left; u64 as decimal. */
+export interface PlannedTerms {
+  amount: string;
+  priceLimit: string;
+  minFillSize: string;
+  expirySlot: string;
 }
 
 export interface OutputPlan {
@@ -112,12 +133,12 @@ export interface OutputPlan {
   mint: string;
   amount: string;
   opening_hash: string;
-  /** Poseidon(4, parent_inner, role), hex. */
+  /** Poseidon(4, parent_inner, role), or for the change Poseidon(4, parent_inner, 2, remainder digest), hex. */
   inner: string;
-  /** Only for a continuing order's change note: its nullifier and the lock's expiry. */
-  relock?: { until_slot: string; nullifier: string };
   /** The output's note commitment, hex (a change note's is what the order's note becomes). */
   commitment: string;
+  /** The output's nullifier, hex (a continuing order's change note is locked by it next). */
+  nullifier: string;
 }
 
 /**
@@ -139,10 +160,17 @@ export interface PartyPlan {
   viewingPubkey: string;
   inputNullifier: string;
   input: InputNote;
-  /** Present when the input must be locked by this batch; absent when it is already locked (relock). */
-  lock?: LockArgs;
-  /** The slot this input's lock holds until (the batch's, or the relock's). */
+  /**
+   * The input's lock entry. `merkle_root` and `proof` are '' for a change note whose VALID_LOCK
+   * proof was still being made at plan time (`lockSource` 'change'): the lock phase fills them in.
+   */
+  lock: LockArgs;
+  lockSource: LockSource;
+  /** The slot this input's lock holds until (the batch's settlement window). */
   lockUntilSlot: string;
+  /** The order's terms with the amount left before this fill (its use tag binds them). */
+  terms: PlannedTerms;
+  /** All three outputs in slot order (trade-out, change, fee), zero-value ones included. */
   outputs: OutputPlan[];
   tradeAmount: string;
   changeAmount: string;
@@ -155,7 +183,10 @@ export interface PartyPlan {
   newAmount: string;
   /** Cumulative filled quantity after the fill. */
   filledAfter: string;
-  /** True when the remainder rests again with its change note re-locked. */
+  /**
+   * True when the remainder rests again on its change note (not locked on chain: the engine keeps
+   * it reserved and locks it at the next match with VALID_LOCK).
+   */
   continues: boolean;
 }
 
@@ -165,6 +196,8 @@ export interface MatchPlan {
   quantity: string;
   /** The clearing price (quote units per `price_scale` base units). */
   price: string;
+  /** The last slot the settlement may land in (VALID_MATCH binds it; both orders expire after it). */
+  settleBySlot: string;
   bid: PartyPlan;
   ask: PartyPlan;
 }
@@ -184,11 +217,14 @@ export interface JobState {
   confirmedLockSignature?: string;
   /** Confirmed settle transaction. */
   confirmedSignature?: string;
-  /** Hex memos for [bid party, ask party], as stored on the ledger. */
+  /**
+   * Hex memos for [bid party, ask party], as stored on the ledger: encrypted at plan time, before
+   * proving (VALID_MATCH binds their hash), and journaled with the plan.
+   */
   memos?: [string, string];
   /**
-   * The match's VALID_MATCH proof (hex) and the input roots it was proven against [bid, ask], hex:
-   * journaled once proven, so a restart can settle it again without proving again.
+   * The match's VALID_MATCH v2 proof (hex): journaled once proven, so a restart can settle it again
+   * (with the journaled memos and plan) without proving again.
    */
   proof?: MatchProofRecord;
   /**
@@ -207,7 +243,6 @@ export interface OwedRelease {
 
 export interface MatchProofRecord {
   proof: string;
-  roots: [string, string];
 }
 
 export const TERMINAL_STAGES: ReadonlySet<SettlementStage> = new Set(['done', 'failed']);
@@ -221,6 +256,6 @@ export interface OrderEffects {
    * the ledger refused this party's own lock, so `reason` speaks of its note (spent, locked).
    */
   rejected(job: JobState, party: 'bid' | 'ask', reason: RejectReason, ownLockRefused?: boolean): void;
-  /** The party's own lock held but its counterparty's failed: the order rests again. */
+  /** The party's own lock held but its counterparty's failed: the order rests again (its lock is released). */
   returned(job: JobState, party: 'bid' | 'ask'): void;
 }

@@ -11,7 +11,7 @@
  * ledger's (400 ms a slot).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ValidMatchParams } from '@nightjar/circuits';
+import type { ValidMatchV2Params, ValidLockParams, LockProofResult } from '@nightjar/circuits';
 import { requiredCollateral } from '@nightjar/protocol';
 import { mintAddress } from '@nightjar/ledger';
 import { SOL, startTestVenue, Trader, USDC, type Note, type TestVenue } from '../harness.js';
@@ -39,12 +39,12 @@ const PRIOR_SLOTS_PER_PROOF = 50n;
 
 /** A prover run by hand: each proof waits until the test releases it, or all flow once `flow()`. */
 class HandProver implements MatchProver {
-  readonly handed: { params: ValidMatchParams; release(): void }[] = [];
+  readonly handed: { params: ValidMatchV2Params; release(): void }[] = [];
   onHand: (() => void) | undefined;
   private flowing = false;
   private readonly stub = stubMatchProver();
 
-  prove(params: ValidMatchParams, signal?: AbortSignal): Promise<MatchProof> {
+  prove(params: ValidMatchV2Params, signal?: AbortSignal): Promise<MatchProof> {
     return new Promise((resolve, reject) => {
       let released = false;
       const release = () => {
@@ -56,6 +56,10 @@ class HandProver implements MatchProver {
       this.onHand?.();
       if (this.flowing) release();
     });
+  }
+
+  proveLock(params: ValidLockParams, signal?: AbortSignal): Promise<LockProofResult> {
+    return this.stub.proveLock(params, signal);
   }
 
   flow(): void {
@@ -83,7 +87,7 @@ afterAll(async () => {
 });
 
 const accountOf = (p: Party): string => p.stream.loginReply!.result.account_id as string;
-const isMarketB = (params: ValidMatchParams) => params.priceScale === ETH_MARKET.price_scale;
+const isMarketB = (params: ValidMatchV2Params) => params.priceScale === ETH_MARKET.price_scale;
 
 async function finalized(): Promise<void> {
   await v.advance(40);

@@ -11,7 +11,10 @@ export function partyPlan(fields: Partial<PartyPlan> = {}): PartyPlan {
     viewingPubkey: '',
     inputNullifier: '01',
     input: { commitment: '02', amount: '0', ownerCommitment: '03', innerHash: '04' },
+    lock: { tree_id: 0, merkle_root: '05', nullifier: '01', use_tag: '06', until_slot: '10', proof: '' },
+    lockSource: 'client',
     lockUntilSlot: '10',
+    terms: { amount: '1', priceLimit: '1', minFillSize: '0', expirySlot: '100' },
     outputs: [],
     tradeAmount: '0',
     changeAmount: '0',
@@ -38,6 +41,7 @@ export function jobState(
       matchId: String(matchIdx + 1),
       quantity: '1',
       price: '1',
+      settleBySlot: '1000',
       bid: partyPlan(bid),
       ask: partyPlan({ side: 'ask', ...ask }),
     },
@@ -47,8 +51,9 @@ export function jobState(
     updatedAtMs: 2,
     lockSignatures: [],
     settleSignatures: [],
-    // Journaled once proven: a settling job has its proof.
-    proof: { proof: '11'.repeat(256), roots: ['05', '06'] },
+    // Journaled once proven: a settling job has its proof (and the memos it binds).
+    proof: { proof: '11'.repeat(256) },
+    memos: ['aa', 'bb'],
     ...fields,
   };
 }

@@ -66,7 +66,7 @@ describe('private settlement', () => {
     const { v, sent } = await recordingVenue();
     venue = v;
     const [alice, bob] = [await party(v), await party(v)];
-    // A partial fill of the bid: its change note is relocked inside the settlement.
+    // A partial fill of the bid: its change note stays unlocked (no relock, settlement v2).
     const usdc = await alice.trader.deposit(USDC, Trader.required('bid', 2n * ONE_SOL, PRICE));
     const sol = await bob.trader.deposit(SOL, 2n * ONE_SOL);
     const bid = await place(v, alice, usdc, { amount: 2n * ONE_SOL, price_limit: PRICE });
@@ -81,22 +81,23 @@ describe('private settlement', () => {
     const locks = ixs.filter((i) => i.name === 'lock_notes');
     const settles = ixs.filter((i) => i.name === 'settle_batch');
     expect([locks.length, settles.length]).toEqual([1, 1]);
-    expect([...keysOf(locks[0]!.args)].sort()).toEqual(['locks', 'nullifier', 'until_slot']);
+    // A lock: shard, a root, nullifier, use tag, expiry and the lock proof (contract B.1).
+    expect([...keysOf(locks[0]!.args)].sort()).toEqual(
+      ['locks', 'tree_id', 'merkle_root', 'nullifier', 'use_tag', 'until_slot', 'proof'].sort(),
+    );
+    // A settlement: its inputs' nullifiers only, six outputs (shard, commitment), memos, proof.
     expect([...keysOf(settles[0]!.args)].sort()).toEqual(
       [
         'batch_id',
         'market_id',
+        'settle_by_slot',
         'matches',
         'match_idx',
         'inputs',
-        'tree_id',
-        'merkle_root',
         'nullifier',
         'outputs',
-        'slot',
+        'tree_id',
         'commitment',
-        'relock',
-        'until_slot',
         'memos',
         'proof',
       ].sort(),
@@ -106,11 +107,11 @@ describe('private settlement', () => {
     const secrets = (n: Note) => [n.commitment, n.ownerCommitment, n.innerHash];
     for (const s of [bid, ask, ...secrets(usdc), ...secrets(sol)]) expect(text).not.toContain(s);
     const m = settles[0]!.args as {
-      matches: { inputs: { nullifier: string }[]; outputs: { slot: number }[] }[];
+      matches: { inputs: { nullifier: string }[]; outputs: { commitment: string }[] }[];
     };
     expect(m.matches[0]!.inputs.map((i) => i.nullifier)).toEqual([nullifierOf(usdc), nullifierOf(sol)]);
-    // Bid: trade-out, change (relocked), fee; ask: trade-out, change, fee.
-    expect(m.matches[0]!.outputs.map((o) => o.slot)).toEqual([0, 1, 2, 3, 4, 5]);
+    // Bid: trade-out, change, fee; ask: trade-out, change, fee (zero-value ones too).
+    expect(m.matches[0]!.outputs).toHaveLength(6);
     await expectSolvent(v);
   }, 30_000);
 

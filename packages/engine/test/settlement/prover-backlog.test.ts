@@ -43,6 +43,7 @@ function slowProver(): MatchProver {
       line = turn.catch(() => undefined);
       return turn;
     },
+    proveLock: (params, signal) => stub.proveLock(params, signal),
     close: async () => {},
   };
 }

@@ -75,4 +75,19 @@ describe('recovery decisions', () => {
     ]);
     expect(decisions.map((d) => d.kind)).toEqual(['release', 'redrive']);
   });
+
+  it('a proven match whose settle_by_slot is (about to be) past is released: the ledger would refuse it', async () => {
+    const ahead = locked(1000);
+    const late = job(0, []);
+    late.plan.settleBySlot = String(SLOT + REDRIVE_MIN_LOCK_SLOTS - 1);
+    const inTime = job(1, []);
+    inTime.plan.settleBySlot = String(SLOT + REDRIVE_MIN_LOCK_SLOTS + 1);
+    const noMemos = job(2, []);
+    delete noMemos.memos;
+    const decisions = await recoveryDecisions(
+      ledgerWith({ b0: ahead, a0: ahead, b1: ahead, a1: ahead, b2: ahead, a2: ahead }),
+      [late, inTime, noMemos],
+    );
+    expect(decisions.map((d) => d.kind)).toEqual(['release', 'redrive', 'release']);
+  });
 });

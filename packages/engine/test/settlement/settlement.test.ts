@@ -125,7 +125,7 @@ describe('settlement', () => {
     expect(JSON.stringify(metrics.body)).not.toContain(ask);
   });
 
-  it('a partial fill re-locks the change note and continues to a full fill', async () => {
+  it('a partial fill: the change note is not relocked; the remainder continues to a full fill on it', async () => {
     const v = (venue = await startTestVenue({ settle: true }));
     const [alice, bob, carol] = [await party(v), await party(v), await party(v)];
     const usdc = await alice.trader.deposit(USDC, Trader.required('bid', 3n * ONE_SOL, PRICE));
@@ -140,7 +140,8 @@ describe('settlement', () => {
     expect(memo1.changeAmount).toBe(BigInt(partial.new_note_amount));
     const look = await v.client.send(`/orders/${bid}`, { token: alice.token });
     expect(look.body).toMatchObject({ status: 'pending', filled_quantity: Number(ONE_SOL) });
-    // The change note is locked to the order on the ledger; the original input is spent.
+    // The original input is spent; the change note is NOT locked on the ledger (no relock: its
+    // nullifier would sit beside its commitment and chain the fills), only reserved by the engine.
     const changeNote = deriveNote({
       mint: parseAddress(USDC)!,
       amount: memo1.changeAmount,
@@ -149,10 +150,10 @@ describe('settlement', () => {
     });
     const changeNullifier = fieldToHex(noteNullifier(changeNote.noteCommitment, memo1.outputInners[1]!));
     expect(await noteState(v, nullifierOf(usdc))).toBe('spent');
-    expect(await noteState(v, changeNullifier)).toBe('locked');
+    expect(await noteState(v, changeNullifier)).toBe('free');
     expect(kinds(bob, ask1)).toEqual(['pending_settlement', 'fully_filled']);
 
-    // The remainder trades on: no new proof, the relocked note is consumed.
+    // The remainder trades on: no new client proof; the engine locks the change note (VALID_LOCK).
     const sol2 = await carol.trader.deposit(SOL, 2n * ONE_SOL + ONE_SOL);
     const ask2 = await place(v, carol, sol2, { amount: 2n * ONE_SOL, price_limit: PRICE });
     await settleUntil(v, has(alice, bid, 'fully_filled'), 'continuation');
@@ -177,8 +178,7 @@ describe('settlement', () => {
     const ask = await place(v, bob, bad, { amount: ONE_SOL, price_limit: PRICE });
     // Bob's note is spent on the ledger after the auction matched it but before the match locks it
     // (a withdrawal held one slot, so that it lands right behind the slot's auction; the test
-    // ledger accepts any proof): its lock fails. A lock carries no proof, so nothing else can fail
-    // it. (Spent before the auction, the order leaves the book instead: intake-note-state.test.ts.)
+    // ledger accepts any proof): its lock fails. (Spent before the auction, the order leaves the book instead: intake-note-state.test.ts.)
     const withdraw = await withdrawal(v, bad);
     await v.ledger.setFaults({ latencySlots: 1 });
     await v.ledger.sendTransaction({ transaction: withdraw });
@@ -189,7 +189,7 @@ describe('settlement', () => {
     expect(failed).toMatchObject({ reason: 'note_spent', match_id: '1' });
     expect(typeof failed.lock_expiry_slot).toBe('number');
     expect((await v.client.send(`/orders/${ask}`, { token: bob.token })).status).toBe(404);
-    // Alice's order is matchable again, its lock reused by the next match.
+    // Alice's order is matchable again: its lock was released, the next match locks it afresh.
     expect((await v.client.send(`/orders/${bid}`, { token: alice.token })).body.status).toBe('pending');
     const sol = await carol.trader.deposit(SOL, 2n * ONE_SOL);
     const ask2 = await place(v, carol, sol, { amount: ONE_SOL, price_limit: PRICE });
