@@ -92,15 +92,15 @@ export async function startE2eVenue() {
   const dir = mkdtempSync(join(tmpdir(), 'nightjar-sdk-e2e-'));
   const prover = new NoteProver({ workers: 2, singleThread: true });
   const verifier = await createGroth16Verifier({
-    valid_input: await loadVerificationKey('valid_input'),
+    valid_input_v2: await loadVerificationKey('valid_input_v2'),
     valid_spend: await loadVerificationKey('valid_spend'),
-    valid_join_split: await loadVerificationKey('valid_join_split'),
+    valid_join_split_v2: await loadVerificationKey('valid_join_split_v2'),
   });
   /** The ledger's verdict on each join-split proof it checked. */
   const joinSplitVerdicts: boolean[] = [];
   const ledgerVerifier: LedgerProofVerifier = {
     async verify(circuit, proof, publicInputs) {
-      if (circuit !== 'valid_join_split') return proof[0] !== 0xdd; // the harness's stand-in
+      if (circuit !== 'valid_join_split_v2') return proof[0] !== 0xdd; // the harness's stand-in
       const ok = await verifier.verify(circuit, proof, publicInputs);
       joinSplitVerdicts.push(ok);
       return ok;
