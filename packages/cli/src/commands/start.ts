@@ -163,7 +163,7 @@ export async function startVenue(
       tokenTtlSeconds,
       validInputKey: circuitKeys.keys.valid_input_v2 ?? circuitKeys.keys.valid_input,
       // Match proofs: made by the default prover (worker threads), checked with this key first.
-      validMatchKey: circuitKeys.keys.valid_match,
+      validMatchKey: circuitKeys.keys.valid_match_v2,
       circuitKeys: circuitKeysInfo(circuitKeys),
       logger: { level: 'warn' },
       ...(platformKind === 'dstack' ? { attestation: { platform: await DstackPlatform.open() } } : {}),
