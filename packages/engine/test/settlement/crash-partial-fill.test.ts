@@ -7,40 +7,16 @@
  * or not at all, the change note is spent exactly when the second match settled, and value per
  * mint is conserved.
  */
-import { rmSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { decryptFillMemo, deriveNote, noteNullifier } from '@nightjar/crypto';
 import { bytesToHex, fieldToHex, hexToBytes, parseAddress } from '@nightjar/protocol';
-import {
-  ensureDevGenesis,
-  Ledger,
-  loadOrCreateDevKeys,
-  serveLedger,
-  type LedgerServer,
-} from '@nightjar/ledger';
 import { login, SOL, Trader, USDC } from '../harness.js';
 import { HttpsClient } from '../https-client.js';
-import { killChildren, ONE_SOL, PRICE, startChild, steppedUntilKilled } from './crash-scenario.js';
-import { clientVenue, preparedDataDir } from './engine-process.js';
+import { crashLedger, ONE_SOL, PRICE, startChild, steppedUntilKilled } from './crash-scenario.js';
+import { clientVenue } from './engine-process.js';
 import { nullifierOf } from './venue-helpers.js';
 
-let ledger: Ledger;
-let server: LedgerServer;
-const devKeys = loadOrCreateDevKeys(undefined);
-const dirs: string[] = [];
-
-beforeAll(async () => {
-  ledger = Ledger.open({ clock: { mode: 'manual' }, dev: true, verifier: { verify: async () => true } });
-  await ensureDevGenesis(ledger, devKeys);
-  await ledger.advanceSlots({ slots: 40 });
-  server = await serveLedger(ledger, { port: 0 });
-});
-afterAll(async () => {
-  killChildren();
-  await server.close();
-  await ledger.close();
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
+const lab = crashLedger();
 
 type Class = 'recovery_released' | 'recovery_already_settled';
 /**
@@ -78,8 +54,8 @@ const STAGES: { at: string; secondSettled: boolean; cls?: Class; what: string }[
 describe('a partial fill survives SIGKILL at each new settlement v2 stage', () => {
   for (const { at, secondSettled, cls, what } of STAGES) {
     it(`killed with ${what} (${at})`, async () => {
-      const dataDir = await preparedDataDir(ledger, devKeys.adminSeed);
-      dirs.push(dataDir);
+      const { ledger, server } = lab;
+      const dataDir = await lab.dataDir();
       const env = { LEDGER_URL: server.url, DATA_DIR: dataDir };
       const first = await startChild({ ...env, NIGHTJAR_CRASH_AT: at });
       const client = new HttpsClient(first.url, first.cert);

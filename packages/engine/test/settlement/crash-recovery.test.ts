@@ -5,40 +5,15 @@
  * inputs of the match are spent, or neither), solvency holds, and each owner can observe the end
  * on the ledger (its memo and note status).
  */
-import { rmSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { decryptFillMemo } from '@nightjar/crypto';
 import { bytesToHex, hexToBytes } from '@nightjar/protocol';
-import {
-  ensureDevGenesis,
-  Ledger,
-  loadOrCreateDevKeys,
-  serveLedger,
-  type LedgerServer,
-} from '@nightjar/ledger';
 import { login, type Trader } from '../harness.js';
 import { HttpsClient } from '../https-client.js';
-import { crashMidSettlement, killChildren, startChild } from './crash-scenario.js';
+import { crashLedger, crashMidSettlement, startChild } from './crash-scenario.js';
 import { nullifierOf } from './venue-helpers.js';
-import { preparedDataDir } from './engine-process.js';
 
-let ledger: Ledger;
-let server: LedgerServer;
-const devKeys = loadOrCreateDevKeys(undefined);
-const dirs: string[] = [];
-
-beforeAll(async () => {
-  ledger = Ledger.open({ clock: { mode: 'manual' }, dev: true, verifier: { verify: async () => true } });
-  await ensureDevGenesis(ledger, devKeys);
-  await ledger.advanceSlots({ slots: 40 });
-  server = await serveLedger(ledger, { port: 0 });
-});
-afterAll(async () => {
-  killChildren();
-  await server.close();
-  await ledger.close();
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
+const lab = crashLedger();
 
 type Class = 'recovery_released' | 'recovery_redriven' | 'recovery_already_settled';
 const STAGES: { at: string; settled: boolean; cls: Class }[] = [
@@ -60,8 +35,8 @@ const STAGES: { at: string; settled: boolean; cls: Class }[] = [
 describe('settlement survives SIGKILL at every stage', () => {
   for (const { at, settled, cls } of STAGES) {
     it(`killed at ${at}: recovered ${settled ? 'to confirmed' : 'with nothing consumed'}`, async () => {
-      const dataDir = await preparedDataDir(ledger, devKeys.adminSeed);
-      dirs.push(dataDir);
+      const { ledger, server } = lab;
+      const dataDir = await lab.dataDir();
 
       const env = { LEDGER_URL: server.url, DATA_DIR: dataDir };
       const { alice, bob, usdc, sol, bid, ask, admin, memosBefore } = await crashMidSettlement(

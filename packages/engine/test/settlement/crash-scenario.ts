@@ -3,11 +3,18 @@
  * SIGKILLs at a stage (`NIGHTJAR_CRASH_AT`), for the restart tests; every child started through
  * here is killed by `killChildren` if a test fails half-way.
  */
-import { expect } from 'vitest';
-import type { Ledger } from '@nightjar/ledger';
+import { rmSync } from 'node:fs';
+import { afterAll, beforeAll, expect } from 'vitest';
+import {
+  ensureDevGenesis,
+  Ledger,
+  loadOrCreateDevKeys,
+  serveLedger,
+  type LedgerServer,
+} from '@nightjar/ledger';
 import { login, SOL, Trader, USDC, type Credentials, type Note } from '../harness.js';
 import { HttpsClient } from '../https-client.js';
-import { clientVenue, startChild as start, type Child } from './engine-process.js';
+import { clientVenue, preparedDataDir, startChild as start, type Child } from './engine-process.js';
 
 export const ONE_SOL = 1_000_000_000n;
 export const PRICE = 150_000_000n;
@@ -24,6 +31,50 @@ export async function startChild(env: Record<string, string>): Promise<Child> {
 /** SIGKILLs every child still running. */
 export function killChildren(): void {
   for (const child of running) child.proc.kill('SIGKILL');
+}
+
+/** What a crash test file runs against: one dev ledger on a manual clock, served over JSON-RPC. */
+export interface CrashLedger {
+  readonly ledger: Ledger;
+  readonly server: LedgerServer;
+  /** A data directory prepared for an engine child (removed after the file). */
+  dataDir(): Promise<string>;
+}
+
+/**
+ * Registers the file's hooks: the served ledger before its tests; after them every child killed,
+ * the ledger closed and the data directories removed.
+ */
+export function crashLedger(): CrashLedger {
+  const devKeys = loadOrCreateDevKeys(undefined);
+  const dirs: string[] = [];
+  let ledger: Ledger | undefined;
+  let server: LedgerServer | undefined;
+  beforeAll(async () => {
+    ledger = Ledger.open({ clock: { mode: 'manual' }, dev: true, verifier: { verify: async () => true } });
+    await ensureDevGenesis(ledger, devKeys);
+    await ledger.advanceSlots({ slots: 40 });
+    server = await serveLedger(ledger, { port: 0 });
+  });
+  afterAll(async () => {
+    killChildren();
+    await server?.close();
+    await ledger?.close();
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  });
+  return {
+    get ledger() {
+      return ledger!;
+    },
+    get server() {
+      return server!;
+    },
+    async dataDir() {
+      const dir = await preparedDataDir(ledger!, devKeys.adminSeed);
+      dirs.push(dir);
+      return dir;
+    },
+  };
 }
 
 export interface Crashed {

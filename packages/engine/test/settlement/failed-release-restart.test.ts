@@ -4,40 +4,15 @@
  * before any release was sent. Restarted on the same data directory, it sends the releases the
  * journal owes: both notes read `free` on the ledger long before their locks would have ended.
  */
-import { rmSync } from 'node:fs';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import {
-  ensureDevGenesis,
-  Ledger,
-  loadOrCreateDevKeys,
-  serveLedger,
-  type LedgerServer,
-} from '@nightjar/ledger';
-import { crashMidSettlement, killChildren, startChild } from './crash-scenario.js';
-import { preparedDataDir } from './engine-process.js';
+import { expect, it } from 'vitest';
+import { crashLedger, crashMidSettlement, startChild } from './crash-scenario.js';
 import { nullifierOf } from './venue-helpers.js';
 
-let ledger: Ledger;
-let server: LedgerServer;
-const devKeys = loadOrCreateDevKeys(undefined);
-const dirs: string[] = [];
-
-beforeAll(async () => {
-  ledger = Ledger.open({ clock: { mode: 'manual' }, dev: true, verifier: { verify: async () => true } });
-  await ensureDevGenesis(ledger, devKeys);
-  await ledger.advanceSlots({ slots: 40 });
-  server = await serveLedger(ledger, { port: 0 });
-});
-afterAll(async () => {
-  killChildren();
-  await server.close();
-  await ledger.close();
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
+const lab = crashLedger();
 
 it('killed between a failed settlement and its releases: the restarted engine releases both locks', async () => {
-  const dataDir = await preparedDataDir(ledger, devKeys.adminSeed);
-  dirs.push(dataDir);
+  const { ledger, server } = lab;
+  const dataDir = await lab.dataDir();
   const env = { LEDGER_URL: server.url, DATA_DIR: dataDir, NIGHTJAR_TEST_PROOFS_FAIL: '1' };
   const { usdc, sol } = await crashMidSettlement(ledger, env, 'failed');
   const nullifiers = [nullifierOf(usdc), nullifierOf(sol)];
