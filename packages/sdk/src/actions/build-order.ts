@@ -149,7 +149,7 @@ export async function orderTerms(client: Client, params: BuildOrderParameters): 
 }
 
 /** The order digest's terms (DESIGN 3) of an order about to be built: what its input proof binds. */
-export function digestTerms(
+function digestTerms(
   terms: OrderTerms,
   side: Side,
   expirySlot: bigint,
