@@ -1,10 +1,10 @@
 /**
- * Settlement proving throughput (issue 29 item 5): VALID_MATCH v1, VALID_MATCH v2 and VALID_LOCK
- * through the real prover (NoteProver: worker threads, hash-checked artifacts, public signals
+ * Settlement proving throughput (issue 29 item 5): VALID_MATCH v2 and VALID_LOCK through the real
+ * prover (NoteProver: worker threads, hash-checked artifacts, public signals
  * cross-checked), under each prover configuration, side by side in one run:
  *
  *   npx tsx packages/circuits/bench/match-proving.ts [rounds] [--per-lane K] [--in-flight 1,2]
- *     [--configs snarkjs-1x,snarkjs-2x1,native-1x,native-2x1] [--circuits valid_match,valid_match_v2,valid_lock]
+ *     [--configs snarkjs-1x,snarkjs-2x1,native-1x,native-2x1] [--circuits valid_match_v2,valid_lock]
  *     [--json out.json]
  *
  * Configurations: snarkjs with one worker on all cores (the pool's historic default), snarkjs with
@@ -18,6 +18,9 @@
  * configurations from round to round so load drift on a shared machine hits all of them alike.
  * Reported: per cell the median over rounds of proofs/s, the median latency over all proofs, and
  * the process CPU time per proof (worker and helper threads included).
+ *
+ * VALID_MATCH v1 is gone (settlement v2 replaced it); its figures, measured by this bench before
+ * the removal, stay in docs/benchmarks/settlement.md.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg } from 'node:os';
@@ -25,7 +28,7 @@ import { availableParallelism, cpus, loadavg } from 'node:os';
 import { nativeProverAvailable } from '../src/native-prover.js';
 import { NoteProver, type ProverOptions } from '../src/prover.js';
 import { closedLoop, median } from './closed-loop.js';
-import { validLockParams, validMatchV1Params, validMatchV2Params } from './proving-fixtures.js';
+import { validLockParams, validMatchV2Params } from './proving-fixtures.js';
 
 const args = process.argv.slice(2);
 const flag = (name: string): string | undefined => {
@@ -70,11 +73,9 @@ const allConfigs: Config[] = [
 ];
 const configs = allConfigs.filter((c) => !onlyConfigs || onlyConfigs.includes(c.id));
 
-const v1 = validMatchV1Params();
 const v2 = validMatchV2Params();
 const lock = validLockParams();
 const allCircuits = [
-  { id: 'valid_match', label: 'VALID_MATCH v1', prove: (p: NoteProver) => p.proveValidMatch(v1) },
   { id: 'valid_match_v2', label: 'VALID_MATCH v2', prove: (p: NoteProver) => p.proveValidMatchV2(v2) },
   { id: 'valid_lock', label: 'VALID_LOCK', prove: (p: NoteProver) => p.proveValidLock(lock) },
 ] as const;
@@ -159,8 +160,6 @@ for (const circuit of circuits)
         cpuMsPerProof: median(cell.cpuMsPerProof),
       });
     }
-const row = (circuit: string, config: string, n: number) =>
-  rows.find((x) => x.circuit === circuit && x.config === config && x.inFlight === n);
 
 const domain = (name: string) => {
   const m = manifest.circuits[name];
@@ -185,10 +184,6 @@ for (const circuit of circuits) {
       `| ${circuit.label} | ${fmt(m.constraints)} | ${fmt(m.wires)} | 2^${Math.log2(domain(circuit.id))} |`,
     );
 }
-const v1c = manifest.circuits.valid_match?.constraints ?? NaN;
-const v2c = manifest.circuits.valid_match_v2?.constraints ?? NaN;
-out.push('');
-out.push(`VALID_MATCH v2 / v1 constraints: ${fmt(v2c)} / ${fmt(v1c)} = ${(v2c / v1c).toFixed(3)}`);
 out.push('');
 out.push('| circuit | configuration | in flight | proofs/s | latency p50 ms | CPU ms/proof |');
 out.push('|---|---|---:|---:|---:|---:|');
@@ -199,41 +194,19 @@ for (const x of rows) {
     `| ${name} | ${label} | ${x.inFlight} | ${x.perSecond.toFixed(2)} | ${fmt(x.latencyP50Ms)} | ${fmt(x.cpuMsPerProof)} |`,
   );
 }
-out.push('');
-out.push('| configuration | in flight | v1 proofs/s | v2 proofs/s | v2 / v1 |');
-out.push('|---|---:|---:|---:|---:|');
-for (const c of configs)
-  for (const n of inFlights) {
-    const a = row('valid_match', c.id, n);
-    const b = row('valid_match_v2', c.id, n);
-    if (a && b)
-      out.push(
-        `| ${c.label} | ${n} | ${a.perSecond.toFixed(2)} | ${b.perSecond.toFixed(2)} | ${(b.perSecond / a.perSecond).toFixed(2)}x |`,
-      );
-  }
 const fastest = (circuit: string): Row | undefined =>
   rows
     .filter((x) => x.circuit === circuit)
     .reduce<Row | undefined>((a, b) => (a && a.perSecond >= b.perSecond ? a : b), undefined);
-const best = fastest('valid_match_v2');
-const bestV1 = fastest('valid_match');
-// Today: the engine's NoteMatchProver default, one worker (on all cores), one proof at a time.
-const today = row('valid_match', native ? 'native-1x' : 'snarkjs-1x', 1);
-if (best && bestV1) {
-  const sameV1 = row('valid_match', best.config, best.inFlight);
-  const label = (id: string) => configs.find((c) => c.id === id)?.label ?? id;
-  out.push('');
-  out.push(
-    `Most VALID_MATCH v2 proofs/s: ${label(best.config)}, ${best.inFlight} in flight: ${best.perSecond.toFixed(2)}/s` +
-      (sameV1
-        ? `; v1 at the same configuration ${sameV1.perSecond.toFixed(2)}/s, v2/v1 ${(best.perSecond / sameV1.perSecond).toFixed(2)}x`
-        : '') +
-      `; most v1 proofs/s: ${label(bestV1.config)}, ${bestV1.inFlight} in flight, ${bestV1.perSecond.toFixed(2)}/s, best v2 / best v1 ${(best.perSecond / bestV1.perSecond).toFixed(2)}x` +
-      (today
-        ? `; v1 as the engine proves it today (${label(today.config)}, 1 in flight) ${today.perSecond.toFixed(2)}/s, best v2 / today ${(best.perSecond / today.perSecond).toFixed(2)}x`
-        : '') +
-      '.',
-  );
+for (const circuit of circuits) {
+  const best = fastest(circuit.id);
+  const label = configs.find((c) => c.id === best?.config)?.label ?? best?.config;
+  if (best) {
+    out.push('');
+    out.push(
+      `Most ${circuit.label} proofs/s: ${label}, ${best.inFlight} in flight: ${best.perSecond.toFixed(2)}/s.`,
+    );
+  }
 }
 console.log(out.join('\n'));
 if (jsonOut) writeFileSync(jsonOut, JSON.stringify({ startedAt, rounds, perLane, load, rows }, null, 2));

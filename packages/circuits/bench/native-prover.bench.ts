@@ -5,7 +5,7 @@
  *
  *   npx tsx packages/circuits/bench/native-prover.bench.ts [runs] [--zkey path.zkey ...]
  *
- * VALID_INPUT uses a real witness. Each extra --zkey (e.g. valid_match.zkey) is proved with a
+ * VALID_INPUT v2 uses a real witness. Each extra --zkey (e.g. valid_match_v2.zkey) is proved with a
  * synthetic witness (wire 0 = 1, the rest random field elements): neither prover checks the
  * constraints, the work is the same as for a real witness (slightly more: no zero or bit wires),
  * but the proof does not verify.
@@ -13,12 +13,19 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 
-import { MerkleTree, loadSnarkjs, terminateSnarkjs } from '@nightjar/crypto';
+import {
+  MerkleTree,
+  deriveNote,
+  loadSnarkjs,
+  ownerCommitment,
+  terminateSnarkjs,
+  type OrderTerms,
+} from '@nightjar/crypto';
 import { FIELD_MODULUS } from '@nightjar/protocol';
 
 import { CIRCUITS, loadArtifact } from '../src/artifacts.js';
 import { NativeGroth16Key, nativeProve, witnessFromWtns } from '../src/native-prover.js';
-import { validInputWitness, type ProvableNote } from '../src/witness.js';
+import { validInputV2Witness } from '../src/lock-witness.js';
 
 const args = process.argv.slice(2);
 const runs = Number(args.find((a) => /^\d+$/.test(a)) ?? 5);
@@ -37,24 +44,34 @@ interface Case {
   wtns: Uint8Array;
 }
 
-const NOTE: ProvableNote = {
+const NOTE = {
   mint: Uint8Array.from({ length: 32 }, (_, i) => 31 - i),
   amount: 5_000_000n,
   spendingKey: 0x1111111111111111111111111111111111111111111111111111111111111111n,
   noteInnerHash: 0x2222222222222222222222222222222222222222222222222222222222222222n,
 };
 
+const ORDER: OrderTerms = {
+  marketLo: 1n,
+  marketHi: 2n,
+  side: 0,
+  amount: 1_000n,
+  priceLimit: 150n,
+  minFillSize: 1n,
+  expirySlot: 1_000_000n,
+  orderId: 0x99n,
+};
+
 async function validInputCase(): Promise<Case> {
   const tree = new MerkleTree();
   tree.append(7n);
-  const c = validInputWitness(NOTE, { siblings: Array<bigint>(20).fill(0n), leafIndex: 0 }).derived
-    .noteCommitment;
-  const w = validInputWitness(NOTE, tree.proof(tree.append(c)));
+  const c = deriveNote({ ...NOTE, ownerCommitment: ownerCommitment(NOTE.spendingKey) }).noteCommitment;
+  const w = validInputV2Witness({ ...NOTE, path: tree.proof(tree.append(c)), order: ORDER });
   const out: { type: 'mem'; data?: Uint8Array } = { type: 'mem' };
-  await snarkjs.wtns.calculate(w.input, await loadArtifact(CIRCUITS.valid_input.wasm), out);
+  await snarkjs.wtns.calculate(w.input, await loadArtifact(CIRCUITS.valid_input_v2.wasm), out);
   return {
-    name: 'valid_input',
-    zkey: await loadArtifact(CIRCUITS.valid_input.zkey),
+    name: 'valid_input_v2',
+    zkey: await loadArtifact(CIRCUITS.valid_input_v2.zkey),
     wtns: out.data as Uint8Array,
   };
 }

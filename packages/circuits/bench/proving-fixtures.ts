@@ -1,13 +1,11 @@
 /**
  * Consistent inputs for the proving benchmarks, built the way test/match-v2-fixture.ts builds
- * them: VALID_MATCH v1 (two notes in one tree, both change notes relocked), VALID_MATCH v2 (a
- * partial fill on both sides of one market, memos bound) and VALID_LOCK (the bid's change note
- * from that match, in a tree, locked for the bid's remainder).
+ * them: VALID_MATCH v2 (a partial fill on both sides of one market, memos bound) and VALID_LOCK
+ * (the bid's change note from that match, in a tree, locked for the bid's remainder).
  */
-import { FILL_MEMO_BYTES, MerkleTree, deriveNote, ownerCommitment, type OrderTerms } from '@nightjar/crypto';
+import { FILL_MEMO_BYTES, MerkleTree, ownerCommitment, type OrderTerms } from '@nightjar/crypto';
 
 import type { ValidLockParams } from '../src/lock-witness.js';
-import type { ValidMatchParams } from '../src/match-witness.js';
 import {
   validMatchV2Witness,
   type MatchOrderTerms,
@@ -25,44 +23,6 @@ const bidOwner = ownerCommitment(BID_KEY);
 const askOwner = ownerCommitment(ASK_KEY);
 const feeOwner = ownerCommitment(0xfeen);
 
-/** VALID_MATCH v1: q 3,000 at 2.5 against a 10,000 quote note and a 5,000 base note. */
-export function validMatchV1Params(): ValidMatchParams {
-  const bidNote = deriveNote({
-    mint: QUOTE,
-    amount: 10_000n,
-    ownerCommitment: bidOwner,
-    noteInnerHash: BID_INNER,
-  });
-  const askNote = deriveNote({
-    mint: BASE,
-    amount: 5_000n,
-    ownerCommitment: askOwner,
-    noteInnerHash: ASK_INNER,
-  });
-  const tree = new MerkleTree();
-  tree.append(bidNote.noteCommitment);
-  tree.append(askNote.noteCommitment);
-  const side = (amount: bigint, owner: bigint, inner: bigint, leafIndex: number) => ({
-    amount,
-    ownerCommitment: owner,
-    noteInnerHash: inner,
-    merkleRoot: tree.root,
-    path: { siblings: tree.proof(leafIndex).siblings, leafIndex },
-    relock: true,
-  });
-  return {
-    baseMint: BASE,
-    quoteMint: QUOTE,
-    priceScale: 1_000_000n,
-    feeBps: 25n,
-    feeOwnerCommitment: feeOwner,
-    quantity: 3_000n,
-    price: 2_500_000n,
-    bid: side(10_000n, bidOwner, BID_INNER, 0),
-    ask: side(5_000n, askOwner, ASK_INNER, 1),
-  };
-}
-
 const BID_ORDER: MatchOrderTerms = {
   amount: 5_000n,
   priceLimit: 2_600_000n,
@@ -78,7 +38,10 @@ const ASK_ORDER: MatchOrderTerms = {
   orderId: 0xf0e0d0c0b0a090807060504030201000n,
 };
 
-/** VALID_MATCH v2: the same trade, each side an order filled partially (both change notes non-zero). */
+/**
+ * VALID_MATCH v2: q 3,000 at 2.5 against a 10,000 quote note and a 5,000 base note, each side an
+ * order filled partially (both change notes non-zero).
+ */
 export function validMatchV2Params(): ValidMatchV2Params {
   return {
     marketId: MARKET_ID,

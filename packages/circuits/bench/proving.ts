@@ -1,5 +1,5 @@
 /**
- * VALID_INPUT proving time in Node, through the real prover (worker thread, hash-checked
+ * VALID_INPUT v2 proving time in Node, through the real prover (worker thread, hash-checked
  * artifacts). Used by the crypto benchmark (`benchProving`); runnable on its own:
  *
  *   npx tsx packages/circuits/bench/proving.ts [runs] [--single-thread]
@@ -7,8 +7,10 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import type { OrderTerms } from '@nightjar/crypto';
+
+import { validInputV2Witness, type ValidInputV2Params } from '../src/lock-witness.js';
 import { NoteProver } from '../src/prover.js';
-import { validInputWitness, type ProvableNote } from '../src/witness.js';
 
 export interface ProvingBench {
   medianMs: number;
@@ -20,15 +22,25 @@ export interface ProvingBench {
   samplesMs: number[];
 }
 
-const NOTE: ProvableNote = {
+const NOTE = {
   mint: Uint8Array.from({ length: 32 }, (_, i) => 31 - i),
   amount: 5_000_000n,
   spendingKey: 0x1111111111111111111111111111111111111111111111111111111111111111n,
   noteInnerHash: 0x2222222222222222222222222222222222222222222222222222222222222222n,
 };
+const ORDER: OrderTerms = {
+  marketLo: 1n,
+  marketHi: 2n,
+  side: 0,
+  amount: 1_000n,
+  priceLimit: 150n,
+  minFillSize: 1n,
+  expirySlot: 1_000_000n,
+  orderId: 0x99n,
+};
 
 /**
- * Median wall time of `runs` sequential VALID_INPUT proofs on one warm worker (after one cold
+ * Median wall time of `runs` sequential VALID_INPUT v2 proofs on one warm worker (after one cold
  * proof), end to end: witness inputs and public inputs on the calling thread, witness and proof in
  * the worker, 256-byte encoding. `singleThread` as in ProverOptions (default false: snarkjs uses
  * its helper threads, one per core).
@@ -40,18 +52,22 @@ export async function benchProving(
   // The note sits at leaf 0 of an otherwise empty tree: siblings are arbitrary field elements for
   // timing purposes, any path gives the same constraint system work.
   const siblings = Array.from({ length: 20 }, (_, i) => BigInt(i + 1) * 0x1234567n);
-  const path = { siblings, leafIndex: 0 };
-  validInputWitness(NOTE, path); // fail fast on a bad fixture
+  const request = (leafIndex: number): ValidInputV2Params => ({
+    ...NOTE,
+    path: { siblings, leafIndex },
+    order: ORDER,
+  });
+  validInputV2Witness(request(0)); // fail fast on a bad fixture
   const prover = new NoteProver({ workers: 1, singleThread: options.singleThread ?? false });
   try {
     await prover.start();
     let t = performance.now();
-    await prover.proveValidInput({ note: NOTE, path });
+    await prover.proveValidInputV2(request(0));
     const coldMs = performance.now() - t;
     const samplesMs: number[] = [];
     for (let i = 0; i < runs; i++) {
       t = performance.now();
-      await prover.proveValidInput({ note: NOTE, path: { siblings, leafIndex: i } });
+      await prover.proveValidInputV2(request(i));
       samplesMs.push(performance.now() - t);
     }
     const sorted = [...samplesMs].sort((a, b) => a - b);
@@ -80,7 +96,7 @@ if (isMain) {
   benchProving({ runs, singleThread }).then(
     (r) => {
       console.log(
-        `VALID_INPUT proving (Node, 1 worker${singleThread ? ', single-threaded' : ''}): median ${r.medianMs.toFixed(0)} ms, ` +
+        `VALID_INPUT v2 proving (Node, 1 worker${singleThread ? ', single-threaded' : ''}): median ${r.medianMs.toFixed(0)} ms, ` +
           `min ${r.minMs.toFixed(0)} ms, max ${r.maxMs.toFixed(0)} ms over ${r.runs} runs; cold ${r.coldMs.toFixed(0)} ms`,
       );
     },

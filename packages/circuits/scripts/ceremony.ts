@@ -1,9 +1,9 @@
 /**
- * DEV-ONLY trusted setup for VALID_INPUT, VALID_SPEND and VALID_MATCH.
+ * DEV-ONLY trusted setup for the circuits of src/artifacts.ts (CIRCUITS).
  *
  *   npm run ceremony -w packages/circuits            (full run, a few minutes on 2 cores)
  *   npm run ceremony -w packages/circuits -- --reuse-ptau   (keep build/ phase-1 output)
- *   npm run ceremony -w packages/circuits -- --only valid_match
+ *   npm run ceremony -w packages/circuits -- --only valid_match_v2
  *       (set up only the named circuits, comma-separated, and the phase-1 files they need; every
  *       other circuit's artifacts and manifest entries stay byte for byte as committed)
  *   npm run ceremony -w packages/circuits -- --only valid_lock --committed-ptau
@@ -19,10 +19,10 @@
  * deployment needs a multi-party phase 2 on top of a public phase-1 transcript.
  *
  * Steps:
- *  1. compile circuits/valid_input.circom and circuits/valid_spend.circom with circom2 (--O2)
- *     into build/ (r1cs, wasm, sym);
- *  2. phase 1 (bn128), once per power the circuits need (13 for VALID_INPUT and VALID_SPEND, 15
- *     for VALID_MATCH, see CIRCUITS[name].ptau): new accumulator, one contribution, a fixed
+ *  1. compile circuits/<name>.circom of each circuit with circom2 (--O2) into build/ (r1cs, wasm,
+ *     sym);
+ *  2. phase 1 (bn128), once per power the circuits need (13 for most, 15 for VALID_MATCH v2 and
+ *     VALID_JOIN_SPLIT v2, see CIRCUITS[name].ptau): new accumulator, one contribution, a fixed
  *     beacon, prepare phase 2, verify;
  *  3. phase 2 per circuit: groth16 setup, one contribution, a fixed beacon, verify against the
  *     r1cs and the ptau, export the verification key;
@@ -58,7 +58,7 @@ const require = createRequire(import.meta.url);
 
 /**
  * Power of PTAU_FILE: the smallest that holds VALID_SPEND (6,490 constraints + 8 public wires <=
- * 2^13). VALID_MATCH (~17.8k) needs 15 and has its own phase-1 file.
+ * 2^13). VALID_MATCH v2 (9.5k) and VALID_JOIN_SPLIT v2 need 15 and have their own phase-1 file.
  */
 export const PTAU_POWER = 13;
 
@@ -70,10 +70,7 @@ export const PHASE1_ENTROPY_BY_POWER: Readonly<Record<number, string>> = {
   15: 'nightjar dev ceremony / phase 1 / power 15 / contribution 1 / PUBLIC, DEV ONLY',
 };
 export const PHASE2_ENTROPY: Record<CircuitName, string> = {
-  valid_input: 'nightjar dev ceremony / phase 2 / valid_input / contribution 1 / PUBLIC, DEV ONLY',
   valid_spend: 'nightjar dev ceremony / phase 2 / valid_spend / contribution 1 / PUBLIC, DEV ONLY',
-  valid_match: 'nightjar dev ceremony / phase 2 / valid_match / contribution 1 / PUBLIC, DEV ONLY',
-  valid_join_split: 'nightjar dev ceremony / phase 2 / valid_join_split / contribution 1 / PUBLIC, DEV ONLY',
   valid_input_v2: 'nightjar dev ceremony / phase 2 / valid_input_v2 / contribution 1 / PUBLIC, DEV ONLY',
   valid_lock: 'nightjar dev ceremony / phase 2 / valid_lock / contribution 1 / PUBLIC, DEV ONLY',
   valid_match_v2: 'nightjar dev ceremony / phase 2 / valid_match_v2 / contribution 1 / PUBLIC, DEV ONLY',

@@ -2,7 +2,7 @@
  * `npm run verify-ceremony -w packages/circuits`: for every committed circuit, recompiles it and
  * compares the r1cs and wasm with the committed ones byte for byte, then runs `snarkjs zkey verify
  * <circuit>.r1cs <ptau> <circuit>.zkey` on the hash-pinned files (exit 1 if anything fails).
- * Minutes per circuit on two shared cores (over ten for VALID_MATCH), so the suite does not run
+ * Minutes per circuit on two shared cores (most for the power-15 circuits), so the suite does not run
  * it: test/sources.test.ts checks the source fingerprints, test/ceremony-verify.proofs.test.ts
  * the pins.
  */

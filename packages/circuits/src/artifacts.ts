@@ -11,22 +11,37 @@ import {
   VALID_INPUT_V2_PUBLIC_INPUTS,
   VALID_JOIN_SPLIT_PUBLIC_INPUTS,
   VALID_LOCK_PUBLIC_INPUTS,
-  VALID_MATCH_PUBLIC_INPUTS,
   VALID_MATCH_V2_PUBLIC_INPUTS,
   VALID_SPEND_V2_PUBLIC_INPUTS,
   type SnarkjsVerificationKey,
 } from '@nightjar/crypto';
 
+/**
+ * The circuits with committed artifacts. The `_v2` suffix marks the settlement-v2 statements
+ * (issue 29, DESIGN 3 and 6) that replaced the first VALID_INPUT, VALID_MATCH and
+ * VALID_JOIN_SPLIT; VALID_SPEND is still the first version until withdrawals move to
+ * VALID_SPEND v2 (issue 30).
+ */
 export type CircuitName =
-  | 'valid_input'
   | 'valid_spend'
-  | 'valid_match'
-  | 'valid_join_split'
   | 'valid_input_v2'
   | 'valid_lock'
   | 'valid_match_v2'
   | 'valid_spend_v2'
   | 'valid_join_split_v2';
+
+export interface CircuitFiles {
+  /** Circom template instantiated by the main component of circuits/<name>.circom. */
+  readonly template: string;
+  /** Public signals in proof order: the circuit's outputs first, then its public inputs. */
+  readonly publicInputs: readonly string[];
+  readonly wasm: string;
+  readonly zkey: string;
+  readonly vkey: string;
+  readonly r1cs: string;
+  /** The phase-1 file (powers of tau, prepared for phase 2) its zkey was set up from. */
+  readonly ptau: string;
+}
 
 /** A circuit's committed files are named after it. */
 function circuitFiles(
@@ -46,29 +61,8 @@ function circuitFiles(
   };
 }
 
-export interface CircuitFiles {
-  /** Circom template instantiated by the main component. */
-  readonly template: string;
-  /** Public inputs in proof order (DESIGN.md section 3). */
-  readonly publicInputs: readonly string[];
-  readonly wasm: string;
-  readonly zkey: string;
-  readonly vkey: string;
-  readonly r1cs: string;
-  /** The phase-1 file (powers of tau, prepared for phase 2) its zkey was set up from. */
-  readonly ptau: string;
-}
-
 export const CIRCUITS: Readonly<Record<CircuitName, CircuitFiles>> = {
-  valid_input: {
-    template: 'ValidInput(20)',
-    publicInputs: ['merkle_root', 'note_commitment', 'nullifier', 'mint_lo', 'mint_hi'],
-    wasm: 'valid_input.wasm',
-    zkey: 'valid_input.zkey',
-    vkey: 'valid_input.vkey.json',
-    r1cs: 'valid_input.r1cs',
-    ptau: 'pot13_final.ptau',
-  },
+  // Withdrawals (issue 30 moves them to valid_spend_v2).
   valid_spend: {
     template: 'ValidSpend(20)',
     publicInputs: [
@@ -86,34 +80,14 @@ export const CIRCUITS: Readonly<Record<CircuitName, CircuitFiles>> = {
     r1cs: 'valid_spend.r1cs',
     ptau: 'pot13_final.ptau',
   },
-  // ~17.8k constraints: too large for power 13, so it has its own power-15 phase-1 file.
-  valid_match: {
-    template: 'ValidMatch(20)',
-    publicInputs: VALID_MATCH_PUBLIC_INPUTS,
-    wasm: 'valid_match.wasm',
-    zkey: 'valid_match.zkey',
-    vkey: 'valid_match.vkey.json',
-    r1cs: 'valid_match.r1cs',
-    ptau: 'pot15_final.ptau',
-  },
-  // ~30.6k constraints (four depth-20 paths), within the same power-15 phase-1 file.
-  valid_join_split: {
-    template: 'ValidJoinSplit(20, 4, 8)',
-    publicInputs: VALID_JOIN_SPLIT_PUBLIC_INPUTS,
-    wasm: 'valid_join_split.wasm',
-    zkey: 'valid_join_split.zkey',
-    vkey: 'valid_join_split.vkey.json',
-    r1cs: 'valid_join_split.r1cs',
-    ptau: 'pot15_final.ptau',
-  },
-  // Settlement v2 (issue 29, DESIGN 3 and 6): the use-tag statements, the lock-only circuit for a
-  // settlement's change note, the path-free match proof and the join-split with distinct inputs.
+  // The owner's note bound to one order by its use tag: what intake verifies and a lock carries.
   valid_input_v2: circuitFiles(
     'valid_input_v2',
     'ValidInputV2(20)',
     VALID_INPUT_V2_PUBLIC_INPUTS,
     'pot13_final.ptau',
   ),
+  // The engine's lock of a settlement's change note for its order's remainder.
   valid_lock: circuitFiles('valid_lock', 'ValidLock(20)', VALID_LOCK_PUBLIC_INPUTS, 'pot13_final.ptau'),
   // 9.5k constraints: above power 13, so the power-15 file serves it.
   valid_match_v2: circuitFiles(
@@ -128,6 +102,7 @@ export const CIRCUITS: Readonly<Record<CircuitName, CircuitFiles>> = {
     VALID_SPEND_V2_PUBLIC_INPUTS,
     'pot13_final.ptau',
   ),
+  // Four depth-20 paths, pairwise-distinct inputs; validJoinSplitWitness builds its input.
   valid_join_split_v2: circuitFiles(
     'valid_join_split_v2',
     'ValidJoinSplitV2(20, 4, 8)',
@@ -140,7 +115,7 @@ export const ARTIFACTS_DIR: string = fileURLToPath(new URL('../artifacts/', impo
 export const MANIFEST_FILE = 'manifest.json';
 /**
  * The dev ceremony's first phase-1 output (prepared for phase 2), what `snarkjs zkey verify` checks
- * VALID_INPUT and VALID_SPEND against; each circuit names its own in `CIRCUITS[name].ptau`.
+ * the power-13 circuits against; each circuit names its own in `CIRCUITS[name].ptau`.
  */
 export const PTAU_FILE = 'pot13_final.ptau';
 export const MANIFEST_PATH: string = join(ARTIFACTS_DIR, MANIFEST_FILE);

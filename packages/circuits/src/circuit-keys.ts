@@ -17,11 +17,14 @@ import {
   type CircuitName,
 } from './artifacts.js';
 
-/** Every key directory has these. */
-type RequiredCircuit = 'valid_input' | 'valid_spend';
-/** Circuits added later: a key directory from before them has no such key. */
+/** Every key directory has these: order intake verifies VALID_INPUT v2, withdrawals VALID_SPEND. */
+type RequiredCircuit = 'valid_input_v2' | 'valid_spend';
+/**
+ * The settlement circuits (VALID_LOCK, VALID_MATCH v2, VALID_JOIN_SPLIT v2) and VALID_SPEND v2:
+ * a key directory without them loads, and a verifier that needs one must refuse to run without it.
+ */
 type OptionalCircuit = Exclude<CircuitName, RequiredCircuit>;
-const REQUIRED: readonly CircuitName[] = ['valid_input', 'valid_spend'];
+const REQUIRED: readonly CircuitName[] = ['valid_input_v2', 'valid_spend'];
 
 export interface CircuitKeySet {
   /** Absolute directory the keys were read from. */
@@ -29,8 +32,8 @@ export interface CircuitKeySet {
   /** True when the manifest marks the keys as coming from a dev ceremony. */
   devOnly: boolean;
   /**
-   * VALID_MATCH's key is there when the directory's manifest lists it (the committed dev keys
-   * do); a verifier that settles matches must refuse to run without it.
+   * An optional circuit's key is there when the directory's manifest lists it (the committed dev
+   * keys list them all); a verifier that settles matches must refuse to run without theirs.
    */
   keys: Record<RequiredCircuit, SnarkjsVerificationKey> &
     Partial<Record<OptionalCircuit, SnarkjsVerificationKey>>;
@@ -44,7 +47,7 @@ export class DevOnlyKeysError extends Error {
   constructor(readonly dir: string) {
     super(
       `the circuit keys in ${dir} come from the DEV-ONLY ceremony (manifest.json "dev_only": true): ` +
-        'whoever ran it can forge VALID_INPUT and VALID_SPEND proofs. Outside dev mode pass ' +
+        'whoever ran it can forge every proof the venue checks. Outside dev mode pass ' +
         '--circuit-keys DIR with the verification keys of a real ceremony ' +
         '(packages/circuits/README.md, "Running a real ceremony").',
     );
@@ -66,7 +69,7 @@ export async function loadCircuitKeys(options: {
   if (devOnly && !options.allowDevOnly) throw new DevOnlyKeysError(dir);
   const keys = {} as CircuitKeySet['keys'];
   const vkeySha256 = {} as CircuitKeySet['vkeySha256'];
-  // A key directory from before VALID_MATCH or VALID_JOIN_SPLIT existed lacks their keys.
+  // A key directory may lack the optional keys (a verifier that needs one refuses to run).
   const names = (Object.keys(CIRCUITS) as CircuitName[]).filter(
     (n) => REQUIRED.includes(n) || manifest.files[CIRCUITS[n].vkey] !== undefined,
   );
@@ -88,17 +91,19 @@ export async function loadCircuitKeys(options: {
   return { dir, devOnly, keys, vkeySha256 };
 }
 
-/** What `/info` shows of a key set: the pinned hashes, and whether they are dev-only. */
+/**
+ * What `/info` shows of a key set: the pinned hashes of the keys the venue verifies with, and
+ * whether they are dev-only. The field names predate settlement v2: `valid_input` is VALID_INPUT
+ * v2's key, `valid_match` and `valid_join_split` the v2 keys of those statements.
+ */
 export function circuitKeysInfo(set: CircuitKeySet): CircuitKeysInfo {
+  const { valid_lock: lock, valid_match_v2: match, valid_join_split_v2: joinSplit } = set.vkeySha256;
   return {
     dev_only: set.devOnly,
-    valid_input_vkey_sha256: set.vkeySha256.valid_input,
+    valid_input_vkey_sha256: set.vkeySha256.valid_input_v2,
     valid_spend_vkey_sha256: set.vkeySha256.valid_spend,
-    ...(set.vkeySha256.valid_match === undefined
-      ? {}
-      : { valid_match_vkey_sha256: set.vkeySha256.valid_match }),
-    ...(set.vkeySha256.valid_join_split === undefined
-      ? {}
-      : { valid_join_split_vkey_sha256: set.vkeySha256.valid_join_split }),
+    ...(lock === undefined ? {} : { valid_lock_vkey_sha256: lock }),
+    ...(match === undefined ? {} : { valid_match_vkey_sha256: match }),
+    ...(joinSplit === undefined ? {} : { valid_join_split_vkey_sha256: joinSplit }),
   };
 }

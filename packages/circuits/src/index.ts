@@ -1,6 +1,7 @@
 /**
- * @nightjar/circuits: Circom circuits VALID_INPUT, VALID_SPEND, VALID_MATCH and VALID_JOIN_SPLIT, their committed
- * artifacts (DEV-ONLY trusted setup, see README.md) and a Node prover.
+ * @nightjar/circuits: the Circom circuits of settlement v2 (VALID_INPUT v2, VALID_LOCK, VALID_MATCH
+ * v2, VALID_JOIN_SPLIT v2, VALID_SPEND v2) and VALID_SPEND, their committed artifacts (DEV-ONLY
+ * trusted setup, see README.md) and a Node prover.
  */
 export {
   ARTIFACTS_DIR,
@@ -26,7 +27,6 @@ export {
   ProverInputError,
   pathBits,
   recipientToFields,
-  validInputWitness,
   validSpendWitness,
   type CircuitInput,
   type InclusionPath,
@@ -35,23 +35,12 @@ export {
   type WitnessInput,
 } from './witness.js';
 export {
-  MatchWitnessError,
-  validMatchWitness,
-  type MatchOutputWitness,
-  type MatchPartyInput,
-  type MatchWitnessErrorCode,
-  type ValidMatchParams,
-  type ValidMatchWitness,
-} from './match-witness.js';
-export {
   validJoinSplitWitness,
   type JoinSplitInputNote,
   type JoinSplitOutputWitness,
   type JoinSplitWitness,
   type ValidJoinSplitParams,
 } from './join-split-witness.js';
-// Settlement v2 (issue 29): the use-tag circuits, beside today's until everything proves them.
-export { CIRCUITS_V2, type CircuitV2, type CircuitV2Name } from './circuits-v2.js';
 export { SettlementWitnessError, type SettlementWitnessErrorCode } from './witness-v2.js';
 export {
   validInputV2Witness,
@@ -86,11 +75,9 @@ export {
   ProverQueueFullError,
   defaultProver,
   type LockProofResult,
-  type MatchProofResult,
   type MatchV2ProofResult,
   type ProofResult,
   type ProverOptions,
-  type ValidInputRequest,
   type ValidSpendRequest,
 } from './prover.js';
 export {

@@ -1,8 +1,8 @@
 /**
- * Circuit inputs of VALID_JOIN_SPLIT (circuits/valid_join_split.circom) from the notes a wallet
- * consumes and the amounts it creates. Pure and synchronous, like witness.ts: a request the circuit
- * would reject (value not conserved, mixed mints or owners, a path to another root) fails here
- * with a ProverInputError before any proving.
+ * Circuit inputs of VALID_JOIN_SPLIT v2 (circuits/valid_join_split_v2.circom) from the notes a
+ * wallet consumes and the amounts it creates. Pure and synchronous, like witness.ts: a request the
+ * circuit would reject (value not conserved, mixed mints or owners, a note twice, a path to another
+ * root) fails here with a ProverInputError before any proving.
  */
 import {
   JOIN_SPLIT_MAX_INPUTS,

@@ -1,5 +1,5 @@
 /**
- * Node prover for VALID_INPUT, VALID_SPEND and VALID_MATCH: witness calculation and a Groth16
+ * Node prover for the settlement v2 circuits and VALID_SPEND: witness calculation and a Groth16
  * prover (snarkjs, see groth16-backend.ts) in a pool of worker threads with a bounded queue. The
  * public inputs are computed here, on the calling thread, with the note formulas of
  * @nightjar/crypto, and cross-checked against what the circuit produced.
@@ -8,12 +8,7 @@
  */
 import { Worker } from 'node:worker_threads';
 
-import {
-  snarkjsProofToBytes,
-  validMatchPublicSignals,
-  validMatchV2PublicSignals,
-  type ValidMatchPublic,
-} from '@nightjar/crypto';
+import { snarkjsProofToBytes, validMatchV2PublicSignals } from '@nightjar/crypto';
 
 import { loadCircuitArtifacts, type CircuitName } from './artifacts.js';
 import {
@@ -21,7 +16,6 @@ import {
   type JoinSplitWitness,
   type ValidJoinSplitParams,
 } from './join-split-witness.js';
-import { validMatchWitness, type MatchOutputWitness, type ValidMatchParams } from './match-witness.js';
 import {
   validInputV2Witness,
   validLockWitness,
@@ -48,7 +42,6 @@ import type {
 } from './prover-protocol.js';
 import {
   ProverInputError,
-  validInputWitness,
   validSpendWitness,
   type InclusionPath,
   type ProvableNote,
@@ -61,17 +54,6 @@ export interface ProofResult {
   proof: Uint8Array;
   /** Public inputs in circuit order (DESIGN.md section 3). */
   publicInputs: bigint[];
-}
-
-/** A VALID_MATCH proof and everything the settlement needs from the same witness. */
-export interface MatchProofResult {
-  /** 256 bytes, DESIGN.md section 3 layout. */
-  proof: Uint8Array;
-  publicInputs: ValidMatchPublic;
-  /** validMatchPublicSignals(publicInputs): what the ledger verifies the proof against. */
-  publicSignals: bigint[];
-  /** Present (non-zero) outputs, in slot order. */
-  outputs: MatchOutputWitness[];
 }
 
 /** A lock proof (VALID_INPUT v2 or VALID_LOCK): public signals [use_tag, merkle_root, nullifier]. */
@@ -88,14 +70,11 @@ export type MatchV2ProofResult = Omit<ValidMatchV2Witness, 'input'> & {
   publicSignals: bigint[];
 };
 
-export interface ValidInputRequest {
+export interface ValidSpendRequest {
   note: ProvableNote;
   path: InclusionPath;
   /** When given, the root computed from the path must equal it (else ProverInputError). */
   merkleRoot?: bigint;
-}
-
-export interface ValidSpendRequest extends ValidInputRequest {
   recipient: Recipient;
 }
 
@@ -156,8 +135,11 @@ interface Job extends Prepared {
   reject: (e: Error) => void;
 }
 
-/** Proved from the start; VALID_MATCH (a larger zkey only the engine needs) loads on first use. */
-const EAGER_CIRCUITS = ['valid_input', 'valid_spend'] as const satisfies readonly CircuitName[];
+/**
+ * Proved from the start (order intake and withdrawals); the others (VALID_LOCK, VALID_MATCH v2 and
+ * the larger zkeys only the engine or a join-split needs) load on first use.
+ */
+const EAGER_CIRCUITS = ['valid_input_v2', 'valid_spend'] as const satisfies readonly CircuitName[];
 
 interface Slot {
   worker: Worker;
@@ -242,14 +224,6 @@ export class NoteProver {
     return this.#starting;
   }
 
-  /** Proves VALID_INPUT for a note. Public inputs: [merkle_root, note_commitment, nullifier, mint_lo, mint_hi]. */
-  async proveValidInput(req: ValidInputRequest): Promise<ProofResult> {
-    const { proof, publicSignals } = await this.#submit('valid_input', () =>
-      checkedRoot(validInputWitness(req.note, req.path), req.merkleRoot),
-    );
-    return { proof, publicInputs: publicSignals };
-  }
-
   /**
    * Proves VALID_SPEND for a note and a recipient. Public inputs: [merkle_root, nullifier,
    * mint_lo, mint_hi, amount, recipient_hi, recipient_lo].
@@ -262,19 +236,6 @@ export class NoteProver {
   }
 
   /**
-   * Proves VALID_MATCH for one match. Throws MatchWitnessError (a ProverInputError, with a
-   * stable `code`) before proving when the circuit would reject the match.
-   */
-  async proveValidMatch(params: ValidMatchParams): Promise<MatchProofResult> {
-    let witness!: ReturnType<typeof validMatchWitness>;
-    const { proof, publicSignals } = await this.#submit('valid_match', () => {
-      witness = validMatchWitness(params);
-      return { input: witness.input, expected: validMatchPublicSignals(witness.publicInputs) };
-    });
-    return { proof, publicInputs: witness.publicInputs, publicSignals, outputs: witness.outputs };
-  }
-
-  /**
    * Proves VALID_JOIN_SPLIT (the v2 circuit): consume 1 to 4 notes of one mint and owner, create up to 8. Throws
    * ProverInputError before proving when the circuit would reject the request.
    */
@@ -284,7 +245,7 @@ export class NoteProver {
     { proof: Uint8Array; publicInputs: bigint[] } & Omit<JoinSplitWitness, 'input' | 'publicInputs'>
   > {
     let witness!: JoinSplitWitness;
-    // VALID_JOIN_SPLIT v2 (pairwise-distinct nullifiers): same witness and public signals as v1.
+    // VALID_JOIN_SPLIT v2: pairwise-distinct inputs, the public signals of VALID_JOIN_SPLIT_PUBLIC_INPUTS.
     const { proof, publicSignals } = await this.#submit('valid_join_split_v2', () => {
       witness = validJoinSplitWitness(params);
       return { input: witness.input, expected: witness.publicInputs };

@@ -1,6 +1,6 @@
 /**
- * Circuit inputs for VALID_INPUT and VALID_SPEND, built from a note, its keys and an inclusion
- * path. Pure and synchronous: the prover uses it on the calling thread so that bad inputs fail
+ * Circuit inputs for VALID_SPEND, built from a note, its keys and an inclusion path, and the note
+ * parts every note circuit derives (VALID_JOIN_SPLIT builds on them). Pure and synchronous: the prover uses it on the calling thread so that bad inputs fail
  * fast with a typed error, and the public inputs it returns are the ones the proof must carry.
  */
 import {
@@ -155,8 +155,7 @@ export function noteParts(note: ProvableNote, path: InclusionPath) {
   return { mintLo, mintHi, amount, commitment, nullifier, merkleRoot, privateSignals };
 }
 
-/** Inputs and public inputs [merkle_root, note_commitment, nullifier, mint_lo, mint_hi] of VALID_INPUT. */
-/** The public values both circuits derive from a note, for callers that need them as numbers. */
+/** The public values a note circuit derives from a note, for callers that need them as numbers. */
 function derivedOf(c: ReturnType<typeof noteParts>): WitnessInput['derived'] {
   return {
     mintLo: c.mintLo,
@@ -164,24 +163,6 @@ function derivedOf(c: ReturnType<typeof noteParts>): WitnessInput['derived'] {
     noteCommitment: c.commitment,
     nullifier: c.nullifier,
     merkleRoot: c.merkleRoot,
-  };
-}
-
-export function validInputWitness(note: ProvableNote, path: InclusionPath): WitnessInput {
-  const c = noteParts(note, path);
-  const publicInputs = [c.merkleRoot, c.commitment, c.nullifier, c.mintLo, c.mintHi];
-  return {
-    input: {
-      merkle_root: c.merkleRoot.toString(),
-      note_commitment: c.commitment.toString(),
-      nullifier: c.nullifier.toString(),
-      mint_lo: c.mintLo.toString(),
-      mint_hi: c.mintHi.toString(),
-      amount: c.amount.toString(),
-      ...c.privateSignals,
-    },
-    publicInputs,
-    derived: derivedOf(c),
   };
 }
 

@@ -46,6 +46,10 @@ describe('committed artifacts', () => {
     expect(manifest.dev_only).toBe(true);
     expect(manifest.warning).toMatch(/DEV-ONLY/);
     expect(manifest.protocol).toBe('groth16');
+    // Exactly the circuits of CIRCUITS, each with its phase-2 record: no retired circuit lingers.
+    expect(Object.keys(manifest.circuits)).toEqual(NAMES);
+    const phase2 = (manifest.ceremony as { phase2: { contributions: { circuit: string }[] } }).phase2;
+    expect(phase2.contributions.map((c) => c.circuit)).toEqual(NAMES);
     for (const name of NAMES) {
       const c = manifest.circuits[name];
       const paths = artifactPaths(name);
@@ -89,7 +93,7 @@ describe('committed artifacts', () => {
 
   it('the loader rejects a modified artifact with a typed error', async () => {
     cpSync(ARTIFACTS_DIR, tmp, { recursive: true });
-    const file = CIRCUITS.valid_input.vkey;
+    const file = CIRCUITS.valid_input_v2.vkey;
     await expect(loadArtifact(file, tmp)).resolves.toBeInstanceOf(Uint8Array);
 
     const bytes = readFileSync(join(tmp, file));

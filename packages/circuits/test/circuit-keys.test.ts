@@ -7,11 +7,11 @@ import { DevOnlyKeysError, circuitKeysInfo, loadCircuitKeys } from '../src/circu
 
 const TOY = new URL('../../crypto/test/fixtures/groth16/', import.meta.url);
 
-/** A directory laid out like a real ceremony's result: manifest (dev_only false) and two vkeys. */
-function ceremonyDir(root: string, vkeys: { valid_input: Buffer; valid_spend: Buffer }): string {
+/** A directory laid out like a real ceremony's result: manifest (dev_only false) and the two required vkeys. */
+function ceremonyDir(root: string, vkeys: { valid_input_v2: Buffer; valid_spend: Buffer }): string {
   const dir = mkdtempSync(join(root, 'keys-'));
   const files: Record<string, { sha256: string; bytes: number }> = {};
-  for (const name of ['valid_input', 'valid_spend'] as const) {
+  for (const name of ['valid_input_v2', 'valid_spend'] as const) {
     writeFileSync(join(dir, CIRCUITS[name].vkey), vkeys[name]);
     files[CIRCUITS[name].vkey] = { sha256: sha256Hex(vkeys[name]), bytes: vkeys[name].length };
   }
@@ -22,8 +22,9 @@ function ceremonyDir(root: string, vkeys: { valid_input: Buffer; valid_spend: Bu
 describe('loadCircuitKeys', () => {
   const root = mkdtempSync(join(tmpdir(), 'nightjar-keys-'));
   afterAll(() => rmSync(root, { recursive: true, force: true }));
+  // Toy keys of a real (non-dev) setup with the right numbers of public inputs: 3 and 7.
   const toy = {
-    valid_input: readFileSync(new URL('verification_key.json', TOY)),
+    valid_input_v2: readFileSync(new URL('toy3_verification_key.json', TOY)),
     valid_spend: readFileSync(new URL('spend7_verification_key.json', TOY)),
   };
 
@@ -31,17 +32,23 @@ describe('loadCircuitKeys', () => {
     const set = await loadCircuitKeys({ allowDevOnly: true });
     const files = (await readManifest()).files;
     expect(set.devOnly).toBe(true);
+    // /info names the keys the venue verifies with: VALID_INPUT v2 at intake, the v2 settlement keys.
     expect(circuitKeysInfo(set)).toEqual({
       dev_only: true,
-      valid_input_vkey_sha256: files['valid_input.vkey.json']!.sha256,
+      valid_input_vkey_sha256: files['valid_input_v2.vkey.json']!.sha256,
       valid_spend_vkey_sha256: files['valid_spend.vkey.json']!.sha256,
-      valid_match_vkey_sha256: files['valid_match.vkey.json']!.sha256,
-      valid_join_split_vkey_sha256: files['valid_join_split.vkey.json']!.sha256,
+      valid_lock_vkey_sha256: files['valid_lock.vkey.json']!.sha256,
+      valid_match_vkey_sha256: files['valid_match_v2.vkey.json']!.sha256,
+      valid_join_split_vkey_sha256: files['valid_join_split_v2.vkey.json']!.sha256,
     });
-    expect(set.keys.valid_join_split?.nPublic).toBe(17);
+    expect(set.keys.valid_input_v2.nPublic).toBe(3);
     expect(set.keys.valid_spend.nPublic).toBe(7);
-    expect(set.keys.valid_match?.nPublic).toBe(19);
-    expect(set.vkeySha256.valid_match).toBe(files['valid_match.vkey.json']!.sha256);
+    expect(set.keys.valid_lock?.nPublic).toBe(3);
+    expect(set.keys.valid_match_v2?.nPublic).toBe(CIRCUITS.valid_match_v2.publicInputs.length);
+    expect(set.keys.valid_join_split_v2?.nPublic).toBe(17);
+    expect(set.keys.valid_spend_v2?.nPublic).toBe(CIRCUITS.valid_spend_v2.publicInputs.length);
+    // Only the circuits of CIRCUITS are read: nothing else in a key directory is a key.
+    expect(Object.keys(set.keys).sort()).toEqual(Object.keys(CIRCUITS).sort());
   });
 
   it('outside dev mode: refuses the committed keys with an error that names the fix', async () => {
@@ -62,16 +69,41 @@ describe('loadCircuitKeys', () => {
     const dir = ceremonyDir(root, toy);
     const set = await loadCircuitKeys({ dir, allowDevOnly: false });
     expect(set.devOnly).toBe(false);
-    expect(set.vkeySha256.valid_input).toBe(sha256Hex(toy.valid_input));
-    expect(set.keys.valid_input.nPublic).toBe(5);
-    // A directory from before VALID_MATCH has no key for it; a settling verifier must refuse that.
-    expect(set.keys.valid_match).toBeUndefined();
+    expect(set.vkeySha256.valid_input_v2).toBe(sha256Hex(toy.valid_input_v2));
+    expect(set.keys.valid_input_v2.nPublic).toBe(3);
+    // The settlement keys are optional: a settling verifier must refuse a set without them.
+    expect(set.keys.valid_match_v2).toBeUndefined();
+    expect(set.keys.valid_lock).toBeUndefined();
+    expect(circuitKeysInfo(set)).toEqual({
+      dev_only: false,
+      valid_input_vkey_sha256: sha256Hex(toy.valid_input_v2),
+      valid_spend_vkey_sha256: sha256Hex(toy.valid_spend),
+    });
 
     const tampered = ceremonyDir(root, toy);
-    writeFileSync(join(tampered, CIRCUITS.valid_spend.vkey), toy.valid_input);
+    writeFileSync(join(tampered, CIRCUITS.valid_spend.vkey), toy.valid_input_v2);
     await expect(loadCircuitKeys({ dir: tampered, allowDevOnly: false })).rejects.toThrow(/does not match/);
     // A key with the wrong number of public inputs for its circuit is refused too.
-    const swapped = ceremonyDir(root, { valid_input: toy.valid_spend, valid_spend: toy.valid_input });
+    const swapped = ceremonyDir(root, { valid_input_v2: toy.valid_spend, valid_spend: toy.valid_input_v2 });
     await expect(loadCircuitKeys({ dir: swapped, allowDevOnly: false })).rejects.toThrow(/nPublic/);
+    // A key set of the retired first VALID_INPUT (5 public inputs) is refused in its place.
+    const v1 = readFileSync(new URL('verification_key.json', TOY));
+    const retired = ceremonyDir(root, { valid_input_v2: v1, valid_spend: toy.valid_spend });
+    await expect(loadCircuitKeys({ dir: retired, allowDevOnly: false })).rejects.toThrow(/nPublic 5/);
+  });
+
+  it('a key directory of the first statements only (valid_input.vkey.json, no valid_input_v2) is refused', async () => {
+    const dir = mkdtempSync(join(root, 'v1-'));
+    const v1 = readFileSync(new URL('verification_key.json', TOY));
+    writeFileSync(join(dir, 'valid_input.vkey.json'), v1);
+    writeFileSync(join(dir, CIRCUITS.valid_spend.vkey), toy.valid_spend);
+    const files = {
+      'valid_input.vkey.json': { sha256: sha256Hex(v1), bytes: v1.length },
+      [CIRCUITS.valid_spend.vkey]: { sha256: sha256Hex(toy.valid_spend), bytes: toy.valid_spend.length },
+    };
+    writeFileSync(join(dir, MANIFEST_FILE), JSON.stringify({ dev_only: false, files }));
+    await expect(loadCircuitKeys({ dir, allowDevOnly: false })).rejects.toThrow(
+      /valid_input_v2\.vkey\.json is not in the manifest/,
+    );
   });
 });

@@ -3,7 +3,14 @@
  * its public signals are snarkjs', bad keys and witnesses are refused with typed errors, and the
  * snarkjs fallback is chosen when the addon cannot be loaded.
  */
-import { Groth16Verifier, MerkleTree, bytesToSnarkjsProof } from '@nightjar/crypto';
+import {
+  Groth16Verifier,
+  MerkleTree,
+  bytesToSnarkjsProof,
+  deriveNote,
+  ownerCommitment,
+  type OrderTerms,
+} from '@nightjar/crypto';
 import { FIELD_MODULUS } from '@nightjar/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -17,7 +24,8 @@ import {
   witnessFromWtns,
   type NativeAddon,
 } from '../src/native-prover.js';
-import { validInputWitness, validSpendWitness, type ProvableNote } from '../src/witness.js';
+import { validInputV2Witness } from '../src/lock-witness.js';
+import { validSpendWitness, type ProvableNote } from '../src/witness.js';
 import { calculateWitness, r1csSatisfied, setWire, snarkjs, terminateCurve } from './helpers.js';
 
 const NOTE: ProvableNote = {
@@ -27,10 +35,24 @@ const NOTE: ProvableNote = {
   noteInnerHash: 0x7777777777777777777777777777777777777777777777777777777777777n,
 };
 const RECIPIENT = Uint8Array.from({ length: 32 }, (_, i) => 0xff - i);
+const ORDER: OrderTerms = {
+  marketLo: 0x1111n,
+  marketHi: 0x2222n,
+  side: 1,
+  amount: 1_000n,
+  priceLimit: 150n,
+  minFillSize: 10n,
+  expirySlot: 5_000n,
+  orderId: 0x77n,
+};
 
 function notePath(note: ProvableNote) {
-  const c = validInputWitness(note, { siblings: Array<bigint>(20).fill(0n), leafIndex: 0 }).derived
-    .noteCommitment;
+  const c = deriveNote({
+    mint: note.mint as Uint8Array,
+    amount: note.amount,
+    ownerCommitment: ownerCommitment(note.spendingKey),
+    noteInnerHash: note.noteInnerHash,
+  }).noteCommitment;
   const tree = new MerkleTree();
   tree.append(11n);
   tree.append(22n);
@@ -40,7 +62,9 @@ function notePath(note: ProvableNote) {
 async function wtnsFor(circuit: CircuitName, note: ProvableNote = NOTE): Promise<Uint8Array> {
   const path = notePath(note);
   const w =
-    circuit === 'valid_input' ? validInputWitness(note, path) : validSpendWitness(note, path, RECIPIENT);
+    circuit === 'valid_input_v2'
+      ? validInputV2Witness({ ...note, mint: note.mint as Uint8Array, path, order: ORDER })
+      : validSpendWitness(note, path, RECIPIENT);
   return calculateWitness(circuit, w.input);
 }
 
@@ -61,7 +85,7 @@ const keys = new Map<CircuitName, NativeGroth16Key>();
 const zkeys = new Map<CircuitName, Uint8Array>();
 
 beforeAll(async () => {
-  for (const circuit of ['valid_input', 'valid_spend'] as const) {
+  for (const circuit of ['valid_input_v2', 'valid_spend'] as const) {
     const zkey = await loadArtifact(CIRCUITS[circuit].zkey);
     zkeys.set(circuit, zkey);
     keys.set(circuit, NativeGroth16Key.load(zkey));
@@ -77,11 +101,11 @@ const key = (c: CircuitName) => keys.get(c) as NativeGroth16Key;
 describe('native Groth16 prover', () => {
   it('the addon is built on this machine', () => {
     expect(nativeProverAvailable()).toBe(true);
-    expect(key('valid_input').nPublic).toBe(CIRCUITS.valid_input.publicInputs.length);
+    expect(key('valid_input_v2').nPublic).toBe(CIRCUITS.valid_input_v2.publicInputs.length);
     expect(key('valid_spend').nPublic).toBe(CIRCUITS.valid_spend.publicInputs.length);
   });
 
-  for (const circuit of ['valid_input', 'valid_spend'] as const) {
+  for (const circuit of ['valid_input_v2', 'valid_spend'] as const) {
     it(`${circuit}: the proof verifies with snarkjs and the crypto verifier; public signals are snarkjs'`, async () => {
       const wtns = await wtnsFor(circuit);
       const native = await nativeProve(key(circuit), witnessFromWtns(wtns), { threads: 1 });
@@ -98,17 +122,17 @@ describe('native Groth16 prover', () => {
   }
 
   it('threads 1 and 2 both give verifying proofs; a bigint[] witness works too; proofs are blinded', async () => {
-    const wit = witnessFromWtns(await wtnsFor('valid_input'));
+    const wit = witnessFromWtns(await wtnsFor('valid_input_v2'));
     const asBigints: bigint[] = [];
     for (let i = 0; i < wit.length; i += 32) {
       let v = 0n;
       for (let b = 31; b >= 0; b--) v = (v << 8n) | BigInt(wit[i + b] as number);
       asBigints.push(v);
     }
-    const one = await nativeProve(key('valid_input'), wit, { threads: 1 });
-    const two = await nativeProve(key('valid_input'), asBigints, { threads: 2 });
-    expect(await snarkjsVerifies('valid_input', one.proof, one.publicSignals)).toBe(true);
-    expect(await snarkjsVerifies('valid_input', two.proof, two.publicSignals)).toBe(true);
+    const one = await nativeProve(key('valid_input_v2'), wit, { threads: 1 });
+    const two = await nativeProve(key('valid_input_v2'), asBigints, { threads: 2 });
+    expect(await snarkjsVerifies('valid_input_v2', one.proof, one.publicSignals)).toBe(true);
+    expect(await snarkjsVerifies('valid_input_v2', two.proof, two.publicSignals)).toBe(true);
     expect(two.publicSignals).toEqual(one.publicSignals);
     expect(Buffer.from(two.proof).equals(Buffer.from(one.proof))).toBe(false);
   }, 300_000);
@@ -116,8 +140,8 @@ describe('native Groth16 prover', () => {
   it('concurrent proofs on one key are all valid, and the event loop stays free meanwhile', async () => {
     const other: ProvableNote = { ...NOTE, amount: 5n };
     const wits = [
-      witnessFromWtns(await wtnsFor('valid_input')),
-      witnessFromWtns(await wtnsFor('valid_input', other)),
+      witnessFromWtns(await wtnsFor('valid_input_v2')),
+      witnessFromWtns(await wtnsFor('valid_input_v2', other)),
     ];
     let ticks = 0;
     let proving = true;
@@ -127,28 +151,29 @@ describe('native Groth16 prover', () => {
     };
     setImmediate(tick);
     const proofs = await Promise.all([
-      nativeProve(key('valid_input'), wits[0] as Uint8Array, { threads: 1 }),
-      nativeProve(key('valid_input'), wits[1] as Uint8Array, { threads: 2 }),
-      nativeProve(key('valid_input'), wits[0] as Uint8Array, { threads: 1 }),
+      nativeProve(key('valid_input_v2'), wits[0] as Uint8Array, { threads: 1 }),
+      nativeProve(key('valid_input_v2'), wits[1] as Uint8Array, { threads: 2 }),
+      nativeProve(key('valid_input_v2'), wits[0] as Uint8Array, { threads: 1 }),
     ]);
     proving = false;
     expect(ticks).toBeGreaterThan(10);
-    for (const p of proofs) expect(await snarkjsVerifies('valid_input', p.proof, p.publicSignals)).toBe(true);
+    for (const p of proofs)
+      expect(await snarkjsVerifies('valid_input_v2', p.proof, p.publicSignals)).toBe(true);
     expect(proofs[1]?.publicSignals).not.toEqual(proofs[0]?.publicSignals);
   }, 300_000);
 
   it('a witness that violates a constraint gives a proof that does not verify', async () => {
-    const wtns = await wtnsFor('valid_input');
-    const last = key('valid_input').nVars - 1;
+    const wtns = await wtnsFor('valid_input_v2');
+    const last = key('valid_input_v2').nVars - 1;
     const bad = setWire(wtns, last, 12345n);
-    expect(await r1csSatisfied('valid_input', bad)).toBe(false);
-    const p = await nativeProve(key('valid_input'), witnessFromWtns(bad), { threads: 2 });
-    expect(await snarkjsVerifies('valid_input', p.proof, p.publicSignals)).toBe(false);
+    expect(await r1csSatisfied('valid_input_v2', bad)).toBe(false);
+    const p = await nativeProve(key('valid_input_v2'), witnessFromWtns(bad), { threads: 2 });
+    expect(await snarkjsVerifies('valid_input_v2', p.proof, p.publicSignals)).toBe(false);
   }, 300_000);
 
   it('refuses malformed witnesses with typed errors', async () => {
-    const k = key('valid_input');
-    const wit = witnessFromWtns(await wtnsFor('valid_input'));
+    const k = key('valid_input_v2');
+    const wit = witnessFromWtns(await wtnsFor('valid_input_v2'));
     await expect(nativeProve(k, wit.subarray(32))).rejects.toMatchObject({ code: 'WITNESS_LENGTH' });
     const big = new Uint8Array(wit);
     big.fill(0xff, 64, 96);
@@ -163,7 +188,7 @@ describe('native Groth16 prover', () => {
   }, 120_000);
 
   it('refuses truncated and corrupted zkeys with typed errors', () => {
-    const zkey = zkeys.get('valid_input') as Uint8Array;
+    const zkey = zkeys.get('valid_input_v2') as Uint8Array;
     const refuse = (bytes: Uint8Array) => {
       try {
         NativeGroth16Key.load(bytes);

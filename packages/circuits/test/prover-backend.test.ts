@@ -3,26 +3,41 @@
  * compares snarkjs and the native addon side by side in one process, which the process-wide
  * NIGHTJAR_PROVER switch cannot do), and reports the one its workers actually use.
  */
-import { MerkleTree, bytesToSnarkjsProof } from '@nightjar/crypto';
+import {
+  MerkleTree,
+  bytesToSnarkjsProof,
+  deriveNote,
+  ownerCommitment,
+  type OrderTerms,
+} from '@nightjar/crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 
 import { loadVerificationKey } from '../src/artifacts.js';
 import { selectProverBackend } from '../src/native-prover.js';
 import { NoteProver } from '../src/prover.js';
-import { validInputWitness, type ProvableNote } from '../src/witness.js';
 import { snarkjs, terminateCurve } from './helpers.js';
 
-const NOTE: ProvableNote = {
+const NOTE = {
   mint: Uint8Array.from({ length: 32 }, (_, i) => 0x30 + i),
   amount: 42_000n,
   spendingKey: 0x3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3cn,
   noteInnerHash: 0x5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5an,
 };
+const ORDER: OrderTerms = {
+  marketLo: 1n,
+  marketHi: 2n,
+  side: 1,
+  amount: 500n,
+  priceLimit: 90n,
+  minFillSize: 1n,
+  expirySlot: 7_000n,
+  orderId: 0x42n,
+};
 
 const tree = new MerkleTree();
 tree.append(9n);
 const leaf = tree.append(
-  validInputWitness(NOTE, { siblings: Array<bigint>(20).fill(0n), leafIndex: 0 }).derived.noteCommitment,
+  deriveNote({ ...NOTE, ownerCommitment: ownerCommitment(NOTE.spendingKey) }).noteCommitment,
 );
 const path = tree.proof(leaf);
 
@@ -39,9 +54,9 @@ afterAll(async () => {
 });
 
 async function provesVerifiably(p: NoteProver): Promise<void> {
-  const r = await p.proveValidInput({ note: NOTE, path, merkleRoot: tree.root });
+  const r = await p.proveValidInputV2({ ...NOTE, path, merkleRoot: tree.root, order: ORDER });
   const ok = await snarkjs.groth16.verify(
-    await loadVerificationKey('valid_input'),
+    await loadVerificationKey('valid_input_v2'),
     r.publicInputs.map(String),
     bytesToSnarkjsProof(r.proof),
   );

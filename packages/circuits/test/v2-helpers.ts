@@ -1,17 +1,15 @@
 /**
- * The settlement v2 circuits have no committed artifacts until the wiring session runs their
- * ceremony, so their tests compile them (circom2 --O2, as the ceremony does) into
- * build/v2/<name>-<source fingerprint>/, gitignored, once per source version: a changed circuit
- * or include gets a fresh directory, an unchanged one is reused (about 30 s per circuit on two
- * shared cores the first time, then nothing). Once artifacts/manifest.json lists a circuit's
- * wasm and r1cs, those committed files are used instead.
+ * The settlement v2 circuits' tests use the committed wasm and r1cs that artifacts/manifest.json
+ * lists. A circuit the manifest does not list (a new or changed one before its ceremony) is
+ * compiled (circom2 --O2, as the ceremony does) into build/v2/<name>-<source fingerprint>/,
+ * gitignored, once per source version: a changed circuit or include gets a fresh directory, an
+ * unchanged one is reused (about 30 s per circuit on two shared cores the first time).
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { loadArtifact, readManifest } from '../src/artifacts.js';
-import type { CircuitV2Name } from '../src/circuits-v2.js';
+import { loadArtifact, readManifest, type CircuitName } from '../src/artifacts.js';
 import { compileCircuit } from '../scripts/ceremony.js';
 import { circuitSourceSha256 } from '../scripts/circuit-sources.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -28,9 +26,9 @@ interface Compiled {
   r1cs: Uint8Array;
 }
 
-const cache = new Map<CircuitV2Name, Promise<Compiled>>();
+const cache = new Map<CircuitName, Promise<Compiled>>();
 
-async function load(name: CircuitV2Name): Promise<Compiled> {
+async function load(name: CircuitName): Promise<Compiled> {
   const files = (await readManifest()).files;
   if (files[`${name}.wasm`] && files[`${name}.r1cs`]) {
     const [wasm, r1cs] = await Promise.all([loadArtifact(`${name}.wasm`), loadArtifact(`${name}.r1cs`)]);
@@ -65,7 +63,7 @@ async function load(name: CircuitV2Name): Promise<Compiled> {
 }
 
 /** The circuit's wasm and r1cs, compiled if needed (call it from a beforeAll with COMPILE_TIMEOUT_MS). */
-export function compiledV2(name: CircuitV2Name): Promise<Compiled> {
+export function compiledV2(name: CircuitName): Promise<Compiled> {
   let p = cache.get(name);
   if (!p) {
     p = load(name);
@@ -76,16 +74,16 @@ export function compiledV2(name: CircuitV2Name): Promise<Compiled> {
 }
 
 /** Runs the circuit's witness calculator; throws (with circom's assert message) on a rejected input. */
-export async function witnessV2(name: CircuitV2Name, input: Record<string, unknown>): Promise<Uint8Array> {
+export async function witnessV2(name: CircuitName, input: Record<string, unknown>): Promise<Uint8Array> {
   return witnessFromWasm((await compiledV2(name)).wasm, input);
 }
 
-export async function r1csSatisfiedV2(name: CircuitV2Name, wtns: Uint8Array): Promise<boolean> {
+export async function r1csSatisfiedV2(name: CircuitName, wtns: Uint8Array): Promise<boolean> {
   return r1csHolds((await compiledV2(name)).r1cs, wtns);
 }
 
 /** Number of constraints in the compiled r1cs (its header). */
-export async function constraintCount(name: CircuitV2Name): Promise<number> {
+export async function constraintCount(name: CircuitName): Promise<number> {
   const { r1cs } = await compiledV2(name);
   const quiet = { info() {}, debug() {}, warn() {}, error() {} };
   return (await snarkjs.r1cs.info(r1cs, quiet)).nConstraints;
@@ -95,7 +93,7 @@ export async function constraintCount(name: CircuitV2Name): Promise<number> {
  * The common frame of a v2 circuit's suite: compile it first, free snarkjs' curve threads last,
  * and pin its constraint count (the number the README states).
  */
-export function circuitV2Suite(name: CircuitV2Name, constraints: number): void {
+export function circuitV2Suite(name: CircuitName, constraints: number): void {
   beforeAll(() => compiledV2(name), COMPILE_TIMEOUT_MS);
   afterAll(terminateCurve);
   it(`has ${constraints.toLocaleString('en-US')} constraints (README "Settlement v2 circuits")`, async () => {

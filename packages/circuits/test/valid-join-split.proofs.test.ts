@@ -48,8 +48,8 @@ describe('NoteProver.proveValidJoinSplit (real proofs)', () => {
     const r = proofs.get(label)!;
     const [inputs, amounts] = CASES[label]!;
     expect(r.proof).toHaveLength(256);
-    expect(r.publicInputs).toHaveLength(CIRCUITS.valid_join_split.publicInputs.length);
-    expect([...CIRCUITS.valid_join_split.publicInputs]).toEqual([...VALID_JOIN_SPLIT_PUBLIC_INPUTS]);
+    expect(r.publicInputs).toHaveLength(CIRCUITS.valid_join_split_v2.publicInputs.length);
+    expect([...CIRCUITS.valid_join_split_v2.publicInputs]).toEqual([...VALID_JOIN_SPLIT_PUBLIC_INPUTS]);
     // What the ledger derives from the transaction's arguments (proof-checks.ts).
     const outputs = Array<bigint>(8).fill(0n);
     for (const o of r.outputs) outputs[o.slot] = o.commitment;
@@ -79,7 +79,7 @@ describe('NoteProver.proveValidJoinSplit (real proofs)', () => {
   it('changing any one public input (memo hash, a nullifier, an output commitment, …) fails', () => {
     for (const label of Object.keys(CASES)) {
       const r = proofs.get(label)!;
-      const names = CIRCUITS.valid_join_split.publicInputs;
+      const names = CIRCUITS.valid_join_split_v2.publicInputs;
       for (let i = 0; i < r.publicInputs.length; i++) {
         const tampered = [...r.publicInputs];
         tampered[i] = tampered[i]! + 1n;

@@ -1,5 +1,6 @@
 /**
- * VALID_JOIN_SPLIT through the committed witness calculator and r1cs: honest splits and merges
+ * VALID_JOIN_SPLIT v2 through the committed witness calculator and r1cs (valid-join-split-v2.test.ts
+ * has what v2 added: pairwise-distinct inputs): honest splits and merges
  * satisfy every constraint and expose the public inputs in the documented order; one forged input
  * per constraint family is rejected (circom asserts every constraint while computing the witness,
  * so a forged input cannot even produce a witness), and a tampered honest witness fails the r1cs.
@@ -47,17 +48,17 @@ import {
   type Name,
 } from './join-split-fixture.js';
 
-const F = 'valid_join_split.circom';
+const F = 'valid_join_split_v2.circom';
 const LINE = {
-  root: assertAt('JoinSplitInput', F, 'rootDiff === 0'),
-  unusedRoot: assertAt('JoinSplitInput', F, '(1 - used) * merkle_root === 0'),
-  nullifier: assertAt('JoinSplitInput', F, 'nullifier === used * nf.out'),
-  inRange: num2BitsAssert('JoinSplitInput', 'amountBits.in <== amount', F),
-  outRange: num2BitsAssert('JoinSplitOutput', 'amountBits.in <== amount', F),
-  output: assertAt('JoinSplitOutput', F, 'commitment === (1 - isZero.out) * c.out'),
-  input0: assertAt('ValidJoinSplit', F, 'ins[0].used === 1'),
-  prefix: assertAt('ValidJoinSplit', F, 'ins[i].used * (1 - ins[i - 1].used) === 0'),
-  conservation: assertAt('ValidJoinSplit', F, 'inSum === outSum'),
+  root: assertAt('JoinSplitInputV2', F, 'rootDiff === 0'),
+  unusedRoot: assertAt('JoinSplitInputV2', F, '(1 - used) * merkle_root === 0'),
+  nullifier: assertAt('JoinSplitInputV2', F, 'nullifier === used * nf.out'),
+  inRange: num2BitsAssert('JoinSplitInputV2', 'amountBits.in <== amount', F),
+  outRange: num2BitsAssert('ValidJoinSplitV2', 'outAmounts[j].in <== out_amounts[j]', F),
+  output: assertAt('ValidJoinSplitV2', F, 'output_commitments[j] === (1 - outZero[j].out) * outNote[j].out'),
+  input0: assertAt('ValidJoinSplitV2', F, 'ins[0].used === 1'),
+  prefix: assertAt('ValidJoinSplitV2', F, 'ins[i].used * (1 - ins[i - 1].used) === 0'),
+  conservation: assertAt('ValidJoinSplitV2', F, 'inSum === outSum'),
 };
 
 /** An honest witness input for `inputs` → `outputAmounts`, with `patch` applied. */
@@ -76,7 +77,7 @@ const list = (input: CircuitInput, name: string) => input[name] as string[];
 const set = (input: CircuitInput, name: string, i: number, value: bigint) => {
   list(input, name)[i] = value.toString();
 };
-const reject = (input: CircuitInput) => calculateWitness('valid_join_split', input);
+const reject = (input: CircuitInput) => calculateWitness('valid_join_split_v2', input);
 
 const SPLIT_8 = [1_000n, 2_000n, 500n, 1_500n, 700n, 300n, 1_200n, 800n];
 const HONEST: Record<string, [Name[], bigint[]]> = {
@@ -92,18 +93,18 @@ const HONEST: Record<string, [Name[], bigint[]]> = {
   ],
 };
 
-describe('VALID_JOIN_SPLIT circuit: honest splits and merges', () => {
+describe('VALID_JOIN_SPLIT v2 circuit: honest splits and merges', () => {
   afterAll(terminateCurve);
 
   it.each(Object.entries(HONEST))(
     '%s: satisfies the r1cs; public wires in the documented order = validJoinSplitPublicSignals',
     async (_label, [inputs, outputAmounts]) => {
       const w = validJoinSplitWitness(params(inputs, outputAmounts));
-      const wtns = await calculateWitness('valid_join_split', w.input);
-      expect(await r1csSatisfied('valid_join_split', wtns)).toBe(true);
-      const names = CIRCUITS.valid_join_split.publicInputs;
+      const wtns = await calculateWitness('valid_join_split_v2', w.input);
+      expect(await r1csSatisfied('valid_join_split_v2', wtns)).toBe(true);
+      const names = CIRCUITS.valid_join_split_v2.publicInputs;
       expect(names).toEqual([...VALID_JOIN_SPLIT_PUBLIC_INPUTS]);
-      const wires = names.map((n) => getWire(wtns, publicWire('valid_join_split', n)));
+      const wires = names.map((n) => getWire(wtns, publicWire('valid_join_split_v2', n)));
       expect(wires).toEqual(w.publicInputs);
 
       // The same signals, computed independently from the notes and the formulas.
@@ -137,18 +138,23 @@ describe('VALID_JOIN_SPLIT circuit: honest splits and merges', () => {
     const other = Uint8Array.from(MEMO);
     other[100] = other[100]! ^ 1;
     const w = validJoinSplitWitness(params(['a'], [8_000n], other));
-    const wtns = await calculateWitness('valid_join_split', w.input);
-    expect(await r1csSatisfied('valid_join_split', wtns)).toBe(true);
+    const wtns = await calculateWitness('valid_join_split_v2', w.input);
+    expect(await r1csSatisfied('valid_join_split_v2', wtns)).toBe(true);
     const shards = shardsOf([8_000n]);
-    expect(getWire(wtns, publicWire('valid_join_split', 'memo_hash'))).toBe(joinSplitMemoHash(other, shards));
+    expect(getWire(wtns, publicWire('valid_join_split_v2', 'memo_hash'))).toBe(
+      joinSplitMemoHash(other, shards),
+    );
     expect(joinSplitMemoHash(other, shards)).not.toBe(joinSplitMemoHash(MEMO, shards));
   });
 });
 
-describe('VALID_JOIN_SPLIT circuit: attacks', () => {
+describe('VALID_JOIN_SPLIT v2 circuit: attacks', () => {
   let honest: Uint8Array;
   beforeAll(async () => {
-    honest = await calculateWitness('valid_join_split', validJoinSplitWitness(params(['a'], SPLIT_8)).input);
+    honest = await calculateWitness(
+      'valid_join_split_v2',
+      validJoinSplitWitness(params(['a'], SPLIT_8)).input,
+    );
   });
   afterAll(terminateCurve);
 
@@ -165,7 +171,7 @@ describe('VALID_JOIN_SPLIT circuit: attacks', () => {
   });
 
   it('a tampered honest witness fails the r1cs: any public input, or an output amount', async () => {
-    const wire = (name: string) => publicWire('valid_join_split', name);
+    const wire = (name: string) => publicWire('valid_join_split_v2', name);
     const victim = noteNullifier(note('stranger').commitment, NOTES.stranger.inner);
     const tampered: [string, number, bigint][] = [
       ['memo hash', wire('memo_hash'), joinSplitMemoHash(MEMO, shardsOf(SPLIT_8)) + 1n],
@@ -180,7 +186,7 @@ describe('VALID_JOIN_SPLIT circuit: attacks', () => {
       ['more value out (out_amounts[0] + 1)', 189, SPLIT_8[0]! + 1n],
     ];
     for (const [what, index, value] of tampered)
-      expect(await r1csSatisfied('valid_join_split', setWire(honest, index, value)), what).toBe(false);
+      expect(await r1csSatisfied('valid_join_split_v2', setWire(honest, index, value)), what).toBe(false);
   });
 
   it('value out > in: outputs committed consistently but summing above the input', async () => {

@@ -7,7 +7,7 @@
 import { VALID_MATCH_V2_PUBLIC_INPUTS, validMatchV2PublicSignals } from '@nightjar/crypto';
 import { describe, expect, it } from 'vitest';
 
-import { CIRCUITS_V2 } from '../src/circuits-v2.js';
+import { CIRCUITS } from '../src/artifacts.js';
 import {
   validMatchV2Witness,
   type MatchOrderTerms,
@@ -108,8 +108,8 @@ const reject = (s: MatchV2Setup, f: MatchForgery) => witnessV2('valid_match_v2',
 describe('VALID_MATCH v2 circuit', () => {
   circuitV2Suite('valid_match_v2', 9_464);
 
-  it('CIRCUITS_V2 lists the contract public inputs (README "VALID_MATCH v2")', () => {
-    expect(CIRCUITS_V2.valid_match_v2.publicInputs).toEqual([...VALID_MATCH_V2_PUBLIC_INPUTS]);
+  it('CIRCUITS lists the contract public inputs (README "VALID_MATCH v2")', () => {
+    expect(CIRCUITS.valid_match_v2.publicInputs).toEqual([...VALID_MATCH_V2_PUBLIC_INPUTS]);
   });
 
   it.each(Object.entries(HONEST))(

@@ -131,7 +131,12 @@ describe('the packed SDK and CLI, installed by an outside project', () => {
       ['app', 'circuits', 'cli', 'crypto', 'engine', 'ledger', 'protocol', 'sdk'].sort(),
     );
     const listing = ok(await run('tar', ['tzf', tarballs.get('circuits')!], { cwd: work }), 'tar').stdout;
-    for (const f of ['manifest.json', 'valid_input.zkey', 'valid_spend.wasm', 'valid_join_split.vkey.json'])
+    for (const f of [
+      'manifest.json',
+      'valid_input_v2.zkey',
+      'valid_spend.wasm',
+      'valid_join_split_v2.vkey.json',
+    ])
       expect(listing).toContain(`package/artifacts/${f}`);
     expect(listing).toContain('package/dist/prover-worker-boot.mjs');
     expect(listing).not.toMatch(/\.ptau|\.r1cs|package\/src\/|\.tsbuildinfo/);

@@ -1,9 +1,10 @@
 /**
  * What a production (non-dev) venue is configured with, for tests: a genesis authority and a
- * circuit-keys directory standing in for a real ceremony's result. The keys are the crypto
- * package's toy Groth16 keys (5 and 7 public inputs, like VALID_INPUT and VALID_SPEND): they are
- * not the dev ceremony's, which is all a production verifier asks; no test proves against them.
- * VALID_MATCH's stand-in is derived from the dev key (see writeCeremonyKeys).
+ * circuit-keys directory standing in for a real ceremony's result. The required keys are the
+ * crypto package's toy Groth16 keys (3 and 7 public inputs, like VALID_INPUT v2 and VALID_SPEND):
+ * they are not the dev ceremony's, which is all a production verifier asks; no test proves
+ * against them. The stand-ins of VALID_LOCK and VALID_MATCH v2 are derived from the dev keys (see
+ * writeCeremonyKeys).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -14,7 +15,7 @@ import { artifactPaths, sha256Hex } from '@nightjar/circuits';
 
 const TOY = new URL('../../crypto/test/fixtures/groth16/', import.meta.url);
 
-/** Writes `<dir>/circuit-keys` (manifest.json with `dev_only: false` + both vkeys) and returns it. */
+/** Writes `<dir>/circuit-keys` (manifest.json with `dev_only: false` + the vkeys) and returns it. */
 export function writeCeremonyKeys(dir: string): string {
   const out = join(dir, 'circuit-keys');
   mkdirSync(out, { recursive: true });
@@ -24,19 +25,19 @@ export function writeCeremonyKeys(dir: string): string {
     files[name] = { sha256: sha256Hex(bytes), bytes: bytes.length };
   };
   for (const [name, toy] of [
-    ['valid_input.vkey.json', 'verification_key.json'],
+    ['valid_input_v2.vkey.json', 'toy3_verification_key.json'],
     ['valid_spend.vkey.json', 'spend7_verification_key.json'],
   ] as const) {
     put(name, readFileSync(new URL(toy, TOY)));
   }
-  // No toy key has VALID_MATCH's 19 public inputs: the dev key with gamma and delta swapped is a
-  // well-formed key that is not the dev ceremony's (a settling venue refuses to start without one).
-  const devMatch = JSON.parse(readFileSync(artifactPaths('valid_match').vkey, 'utf8')) as Record<
-    string,
-    unknown
-  >;
-  const stand = { ...devMatch, vk_gamma_2: devMatch.vk_delta_2, vk_delta_2: devMatch.vk_gamma_2 };
-  put('valid_match.vkey.json', Buffer.from(JSON.stringify(stand, null, 2)));
+  // No toy key has VALID_MATCH v2's public inputs: the dev key with gamma and delta swapped is a
+  // well-formed key that is not the dev ceremony's (a settling venue refuses to start without one);
+  // VALID_LOCK's likewise.
+  for (const circuit of ['valid_lock', 'valid_match_v2'] as const) {
+    const dev = JSON.parse(readFileSync(artifactPaths(circuit).vkey, 'utf8')) as Record<string, unknown>;
+    const stand = { ...dev, vk_gamma_2: dev.vk_delta_2, vk_delta_2: dev.vk_gamma_2 };
+    put(`${circuit}.vkey.json`, Buffer.from(JSON.stringify(stand, null, 2)));
+  }
   writeFileSync(join(out, 'manifest.json'), JSON.stringify({ dev_only: false, files }, null, 2));
   return out;
 }

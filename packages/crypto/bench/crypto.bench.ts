@@ -5,7 +5,7 @@
  * Sections:
  *  - Groth16 verification: snarkjs `groth16.verify` against ours (single, batched at 1/4/16/64 on
  *    one thread, and the worker pool on all cores), side by side on the same proofs in one run.
- *    The proofs are real VALID_INPUT proofs made with the committed dev artifacts.
+ *    The proofs are real VALID_INPUT v2 proofs made with the committed dev artifacts.
  *  - Groth16 batch breakdown: µs per proof per step of a batch of 64 (bench/groth16-breakdown.ts).
  *    The figures of the verifier before the batch speed-ups stay in docs/benchmarks/crypto.md; its
  *    frozen copy was retired (commit 77ef52783bbc498ed73491cb472898120e64829e holds it).
@@ -13,7 +13,7 @@
  *    from bench/poseidon.ts. `npm run bench -w packages/crypto -- poseidon` runs only this section
  *    and replaces only it in the report.
  *  - Merkle tree appends: `benchTreeAppends()` from bench/primitives.ts.
- *  - Proving: the time to make those VALID_INPUT proofs with the Node prover.
+ *  - Proving: the time to make those VALID_INPUT v2 proofs with the Node prover.
  *
  * One Groth16 section alone (printed, docs not written):
  *   npm run bench -w packages/crypto -- --only=groth16-breakdown   (or --only=groth16-verification)
@@ -303,13 +303,13 @@ async function poseidonOnly(): Promise<void> {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Proving time of the VALID_INPUT proofs (made by bench/valid-input-proofs.ts)
+// Proving time of the VALID_INPUT v2 proofs (made by bench/valid-input-proofs.ts)
 
 function provingSection(samples: number[]): string {
   const sorted = [...samples].sort((a, b) => a - b);
   const med = sorted[Math.floor(sorted.length / 2)]!;
   return [
-    '## Proving VALID_INPUT in Node',
+    '## Proving VALID_INPUT v2 in Node',
     '',
     'snarkjs `groth16.fullProve` in a worker thread (`NoteProver` from `@nightjar/circuits`), witness included; the first proof warms the worker.',
     '',

@@ -1,5 +1,5 @@
 /**
- * Groth16 batch breakdown: where a proof's time goes when VALID_INPUT proofs are verified in
+ * Groth16 batch breakdown: where a proof's time goes when VALID_INPUT v2 proofs are verified in
  * batches of 64 on one thread, step by step.
  *
  * The valid-batch steps run in order with a clock read between steps, composed below from the

@@ -1,11 +1,12 @@
 /**
- * Real VALID_INPUT proofs for the benchmarks, made with the committed dev artifacts (and the time
+ * Real VALID_INPUT v2 proofs for the benchmarks, made with the committed dev artifacts (and the time
  * each took to prove). Shared by the verification and the Groth16 breakdown sections.
  */
 import { randomBytes } from 'node:crypto';
 import { MerkleTree } from '../src/merkle/index.js';
 import { randomFieldElement } from '../src/field.js';
 import { deriveNote, ownerCommitment } from '../src/notes.js';
+import type { OrderTerms } from '../src/order-digest.js';
 import { bytesToSnarkjsProof, type SnarkjsProof } from '../src/groth16/proof-format.js';
 import { bigIntsToPublicSignals } from '../src/groth16/public-inputs.js';
 import { type SnarkjsVerificationKey } from '../src/groth16/verification-key.js';
@@ -18,19 +19,23 @@ export interface VerificationBenchSet {
 }
 
 interface CircuitsModule {
-  loadVerificationKey(c: 'valid_input'): Promise<SnarkjsVerificationKey>;
+  loadVerificationKey(c: 'valid_input_v2'): Promise<SnarkjsVerificationKey>;
   NoteProver: new (o?: { workers?: number }) => {
     start(): Promise<void>;
-    proveValidInput(r: {
-      note: object;
+    proveValidInputV2(r: {
+      mint: Uint8Array;
+      amount: bigint;
+      spendingKey: bigint;
+      noteInnerHash: bigint;
       path: object;
+      order: OrderTerms;
     }): Promise<{ proof: Uint8Array; publicInputs: bigint[] }>;
     close(): Promise<void>;
   };
 }
 
 /**
- * Proves `count` VALID_INPUT proofs over notes in a real depth-20 tree with the committed dev
+ * Proves `count` VALID_INPUT v2 proofs (each for its own order) over notes in a real depth-20 tree with the committed dev
  * artifacts, timing each. @nightjar/circuits is loaded at run time: circuits depends on crypto, so
  * the crypto package itself must not depend on it.
  */
@@ -39,7 +44,7 @@ export async function validInputSet(
 ): Promise<{ set: VerificationBenchSet; provingMs: number[] }> {
   const specifier: string = '@nightjar/circuits';
   const circuits = (await import(specifier)) as CircuitsModule;
-  const vk = await circuits.loadVerificationKey('valid_input');
+  const vk = await circuits.loadVerificationKey('valid_input_v2');
   const mint = randomBytes(32);
   const tree = new MerkleTree();
   const notes = Array.from({ length: count }, (_, i) => {
@@ -64,7 +69,17 @@ export async function validInputSet(
   const provingMs: number[] = [];
   for (let i = 0; i < count; i++) {
     const t0 = performance.now();
-    const r = await prover.proveValidInput({ note: notes[i]!, path: tree.proof(i) });
+    const order: OrderTerms = {
+      marketLo: 1n,
+      marketHi: 2n,
+      side: 0,
+      amount: 1000n,
+      priceLimit: 150n,
+      minFillSize: 1n,
+      expirySlot: 1_000_000n,
+      orderId: BigInt(i + 1),
+    };
+    const r = await prover.proveValidInputV2({ ...notes[i]!, path: tree.proof(i), order });
     provingMs.push(performance.now() - t0);
     proofs.push({
       proof: bytesToSnarkjsProof(r.proof),
@@ -72,5 +87,8 @@ export async function validInputSet(
     });
   }
   await prover.close();
-  return { set: { label: 'VALID_INPUT (committed dev artifacts, 5 public inputs)', vk, proofs }, provingMs };
+  return {
+    set: { label: 'VALID_INPUT v2 (committed dev artifacts, 3 public inputs)', vk, proofs },
+    provingMs,
+  };
 }

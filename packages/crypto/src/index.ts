@@ -8,7 +8,7 @@ export * from './memo-layout.js';
 export * from './memo.js';
 export * from './groth16/index.js';
 export * from './snarkjs.js';
-export * from './valid-match.js';
+export * from './match-slots.js';
 export * from './join-split.js';
 export * from './note-memo.js';
 export * from './order-digest.js';

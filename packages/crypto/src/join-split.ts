@@ -1,5 +1,5 @@
 /**
- * VALID_JOIN_SPLIT (packages/circuits/circuits/valid_join_split.circom): the ledger's `join_split`
+ * VALID_JOIN_SPLIT v2 (packages/circuits/circuits/valid_join_split_v2.circom): the ledger's `join_split`
  * consumes up to 4 notes of one mint and one owner and creates up to 8 of the same mint and owner.
  * Public: the input roots and nullifiers, the output commitments and a hash of the memo. The mint,
  * the amounts and the owner stay private.

@@ -56,7 +56,7 @@ export const VALID_MATCH_V2_PUBLIC_INPUTS = [
 ] as const;
 
 export const MATCH_MEMO_DOMAIN = 'nightjar-match-memo-v1';
-/** Output slots per match; their order is MATCH_OUTPUT_SLOTS of valid-match.ts. */
+/** Output slots per match; their order is MATCH_OUTPUT_SLOTS of match-slots.ts. */
 export const MATCH_V2_OUTPUTS = 6;
 
 /**

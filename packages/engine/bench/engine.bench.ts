@@ -17,11 +17,9 @@ import { join } from 'node:path';
 import { loadVerificationKey, NoteProver } from '@nightjar/circuits';
 import { isContributoryX25519, poseidon } from '@nightjar/crypto';
 import {
-  bytesToHex,
   ed25519PublicKey,
   ed25519Sign,
   ed25519VerifyStrict,
-  parseAddress,
   parseJsonExact,
   screenPlaceOrder,
   stringifyJson,

@@ -217,23 +217,23 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     checkOrder = inlineOrderChecker(options.verifyInputProof);
     if (matchKey)
       matchBatcher = await AdaptiveBatcher.create({
-        keys: { valid_match: matchKey },
+        keys: { valid_match_v2: matchKey },
         ...workerOptions,
-        defaultKeyId: 'valid_match',
+        defaultKeyId: 'valid_match_v2',
       });
   } else {
     if (!options.validInputKey) throw new Error('startEngine needs validInputKey or verifyInputProof');
-    // Intake verifies VALID_INPUT v2 ([use_tag, merkle_root, nullifier]); a v1 key cannot serve.
+    // Intake verifies VALID_INPUT v2 ([use_tag, merkle_root, nullifier]); any other key cannot serve.
     if (options.validInputKey.nPublic !== ORDER_CHECK_PUBLIC_INPUTS)
       throw new Error('validInputKey must be the VALID_INPUT v2 key (valid_input_v2, 3 public inputs)');
     batcher = await AdaptiveBatcher.create({
-      keys: { valid_input: options.validInputKey, ...(matchKey ? { valid_match: matchKey } : {}) },
+      keys: { valid_input_v2: options.validInputKey, ...(matchKey ? { valid_match_v2: matchKey } : {}) },
       ...workerOptions,
-      defaultKeyId: 'valid_input',
+      defaultKeyId: 'valid_input_v2',
     });
     if (matchKey) matchBatcher = batcher;
     const b = batcher;
-    checkOrder = (check) => b.checkOrder(check, 'valid_input');
+    checkOrder = (check) => b.checkOrder(check, 'valid_input_v2');
   }
 
   const app = buildHttpServer({
@@ -261,7 +261,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     matchProver = options.matchProver ?? ownProver!;
     const mb = matchBatcher;
     const matchVerifier: MatchVerifier = options.matchVerifier ?? {
-      verify: (proof, publicSignals) => mb!.verify(proof, publicSignals, 'valid_match'),
+      verify: (proof, publicSignals) => mb!.verify(proof, publicSignals, 'valid_match_v2'),
     };
     // The journal is created with the key: a key without a journal means the journal was lost.
     journal = new SettlementJournal(options.dataDir, hadTeeKey(options.dataDir));

@@ -33,10 +33,11 @@ describe('system routes over HTTPS', () => {
     const files = (await readManifest()).files;
     expect(info.body.circuit_keys).toEqual({
       dev_only: true,
-      valid_input_vkey_sha256: files['valid_input.vkey.json']!.sha256,
+      valid_input_vkey_sha256: files['valid_input_v2.vkey.json']!.sha256,
       valid_spend_vkey_sha256: files['valid_spend.vkey.json']!.sha256,
-      valid_match_vkey_sha256: files['valid_match.vkey.json']!.sha256,
-      valid_join_split_vkey_sha256: files['valid_join_split.vkey.json']!.sha256,
+      valid_lock_vkey_sha256: files['valid_lock.vkey.json']!.sha256,
+      valid_match_vkey_sha256: files['valid_match_v2.vkey.json']!.sha256,
+      valid_join_split_vkey_sha256: files['valid_join_split_v2.vkey.json']!.sha256,
     });
     expect(infoResponseCodec.parse(info.body).circuit_keys.dev_only).toBe(true);
     const doc = openApiDocument() as { components: { schemas: Record<string, { properties: object }> } };

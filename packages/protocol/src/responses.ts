@@ -100,18 +100,31 @@ export const circuitKeysCodec = object(
     dev_only: required(
       boolean('True: the keys of the one-machine dev ceremony, whose operator could forge proofs.'),
     ),
-    valid_input_vkey_sha256: required(hexBytes(32)),
-    valid_spend_vkey_sha256: required(hexBytes(32)),
+    valid_input_vkey_sha256: required(
+      hexBytes(32, {
+        description:
+          "VALID_INPUT v2's key: what intake checks each order's note proof with, and the ledger each lock's.",
+      }),
+    ),
+    valid_spend_vkey_sha256: required(
+      hexBytes(32, { description: "VALID_SPEND's key: what the ledger checks withdrawals with." }),
+    ),
+    valid_lock_vkey_sha256: optional(
+      hexBytes(32, {
+        description:
+          "VALID_LOCK's key: what the ledger checks the lock of a settlement's change note with; absent for a key set without VALID_LOCK.",
+      }),
+    ),
     valid_match_vkey_sha256: optional(
       hexBytes(32, {
         description:
-          'The key the ledger checks each match proof with; absent for a key set without VALID_MATCH.',
+          "VALID_MATCH v2's key: what the ledger checks each match proof with; absent for a key set without it.",
       }),
     ),
     valid_join_split_vkey_sha256: optional(
       hexBytes(32, {
         description:
-          'The key the ledger checks note splits and merges with; absent for a key set without VALID_JOIN_SPLIT.',
+          "VALID_JOIN_SPLIT v2's key: what the ledger checks note splits and merges with; absent for a key set without it.",
       }),
     ),
   },

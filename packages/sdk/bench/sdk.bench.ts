@@ -1,7 +1,7 @@
 /**
  * SDK benchmarks (docs/benchmarks/sdk.md):
  *  1. createClient → a verified, logged-in session (transport attestation (a)–(d) + token);
- *  2. VALID_INPUT proof time per order, and orders proved per second with the worker pool;
+ *  2. VALID_INPUT v2 proof time per order, and orders proved per second with the worker pool;
  *  3. recovering a wallet from its seed against a ledger of 100,000 memos (N_MEMOS), 10 of them ours.
  *
  *   npx tsx packages/sdk/bench/sdk.bench.ts          (BENCH=session,proofs,recovery to pick parts)
@@ -54,22 +54,32 @@ async function proofTimes(): Promise<{
 }> {
   const SOL = mintAddress('SOL');
   const siblings = Array.from({ length: 20 }, () => randomFieldElement());
+  // Each proof backs its own order (VALID_INPUT v2 binds the note to the order's terms).
+  let orderId = 0n;
   const req = () => ({
-    note: {
-      mint: parseAddress(SOL)!,
-      amount: 1_000n,
-      spendingKey: randomFieldElement(),
-      noteInnerHash: randomFieldElement(),
-    },
+    mint: parseAddress(SOL)!,
+    amount: 1_000n,
+    spendingKey: randomFieldElement(),
+    noteInnerHash: randomFieldElement(),
     path: { siblings, leafIndex: 5 },
+    order: {
+      marketLo: 1n,
+      marketHi: 2n,
+      side: 0 as const,
+      amount: 1_000n,
+      priceLimit: 150n,
+      minFillSize: 1n,
+      expirySlot: 1_000_000n,
+      orderId: ++orderId,
+    },
   });
   const one = new NoteProver();
   const single: number[] = [];
   try {
-    await one.proveValidInput(req()); // warm-up (artifact load)
+    await one.proveValidInputV2(req()); // warm-up (artifact load)
     for (let i = 0; i < 4; i++) {
       const t0 = performance.now();
-      await one.proveValidInput(req());
+      await one.proveValidInputV2(req());
       single.push(ms(t0));
     }
   } finally {
@@ -78,9 +88,9 @@ async function proofTimes(): Promise<{
   const workers = availableParallelism();
   const pool = new NoteProver({ workers, singleThread: true });
   try {
-    await Promise.all(Array.from({ length: workers }, () => pool.proveValidInput(req())));
+    await Promise.all(Array.from({ length: workers }, () => pool.proveValidInputV2(req())));
     const t0 = performance.now();
-    await Promise.all(Array.from({ length: N_PROOFS }, () => pool.proveValidInput(req())));
+    await Promise.all(Array.from({ length: N_PROOFS }, () => pool.proveValidInputV2(req())));
     const wallMs = ms(t0);
     return {
       single,
@@ -182,7 +192,7 @@ if (parts.has('session')) {
 }
 if (parts.has('proofs')) {
   const proofs = await proofTimes();
-  console.log('VALID_INPUT proof, one multi-threaded worker (ms):', proofs.single);
+  console.log('VALID_INPUT v2 proof, one multi-threaded worker (ms):', proofs.single);
   console.log('worker pool:', proofs.pool);
 }
 if (parts.has('recovery')) {
