@@ -23,7 +23,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { loadVerificationKey, NoteProver } from '@nightjar/circuits';
+import { loadVerificationKey, NoteProver, selectProverBackend } from '@nightjar/circuits';
 import { stringifyJson } from '@nightjar/protocol';
 import { login, SOL, startTestVenue, Trader, USDC, type Note } from '../test/harness.js';
 import { provedOrders, realLedgerVerifier, recordingVerifier } from '../test/real-proofs.js';
@@ -347,6 +347,7 @@ async function main(): Promise<void> {
           notes: notes.length,
           matchRate: MATCH_RATE,
           floodRate: FLOOD_RATE,
+          backend: selectProverBackend(),
           noteShards,
           expectedMatches,
           confirmed: settled.length,
@@ -452,7 +453,7 @@ function targetNotes(f: Figures, p50: number, intakeRate: number): string {
   const lines: string[] = [];
   const prove = f.snap.stage_latency.prove;
   const proveNote = prove
-    ? ` Proving is the bound: ${PROVERS} prover worker(s) prove one VALID_MATCH at a time, and a match's proof took p50 ${fmt(prove.p50_ms / 1000, 2)} s (p99 ${fmt(prove.p99_ms / 1000, 2)} s) from its request to its result, the wait behind earlier matches' proofs included; every other stage is a small share of a match (table below).`
+    ? ` Proving is the bound: ${PROVERS} prover worker(s) prove up to ${PROVERS} proofs at once, and a match's VALID_MATCH took p50 ${fmt(prove.p50_ms / 1000, 2)} s (p99 ${fmt(prove.p99_ms / 1000, 2)} s) from its hand-off to the prover to its result (its wait in the proof queue before that is in the \`proving\` stage); every other stage is a small share of a match (table below).`
     : '';
   lines.push(
     f.confirmedRate >= TARGET_RATE
@@ -519,7 +520,7 @@ function renderDoc(f: Figures): string {
   return `## Latest run (written by \`settlement.bench.ts\`)
 
 - Run: ${new Date().toISOString()} · ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'} (shared) · Node ${process.version} · 1-minute load average ${fmt(f.load.start, 2)} at start, ${fmt(f.load.before, 2)} before the run, ${fmt(f.load.after, 2)} after it (the averages around the run still count the proving that ends just before it)
-- Command: \`npm run bench:settlement -w packages/engine\` (SETTLE_BENCH_NOTES=${f.notes}, SETTLE_BENCH_MATCH_RATE=${MATCH_RATE}${FLOOD_RATE > 0 ? `, SETTLE_BENCH_FLOOD_RATE=${FLOOD_RATE}` : ''}${NOTE_SHARDS !== undefined ? `, SETTLE_BENCH_NOTE_SHARDS=${NOTE_SHARDS}` : ''}; prover workers ${PROVERS})
+- Command: \`npm run bench:settlement -w packages/engine\` (SETTLE_BENCH_NOTES=${f.notes}, SETTLE_BENCH_MATCH_RATE=${MATCH_RATE}${FLOOD_RATE > 0 ? `, SETTLE_BENCH_FLOOD_RATE=${FLOOD_RATE}` : ''}${NOTE_SHARDS !== undefined ? `, SETTLE_BENCH_NOTE_SHARDS=${NOTE_SHARDS}` : ''}; prover workers ${PROVERS}, backend ${selectProverBackend()})
 - Setup: the engine over HTTPS in front of an in-process ledger (the arrangement of \`nightjar start\`, without the JSON-RPC hop), both in one process, with their SQLite files on disk (ext4; journal \`synchronous = FULL\`, ledger one fsync per transaction). The ledger's clock is manual and a timer in the bench process advances it one slot every ${SLOT_MS} ms (measured slot interval p50 ${fmt(q(f.tickGaps, 0.5), 0)} ms, p99 ${fmt(q(f.tickGaps, 0.99), 0)} ms, max ${fmt(Math.max(...f.tickGaps), 0)} ms: the timer shares the event loop with everything else). The engine verifies each order's VALID_INPUT proof in its worker pool (2 workers); the ledger's \`lock_notes\` re-verifies each one with the real Groth16 verifier (the circuits' dev verification keys) on its own thread, which is the process's main thread. The settlement pipeline runs with its production budgets.
 - Orders: ${f.notes} notes, each backing one order, deposited over ${f.noteShards} of the ${f.numTrees} shards, finalized, then proved once (${fmt(f.provingS, 0)} s on 2 prover workers, before the measured run). ${f.pairs} bid/ask pairs sized to fill each other exactly, and ${f.trios} partial-fill groups, sent first (a two-unit bid and two one-unit asks: the bid fills partially, its change note stays reserved for the remainder, and the remainder fills from that note, locked by the engine's VALID_LOCK proof, with no new proof from the trader): ${f.expectedMatches} matches in all. All orders have the same limit price, so every bid crosses every ask. They are pre-signed and sent over HTTPS (keep-alive) by a load generator in its own OS process, open loop at ${fmt(f.orderRate, 0)} orders/s (${MATCH_RATE} matches/s offered); ${f.loadResult.placed} accepted, the last answer ${fmt(f.loadResult.elapsedMs / 1000, 2)} s after the first send (${fmt(f.loadResult.placed / (f.loadResult.elapsedMs / 1000), 0)} orders/s through the intake); refusals ${JSON.stringify(f.loadResult.rejected)}.${floodLine}
 - Measured: match and settlement times from the engine's event bus (in process: the events the stream pushes), stage and journal figures from the pipeline's metrics (the source of \`/admin/metrics/settlement\`), ledger send and confirmation times at the engine's \`LedgerClient\` seam.
