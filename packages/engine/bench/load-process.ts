@@ -27,6 +27,8 @@ export interface LoadJob {
 
 export interface LoadEntry {
   place: string;
+  /** The account sending this entry (default: the job's token). */
+  token?: string;
   cancelPath?: string;
   cancel?: string;
 }
@@ -54,12 +56,13 @@ async function run(job: LoadJob): Promise<LoadResult> {
     const pair = lane.orders[lane.next++];
     if (!pair) return;
     const t0 = performance.now();
-    const r = await client.send('/orders', { token: job.token, rawBody: pair.place });
+    const token = pair.token ?? job.token;
+    const r = await client.send('/orders', { token, rawBody: pair.place });
     latencies.push(performance.now() - t0);
     if (r.status === 202) {
       placed++;
       if (pair.cancelPath && pair.cancel)
-        await client.send(pair.cancelPath, { method: 'DELETE', token: job.token, rawBody: pair.cancel });
+        await client.send(pair.cancelPath, { method: 'DELETE', token, rawBody: pair.cancel });
     } else {
       const key = `${r.status}/${(r.body as { code?: number })?.code ?? '?'}`;
       rejected[key] = (rejected[key] ?? 0) + 1;
