@@ -149,12 +149,7 @@ export async function orderTerms(client: Client, params: BuildOrderParameters): 
 }
 
 /** The order digest's terms (DESIGN 3) of an order about to be built: what its input proof binds. */
-function digestTerms(
-  terms: OrderTerms,
-  side: Side,
-  expirySlot: bigint,
-  orderId: string,
-): DigestOrderTerms {
+function digestTerms(terms: OrderTerms, side: Side, expirySlot: bigint, orderId: string): DigestOrderTerms {
   const market = parseAddress(terms.inst.market_id);
   if (market === undefined) throw new ParameterError(`market id ${terms.inst.market_id} is not an address`);
   return {
