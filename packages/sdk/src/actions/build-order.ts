@@ -22,7 +22,7 @@ import { registerInstrument } from '../utils/asset-registry.js';
 import { formatPrice, formatUnits, parsePrice, parseUnits } from '../utils/decimal.js';
 import type { WalletNote } from '../wallet/wallet.js';
 import { checkExpiry, resolveExpirySlot, type Expiry } from './expiry.js';
-import { noteWitness } from './note-witness.js';
+import { orderNoteWitness } from './note-witness.js';
 
 /**
  * What an order does when no free note fits it:
@@ -212,7 +212,7 @@ export async function prepareOrder(
       resolveExpirySlot(client, params.expiry),
       client.bootSessionId(),
     ]);
-    const witness = await noteWitness(client, note);
+    const witness = await orderNoteWitness(client, note);
     const orderId = params.orderId ?? bytesToHex(randomBytes(16));
     let proof: Uint8Array;
     try {

@@ -1,7 +1,7 @@
-import { inclusionCodec } from '@nightjar/protocol';
+import { inclusionCodec, treeRootCodec } from '@nightjar/protocol';
 import type { Client } from '../client.js';
-import { NotFoundError } from '../errors.js';
 import { sleep } from '../utils/backoff.js';
+import { syncShard } from './sync-wallet.js';
 
 /** The note whose inclusion path to read. */
 export interface GetInclusionParameters {
@@ -18,7 +18,9 @@ export interface GetInclusionReturnType {
 
 /**
  * `GET /tree/inclusion`: the note's inclusion path in the engine's mirror of the tree (what an
- * input proof is built against).
+ * order's input proof is built against). It names the note to the venue under the account's
+ * credentials: the SDK reads it for an order's own note only (splits, merges and withdrawals build
+ * their paths locally).
  *
  * @example
  * const path = await getInclusion(client, { commitment: note.commitment });
@@ -43,9 +45,10 @@ export interface WaitForInclusionParameters extends GetInclusionParameters {
 }
 
 /**
- * Waits until the engine's tree has the note (a fresh deposit or settlement output is spendable
- * from then on: about 31 slots after it lands). Resolves false when `timeoutMs` passes first; any
- * error but "not in the tree yet" is thrown.
+ * Waits until the engine's tree has the note (a fresh deposit or settlement output can back an
+ * order from then on: about 31 slots after it lands). It names the note to no one: it reads the
+ * ledger's new leaves (`getLeaves`) to find the note's leaf, then the venue's public leaf count
+ * (`GET /tree/root`, unauthenticated). Resolves false when `timeoutMs` passes first.
  *
  * @example
  * if (!(await waitForInclusion(client, { commitment, timeoutMs: 30_000 }))) console.log('not final yet');
@@ -53,14 +56,21 @@ export interface WaitForInclusionParameters extends GetInclusionParameters {
 export async function waitForInclusion(client: Client, params: WaitForInclusionParameters): Promise<boolean> {
   const deadline = params.timeoutMs === undefined ? Infinity : Date.now() + params.timeoutMs;
   const interval = params.intervalMs ?? Math.min(500, client.slotMs);
+  const treeId = params.treeId ?? client.wallet.notes.get(params.commitment)?.treeId ?? 0;
   for (;;) {
-    try {
-      await getInclusion(client, params);
-      return true;
-    } catch (err) {
-      if (!(err instanceof NotFoundError)) throw err;
-      if (Date.now() > deadline) return false;
-      await sleep(interval);
+    let leaf = client.wallet.leaves.get(params.commitment);
+    if (!leaf) {
+      await syncShard(client, treeId);
+      leaf = client.wallet.leaves.get(params.commitment);
     }
+    if (leaf) {
+      const venue = await client.request(`/tree/root?tree_id=${leaf.treeId}`, {
+        auth: false,
+        codec: treeRootCodec,
+      });
+      if (leaf.leafIndex < Number(venue.leaf_count)) return true;
+    }
+    if (Date.now() > deadline) return false;
+    await sleep(interval);
   }
 }

@@ -1,5 +1,6 @@
 import { parseAddress } from '@nightjar/protocol';
 import type { Client } from '../client.js';
+import { localInclusion } from '../notes/local-tree.js';
 import type { WalletNote } from '../wallet/wallet.js';
 import { getInclusion } from './get-inclusion.js';
 
@@ -10,9 +11,12 @@ export interface NoteWitness {
   merkleRoot: bigint;
 }
 
-/** Reads `note`'s inclusion path from the engine's tree mirror and pairs it with the wallet's keys. */
-export async function noteWitness(client: Client, note: WalletNote): Promise<NoteWitness> {
-  const path = await getInclusion(client, { commitment: note.commitment, treeId: note.treeId });
+function witness(
+  client: Client,
+  note: WalletNote,
+  path: { siblings: bigint[]; leafIndex: number },
+  merkleRoot: bigint,
+): NoteWitness {
   return {
     note: {
       mint: parseAddress(note.mint)!,
@@ -20,7 +24,32 @@ export async function noteWitness(client: Client, note: WalletNote): Promise<Not
       spendingKey: client.wallet.keys.spendingKey,
       noteInnerHash: BigInt('0x' + note.inner),
     },
-    path: { siblings: path.siblings.map((s) => BigInt('0x' + s)), leafIndex: path.leafIndex },
-    merkleRoot: BigInt('0x' + path.merkleRoot),
+    path,
+    merkleRoot,
   };
+}
+
+/**
+ * `note`'s witness for a join-split or a withdrawal: the path is built from the wallet's local copy
+ * of the ledger's leaves (against a root the ledger accepts), so the venue never learns which note
+ * is being spent.
+ */
+export async function noteWitness(client: Client, note: WalletNote): Promise<NoteWitness> {
+  const p = await localInclusion(client, note);
+  return witness(client, note, { siblings: p.siblings, leafIndex: p.leafIndex }, p.merkleRoot);
+}
+
+/**
+ * `note`'s witness for an order's input proof: the path comes from the venue's tree mirror
+ * (`GET /tree/inclusion`), whose recent roots are the ones intake accepts. The order names its
+ * note to the venue anyway (the spec): this is the only read that names a commitment.
+ */
+export async function orderNoteWitness(client: Client, note: WalletNote): Promise<NoteWitness> {
+  const path = await getInclusion(client, { commitment: note.commitment, treeId: note.treeId });
+  return witness(
+    client,
+    note,
+    { siblings: path.siblings.map((s) => BigInt('0x' + s)), leafIndex: path.leafIndex },
+    BigInt('0x' + path.merkleRoot),
+  );
 }

@@ -93,8 +93,9 @@ export async function syncShard(client: Client, treeId: number): Promise<number>
  * Brings the wallet up to date from the ledger alone: new tree leaves, every memo since the last
  * scan (fill memos of settlements and note memos of its own splits and merges, trial-decrypted
  * with the viewing key; stored only when every output recomputes to a leaf), the wallet's own
- * deposits (`recoverDeposits`), and the state of every unspent note by nullifier
- * (`getNoteStatuses`). On a wallet made from a seed and nothing else this is the recovery: every
+ * deposits (`recoverDeposits`), and the state of every unspent note from the chain's own spent set
+ * and live locks (`refreshNoteStates`: no request names a nullifier of the wallet, so nothing ties
+ * its notes to the funding address that `getDeposits` names). On a wallet made from a seed and nothing else this is the recovery: every
  * deposit, every settlement output and every split or merge output comes back.
  *
  * @example
@@ -135,7 +136,7 @@ export async function syncWallet(
     wallet.memoCursor = cursor;
     if (blocked || memos.length < MEMO_PAGE) break;
   }
-  // Every note not known spent, `spending` ones included: the ledger alone says spent.
+  // Every note not known spent, `spending` ones included: the chain alone says spent.
   await refreshNoteStates(client, wallet.unspentNotes());
   try {
     if (params.refreshOrders) await refreshTrackedOrders(client);

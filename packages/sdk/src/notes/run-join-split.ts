@@ -1,5 +1,6 @@
 /**
- * One join-split, end to end: prove VALID_JOIN_SPLIT over the inputs' paths in the venue's tree,
+ * One join-split, end to end: prove VALID_JOIN_SPLIT over the inputs' paths (built locally from the
+ * ledger's leaves: the venue is never asked about the inputs),
  * seal the note memo to the wallet's own viewing key, sign with a fresh random key (nonce 1: nothing
  * links it to the funding address), send, read the landed record, record inputs spent and outputs
  * as wallet notes at their leaves, and (optionally) wait until the venue's tree has the outputs.
@@ -21,11 +22,12 @@ import type { WalletNote } from '../wallet/wallet.js';
 import { largestAmount } from '../actions/select-note.js';
 import { noteWitness } from '../actions/note-witness.js';
 import { describeAmount } from '../utils/asset-registry.js';
+import { waitForLedgerLeaves } from './local-tree.js';
 import { waitForVenueTree } from './venue-wait.js';
 
 /** What a join-split is doing, told to `onProgress` as it happens. */
 export type JoinSplitProgress =
-  /** The inputs are in the venue's tree; the proof is being made (about a second). */
+  /** The inputs are among the ledger's leaves; the proof is being made (about a second). */
   | { stage: 'proving'; mint: string; inputs: readonly WalletNote[]; amounts: readonly bigint[] }
   /** Signed with a fresh key and sent to the ledger. */
   | { stage: 'sending'; signature: string }
@@ -50,7 +52,7 @@ export interface RunJoinSplitRequest {
   amounts: readonly bigint[];
   /** Wait until the venue's tree has the outputs (default true). */
   waitUsable?: boolean;
-  /** Bound of each wait for the venue's tree (inputs before, outputs after), in ms; default 20,000. */
+  /** Bound of each wait (the ledger's leaves for the inputs before, the venue's tree for the outputs after), in ms; default 20,000. */
   waitMs?: number;
   /** Leave the outputs reserved for the caller (released again if the run then fails). */
   keepOutputsReserved?: boolean;
@@ -85,8 +87,8 @@ export async function runJoinSplit(client: Client, req: RunJoinSplitRequest): Pr
   const inputTotal = inputs.reduce((s, n) => s + n.amount, 0n);
   checkJoinSplitAmounts(inputTotal, amounts, mint);
 
-  // Paths come from the venue's tree (finalized): wait until it has every input.
-  const ready = await waitForVenueTree(client, inputs, { waitMs: req.waitMs });
+  // Paths are built locally from the ledger's leaves: wait until the ledger has every input.
+  const ready = await waitForLedgerLeaves(client, inputs, { waitMs: req.waitMs });
   if (!ready.usable)
     throw new NotesPendingError(mint, inputTotal, largestAmount(inputs.filter(ready.has)), ready.waitedMs);
   const witnesses = await Promise.all(inputs.map((n) => noteWitness(client, n)));

@@ -22,6 +22,9 @@ const OTHER_LEAF = (n: number) => n.toString(16).padStart(64, '0');
 type Call = { method: string; params: Record<string, unknown> };
 
 /** A ledger of shards (leaf values per shard) and note states that records every call. */
+/** The reads a note state refresh makes: the chain's spent set and live locks, naming nothing. */
+const STATE_READS = new Set(['getSpentNullifiers', 'getLiveLocks']);
+
 function fakeLedger(shards: string[][]) {
   const calls: Call[] = [];
   const states = new Map<string, 'free' | 'locked' | 'spent'>();
@@ -39,8 +42,16 @@ function fakeLedger(shards: string[][]) {
         value,
       })),
     }),
-    getNoteStatuses: ({ nullifiers }) =>
-      (nullifiers as string[]).map((n) => ({ state: states.get(n) ?? 'free' })),
+    // The chain's spent set (one page, then caught up) and its live locks.
+    getSpentNullifiers: ({ from }) => {
+      const spent = [...states].filter(([, s]) => s === 'spent').map(([n]) => n);
+      return { nullifiers: spent.slice(from as number), next: spent.length };
+    },
+    getLiveLocks: ({ from }) => {
+      const locked = [...states].filter(([, s]) => s === 'locked');
+      const locks = locked.map(([nullifier]) => ({ nullifier, until_slot: 9 }));
+      return { locks: locks.slice(from as number), next: locks.length };
+    },
     getNonce: () => null,
     getDeposits: () => ({ deposits: [] }),
     getMemos: () => ({ memos: [] }),
@@ -167,7 +178,7 @@ describe('the wallet follows the stream (17.5)', () => {
     f.received.emit({ type: 'order', event: orderEvent('pending_settlement') }); // after its last: ignored
     expect(order.status).toBe('fully_filled');
     await new Promise((r) => setImmediate(r));
-    expect(calls.map((c) => c.method)).toEqual(['getNoteStatuses']);
+    expect(calls.every((c) => STATE_READS.has(c.method))).toBe(true);
     expect(w.notes.get(input.commitment)?.state).toBe('spent');
     expect(f.delivered.map((e) => e.type === 'order' && [e.event.kind, e.source])).toEqual([
       ['partially_filled', 'stream'],
@@ -188,11 +199,11 @@ describe('the wallet follows the stream (17.5)', () => {
     const heard = f.next('fill');
     f.received.emit({ type: 'fill', event: f0.event });
     expect(await heard).toMatchObject({ type: 'fill', stored: true });
-    expect(calls.filter((c) => c.method !== 'getNoteStatuses')).toEqual([
+    expect(calls.filter((c) => !STATE_READS.has(c.method))).toEqual([
       { method: 'getTreeRoot', params: { tree_id: 1 } },
       { method: 'getLeaves', params: { tree_id: 1, from: 1, to: 6 } },
     ]);
-    expect(calls.filter((c) => c.method === 'getNoteStatuses')).toHaveLength(1);
+    expect(calls.some((c) => STATE_READS.has(c.method))).toBe(true);
     expect(requests).toEqual([]);
     expect(w.leafCounts.get(0)).toBeUndefined();
     expect(w.notes.get(f0.trade.commitment)).toMatchObject({ amount: 150n, mint: USDC, leafIndex: 3 });
@@ -209,7 +220,7 @@ describe('the wallet follows the stream (17.5)', () => {
     const heard = f.next('fill');
     f.received.emit({ type: 'fill', event: f0.event });
     expect(await heard).toMatchObject({ stored: true });
-    expect(calls.map((c) => c.method)).toEqual(['getNoteStatuses']);
+    expect(calls.every((c) => STATE_READS.has(c.method))).toBe(true);
   });
 
   it('a reconnect re-reads the tracked orders, delivers what they missed, syncs, then delivers resync', async () => {
