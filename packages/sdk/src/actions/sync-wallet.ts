@@ -1,5 +1,6 @@
 import { LEAVES_PAGE_CAP } from '@nightjar/protocol';
 import type { Client } from '../client.js';
+import { feedLocalTree } from '../notes/local-tree.js';
 import { marketMints } from './mint-decimals.js';
 import { refreshNoteStates } from './note-states.js';
 import { refreshTrackedOrders } from './refresh-order.js';
@@ -78,11 +79,9 @@ export async function syncShard(client: Client, treeId: number): Promise<number>
     const to = Math.min(root.leaf_count, from + LEAVES_PAGE_CAP);
     const { leaves } = await client.ledger.getLeaves({ tree_id: treeId, from, to });
     if (leaves.length === 0) break;
-    wallet.addLeaves(
-      treeId,
-      from,
-      leaves.map((l) => l.value),
-    );
+    const values = leaves.map((l) => l.value);
+    wallet.addLeaves(treeId, from, values);
+    feedLocalTree(wallet, treeId, from, values);
     from += leaves.length;
     added += leaves.length;
   }

@@ -55,6 +55,7 @@ async function catchUp(client: Client, treeId: number): Promise<MerkleTree> {
     const to = Math.min(leaf_count, from + LEAVES_PAGE_CAP);
     const { leaves } = await client.ledger.getLeaves({ tree_id: treeId, from, to });
     if (leaves.length === 0) break;
+    if (tree.size !== from) continue; // a sync fed these leaves meanwhile
     tree.appendMany(leaves.map((l) => BigInt('0x' + l.value)));
     client.wallet.addLeaves(
       treeId,
@@ -63,6 +64,15 @@ async function catchUp(client: Client, treeId: number): Promise<MerkleTree> {
     );
   }
   return tree;
+}
+
+/**
+ * Leaves `[from, from + values.length)` of `treeId` that a sync read anyway: appended to the local
+ * tree when it exists and ends at `from`, so a proof after a sync reads no leaf again.
+ */
+export function feedLocalTree(wallet: Wallet, treeId: number, from: number, values: readonly string[]): void {
+  const tree = trees.get(wallet)?.get(treeId);
+  if (tree && tree.size === from) tree.appendMany(values.map((v) => BigInt('0x' + v)));
 }
 
 /** A note's inclusion path in the local tree and the root it leads to. */
