@@ -17,6 +17,7 @@ import {
   LedgerRefusedError,
   NetworkError,
   NoteNotFreeError,
+  NoteHeldError,
   NotesPendingError,
   NotFoundError,
   NothingToMergeError,
@@ -121,6 +122,13 @@ export function toAppError(err: unknown): AppError {
     );
   if (err instanceof JoinSplitAmountsError)
     return new AppError(400, err.code, text, 'ask less, or deposit more first');
+  if (err instanceof NoteHeldError)
+    return new AppError(
+      409,
+      'NOTE_HELD',
+      text,
+      `the new deposit backs orders after its random hold, at ${new Date(err.readyAt).toISOString()}: try again then`,
+    );
   if (err instanceof NotesPendingError)
     return new AppError(
       409,

@@ -84,6 +84,11 @@ export interface CreateAppServerOptions {
   sessionPolicy?: Partial<SessionPolicy>;
   /** Test seam: the clock sessions expire by (default Date.now). */
   now?: () => number;
+  /**
+   * A random hold, up to this many ms, before a newly deposited note may back an order (the SDK's
+   * `freshNoteHold`; default off): a deposit's finality then does not time the order it backs.
+   */
+  freshNoteHoldMs?: number;
 }
 
 export interface AppServer {
@@ -171,6 +176,7 @@ export async function createAppServer(options: CreateAppServerOptions = {}): Pro
     {
       ...(options.prover ? { prover: options.prover } : {}),
       ...(options.slotMs ? { slotMs: options.slotMs } : {}),
+      ...(options.freshNoteHoldMs ? { freshNoteHold: { maxMs: options.freshNoteHoldMs } } : {}),
     },
     {
       venue: (view) => broadcast({ type: 'venue', venue: view }),

@@ -12,6 +12,7 @@ import {
   type Client,
   type CreateClientParameters,
   type Credentials,
+  type FreshNoteHoldOptions,
   type Prover,
   type StreamClient,
   type StreamClientEvent,
@@ -43,6 +44,8 @@ export interface VenueConfig {
 export interface ClientHooks {
   prover?: Prover;
   slotMs?: number;
+  /** The SDK's fresh-note hold (`freshNoteHoldMs`): a new deposit waits a random time to back an order. */
+  freshNoteHold?: FreshNoteHoldOptions;
 }
 
 const TITLES: Record<AttestationCheck['id'], string> = {
@@ -168,6 +171,7 @@ export class VenueSession {
       ...(this.config.ledgerDevSecret ? { ledgerDevSecret: this.config.ledgerDevSecret } : {}),
       credentials,
       ...(this.hooks.slotMs ? { slotMs: this.hooks.slotMs } : {}),
+      ...(this.hooks.freshNoteHold ? { freshNoteHold: this.hooks.freshNoteHold } : {}),
       backoff: { attempts: 3 },
       onVerified: (r) => this.verified(r),
     };

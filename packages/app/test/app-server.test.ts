@@ -757,3 +757,30 @@ describe('an engine restart (a new boot session)', () => {
     }
   });
 });
+
+describe('the fresh-note hold (issue 30, item 6)', () => {
+  it('freshNoteHoldMs: a new deposit backs no order until its hold has passed (409 NOTE_HELD)', async () => {
+    // A one-hour hold: the order's note wait (20 s) ends long before it, so the app says so at once.
+    const held = await startTestApp(venue, 'held', { freshNoteHoldMs: 3_600_000 });
+    try {
+      const dep = await bot<TransferView>(held, 'POST', '/deposits', {
+        asset: 'USDC',
+        amount: '100',
+        faucet: true,
+      });
+      expect(dep.status, dep.text).toBe(200);
+      const r = await bot<OrderView>(held, 'POST', '/orders', {
+        market: 'SOL-USDC',
+        side: 'buy',
+        type: 'limit',
+        amount: '1',
+        price: '90',
+        expires_in_s: 300,
+      });
+      expect(r.status, r.text).toBe(409);
+      expect(code(r)).toBe('NOTE_HELD');
+    } finally {
+      await held.close();
+    }
+  }, 60_000);
+});

@@ -130,6 +130,11 @@ function TransferForm({
           />
         </label>
       </div>
+      {kind === 'deposit' ? (
+        <p class="muted" data-testid="dep-round-hint">
+          Round amounts (100, not 137.42) help: deposits are public, and an odd one is easy to trace on.
+        </p>
+      ) : null}
       {kind === 'deposit' && dev ? (
         <label class="check" for="dep-faucet">
           <input

@@ -5,6 +5,7 @@ import {
   createTransport,
   createWallet,
   type Client,
+  type FreshNoteHoldOptions,
   type Transport,
   type Wallet,
 } from '@nightjar/sdk';
@@ -37,6 +38,8 @@ export function openWallet(paths: Paths): Wallet {
 export interface ConnectOptions {
   wallet?: Wallet;
   credentials?: Credentials;
+  /** `--fresh-note-hold`: the SDK's random hold on new deposit notes. */
+  freshNoteHold?: FreshNoteHoldOptions;
 }
 
 /** A verified, logged-in client. */
@@ -50,6 +53,7 @@ export async function connect(paths: Paths, opts: ConnectOptions = {}): Promise<
     ...(ready.ledger_dev_secret ? { ledgerDevSecret: ready.ledger_dev_secret } : {}),
     credentials: opts.credentials ?? loadCredentials(paths, ready),
     ...(opts.wallet ? { wallet: opts.wallet } : {}),
+    ...(opts.freshNoteHold ? { freshNoteHold: opts.freshNoteHold } : {}),
     stateDir: stateDir(paths),
     backoff: { attempts: 3 },
   });

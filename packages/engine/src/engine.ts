@@ -37,7 +37,8 @@ import { registerVenueRoutes } from './http/routes/index.js';
 import { AddressLimiter } from './http/address-limiter.js';
 import { buildHttpServer, servedRoutes } from './http/server.js';
 import { MarketRegistry } from './markets.js';
-import { VenueEventBus } from './event-bus.js';
+import { VenueEventBus, type PushHoldOptions } from './event-bus.js';
+import { systemClock } from './stream/clock.js';
 import { inlineOrderChecker, type VerifyInputProof } from './orders/inline-order-check.js';
 import { Intake, type IntakeDeps } from './orders/intake.js';
 import { MarketEngine } from './orders/market-engine.js';
@@ -122,7 +123,16 @@ export interface EngineOptions {
   logger?: FastifyServerOptions['logger'];
   /** `/v1/stream` caps and deadlines clock (the spec's values by default; tests shrink them). */
   stream?: StreamOptions;
+  /**
+   * The random hold on a confirmed match's fill push and order event (`VenueEventBus.publishHeld`):
+   * uniform, crypto-random, up to `maxDelayMs` (default two slots, 800 ms; 0 turns it off). Tests
+   * may pass a manual clock and a random source; the default timers are real (Date.now).
+   */
+  fillPushHold?: Partial<PushHoldOptions>;
 }
+
+/** Default largest fill-push hold: two slots. */
+export const DEFAULT_FILL_PUSH_HOLD_MS = 2 * DEFAULT_SLOT_MS;
 
 export interface AddressRateLimit {
   capacity: number;
@@ -243,8 +253,14 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
 
   const settlementBufferSlots = options.settlementBufferSlots ?? SETTLEMENT_BUFFER_SLOTS;
   const registry = new OrderRegistry();
-  const events = new VenueEventBus((err) =>
-    app.log.error({ err: err instanceof Error ? err.message : String(err) }, 'event bus listener failed'),
+  const events = new VenueEventBus(
+    (err) =>
+      app.log.error({ err: err instanceof Error ? err.message : String(err) }, 'event bus listener failed'),
+    {
+      maxDelayMs: options.fillPushHold?.maxDelayMs ?? DEFAULT_FILL_PUSH_HOLD_MS,
+      clock: options.fillPushHold?.clock ?? systemClock(),
+      ...(options.fillPushHold?.random ? { random: options.fillPushHold.random } : {}),
+    },
   );
   let pipeline: SettlementPipeline | undefined;
   let journal: SettlementJournal | undefined;
@@ -449,7 +465,9 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     verifierStats: () => batcher?.stats(),
     servedRoutes: () => servedRoutes(app),
     async close() {
-      // Sessions first: their cancel-on-disconnect still finds the books running.
+      // Held fill pushes go out to the sessions still open; then sessions: their
+      // cancel-on-disconnect still finds the books running.
+      events.releaseHeld();
       await stream.close();
       offLeaves();
       offReset();

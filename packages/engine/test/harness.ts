@@ -105,6 +105,9 @@ export async function startTestVenue(
     matchProver: stubMatchProver(),
     matchVerifier: acceptAllMatchProofs,
     circuitKeys: await devCircuitKeys(),
+    // Pushes at once, so tests read a settlement's events as it confirms; the hold has its own
+    // manual-clock test (settlement/fill-push-hold.test.ts).
+    fillPushHold: { maxDelayMs: 0 },
     ...(settle
       ? {
           registerTeeKeys: (keys: string[]) =>

@@ -19,3 +19,4 @@ export * from './routes.js';
 export * from './openapi.js';
 export * from './address-key.js';
 export * from './private-files.js';
+export * from './wire-padding.js';

@@ -5,6 +5,7 @@
  * with a fresh token; 403 1150 stops the client; 429, 1402 and 5001 (and network failures) are
  * retried with jittered backoff honouring `Retry-After`.
  */
+import { FreshNoteHold, type FreshNoteHoldOptions } from './notes/fresh-note-hold.js';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { X509Certificate } from 'node:crypto';
@@ -119,6 +120,12 @@ export interface CreateClientParameters {
   onVerified?: (report: VerifyTransportReturnType) => void;
   /** Called before each retry of a retryable failure (for logging and metrics). */
   onRetry?: (info: RetryInfo) => void;
+  /**
+   * A random hold before a newly deposited note may back an order (default off): each deposit
+   * note waits a uniform, crypto-random `0..maxMs` after it is final, so a deposit's finality does
+   * not name the order it backs (see notes/fresh-note-hold.ts).
+   */
+  freshNoteHold?: FreshNoteHoldOptions;
 }
 
 /** What `onRetry` is told. */
@@ -155,6 +162,8 @@ export interface Client {
   readonly ledger: LedgerClient;
   readonly nonces: NonceStore;
   readonly slotMs: number;
+  /** The fresh-note hold (`freshNoteHold`), when one was asked for. */
+  readonly noteHold?: FreshNoteHold;
   /** The wallet (throws when the client was created without one). */
   readonly wallet: Wallet;
   readonly hasWallet: boolean;
@@ -350,6 +359,7 @@ export async function createClient(params: CreateClientParameters): Promise<Crea
     ledger,
     nonces,
     slotMs: params.slotMs ?? 400,
+    ...(params.freshNoteHold ? { noteHold: new FreshNoteHold(params.freshNoteHold) } : {}),
     get wallet(): Wallet {
       if (!params.wallet)
         throw new NightjarError('this client has no wallet (pass `wallet` to createClient)');

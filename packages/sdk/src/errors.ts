@@ -152,6 +152,25 @@ export class NotesPendingError extends InsufficientNotesError {
   }
 }
 
+/**
+ * The only notes that would back the order are deposits on their fresh-note hold
+ * (`freshNoteHold`), and it ends later than the order may wait. `readyAt`: when the first ends.
+ */
+export class NoteHeldError extends InsufficientNotesError {
+  override name = 'NoteHeldError';
+  constructor(
+    mint: string,
+    required: bigint,
+    readonly readyAt: number,
+  ) {
+    super(mint, required, 0n);
+    this.summary =
+      `the ${assetName(mint)} note covering ${describeAmount(mint, required)} is a new deposit on its ` +
+      `random hold until ${new Date(readyAt).toISOString()}`;
+    this.message = `${this.summary}: the hold keeps a deposit's timing from naming the order it backs (freshNoteHold); try again then`;
+  }
+}
+
 /** A value the caller passed is unusable (a decimal with too many places, a price off the tick...). */
 export class ParameterError extends NightjarError {
   override name = 'ParameterError';

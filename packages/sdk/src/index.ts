@@ -15,6 +15,7 @@ export * from './wallet/order-status.js';
 export * from './actions/index.js';
 export * from './stream/stream-client.js';
 export * from './create-stream.js';
+export { FreshNoteHold, type FreshNoteHoldOptions } from './notes/fresh-note-hold.js';
 export { StreamOverflowError } from './stream/event-queue.js';
 export type { StreamTimers } from './stream/heartbeat.js';
 // The venue's wire types a program handles, so it needs no import from @nightjar/protocol.

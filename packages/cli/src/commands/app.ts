@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { createAppServer, DEFAULT_APP_PORT, type AppServer } from '@nightjar/app';
 import { readSecretFile } from '@nightjar/protocol';
-import { portOption } from '../args.js';
+import { portOption, positiveIntOption } from '../args.js';
 import { readReady } from '../config.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { str, type Command } from '../command.js';
@@ -23,7 +23,10 @@ nightjar app --link [--data-dir D]
   (send it as \`Authorization: Bearer <token>\`; examples/python-bot uses it). See docs/app.md.
 
   --link   print a new one-time login URL of the app already running for this data directory
-           (the one \`nightjar start\` started: ready.json's app_url), e.g. for a new browser`;
+           (the one \`nightjar start\` started: ready.json's app_url), e.g. for a new browser
+  --fresh-note-hold S
+           a new deposit backs no order until a random 0..S s after it is final, so its finality
+           does not time the order (default off)`;
 
 /** A new login URL from the running app, asked with the bot token. */
 async function newLink(dataDir: string): Promise<string> {
@@ -45,15 +48,30 @@ async function newLink(dataDir: string): Promise<string> {
 }
 
 /** Runs the app server; resolves with it once it listens and has checked the venue. */
-export async function runApp(dataDir: string, port: number, readyFile?: string): Promise<AppServer> {
-  return createAppServer({ dataDir, port, ...(readyFile ? { readyFile } : {}) });
+export async function runApp(
+  dataDir: string,
+  port: number,
+  readyFile?: string,
+  freshNoteHoldMs?: number,
+): Promise<AppServer> {
+  return createAppServer({
+    dataDir,
+    port,
+    ...(readyFile ? { readyFile } : {}),
+    ...(freshNoteHoldMs ? { freshNoteHoldMs } : {}),
+  });
 }
 
 export const app: Command = {
   name: 'app',
   summary: 'the trading app: web page and local API on 127.0.0.1 (prints its URL)',
   usage: APP_USAGE,
-  options: { port: { type: 'string' }, 'ready-file': { type: 'string' }, link: { type: 'boolean' } },
+  options: {
+    port: { type: 'string' },
+    'ready-file': { type: 'string' },
+    link: { type: 'boolean' },
+    'fresh-note-hold': { type: 'string' },
+  },
   longRunning: true,
   async run({ out, paths, values }) {
     if (values.link) {
@@ -67,6 +85,9 @@ export const app: Command = {
       paths.dataDir,
       portOption(str(values, 'port'), DEFAULT_APP_PORT),
       str(values, 'ready-file'),
+      values['fresh-note-hold'] === undefined
+        ? undefined
+        : positiveIntOption('fresh-note-hold', str(values, 'fresh-note-hold'), 1) * 1000,
     );
     const stop = (signal: string) => {
       process.stderr.write(`${signal}: the app is shutting down\n`);

@@ -24,6 +24,7 @@ const ORDER_FLAGS = {
   type: { type: 'string' },
   'min-fill': { type: 'string' },
   'expiry-seconds': { type: 'string' },
+  'fresh-note-hold': { type: 'string' },
 } as const satisfies Options;
 
 const ORDER_FLAGS_USAGE = `  --side bid|ask        required
@@ -31,7 +32,21 @@ const ORDER_FLAGS_USAGE = `  --side bid|ask        required
   --price P             limit price, quote per base (an ask may omit it)
   --type T              limit (default), ioc or fok
   --min-fill X          smallest acceptable fill
-  --expiry-seconds N    lifetime (default 1,000 slots, about 400 s)`;
+  --expiry-seconds N    lifetime (default 1,000 slots, about 400 s)
+  --fresh-note-hold S   a new deposit backs no order until a random 0..S s after it is final
+                        (waits it out): its finality then does not time this order (default off)`;
+
+/** The client options and note wait of `--fresh-note-hold S` (seconds), or none. */
+function holdOptions(values: Values): { hold?: { maxMs: number }; noteWaitMs?: number } {
+  const s = str(values, 'fresh-note-hold');
+  if (s === undefined) return {};
+  const maxMs = positiveIntOption('fresh-note-hold', s, 1) * 1000;
+  // One process draws the hold and waits it out (its draw is not kept for the next one).
+  return { hold: { maxMs }, noteWaitMs: FINAL_NOTE_WAIT_MS + maxMs };
+}
+
+/** How long an order waits for a note to reach the venue's tree (the SDK's default). */
+const FINAL_NOTE_WAIT_MS = 20_000;
 
 function orderParams(values: Values): Omit<BuildOrderParameters, 'symbol'> {
   const side = str(values, 'side');
@@ -47,10 +62,12 @@ function orderParams(values: Values): Omit<BuildOrderParameters, 'symbol'> {
   const expiry: Expiry | undefined = seconds
     ? { seconds: positiveIntOption('expiry-seconds', seconds, 1) }
     : undefined;
+  const { noteWaitMs } = holdOptions(values);
   return {
     side,
     type,
     amount,
+    ...(noteWaitMs === undefined ? {} : { noteWaitMs }),
     ...(price ? { price } : {}),
     ...(minFill ? { minFillSize: minFill } : {}),
     ...(expiry ? { expiry } : {}),
@@ -94,7 +111,8 @@ ${ORDER_FLAGS_USAGE}`,
   async run({ out, paths, values }) {
     const params = { symbol: str(values, 'symbol') ?? 'SOL-USDC', ...orderParams(values) };
     const wallet = openWallet(paths);
-    return withClient(paths, { wallet }, async (client) => {
+    const { hold } = holdOptions(values);
+    return withClient(paths, { wallet, ...(hold ? { freshNoteHold: hold } : {}) }, async (client) => {
       await out.progress('syncing the wallet', syncWallet(client, { refreshOrders: true }));
       const placed = await out.progress('proving and placing', placeOrder(client, params));
       out.result(
@@ -124,7 +142,8 @@ ${ORDER_FLAGS_USAGE}`,
     const orderId = requireId(values);
     const params = orderParams(values);
     const wallet = openWallet(paths);
-    return withClient(paths, { wallet }, async (client) => {
+    const { hold } = holdOptions(values);
+    return withClient(paths, { wallet, ...(hold ? { freshNoteHold: hold } : {}) }, async (client) => {
       const placed = await out.progress(
         'proving and replacing',
         modifyOrder(client, { orderId, ...params, ...(values['in-place'] ? { newOrderId: orderId } : {}) }),

@@ -81,7 +81,9 @@ export const walletDeposit: Command = {
   --asset A     SOL, USDC, ETH (or a Base58 mint)
   --amount X    human units, e.g. 200 or 1.5
   --faucet      dev ledger only: airdrop X to the funding account first
-  --no-wait     do not wait for the note to be final (usable for orders)`,
+  --no-wait     do not wait for the note to be final (usable for orders)
+
+  Round amounts (100, not 137.42) help: deposits are public, and an odd one is easy to trace on.`,
   options: {
     asset: { type: 'string' },
     amount: { type: 'string' },

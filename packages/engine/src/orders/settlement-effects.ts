@@ -3,10 +3,11 @@
  * transitions" table). Live orders change through their market's single writer; an order this
  * boot no longer holds (a match reconciled after a restart) gets its events and memo only. Both
  * get the one event `event-bodies.ts` builds from the match's plan. Fill memos go on the event bus
- * like every other event, so one confirmed during boot recovery is published too.
+ * like every other event, so one confirmed during boot recovery is published too; a confirmed
+ * match's pushes are held for a random moment first (`VenueEventBus.publishHeld`).
  */
 import type { JobState, OrderEffects, RejectReason } from '../settlement/types.js';
-import type { VenueEventBus } from '../event-bus.js';
+import type { BusPublication, VenueEventBus } from '../event-bus.js';
 import type { MarketEngine } from './market-engine.js';
 import type { OrderRegistry } from './order-registry.js';
 import { confirmedEvent, failedEvent } from './event-bodies.js';
@@ -37,19 +38,31 @@ export class SettlementEffects implements OrderEffects {
     (['bid', 'ask'] as const).forEach((side, i) => {
       const p = job.plan[side];
       const memo = job.memos?.[i];
+      const pushes: BusPublication[] = [];
       if (memo)
-        this.deps.events.fill(p.accountId, {
-          order_id: p.orderId,
-          market_id: job.marketId,
-          ...ids,
-          outcome: 'confirmed',
-          tree_id: p.treeId,
-          memo,
-          server_time_ms: this.deps.now(),
+        pushes.push({
+          channel: 'fills',
+          accountId: p.accountId,
+          body: {
+            order_id: p.orderId,
+            market_id: job.marketId,
+            ...ids,
+            outcome: 'confirmed',
+            tree_id: p.treeId,
+            memo,
+            server_time_ms: this.deps.now(),
+          },
         });
       const live = this.live(p.orderId);
       if (live) live.market.settleConfirmed(live.order, p);
-      this.deps.events.emit(p.accountId, confirmedEvent(job.marketId, p, ids, this.deps.now()));
+      pushes.push({
+        channel: 'orders',
+        accountId: p.accountId,
+        body: confirmedEvent(job.marketId, p, ids, this.deps.now()),
+      });
+      // The fill and its order event leave after a random hold (event-bus.ts, `publishHeld`), so
+      // their arrival does not name the settlement that holds the match. The book changes now.
+      this.deps.events.publishHeld(p.accountId, pushes);
     });
   }
 

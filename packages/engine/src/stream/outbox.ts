@@ -4,9 +4,12 @@
  * socket needs draining, frames wait here, and a backlog beyond the limit means the consumer is too
  * slow: {@link Outbox.push} reports the overflow and the session is closed with 1011. Writes made in
  * one turn of the event loop are corked, so a burst becomes few TLS records and system calls.
+ * Every frame leaves padded with trailing whitespace to a size bucket (`FRAME_SIZE_BUCKETS`), so a
+ * fill push, an order event, a tree leaf and a pong all look alike by size (issue 30, item 5).
  */
 import type { Duplex } from 'node:stream';
 import type { WebSocket } from 'ws';
+import { FRAME_SIZE_BUCKETS, padJsonText } from '@nightjar/protocol';
 
 export class Outbox {
   private queue: string[] = [];
@@ -75,7 +78,8 @@ export class Outbox {
     this.write(text, stamp);
   }
 
-  private write(text: string, emittedAt: number): void {
+  private write(json: string, emittedAt: number): void {
+    const text = padJsonText(json, FRAME_SIZE_BUCKETS, { beyond: 'multiple' });
     if (!this.corked) {
       this.corked = true;
       this.socket.cork();

@@ -1,8 +1,9 @@
 import { treeRootCodec } from '@nightjar/protocol';
 import type { Client } from '../client.js';
-import { InsufficientNotesError, NotesPendingError } from '../errors.js';
+import { InsufficientNotesError, NoteHeldError, NotesPendingError } from '../errors.js';
 import { sleep } from '../utils/backoff.js';
 import type { WalletNote } from '../wallet/wallet.js';
+import type { FreshNoteHold } from '../notes/fresh-note-hold.js';
 
 /** The collateral an order needs. */
 export interface SelectNoteParameters {
@@ -86,10 +87,13 @@ export async function chooseNote(
   options: ChooseNoteOptions = {},
 ): Promise<SelectNoteReturnType> {
   const waitMs = options.waitMs ?? 20_000;
+  const hold = client.noteHold?.enabled ? client.noteHold : undefined;
   const start = Date.now();
   for (;;) {
     const candidates = client.wallet.freeNotes(params.mint, { replacing: params.replacing });
-    const usable = await venueTree(client, candidates);
+    const inTree = await venueTree(client, candidates);
+    // A deposit note on its fresh-note hold backs no order yet (notes/fresh-note-hold.ts).
+    const usable = hold ? (n: WalletNote) => inTree(n) && hold.ready(n, true) : inTree;
     try {
       const chosen = selectNote(client, { ...params, usable });
       // Reserved in the same tick it was chosen: a concurrent choice cannot take it too.
@@ -99,8 +103,30 @@ export async function chooseNote(
       // Would a note the venue lacks do? Then wait for it; else there is none.
       if (!(err instanceof InsufficientNotesError) || !pick(candidates, params)) throw err;
       const waited = Date.now() - start;
+      const held = hold ? heldRelease(candidates.filter(inTree), params, hold) : undefined;
+      if (held !== undefined && hold) {
+        // One the venue has would do once its hold passes: wait for it if that is soon enough.
+        const left = held - hold.now();
+        if (left > waitMs - waited) throw new NoteHeldError(params.mint, params.required, held);
+        await sleep(Math.max(1, left));
+        continue;
+      }
       if (waited >= waitMs) throw new NotesPendingError(params.mint, params.required, err.available, waited);
       await sleep(Math.min(options.pollMs ?? client.slotMs, waitMs - waited));
     }
   }
+}
+
+/** The earliest time a held note among `final` would back the order, or undefined. */
+function heldRelease(
+  final: readonly WalletNote[],
+  params: SelectNoteParameters,
+  hold: FreshNoteHold,
+): number | undefined {
+  let earliest: number | undefined;
+  for (const n of final) {
+    const at = pick([n], params) ? hold.releaseAt(n, true) : undefined;
+    if (at !== undefined && (earliest === undefined || at < earliest)) earliest = at;
+  }
+  return earliest;
 }

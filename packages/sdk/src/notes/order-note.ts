@@ -4,10 +4,10 @@
  * `placeOrders` already made and reserved for it.
  */
 import type { Client } from '../client.js';
-import { InsufficientNotesError, NotesPendingError } from '../errors.js';
+import { InsufficientNotesError, NoteHeldError, NotesPendingError } from '../errors.js';
 import type { WalletNote } from '../wallet/wallet.js';
 import type { BuildOrderParameters, OrderTerms, PrepareOptions } from '../actions/build-order.js';
-import { chooseNote, largestAmount, type SelectNoteReturnType } from '../actions/select-note.js';
+import { chooseNote, largestAmount, venueTree, type SelectNoteReturnType } from '../actions/select-note.js';
 import { fundNotes } from './fund.js';
 import type { JoinSplitReturnType } from './run-join-split.js';
 import { waitForVenueTree } from './venue-wait.js';
@@ -34,6 +34,18 @@ async function heldNote(
   return { note, collateralAmount: note.amount === required ? undefined : note.amount };
 }
 
+/**
+ * The deposit notes a split or merge for an order must leave alone: those on their fresh-note
+ * hold, and those not yet final (their hold has not begun). Nothing without a hold.
+ */
+async function onHold(client: Client, mint: string): Promise<{ exclude?: Set<string> }> {
+  const hold = client.noteHold;
+  if (!hold?.enabled) return {};
+  const free = client.wallet.freeNotes(mint);
+  const inTree = await venueTree(client, free);
+  return { exclude: new Set(free.filter((n) => !hold.ready(n, inTree(n))).map((n) => n.commitment)) };
+}
+
 /** A note made for the order by a split or merge (reserved), or the reason there is none. */
 async function preparedNote(
   client: Client,
@@ -42,6 +54,7 @@ async function preparedNote(
   allowLarger: boolean,
 ): Promise<OrderNote> {
   const { funded, splits } = await fundNotes(client, {
+    ...(await onHold(client, terms.mint)),
     mint: terms.mint,
     amounts: [terms.required],
     allowLarger,
@@ -79,7 +92,13 @@ export async function orderNote(
     );
   } catch (err) {
     // Nothing covers it alone (a note on its way is waited for, not merged around).
-    if (!(err instanceof InsufficientNotesError) || err instanceof NotesPendingError) throw err;
+    // A deposit on its fresh-note hold is not merged or split around either: that would spend it.
+    if (
+      !(err instanceof InsufficientNotesError) ||
+      err instanceof NotesPendingError ||
+      err instanceof NoteHeldError
+    )
+      throw err;
     if (params.note || options.replacing) throw err;
     if (mode === 'auto') return preparedNote(client, terms, params, true);
     const free = client.wallet.freeNotes(terms.mint);

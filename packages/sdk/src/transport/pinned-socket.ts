@@ -15,7 +15,13 @@ import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:ht
 import { isIP, type NetConnectOpts } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { connect, type TLSSocket } from 'node:tls';
-import { parseJsonExact, stringifyJson } from '@nightjar/protocol';
+import {
+  bucketFor,
+  padJsonText,
+  parseJsonExact,
+  REQUEST_SIZE_BUCKETS,
+  stringifyJson,
+} from '@nightjar/protocol';
 import { NotVerifiedError, SocketClosedError, TlsCertificateError } from './errors.js';
 
 export interface HttpResponse<T = unknown> {
@@ -131,13 +137,8 @@ export class PinnedSocket {
 
   private send<T>(path: string, options: RequestOptions): Promise<HttpResponse<T>> {
     if (this.closed) return Promise.reject(new SocketClosedError('the verified socket is closed'));
-    const payload = options.body === undefined ? undefined : stringifyJson(options.body);
-    const headers: Record<string, string> = { ...options.headers };
-    if (payload !== undefined) {
-      headers['content-type'] = 'application/json';
-      headers['content-length'] = String(Buffer.byteLength(payload));
-    }
-    if (options.token) headers.authorization = `Bearer ${options.token}`;
+    const method = options.method ?? (options.body === undefined ? 'GET' : 'POST');
+    const { headers, payload } = paddedRequest(method, path, this.url.host, options);
     return new Promise((resolve, reject) => {
       const req = httpRequest(
         {
@@ -145,8 +146,8 @@ export class PinnedSocket {
           host: this.url.hostname,
           port: this.url.port || 443,
           path,
-          method: options.method ?? (payload === undefined ? 'GET' : 'POST'),
-          headers: { host: this.url.host, ...headers },
+          method,
+          headers,
         },
         (res) => {
           const chunks: Buffer[] = [];
@@ -169,6 +170,53 @@ export class PinnedSocket {
       req.end();
     });
   }
+}
+
+/** Header that pads a bodiless request; HTTP servers ignore headers they do not know. */
+export const PAD_HEADER = 'x-pad';
+
+/**
+ * The headers and body of a request whose whole HTTP/1.1 message lands on a size bucket
+ * (`REQUEST_SIZE_BUCKETS`): a JSON body gets trailing whitespace, a bodiless request a
+ * {@link PAD_HEADER} of filler. Every header is set here (`connection` too), so Node adds none
+ * and the head's length is known before it is written.
+ */
+export function paddedRequest(
+  method: string,
+  path: string,
+  host: string,
+  options: RequestOptions,
+): { headers: Record<string, string>; payload: string | undefined } {
+  const headers: Record<string, string> = { host, connection: 'keep-alive', ...options.headers };
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  const json = options.body === undefined ? undefined : stringifyJson(options.body);
+  if (json === undefined) {
+    // `x-pad: ` plus filler plus CRLF: the filler fills what the head lacks of its bucket.
+    const bare = requestHeadBytes(method, path, headers) + PAD_HEADER.length + 4;
+    const target = bucketFor(bare, REQUEST_SIZE_BUCKETS);
+    if (target !== undefined) headers[PAD_HEADER] = '0'.repeat(target - bare);
+    return { headers, payload: undefined };
+  }
+  headers['content-type'] = 'application/json';
+  // The length's digits count in the head: fix them at the target's width first (a bucket of
+  // four or five digits), then pad. A body within a bucket has a length with as many digits.
+  headers['content-length'] = '0'.repeat(String(Buffer.byteLength(json)).length);
+  let payload = json;
+  for (let i = 0; i < 3; i++) {
+    payload = padJsonText(json, REQUEST_SIZE_BUCKETS, { overhead: requestHeadBytes(method, path, headers) });
+    const length = String(Buffer.byteLength(payload));
+    if (length.length === headers['content-length'].length) break;
+    headers['content-length'] = '0'.repeat(length.length);
+  }
+  headers['content-length'] = String(Buffer.byteLength(payload));
+  return { headers, payload };
+}
+
+/** Bytes of the request line and headers as Node writes them: `NAME: value\r\n` each, then CRLF. */
+export function requestHeadBytes(method: string, path: string, headers: Record<string, string>): number {
+  let n = Buffer.byteLength(`${method} ${path} HTTP/1.1\r\n`);
+  for (const [k, v] of Object.entries(headers)) n += Buffer.byteLength(`${k}: ${v}\r\n`);
+  return n + 2;
 }
 
 export interface OpenPinnedSocketParameters {
