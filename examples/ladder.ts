@@ -1,7 +1,8 @@
 /**
  * One deposit backs a five-level bid ladder: `placeOrders` splits it once into a note per order
  * (and the remainder). Then the orders are cancelled, their notes merged back, a note split and
- * joined by hand, and an amount that no note holds is withdrawn (split off first).
+ * joined by hand, and an amount that no note holds is withdrawn to a fresh address in one
+ * transaction (the rest of the note comes back as a change note).
  *
  *   npm start &            # a local venue (dev mode)
  *   WALLET_PASSWORD=... npx tsx examples/ladder.ts
@@ -20,7 +21,7 @@ import {
   splitNote,
   withdraw,
 } from '@nightjar/sdk';
-import { connect, openWallet } from './venue.js';
+import { connect, freshRecipient, openWallet } from './venue.js';
 
 const wallet = openWallet('ladder');
 const client = await connect('ladder', wallet);
@@ -63,8 +64,16 @@ try {
     amounts: [pair.reduce((sum, n) => sum + n.amount, 0n)], // the notes made: one, of their total
   });
   console.log('joined into', usdc(joined.notes[0]!.amount));
-  const out = await withdraw(client, { asset: 'USDC', amount: '12.34' });
-  console.log('withdrew', usdc(out.note.amount), out.split ? '(split off a larger note first)' : '');
+  // To a fresh address of our own: the funding address would tie the withdrawal to the deposit.
+  const recipient = freshRecipient('ladder');
+  const out = await withdraw(client, { asset: 'USDC', amount: '12.34', recipient });
+  console.log(
+    'withdrew',
+    usdc(out.amount),
+    'to',
+    recipient,
+    out.change ? `(change ${usdc(out.change.amount)})` : '',
+  );
   const { USDC: balance } = await getBalances(client, { by: 'symbol' });
   console.log('USDC available', balance?.formatted.available);
 } finally {

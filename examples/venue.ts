@@ -6,8 +6,10 @@
  * once) and keeps it beside its wallet (`<name>.account.json`, mode 0600): the examples never
  * trade as the admin, whose account the demo traders' venue shares.
  */
+import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { addressToBase58, bytesToHex, ed25519PublicKey } from '@nightjar/protocol';
 import {
   createAccount,
   createClient,
@@ -89,3 +91,15 @@ export async function connect(name: string, wallet: Wallet): Promise<Client> {
 
 /** Waits `ms`. */
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * A new ledger address to withdraw to, its key saved in the data directory (`NAME-withdrawal-
+ * ADDRESS.key`, hex seed). A fresh address links the withdrawal to nothing; the wallet's funding
+ * address would link it to every deposit (the SDK refuses it without `linkFundingAddress`).
+ */
+export function freshRecipient(name: string): string {
+  const seed = new Uint8Array(randomBytes(32));
+  const address = addressToBase58(ed25519PublicKey(seed));
+  writeFileSync(join(dataDir, `${name}-withdrawal-${address}.key`), bytesToHex(seed) + '\n', { mode: 0o600 });
+  return address;
+}

@@ -107,6 +107,13 @@ export interface DepositRequest {
 export interface WithdrawRequest {
   asset: string;
   amount: string;
+  /** The ledger address paid (Base58): always the user's explicit choice. */
+  recipient: string;
+  /**
+   * The user saw that `recipient` funded this wallet's deposits (which a withdrawal to it links on
+   * chain) and confirmed; without it such a recipient is refused with 409 LINKS_FUNDING_ADDRESS.
+   */
+  confirm_funding_link?: boolean;
   /** The caller's id for progress events (echoed on `progress` frames). */
   client_ref?: string;
 }
@@ -120,6 +127,10 @@ export interface TransferView {
   /** Smallest units, exact. */
   amount_units: string;
   ledger_signature?: string;
+  /** A withdrawal's recipient. */
+  recipient?: string;
+  /** A withdrawal's change note left in the wallet, smallest units (absent: the whole note was paid). */
+  change_units?: string;
   state: 'usable' | 'landed' | 'failed';
 }
 

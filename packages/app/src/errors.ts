@@ -10,6 +10,7 @@ import {
   DepositPendingError,
   FaucetError,
   ForbiddenError,
+  FundingAddressLinkError,
   InsufficientNotesError,
   JoinSplitAmountsError,
   LedgerError,
@@ -152,6 +153,13 @@ export function toAppError(err: unknown): AppError {
       err.code,
       text,
       'it may still land: GET /api/v1/balances shows the notes once they are final',
+    );
+  if (err instanceof FundingAddressLinkError)
+    return new AppError(
+      409,
+      err.code,
+      text,
+      'withdraw to a fresh address of yours, or confirm the link (`confirm_funding_link: true`)',
     );
   if (err instanceof InsufficientNotesError)
     return new AppError(

@@ -110,7 +110,18 @@ const SCHEMAS: Record<string, Schema> = {
     },
     ['asset', 'amount'],
   ),
-  WithdrawRequest: obj({ asset: s(), amount: human('Any amount'), client_ref: s() }, ['asset', 'amount']),
+  WithdrawRequest: obj(
+    {
+      asset: s(),
+      amount: human('Any amount one note covers (paid in one transaction; the rest is a change note)'),
+      recipient: s("The ledger address paid (Base58): the user's explicit choice, no default."),
+      confirm_funding_link: bool(
+        "The user confirmed withdrawing to an address that funded this wallet's deposits (which links them on chain); without it that is refused, 409 LINKS_FUNDING_ADDRESS.",
+      ),
+      client_ref: s(),
+    },
+    ['asset', 'amount', 'recipient'],
+  ),
   TransferView: obj(
     {
       id: s('The note commitment.'),
@@ -119,6 +130,10 @@ const SCHEMAS: Record<string, Schema> = {
       amount: s(),
       amount_units: s('Smallest units, exact.'),
       ledger_signature: s(),
+      recipient: s("A withdrawal's recipient."),
+      change_units: s(
+        "A withdrawal's change note left in the wallet, smallest units; absent when the whole note was paid.",
+      ),
       state: en(['usable', 'landed', 'failed'], 'usable: the note can back an order now.'),
     },
     ['id', 'kind', 'asset', 'amount', 'amount_units', 'state'],
@@ -391,7 +406,7 @@ const OPS: Record<string, Record<string, [string, Op]>> = {
     post: [
       'withdraw',
       {
-        summary: 'Withdraw any amount to the funding account',
+        summary: 'Withdraw any amount to the address given, in one transaction signed by a one-time key',
         tag: 'trading',
         body: 'WithdrawRequest',
         schema: ref('TransferView'),

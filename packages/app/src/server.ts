@@ -31,7 +31,7 @@ import {
   type SessionPolicy,
 } from './security.js';
 import { AppState, readReadyFile } from './state.js';
-import { parseModify, parseOrderRequest, parseTransfer, Trader } from './trading.js';
+import { parseModify, parseOrderRequest, parseTransfer, parseWithdrawal, Trader } from './trading.js';
 import { VenueSession, type VenueConfig } from './venue.js';
 import { registerWebApp } from './web/index.js';
 
@@ -312,15 +312,7 @@ export async function createAppServer(options: CreateAppServerOptions = {}): Pro
     const ref = (req.body as Record<string, unknown>).client_ref;
     return t.deposit({ ...b, ...(typeof ref === 'string' ? { client_ref: ref } : {}) });
   });
-  app.post(`${P}/withdrawals`, async (req) => {
-    const b = parseTransfer(req.body);
-    const ref = (req.body as Record<string, unknown>).client_ref;
-    return t.withdraw({
-      asset: b.asset,
-      amount: b.amount,
-      ...(typeof ref === 'string' ? { client_ref: ref } : {}),
-    });
-  });
+  app.post(`${P}/withdrawals`, async (req) => t.withdraw(parseWithdrawal(req.body)));
   app.get(`${P}/orders`, async () => {
     venue.require();
     return t.orderViews();

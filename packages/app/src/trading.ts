@@ -23,6 +23,8 @@ import {
   requestFaucet,
   syncWallet,
   withdraw,
+  fundingAddresses,
+  FundingAddressLinkError,
   type BuildOrderParameters,
   type Client,
   type Instrument,
@@ -112,7 +114,7 @@ export function progressProver(inner: Prover): Prover {
   };
   return {
     proveValidInputV2: (req) => around('proving', 'sending', () => inner.proveValidInputV2(req)),
-    proveValidSpend: (req) => around('proving', 'sending', () => inner.proveValidSpend(req)),
+    proveValidSpendV2: (req) => around('proving', 'sending', () => inner.proveValidSpendV2(req)),
     proveValidJoinSplit: (req) => around('preparing_note', undefined, () => inner.proveValidJoinSplit(req)),
     close: () => inner.close(),
   };
@@ -202,6 +204,24 @@ export function parseTransfer(raw: unknown): { asset: string; amount: string; fa
     asset: str(b, 'asset', true),
     amount: decimal(b, 'amount', true),
     ...(faucet === undefined ? {} : { faucet }),
+  };
+}
+
+/** A withdrawal: the transfer, the explicit recipient and whether a funding-address link was accepted. */
+export function parseWithdrawal(raw: unknown): WithdrawRequest {
+  const b = body(raw);
+  const { asset, amount } = parseTransfer(raw);
+  const recipient = str(b, 'recipient', true);
+  const confirm = b.confirm_funding_link;
+  if (confirm !== undefined && typeof confirm !== 'boolean')
+    throw badRequest('`confirm_funding_link` must be true or false');
+  const ref = b.client_ref;
+  return {
+    asset,
+    amount,
+    recipient,
+    ...(confirm === undefined ? {} : { confirm_funding_link: confirm }),
+    ...(typeof ref === 'string' ? { client_ref: ref } : {}),
   };
 }
 
@@ -449,24 +469,37 @@ export class Trader {
     });
   }
 
-  /** Withdraws any amount of a free balance to the wallet's funding account. */
-  async withdraw(req: WithdrawRequest & { client_ref?: string }): Promise<TransferView> {
+  /**
+   * Withdraws any amount of a free balance to the recipient the user typed, in one transaction
+   * signed by a one-time key; the rest of the note stays in the wallet as a change note. A
+   * recipient that funded this wallet's deposits is refused (409 LINKS_FUNDING_ADDRESS, saying what
+   * it links) unless `confirm_funding_link` is true.
+   */
+  async withdraw(req: WithdrawRequest): Promise<TransferView> {
     const client = this.venue.require();
     const a = await this.asset(client, req.asset);
     const units = parseUnits(req.amount, a.decimals);
     if (units <= 0n) throw badRequest('`amount` must be positive');
+    const linkFundingAddress = req.confirm_funding_link === true;
+    // Refused before anything is synced or proved (the SDK would refuse it too).
+    if (fundingAddresses(this.wallet).includes(req.recipient) && !linkFundingAddress)
+      throw new FundingAddressLinkError(req.recipient);
     const progress = this.progress('withdrawal', req.client_ref);
     return this.tracked(progress, async () => {
       progress('syncing');
       await this.sync(client);
-      // A note paid out whole must be in the venue's tree (a fresh change note may not be yet).
-      const whole = this.wallet.freeNotes(a.mint).find((n) => n.amount === units);
-      if (whole) await waitForInclusion(client, { commitment: whole.commitment, timeoutMs: USABLE_WAIT_MS });
-      progress(whole ? 'proving' : 'preparing_note');
+      // The note paid from must be in the venue's tree (a fresh change note may not be yet).
+      const from = this.wallet
+        .freeNotes(a.mint)
+        .filter((n) => n.amount >= units)
+        .sort((x, y) => (x.amount < y.amount ? -1 : x.amount > y.amount ? 1 : 0))[0];
+      if (from) await waitForInclusion(client, { commitment: from.commitment, timeoutMs: USABLE_WAIT_MS });
+      progress('proving');
       const res = await withdraw(client, {
-        mint: a.mint,
+        ...(from ? { commitment: from.commitment } : { mint: a.mint }),
         amount: units,
-        onProgress: (p) => progress('preparing_note', splitDetail(p)),
+        recipient: req.recipient,
+        linkFundingAddress,
       });
       progress('landed');
       this.balancesSoon();
@@ -477,6 +510,8 @@ export class Trader {
         amount: formatUnits(units, a.decimals),
         amount_units: units.toString(),
         ledger_signature: res.signature,
+        recipient: res.recipient,
+        ...(res.change ? { change_units: res.change.amount.toString() } : {}),
         state: 'landed',
       };
     });

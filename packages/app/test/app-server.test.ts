@@ -4,7 +4,10 @@
  * view, a forged venue that gets nothing, trading (faucet deposit, place, cancel, a crossing order
  * from a second trader that fills and settles), the operator views, and the OpenAPI document.
  */
+import { randomBytes } from 'node:crypto';
 import { statSync } from 'node:fs';
+import { mintAddress } from '@nightjar/ledger/client';
+import { addressToBase58 } from '@nightjar/protocol';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type {
@@ -467,18 +470,52 @@ describe('trading', () => {
     }
   });
 
-  it('withdraws any amount back to the funding account', async () => {
+  it('withdraws any amount to the recipient given, in one transaction; the rest stays a change note', async () => {
+    const to = addressToBase58(new Uint8Array(randomBytes(32)));
     const before = (await bot<BalanceView[]>(app, 'GET', '/balances')).body.find((b) => b.asset === 'USDC')!;
-    const r = await bot<TransferView>(app, 'POST', '/withdrawals', { asset: 'USDC', amount: '12.5' });
+    const r = await bot<TransferView>(app, 'POST', '/withdrawals', {
+      asset: 'USDC',
+      amount: '12.5',
+      recipient: to,
+    });
     expect(r.status, r.text).toBe(200);
     expect(r.body).toMatchObject({
       kind: 'withdrawal',
       amount: '12.5',
       amount_units: '12500000',
+      recipient: to,
       state: 'landed',
     });
+    expect(r.body.change_units).toMatch(/^[1-9][0-9]*$/);
+    expect(await venue.v.ledger.getBalance({ owner: to, mint: mintAddress('USDC') })).toBe('12500000');
     const after = (await bot<BalanceView[]>(app, 'GET', '/balances')).body.find((b) => b.asset === 'USDC')!;
-    expect(Number(after.funding)).toBeCloseTo(Number(before.funding) + 12.5, 6);
+    // Nothing went to the funding account.
+    expect(after.funding).toBe(before.funding);
+  });
+
+  it('a withdrawal needs a recipient; to the funding address it is refused until the user confirms the link', async () => {
+    const noTo = await bot(app, 'POST', '/withdrawals', { asset: 'USDC', amount: '1' });
+    expect(noTo.status).toBe(400);
+    const funding = app.wallet.keys.funding.address;
+    const before = (await bot<BalanceView[]>(app, 'GET', '/balances')).body.find((b) => b.asset === 'USDC')!;
+    const refused = await bot(app, 'POST', '/withdrawals', {
+      asset: 'USDC',
+      amount: '1',
+      recipient: funding,
+    });
+    expect(refused.status).toBe(409);
+    expect(code(refused)).toBe('LINKS_FUNDING_ADDRESS');
+    expect((refused.body as ApiError).error.message).toContain('links this withdrawal (its amount and time)');
+    expect((refused.body as ApiError).error.fix).toContain('confirm_funding_link');
+    const ok = await bot<TransferView>(app, 'POST', '/withdrawals', {
+      asset: 'USDC',
+      amount: '1',
+      recipient: funding,
+      confirm_funding_link: true,
+    });
+    expect(ok.status, ok.text).toBe(200);
+    const after = (await bot<BalanceView[]>(app, 'GET', '/balances')).body.find((b) => b.asset === 'USDC')!;
+    expect(Number(after.funding)).toBeCloseTo(Number(before.funding) + 1, 6);
   });
 });
 

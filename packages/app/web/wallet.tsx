@@ -57,6 +57,9 @@ function TransferForm({
   const [ref, setRef] = useState<string>();
   const [asset, setAsset] = useState('');
   const [amount, setAmount] = useState('');
+  const [recipient, setRecipient] = useState('');
+  // A withdrawal to a funding address: the server's warning, shown until the user confirms or edits.
+  const [linkWarning, setLinkWarning] = useState<string>();
   const [faucetChoice, setFaucet] = useState<boolean>();
   const faucet = faucetChoice ?? dev;
   const [busy, setBusy] = useState(false);
@@ -66,8 +69,7 @@ function TransferForm({
   const p = kind === 'deposit' ? 'dep' : 'wd';
   const verb = kind === 'deposit' ? 'Deposit' : 'Withdraw';
 
-  const submit = async (e: Event) => {
-    e.preventDefault();
+  const send = async (confirmFundingLink: boolean) => {
     setResult(undefined);
     if (!isPositiveDecimal(amount)) {
       setError({
@@ -77,7 +79,16 @@ function TransferForm({
       });
       return;
     }
+    if (kind === 'withdrawal' && recipient.trim() === '') {
+      setError({
+        code: 'BAD_RECIPIENT',
+        message: 'Enter the ledger address to withdraw to.',
+        fix: 'Use a fresh address of yours: your funding address would link this withdrawal to your deposits.',
+      });
+      return;
+    }
     setError(undefined);
+    setLinkWarning(undefined);
     setBusy(true);
     const clientRef = newRef();
     setRef(clientRef);
@@ -93,15 +104,24 @@ function TransferForm({
           : await api<TransferView>('POST', '/withdrawals', {
               asset: chosen,
               amount: amount.trim(),
+              recipient: recipient.trim(),
+              ...(confirmFundingLink ? { confirm_funding_link: true } : {}),
               client_ref: clientRef,
             } satisfies WithdrawRequest);
       setResult(t);
       onDone();
     } catch (err) {
-      setError(errorOf(err));
+      const body = errorOf(err);
+      // Not an error to fix but a choice to make: say what it links and ask.
+      if (body.code === 'LINKS_FUNDING_ADDRESS') setLinkWarning(body.message);
+      else setError(body);
     } finally {
       setBusy(false);
     }
+  };
+  const submit = (e: Event) => {
+    e.preventDefault();
+    void send(false);
   };
 
   return (
@@ -135,6 +155,22 @@ function TransferForm({
           Round amounts (100, not 137.42) help: deposits are public, and an odd one is easy to trace on.
         </p>
       ) : null}
+      {kind === 'withdrawal' ? (
+        <label for="wd-recipient">
+          Withdraw to (ledger address)
+          <input
+            id="wd-recipient"
+            autocomplete="off"
+            spellcheck={false}
+            value={recipient}
+            onInput={(e) => {
+              setRecipient(e.currentTarget.value);
+              setLinkWarning(undefined);
+            }}
+            placeholder="a fresh address of yours"
+          />
+        </label>
+      ) : null}
       {kind === 'deposit' && dev ? (
         <label class="check" for="dep-faucet">
           <input
@@ -159,6 +195,21 @@ function TransferForm({
         <p class="muted" aria-live="polite" data-testid={`${p}-progress`}>
           {(progress[ref] ?? []).map((st) => st.stage).join(' → ') || 'Sending…'}
         </p>
+      ) : null}
+      {linkWarning ? (
+        <div class="warning" role="alert" data-testid="wd-link-warning">
+          <p>
+            <strong>This links your withdrawal to your deposits.</strong> {linkWarning}
+          </p>
+          <div class="row">
+            <button type="button" disabled={busy} onClick={() => void send(true)}>
+              Withdraw to my funding address anyway
+            </button>
+            <button type="button" class="secondary" onClick={() => setLinkWarning(undefined)}>
+              Cancel
+            </button>
+          </div>
+        </div>
       ) : null}
       <ErrorBox error={error} title={kind === 'deposit' ? 'Deposit failed' : 'Withdrawal failed'} />
       {result ? <TransferResult t={result} /> : null}

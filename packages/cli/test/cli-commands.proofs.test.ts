@@ -4,10 +4,12 @@
  * throughout; a wrong flag and a missing venue fail with a clear message and their exit codes.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addressToBase58 } from '@nightjar/protocol';
 import {
   BIN,
   killAll,
@@ -180,7 +182,16 @@ describe('nightjar CLI against a started venue', () => {
     expect(balB.find((b) => b.asset === 'SOL')?.locked).toBe('0');
 
     const out = await json<{ amount: string; recipient: string; signature: string }>(
-      ['wallet', 'withdraw', '--asset', 'SOL', '--amount', '1'],
+      [
+        'wallet',
+        'withdraw',
+        '--asset',
+        'SOL',
+        '--amount',
+        '1',
+        '--to',
+        addressToBase58(new Uint8Array(randomBytes(32))),
+      ],
       envA,
     );
     expect(out.amount).toBe('1000000000');

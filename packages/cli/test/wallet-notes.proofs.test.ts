@@ -2,14 +2,16 @@
  * `wallet split`, `wallet merge` and `wallet withdraw` of any amount, with the real binary against
  * a venue started here (real VALID_JOIN_SPLIT and VALID_SPEND proofs, checked by the ledger): one
  * deposit split into four notes, one of them split by amounts, the merge hint, a merge of the four
- * smallest, a withdrawal of an odd amount paid exactly (the funding account on the ledger grows by
- * it, the remainder stays a free note), and refusals with their exit codes and fixes.
+ * smallest, a withdrawal of an odd amount paid exactly to a fresh address in one transaction (the
+ * rest a change note), the funding-address confirmation, and refusals with their exit codes and fixes.
  */
 import type { ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RpcLedgerClient } from '@nightjar/ledger';
+import { addressToBase58 } from '@nightjar/protocol';
 import { parseUnits } from '@nightjar/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -124,32 +126,61 @@ describe('nightjar wallet split, merge and withdraw against a started venue', ()
     expect(merged.note).toMatchObject({ amount: '500', asset: 'USDC' });
   });
 
-  it('withdraws an odd amount exactly: the funding account grows by it, the remainder stays a free note', async () => {
-    const before = BigInt(await ledger.getBalance({ owner: funding, mint }));
+  it('withdraws an odd amount exactly to --to in one transaction signed by a one-time key; the rest is a change note', async () => {
+    const to = addressToBase58(new Uint8Array(randomBytes(32)));
+    const fundingBefore = await ledger.getBalance({ owner: funding, mint });
     const out = await json<{
       amount: string;
       asset: string;
       recipient: string;
-      split?: { spent: NoteRow[]; remainder: NoteRow[] };
-    }>(['wallet', 'withdraw', '--asset', 'USDC', '--amount', '123.456789'], env);
-    expect(out).toMatchObject({ amount: '123456789', asset: 'USDC', recipient: funding });
-    const after = BigInt(await ledger.getBalance({ owner: funding, mint }));
-    expect(after - before).toBe(123_456_789n);
+      signer: string;
+      change?: NoteRow;
+    }>(['wallet', 'withdraw', '--asset', 'USDC', '--amount', '123.456789', '--to', to], env);
+    expect(out).toMatchObject({ amount: '123456789', asset: 'USDC', recipient: to });
+    expect(await ledger.getBalance({ owner: to, mint })).toBe('123456789');
+    expect(await ledger.getBalance({ owner: funding, mint })).toBe(fundingBefore);
+    expect(out.signer).not.toBe(funding);
 
-    // Split off the smallest note covering it (250): the rest, 126.543211, stays.
-    expect(out.split?.spent.map((n) => n.amount)).toEqual(['250']);
-    const remainder = out.split?.remainder ?? [];
-    expect(remainder.map((n) => n.amount)).toEqual(['126.543211']);
+    // Paid from the smallest note covering it (250): the rest, 126.543211, is the change note.
+    expect(out.change).toMatchObject({ amount: '126.543211', asset: 'USDC' });
 
     const run = await nightjar(['wallet', 'notes', '--json'], env);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).not.toContain('hint'); // --json: hints are for humans
     const notes = JSON.parse(run.stdout) as (NoteRow & { state: string })[];
-    expect(notes).toContainEqual(expect.objectContaining({ ...remainder[0], state: 'free' }));
+    expect(notes).toContainEqual(expect.objectContaining({ ...out.change, state: 'free' }));
     expect(total(notes)).toBe(usdc('1000') - 123_456_789n);
   });
 
+  it('withdraw needs --to; to the funding address it says what that links and, without a terminal, refuses unless --yes', async () => {
+    const noTo = await nightjar(['wallet', 'withdraw', '--asset', 'USDC', '--amount', '1'], env);
+    expect(noTo.code).toBe(2);
+    expect(noTo.stderr).toContain('wallet withdraw needs --to ADDRESS');
+
+    const linked = await nightjar(
+      ['wallet', 'withdraw', '--asset', 'USDC', '--amount', '1', '--to', funding, '--json'],
+      env,
+    );
+    expect(linked.code).toBe(2);
+    const err = (JSON.parse(linked.stdout) as { error: { message: string; code: string; exit_code: number } })
+      .error;
+    expect(err).toMatchObject({ code: 'LINKS_FUNDING_ADDRESS', exit_code: 2 });
+    expect(err.message).toContain("is this wallet's funding address");
+    expect(err.message).toContain('links this withdrawal (its amount and time) to those deposits');
+    expect(err.message).toContain('pass --yes to accept the link, or --to a fresh address');
+
+    const before = BigInt(await ledger.getBalance({ owner: funding, mint }));
+    const yes = await nightjar(
+      ['wallet', 'withdraw', '--asset', 'USDC', '--amount', '0.5', '--to', funding, '--yes'],
+      env,
+    );
+    expect(yes.code, yes.stderr).toBe(0);
+    expect(yes.stderr).toContain('warning: ' + funding + " is this wallet's funding address");
+    expect(BigInt(await ledger.getBalance({ owner: funding, mint })) - before).toBe(500_000n);
+  });
+
   it('refuses with the exit code and the fix: more than the wallet has, nothing to merge, a spent note', async () => {
+    // Free now: 1000 less the 123.456789 and the 0.5 withdrawn above.
     const tooMuch = await nightjar(
       ['wallet', 'split', '--asset', 'USDC', '--amounts', '5000', '--json'],
       env,
@@ -157,9 +188,9 @@ describe('nightjar wallet split, merge and withdraw against a started venue', ()
     expect(tooMuch.code).toBe(5);
     const err = (JSON.parse(tooMuch.stdout) as { error: { message: string; exit_code: number } }).error;
     expect(err.exit_code).toBe(5);
-    expect(err.message).toContain('no free USDC note holds 5000 USDC (free: 876.543211 USDC in 3 notes');
+    expect(err.message).toContain('no free USDC note holds 5000 USDC (free: 876.043211 USDC in 3 notes');
     expect(err.message).toContain(
-      '4123.456789 USDC short: deposit more with `nightjar wallet deposit --asset USDC --amount 4123.456789`',
+      '4123.956789 USDC short: deposit more with `nightjar wallet deposit --asset USDC --amount 4123.956789`',
     );
 
     const nothing = await nightjar(['wallet', 'merge', '--asset', 'SOL', '--json'], env);
@@ -167,7 +198,8 @@ describe('nightjar wallet split, merge and withdraw against a started venue', ()
     expect(JSON.parse(nothing.stdout)).toMatchObject({ error: { exit_code: 5, code: 'NOTHING_TO_MERGE' } });
     expect(nothing.stderr).toContain('nothing to merge: 0 free SOL notes, a merge needs 2 or more');
 
-    const spent = await nightjar(['wallet', 'withdraw', '--note', deposited], env);
+    const fresh = addressToBase58(new Uint8Array(randomBytes(32)));
+    const spent = await nightjar(['wallet', 'withdraw', '--note', deposited, '--to', fresh], env);
     expect(spent.code).toBe(5);
     expect(spent.stderr).toContain(`note ${deposited} is already spent`);
   });

@@ -12,7 +12,7 @@ import type { Note, TestVenue, Trader } from './harness.js';
 /** The ledger's proof checks with the committed dev verification keys. */
 export async function realLedgerVerifier(): Promise<LedgerProofVerifier> {
   return createGroth16Verifier({
-    valid_spend: await loadVerificationKey('valid_spend'),
+    valid_spend_v2: await loadVerificationKey('valid_spend_v2'),
     valid_input_v2: await loadVerificationKey('valid_input_v2'),
     valid_lock: await loadVerificationKey('valid_lock'),
     valid_match_v2: await loadVerificationKey('valid_match_v2'),

@@ -6,7 +6,7 @@
  *   tried first and the VALID_LOCK key second (a field would tell which orders were filled before);
  * - VALID_MATCH v2 for each match of a settlement (public inputs: @nightjar/crypto valid-match-v2.ts),
  *   the use tags read from the locks, never from the transaction;
- * - VALID_JOIN_SPLIT v2 for note splits and merges, VALID_SPEND for withdrawals (DESIGN.md section 3).
+ * - VALID_JOIN_SPLIT v2 for note splits and merges, VALID_SPEND v2 for withdrawals (DESIGN.md section 3).
  */
 import {
   JOIN_SPLIT_MAX_OUTPUTS,
@@ -23,7 +23,7 @@ import { lockedUseTags, type MatchArgs } from './program/settle.js';
 import type { MarketRecord } from './types.js';
 
 export type Circuit =
-  'valid_spend' | 'valid_input_v2' | 'valid_lock' | 'valid_match_v2' | 'valid_join_split_v2';
+  'valid_spend_v2' | 'valid_input_v2' | 'valid_lock' | 'valid_match_v2' | 'valid_join_split_v2';
 
 /** Checks Groth16 proofs for the vault program. */
 export interface LedgerProofVerifier {
@@ -105,20 +105,25 @@ function lockJob(entry: LockEntry): ProofJob {
   };
 }
 
+/**
+ * A withdrawal's VALID_SPEND v2 job: the root, nullifier, mint and amount it pays, the recipient
+ * (so a replayed proof pays nobody else) and the change it appends (0 when it appends none).
+ */
 function validSpendJob(a: Args<'withdraw'>): ProofJob {
   const { mintHi, mintLo } = mintToFields(parseAddress(a.mint)!);
   const recipient = mintToFields(parseAddress(a.recipient)!);
   return {
-    circuit: 'valid_spend',
+    circuit: 'valid_spend_v2',
     proof: Buffer.from(a.proof, 'hex'),
     publicInputs: [
-      BigInt('0x' + a.merkle_root),
-      BigInt('0x' + a.nullifier),
+      field(a.merkle_root),
+      field(a.nullifier),
       mintLo,
       mintHi,
       BigInt(a.amount),
       recipient.mintHi,
       recipient.mintLo,
+      a.change ? field(a.change.commitment) : 0n,
     ],
   };
 }

@@ -21,12 +21,13 @@ type Key = VerificationKey | SnarkjsVerificationKey;
 /**
  * The keys the ledger verifies with (a verifier's key set from loadCircuitKeys fits: keys it does
  * not use are ignored). Without a key the proofs of its circuit cannot be checked and the
- * instructions carrying them are refused (-32005): `valid_input_v2` and `valid_lock` for
+ * instructions carrying them are refused (-32005): `valid_spend_v2` for `withdraw` (VALID_SPEND v1,
+ * without a change output, is no longer accepted), `valid_input_v2` and `valid_lock` for
  * `lock_note`/`lock_notes`, `valid_match_v2` for `settle_batch`, `valid_join_split_v2` for
  * `join_split`.
  */
 export interface LedgerVerificationKeys {
-  valid_spend: Key;
+  valid_spend_v2?: Key;
   valid_input_v2?: Key;
   valid_lock?: Key;
   valid_match_v2?: Key;
@@ -50,9 +51,8 @@ export async function createGroth16Verifier(
       size: options.workersPerCircuit ?? 1,
       ...(options.maxQueue === undefined ? {} : { maxQueue: options.maxQueue }),
     });
-  const batchers: Partial<Record<Circuit, AdaptiveBatcher>> = {
-    valid_spend: await start({ valid_spend: keys.valid_spend }),
-  };
+  const batchers: Partial<Record<Circuit, AdaptiveBatcher>> = {};
+  if (keys.valid_spend_v2) batchers.valid_spend_v2 = await start({ valid_spend_v2: keys.valid_spend_v2 });
   const lockKeys = {
     ...(keys.valid_input_v2 ? { valid_input_v2: keys.valid_input_v2 } : {}),
     ...(keys.valid_lock ? { valid_lock: keys.valid_lock } : {}),

@@ -22,11 +22,11 @@ export class LedgerQueries {
     private readonly state: ChainState,
     private readonly memosPerRead = MAX_MEMOS_PER_READ,
   ) {
-    // A memo's kind follows from the instruction that stored it: a settlement's fill memos, or a
-    // join-split's note memo.
+    // A memo's kind follows from the instruction that stored it: a settlement's fill memos, or the
+    // note memo of a join-split or of a withdrawal's change.
     const memoColumns =
       'm.idx AS "index", m.signature, m.match_idx, m.party, m.memo, ' +
-      "CASE t.instruction WHEN 'join_split' THEN 'note' ELSE 'fill' END AS kind " +
+      "CASE WHEN t.instruction IN ('join_split', 'withdraw') THEN 'note' ELSE 'fill' END AS kind " +
       'FROM memos m JOIN transactions t ON t.signature = m.signature';
     this.stmts = {
       memoRange: db.prepare(`SELECT ${memoColumns} WHERE m.idx >= ? AND m.idx < ? ORDER BY m.idx`),

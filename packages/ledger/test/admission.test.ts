@@ -37,7 +37,7 @@ describe('admission bound in total', () => {
         },
       });
     // The strangers' proofs are slow; the settlement's (another batcher) is not.
-    const release = h.verifier.hold('valid_spend');
+    const release = h.verifier.hold('valid_spend_v2');
     let refused = 0;
     const outcome = (p: Promise<unknown>) =>
       p.then(

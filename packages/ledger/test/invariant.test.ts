@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { NOTE_MEMO_BYTES } from '@nightjar/crypto';
 import { VAULT_ADDRESS } from '../src/index.js';
 import {
   Actor,
   BAD_PROOF,
   GOOD_PROOF,
+  makeNote,
   outputOf,
   slotNote,
   SOL,
@@ -11,6 +13,8 @@ import {
   USDC,
   type TestNote,
 } from './harness.js';
+
+const NOTE_MEMO_HEX = 'ab'.repeat(NOTE_MEMO_BYTES);
 
 /** Small seeded PRNG so a failure replays exactly. */
 function prng(seed: number): () => number {
@@ -141,15 +145,26 @@ describe('solvency invariant', () => {
         const n = pick(live('unspent'));
         if (n) {
           const hostile = rand() < 0.3;
+          // Half pay part of the note and leave the rest in a change note (VALID_SPEND v2).
+          const pay =
+            n.amount > 1n && rand() < 0.5
+              ? 1n + BigInt(Math.floor(rand() * Number(n.amount - 1n)))
+              : n.amount;
+          const change =
+            pay < n.amount ? makeNote(n.mint, n.amount - pay, Math.floor(rand() * 4)) : undefined;
           // A junk proof is refused before landing (-32002); the outcome is its code either way.
-          const rec = await pick(users)!
+          // Signed by a one-time key, as wallets do.
+          const rec = await new Actor()
             .send(c, 'withdraw', {
               tree_id: n.treeId,
               merkle_root: await h.currentRoot(n.treeId),
               nullifier: n.nullifier,
               mint: n.mint,
-              amount: String(n.amount),
+              amount: String(pay),
               recipient: pick(users)!.address,
+              ...(change
+                ? { change: { tree_id: change.treeId, commitment: change.commitment, memo: NOTE_MEMO_HEX } }
+                : {}),
               proof: hostile ? BAD_PROOF : GOOD_PROOF,
             })
             .catch((err: { code?: number; message?: string }) => {
@@ -157,7 +172,13 @@ describe('solvency invariant', () => {
               return { err: { code: 'InvalidProof' } };
             });
           expect(rec.err?.code ?? 'ok').toBe(hostile ? 'InvalidProof' : 'ok');
-          if (!rec.err) n.state = 'spent';
+          if (!rec.err) {
+            n.state = 'spent';
+            if (change) {
+              notes.push({ ...change, state: 'unspent', until: 0 });
+              count('withdraw with change');
+            }
+          }
         }
       } else if (r < 0.8) {
         op = 'release';
@@ -220,6 +241,7 @@ describe('solvency invariant', () => {
       'release',
       'settle',
       'withdraw',
+      'withdraw with change',
     ]);
     await h.ledger.close();
   }, 900_000); // about 60 s on an idle 2-core machine; 1,000 operations took 61 s at load average 27

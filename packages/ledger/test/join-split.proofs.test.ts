@@ -128,7 +128,7 @@ async function proveJoinSplitV2(params: Parameters<typeof validJoinSplitWitness>
 
 async function startLedger(withJoinSplitKey: boolean) {
   const verifier = await createGroth16Verifier({
-    valid_spend: await loadVerificationKey('valid_spend'),
+    valid_spend_v2: await loadVerificationKey('valid_spend_v2'),
     valid_input_v2: await loadVerificationKey('valid_input_v2'),
     ...(withJoinSplitKey ? { valid_join_split_v2: await loadVerificationKey('valid_join_split_v2') } : {}),
   });
@@ -651,18 +651,23 @@ describe('join_split with real VALID_JOIN_SPLIT proofs', () => {
     await assertSolvent();
   });
 
-  it('split and merged notes withdraw with VALID_SPEND: the value returns to the token balance exactly', async () => {
+  it('split and merged notes withdraw whole with VALID_SPEND v2: the value returns to the token balance exactly', async () => {
     const recipient = new Actor();
     const notes = [merged, splitOutputs[4]!];
     let withdrawn = 0n;
     for (const n of notes) {
       const tree = await mirror(n.treeId);
-      const spend = await prover.proveValidSpend({
-        note: { mint: SOL_BYTES, amount: n.amount, spendingKey, noteInnerHash: n.inner },
+      const spend = await prover.proveValidSpendV2({
+        mint: SOL_BYTES,
+        noteAmount: n.amount,
+        amount: n.amount,
+        spendingKey,
+        noteInnerHash: n.inner,
         path: tree.proof(n.leafIndex),
         recipient: parseAddress(recipient.address)!,
       });
       expect(spend.publicInputs[1]).toBe(n.nullifier);
+      expect(spend.change.commitment).toBe(0n);
       const args = {
         tree_id: n.treeId,
         merkle_root: hex(tree.root),

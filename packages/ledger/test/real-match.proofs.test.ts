@@ -64,7 +64,7 @@ describe('settlement v2 with real proofs', () => {
     prover = new NoteProver();
     await prover.start();
     verifier = await createGroth16Verifier({
-      valid_spend: await loadVerificationKey('valid_spend'),
+      valid_spend_v2: await loadVerificationKey('valid_spend_v2'),
       valid_input_v2: await loadVerificationKey('valid_input_v2'),
       valid_lock: await loadVerificationKey('valid_lock'),
       valid_match_v2: await loadVerificationKey('valid_match_v2'),

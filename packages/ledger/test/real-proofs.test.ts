@@ -1,6 +1,16 @@
 import { loadVerificationKey, NoteProver } from '@nightjar/circuits';
-import { MerkleTree } from '@nightjar/crypto';
-import { bytesToHex, parseAddress } from '@nightjar/protocol';
+import {
+  decryptNoteMemo,
+  encryptNoteMemo,
+  generateX25519KeyPair,
+  MerkleTree,
+  NOTE_MEMO_BYTES,
+  noteCommitment,
+  openingHash,
+  ownerCommitment,
+  withdrawalChangeInner,
+} from '@nightjar/crypto';
+import { bytesToHex, fieldToHex, mintToFields, parseAddress } from '@nightjar/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   COMMITMENT_LAG,
@@ -10,77 +20,157 @@ import {
   loadOrCreateDevKeys,
   VAULT_ADDRESS,
 } from '../src/index.js';
-import { Actor, makeNote, SOL } from './harness.js';
+import { Actor, makeNote, SOL, type TestNote } from './harness.js';
 
-describe('vault program with real Groth16 proofs', () => {
+/** The refusal of a proof that does not verify against the request (before landing, -32002). */
+const invalidProof = { code: -32002, message: expect.stringMatching(/^InvalidProof/) };
+
+describe('withdraw with real VALID_SPEND v2 proofs', () => {
   let prover: NoteProver;
+  let ledger: Ledger;
+  let funder: Actor;
   beforeAll(async () => {
     prover = new NoteProver();
     await prover.start();
-  }, 60_000);
-  afterAll(async () => {
-    await prover.close();
-  });
-
-  it('withdraws with a VALID_SPEND proof; forged ones are refused', async () => {
-    const verifier = await createGroth16Verifier({ valid_spend: await loadVerificationKey('valid_spend') });
-    const ledger = Ledger.open({ clock: { mode: 'manual' }, verifier, freshSignerWorkBits: 0 });
+    const verifier = await createGroth16Verifier({
+      valid_spend_v2: await loadVerificationKey('valid_spend_v2'),
+    });
+    ledger = Ledger.open({ clock: { mode: 'manual' }, verifier, freshSignerWorkBits: 0 });
     Actor.chain = await ledger.getChain();
     const keys = loadOrCreateDevKeys(undefined);
     await ensureDevGenesis(ledger, keys);
     const admin = new Actor(keys.adminSeed);
     await admin.sync(ledger);
-    const tee = new Actor();
-    await admin.send(ledger, 'set_tee_keys', { keys: [tee.address] });
+    await admin.send(ledger, 'set_tee_keys', { keys: [new Actor().address] });
     await ledger.advanceSlots({ slots: COMMITMENT_LAG.finalized });
+    funder = new Actor();
+  }, 60_000);
+  afterAll(async () => {
+    await ledger.close();
+    await prover.close();
+  });
 
-    const alice = new Actor();
-    const note = makeNote(SOL, 1234n);
-    await ledger.requestAirdrop({ owner: alice.address, mint: SOL, amount: '1234' });
-    const dep = await alice.send(ledger, 'deposit', {
+  /** Deposits a note of `amount` from the funding actor and proves paying `pay` of it to `recipient`. */
+  async function depositAndProve(amount: bigint, pay: bigint, recipient: string) {
+    const note = makeNote(SOL, amount);
+    await ledger.requestAirdrop({ owner: funder.address, mint: SOL, amount: String(amount) });
+    const dep = await funder.send(ledger, 'deposit', {
       tree_id: 0,
       mint: SOL,
-      amount: '1234',
+      amount: String(amount),
       note_commitment: note.commitment,
       opening_hash: note.openingHash,
     });
     expect(dep.err).toBeNull();
-
+    const count = (await ledger.getTreeRoot({ tree_id: 0 })).leaf_count;
     const mirror = new MerkleTree();
-    for (const leaf of (await ledger.getLeaves({ tree_id: 0, from: 0, to: 10 })).leaves)
+    for (const leaf of (await ledger.getLeaves({ tree_id: 0, from: 0, to: count })).leaves)
       mirror.append(BigInt('0x' + leaf.value));
-    const path = mirror.proof(dep.result!.leaf!.leaf_index);
-    const provable = {
+    const spend = await prover.proveValidSpendV2({
       mint: parseAddress(SOL)!,
-      amount: 1234n,
+      noteAmount: amount,
       spendingKey: note.spendingKey,
       noteInnerHash: note.inner,
-    };
-    const root = (await ledger.getTreeRoot({ tree_id: 0 })).merkle_root;
-    const bob = new Actor();
-    const bobKey = parseAddress(bob.address)!;
-    const spend = await prover.proveValidSpend({ note: provable, path, recipient: bobKey });
-    const withdraw = {
+      path: mirror.proof(dep.result!.leaf!.leaf_index),
+      amount: pay,
+      recipient: parseAddress(recipient)!,
+    });
+    const args = {
       tree_id: 0,
-      merkle_root: root,
+      merkle_root: fieldToHex(spend.merkleRoot),
       nullifier: note.nullifier,
       mint: SOL,
-      amount: '1234',
-      recipient: bob.address,
+      amount: String(pay),
+      recipient,
       proof: bytesToHex(spend.proof),
     };
-    // The proof binds the recipient and the amount (refused before landing, InvalidProof).
+    return { note, spend, args };
+  }
+
+  /** The change note's commitment as its owner recomputes it (DESIGN 3: inner Poseidon(9, inner)). */
+  function changeOf(note: TestNote, value: bigint, owner = ownerCommitment(note.spendingKey)): string {
+    const { mintLo, mintHi } = mintToFields(parseAddress(SOL)!);
+    const inner = withdrawalChangeInner(note.inner);
+    return fieldToHex(
+      noteCommitment({ mintLo, mintHi, amount: value, openingHash: openingHash(owner, inner) }),
+    );
+  }
+
+  it('pays an odd amount and appends the change, signed by a one-time key; the change memo recovers the change', async () => {
+    const bob = new Actor();
+    const { note, spend, args } = await depositAndProve(1234n, 1001n, bob.address);
+    const change = changeOf(note, 233n);
+    expect(fieldToHex(spend.change.commitment)).toBe(change);
+    // The owner's viewing key: the memo is the one a join-split seals (NOTE_MEMO format).
+    const viewing = generateX25519KeyPair();
+    const memo = encryptNoteMemo(viewing.publicKey, {
+      mint: parseAddress(SOL)!,
+      parentInner: note.inner,
+      amounts: [233n, 0n, 0n, 0n, 0n, 0n, 0n, 0n],
+    });
+    const withChange = { ...args, change: { tree_id: 1, commitment: change, memo: bytesToHex(memo) } };
+    // A change to another owner or of another value does not verify, nor does leaving it out.
+    const stranger = ownerCommitment(makeNote(SOL, 1n).spendingKey);
     for (const forged of [
-      { ...withdraw, recipient: alice.address },
-      { ...withdraw, amount: '1235' },
+      { ...withChange, change: { ...withChange.change, commitment: changeOf(note, 233n, stranger) } },
+      { ...withChange, change: { ...withChange.change, commitment: changeOf(note, 234n) } },
+      { ...withChange, amount: '1000', change: { ...withChange.change, commitment: changeOf(note, 234n) } },
+      args,
     ])
-      await expect(alice.send(ledger, 'withdraw', forged)).rejects.toMatchObject({
-        code: -32002,
-        message: expect.stringMatching(/^InvalidProof/),
-      });
-    expect((await alice.send(ledger, 'withdraw', withdraw)).err).toBeNull();
-    expect(await ledger.getBalance({ owner: bob.address, mint: SOL })).toBe('1234');
-    expect(await ledger.getBalance({ owner: VAULT_ADDRESS, mint: SOL })).toBe('0');
-    await ledger.close();
-  }, 60_000);
+      await expect(new Actor().send(ledger, 'withdraw', forged)).rejects.toMatchObject(invalidProof);
+
+    const oneTime = new Actor();
+    const rec = await oneTime.send(ledger, 'withdraw', withChange);
+    expect(rec.err).toBeNull();
+    // The block shows the one-time key as signer, never the funding address of the deposit.
+    await ledger.advanceSlots({ slots: COMMITMENT_LAG.finalized });
+    const block = await ledger.getBlock({ slot: rec.slot });
+    const landed = block!.transactions.find((t) => t.signature === rec.signature)!;
+    expect(landed.signer).toBe(oneTime.address);
+    expect(landed.signer).not.toBe(funder.address);
+    expect(await ledger.getBalance({ owner: bob.address, mint: SOL })).toBe('1001');
+    const leaf = rec.result!.leaf!;
+    expect(
+      (await ledger.getLeaves({ tree_id: 1, from: leaf.leaf_index, to: leaf.leaf_index + 1 })).leaves[0]!
+        .value,
+    ).toBe(change);
+    const solvency = (await ledger.getSolvency()).mints.find((m) => m.mint === SOL)!;
+    expect(solvency.vault_balance).toBe(solvency.outstanding_note_value);
+
+    // From the stored memo and the keys alone, the owner recomputes the change commitment.
+    const stored = (await ledger.getMemosBySignature({ signature: rec.signature })).memos;
+    expect(stored).toHaveLength(1);
+    const opened = decryptNoteMemo(viewing.privateKey, Buffer.from(stored[0]!.memo, 'hex'));
+    expect(opened.amounts[0]).toBe(233n);
+    const recovered = changeOf({ ...note, inner: opened.parentInner }, opened.amounts[0]!);
+    expect(recovered).toBe(change);
+  }, 120_000);
+
+  it('pays a whole note with no change; a replayed proof to another recipient is refused', async () => {
+    const bob = new Actor();
+    const { spend, args } = await depositAndProve(500n, 500n, bob.address);
+    expect(spend.change.commitment).toBe(0n);
+    const vaultBefore = BigInt(await ledger.getBalance({ owner: VAULT_ADDRESS, mint: SOL }));
+    // The proof binds the recipient and the amount; a change it did not prove is refused too.
+    const mallory = new Actor();
+    for (const forged of [
+      { ...args, recipient: mallory.address },
+      { ...args, amount: '499' },
+      {
+        ...args,
+        change: { tree_id: 0, commitment: makeNote(SOL, 1n).commitment, memo: '00'.repeat(NOTE_MEMO_BYTES) },
+      },
+    ])
+      await expect(mallory.send(ledger, 'withdraw', forged)).rejects.toMatchObject(invalidProof);
+    const rec = await new Actor().send(ledger, 'withdraw', args);
+    expect(rec.err).toBeNull();
+    expect(rec.result).toBeNull();
+    expect(await ledger.getBalance({ owner: bob.address, mint: SOL })).toBe('500');
+    expect(BigInt(await ledger.getBalance({ owner: VAULT_ADDRESS, mint: SOL }))).toBe(vaultBefore - 500n);
+    expect((await ledger.getMemosBySignature({ signature: rec.signature })).memos).toEqual([]);
+    // Replayed once spent: refused again, to anyone.
+    expect((await mallory.send(ledger, 'withdraw', args)).err?.code).toBe('NoteSpent');
+    const solvency = (await ledger.getSolvency()).mints.find((m) => m.mint === SOL)!;
+    expect(solvency.vault_balance).toBe(solvency.outstanding_note_value);
+  }, 120_000);
 });

@@ -82,7 +82,7 @@ export function signerTests(get: () => SuiteContext): void {
       expect((await h.lock(bid)).err).toBeNull();
       const flooder = new Actor();
       // Withdrawals' proofs are slow; the settlement's own VALID_MATCH check (another batcher) is not.
-      const release = h.verifier.hold('valid_spend');
+      const release = h.verifier.hold('valid_spend_v2');
       const flood: string[] = [];
       const landed: Promise<unknown>[] = [];
       const slot = await c.getSlot();

@@ -3,7 +3,12 @@
  * the shared behaviour suite: in process and over JSON-RPC.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { matchMemoHash, validMatchV2PublicSignals, type ValidMatchV2Public } from '@nightjar/crypto';
+import {
+  NOTE_MEMO_BYTES,
+  matchMemoHash,
+  validMatchV2PublicSignals,
+  type ValidMatchV2Public,
+} from '@nightjar/crypto';
 import { parseAddress } from '@nightjar/protocol';
 import { VAULT_ADDRESS, type LedgerEvent } from '../src/index.js';
 import { waitFor } from './wait.js';
@@ -318,7 +323,9 @@ export function spendTests(get: () => SuiteContext): void {
         'UnknownRoot',
       );
       expect((await alice.send(c, 'withdraw', args)).err).toBeNull();
-      expect(h.verifier.calls.at(-1)!.circuit).toBe('valid_spend');
+      expect(h.verifier.calls.at(-1)!.circuit).toBe('valid_spend_v2');
+      // No change: the proof's change_commitment is 0.
+      expect(h.verifier.calls.at(-1)!.inputs[7]).toBe(0n);
       expect(h.verifier.calls.at(-1)!.inputs[4]).toBe(40n);
       expect(await c.getBalance({ owner: bob.address, mint: SOL })).toBe('40');
       expect(await c.getBalance({ owner: VAULT_ADDRESS, mint: SOL })).toBe('0');
@@ -347,6 +354,51 @@ export function spendTests(get: () => SuiteContext): void {
         outstanding_note_value: '0',
       });
       expect(await c.getNoteStatus({ nullifier: out.nullifier })).toEqual({ state: 'spent' });
+    });
+
+    it('pays part of a note and appends its change, signed by a one-time key: value conserved, memo stored as a note memo', async () => {
+      const note = await h.deposit(alice, SOL, 40n);
+      const change = makeNote(SOL, 27n, 1);
+      const memo = 'cd'.repeat(NOTE_MEMO_BYTES);
+      const oneTime = new Actor(); // never landed anything: no history, no link to alice
+      const bob = new Actor();
+      const args = {
+        ...(await withdrawAll(note, bob.address)),
+        amount: '13',
+        change: { tree_id: 1, commitment: change.commitment, memo },
+      };
+      const memosBefore = (await c.getMemos({ from: 0, to: 1_000 })).memos.length;
+      const rec = await oneTime.send(c, 'withdraw', args);
+      expect(rec.err).toBeNull();
+      // The proof is checked against the change it appends.
+      const call = h.verifier.calls.at(-1)!;
+      expect(call.circuit).toBe('valid_spend_v2');
+      expect(call.inputs[4]).toBe(13n);
+      expect(call.inputs[7]).toBe(BigInt('0x' + change.commitment));
+      expect(rec.result?.leaf).toEqual({ tree_id: 1, leaf_index: 0 });
+      expect((await c.getLeaves({ tree_id: 1, from: 0, to: 1 })).leaves[0]!.value).toBe(change.commitment);
+      expect(await c.getBalance({ owner: bob.address, mint: SOL })).toBe('13');
+      // 27 stay in the vault, held by the change note (outstanding = deposited 40 − withdrawn 13).
+      expect((await c.getSolvency()).mints.find((m) => m.mint === SOL)).toEqual({
+        mint: SOL,
+        vault_balance: '27',
+        outstanding_note_value: '27',
+      });
+      const memos = (await c.getMemos({ from: 0, to: 1_000 })).memos.slice(memosBefore);
+      expect(memos.map((m) => [m.kind, m.memo, m.signature])).toEqual([['note', memo, rec.signature]]);
+      expect(await c.getNoteStatus({ nullifier: note.nullifier })).toEqual({ state: 'spent' });
+    });
+
+    it('refuses a change commitment that is already a leaf, or on a shard that does not exist', async () => {
+      const note = await h.deposit(alice, SOL, 40n);
+      const other = await h.deposit(alice, SOL, 5n);
+      const memo = 'cd'.repeat(NOTE_MEMO_BYTES);
+      const base = { ...(await withdrawAll(note, alice.address)), amount: '13' };
+      const dup = { ...base, change: { tree_id: 0, commitment: other.commitment, memo } };
+      expect((await new Actor().send(c, 'withdraw', dup)).err?.code).toBe('DuplicateCommitment');
+      const noShard = { ...base, change: { tree_id: 99, commitment: makeNote(SOL, 27n).commitment, memo } };
+      expect((await new Actor().send(c, 'withdraw', noShard)).err?.code).toBe('BadTreeId');
+      expect(await c.getNoteStatus({ nullifier: note.nullifier })).toEqual({ state: 'free' });
     });
 
     it('refuses a locked note', async () => {

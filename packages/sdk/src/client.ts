@@ -15,7 +15,7 @@ import {
   type ProofResult,
   type ValidInputV2Params,
   type ValidJoinSplitParams,
-  type ValidSpendRequest,
+  type ValidSpendV2Params,
 } from '@nightjar/circuits';
 import { RpcLedgerClient, type LedgerClient } from '@nightjar/ledger/client';
 import {
@@ -59,6 +59,11 @@ export interface Credentials {
 /** A VALID_JOIN_SPLIT proof with what the witness derived: each input's root and nullifier, each output. */
 export type JoinSplitProofResult = ProofResult & Pick<JoinSplitWitness, 'inputs' | 'outputs'>;
 
+/** A VALID_SPEND v2 proof with its public inputs and the change note the witness derived. */
+export type SpendV2ProofResult = ProofResult & {
+  change: { amount: bigint; inner: bigint; commitment: bigint };
+};
+
 /** What makes proofs: `NoteProver` from `@nightjar/circuits`, or a test double. */
 export interface Prover {
   /**
@@ -67,7 +72,11 @@ export interface Prover {
    * only (the venue refuses it for any other with 1011).
    */
   proveValidInputV2(req: ValidInputV2Params): Promise<{ proof: Uint8Array; publicInputs: bigint[] }>;
-  proveValidSpend(req: ValidSpendRequest): Promise<ProofResult>;
+  /**
+   * VALID_SPEND v2 for one withdrawal: pay `amount` of a note to `recipient`, the rest to a change
+   * note of its owner (`change.commitment` 0 when nothing is left).
+   */
+  proveValidSpendV2(req: ValidSpendV2Params): Promise<SpendV2ProofResult>;
   /** Splits and merges; throws (ProverInputError) before proving a request the circuit would reject. */
   proveValidJoinSplit(req: ValidJoinSplitParams): Promise<JoinSplitProofResult>;
   close(): Promise<void>;

@@ -176,6 +176,22 @@ export class ParameterError extends NightjarError {
   override name = 'ParameterError';
 }
 
+/**
+ * A withdrawal to an address that funded this wallet's deposits, without `linkFundingAddress:
+ * true`: on chain it would tie the withdrawal (amount, time) to those deposits. Nothing was sent.
+ */
+export class FundingAddressLinkError extends ParameterError {
+  override name = 'FundingAddressLinkError';
+  readonly code = 'LINKS_FUNDING_ADDRESS';
+  constructor(readonly recipient: string) {
+    super(
+      `recipient ${recipient} funded this wallet's deposits: a withdrawal to it is public on the ledger and ` +
+        'links this withdrawal (its amount and time) to every deposit from that address, and so to this ' +
+        'wallet. Withdraw to a fresh address, or pass linkFundingAddress: true to accept the link.',
+    );
+  }
+}
+
 /** Stable codes of the note-management errors (splits, merges, note preparation). */
 export type NoteErrorCode =
   | 'NOTE_NOT_FREE'

@@ -33,6 +33,7 @@ const BUILDING_BLOCKS: Record<string, string> = {
   syncLeaves: 'a step of syncWallet',
   syncShard: 'a step of syncWallet',
   refreshTrackedOrders: "syncWallet's `refreshOrders`",
+  fundingAddresses: "withdraw's check of its recipient (the CLI and the app ask the same)",
 };
 
 /** Headings of helpers a program rarely calls: a reference entry, and no example needed. */

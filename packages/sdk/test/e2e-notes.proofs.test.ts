@@ -30,6 +30,7 @@ import {
 import { noteWitness } from '../src/actions/note-witness.js';
 import { SYMBOL, kinds, storedFills, unspent, useE2eVenue } from './e2e-venue.js';
 import { advanceUntil } from './fast-venue.js';
+import { freshAddress } from './helpers.js';
 
 const venue = useE2eVenue();
 
@@ -255,21 +256,20 @@ describe('SDK end to end: splits and merges with real proofs', () => {
     expect(sent.length).toBe(sentBefore);
     expect(carol.wallet.notes.get(spareNote!.commitment)?.state).toBe('free');
 
-    // Withdraw an amount no note holds: split off, paid exactly, the rest a free note.
+    // Withdraw an amount no note holds: one transaction, a real VALID_SPEND v2 proof with change,
+    // signed by a one-time key; paid exactly, the rest a free change note.
     const amount = 2_345_678n;
-    const funding = carol.wallet.keys.funding.address;
-    const before = BigInt(await v.ledger.getBalance({ owner: funding, mint: USDC }));
-    const out = await withdraw(carol.client, {
-      mint: USDC,
-      amount,
-      onProgress: (p) => void (p.stage === 'landed' && finalize()),
-    });
-    expect(out.split?.notes.map((n) => n.amount)).toEqual([amount, spare - amount]);
-    expect(out.note.amount).toBe(amount);
-    expect(BigInt(await v.ledger.getBalance({ owner: funding, mint: USDC })) - before).toBe(amount);
+    const to = freshAddress();
+    const sentBeforeWithdraw = sent.length;
+    const out = await withdraw(carol.client, { mint: USDC, amount, recipient: to });
+    expect(sent.slice(sentBeforeWithdraw).map((t) => t.instruction.name)).toEqual(['withdraw']);
+    expect(sent.at(-1)!.signer).not.toBe(carol.wallet.keys.funding.address);
+    expect(out.note.amount).toBe(spare);
+    expect(out.change?.amount).toBe(spare - amount);
+    expect(await v.ledger.getBalance({ owner: to, mint: USDC })).toBe(amount.toString());
     expect(withdrawals.at(-1)).toBe(true);
     expect(carol.wallet.freeNotes(USDC).map((n) => n.amount)).toEqual([spare - amount]);
-    expect(joinSplitVerdicts.slice(verdictsBefore)).toEqual([true, true]);
+    expect(joinSplitVerdicts.slice(verdictsBefore)).toEqual([true]);
 
     for (const r of results)
       if (r.status === 'success') await cancelOrder(carol.client, { orderId: r.result.orderId });

@@ -17,6 +17,7 @@ import {
   withdraw,
 } from '../src/index.js';
 import { FAST_SCRYPT, SYMBOL, kinds, useE2eVenue, storedFills, unspent } from './e2e-venue.js';
+import { freshAddress } from './helpers.js';
 
 const venue = useE2eVenue();
 
@@ -125,14 +126,15 @@ describe('SDK end to end: trading over the stream', () => {
 
     // Withdrawals pay out on the ledger.
     await finalize();
-    for (const n of alice.wallet.unspentNotes()) await withdraw(alice.client, { commitment: n.commitment });
-    for (const n of bob.wallet.unspentNotes()) await withdraw(bob.client, { commitment: n.commitment });
-    expect(await v.ledger.getBalance({ owner: alice.wallet.keys.funding.address, mint: SOL })).toBe(
-      (3n * ONE).toString(),
-    );
-    expect(await v.ledger.getBalance({ owner: bob.wallet.keys.funding.address, mint: USDC })).toBe(
-      (quote1 + quote2).toString(),
-    );
+    // Each to a fresh address of its own (the funding address would link them to the deposits).
+    const aliceTo = freshAddress();
+    const bobTo = freshAddress();
+    for (const n of alice.wallet.unspentNotes())
+      await withdraw(alice.client, { commitment: n.commitment, recipient: aliceTo });
+    for (const n of bob.wallet.unspentNotes())
+      await withdraw(bob.client, { commitment: n.commitment, recipient: bobTo });
+    expect(await v.ledger.getBalance({ owner: aliceTo, mint: SOL })).toBe((3n * ONE).toString());
+    expect(await v.ledger.getBalance({ owner: bobTo, mint: USDC })).toBe((quote1 + quote2).toString());
     ab = await getBalances(alice.client);
     expect(ab[SOL]?.available ?? 0n).toBe(0n);
     // Four withdrawals (two notes each), every VALID_SPEND proof genuine.

@@ -65,7 +65,7 @@ function checkingLedger(
           sent.push(params.transaction);
           const { name, args } = params.transaction.instruction;
           if (name === 'withdraw') {
-            const a = args as Record<string, string>;
+            const a = args as Record<string, string> & { change?: { commitment: string } };
             const mint = mintToFields(parseAddress(a.mint)!);
             const recipient = mintToFields(parseAddress(a.recipient)!);
             const inputs = [
@@ -76,8 +76,9 @@ function checkingLedger(
               BigInt(a.amount!),
               recipient.mintHi,
               recipient.mintLo,
+              a.change ? BigInt('0x' + a.change.commitment) : 0n,
             ];
-            withdrawals.push(await verifier.verify('valid_spend', Buffer.from(a.proof!, 'hex'), inputs));
+            withdrawals.push(await verifier.verify('valid_spend_v2', Buffer.from(a.proof!, 'hex'), inputs));
           }
           return target.sendTransaction(params);
         };
@@ -93,7 +94,7 @@ export async function startE2eVenue() {
   const prover = new NoteProver({ workers: 2, singleThread: true });
   const verifier = await createGroth16Verifier({
     valid_input_v2: await loadVerificationKey('valid_input_v2'),
-    valid_spend: await loadVerificationKey('valid_spend'),
+    valid_spend_v2: await loadVerificationKey('valid_spend_v2'),
     valid_join_split_v2: await loadVerificationKey('valid_join_split_v2'),
   });
   /** The ledger's verdict on each join-split proof it checked. */

@@ -6,19 +6,22 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { validJoinSplitWitness } from '@nightjar/circuits';
+import { validJoinSplitWitness, validSpendV2Witness } from '@nightjar/circuits';
 import { COMMITMENT_LAG, type LedgerClient } from '@nightjar/ledger';
 import type { Instrument } from '@nightjar/protocol';
 import { createClient, createWallet, deposit, type Client, type Prover, type Wallet } from '../src/index.js';
 import { pins, type TestVenue } from './helpers.js';
 
 /**
- * Proofs the harness's engine and ledger accept (they check only the first byte). A join-split's
- * witness is computed for real (the SDK needs its outputs), with the same checks as the prover's.
+ * Proofs the harness's engine and ledger accept (they check only the first byte). A join-split's and a withdrawal's
+ * witnesses are computed for real (the SDK needs their outputs), with the same checks as the prover's.
  */
 export const standInProver: Prover = {
   proveValidInputV2: async () => ({ proof: new Uint8Array(256).fill(0x11), publicInputs: [] }),
-  proveValidSpend: async () => ({ proof: new Uint8Array(256).fill(0x11), publicInputs: [] }),
+  proveValidSpendV2: async (req) => {
+    const { publicInputs, change } = validSpendV2Witness(req);
+    return { proof: new Uint8Array(256).fill(0x11), publicInputs, change };
+  },
   proveValidJoinSplit: async (req) => {
     const { publicInputs, inputs, outputs } = validJoinSplitWitness(req);
     return { proof: new Uint8Array(256).fill(0x11), publicInputs, inputs, outputs };

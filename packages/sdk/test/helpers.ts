@@ -2,6 +2,8 @@
  * The SDK's tests run against a real engine (the engine's own test harness: HTTPS, in-process
  * ledger, simulated platform), pinning what a client would pin from ready.json.
  */
+import { randomBytes } from 'node:crypto';
+import { addressToBase58 } from '@nightjar/protocol';
 import type { TestVenue } from '../../engine/test/harness.js';
 
 export {
@@ -13,6 +15,11 @@ export {
 export type { TestVenue } from '../../engine/test/harness.js';
 
 /** The pinned values for a venue: its simulated root, its release, its ledger. */
+/** A ledger address nobody has used: a withdrawal's recipient that links to nothing. */
+export function freshAddress(): string {
+  return addressToBase58(new Uint8Array(randomBytes(32)));
+}
+
 export function pins(v: TestVenue) {
   return {
     rootCaDer: v.engine.attestation.rootCa!.der,

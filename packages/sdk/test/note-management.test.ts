@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requiredCollateral, type Instrument } from '@nightjar/protocol';
 import {
+  FundingAddressLinkError,
   InsufficientNotesError,
   JoinSplitAmountsError,
   LedgerRefusedError,
@@ -24,7 +25,7 @@ import {
   type JoinSplitProgress,
   type Wallet,
 } from '../src/index.js';
-import { startTestVenue, type TestVenue } from './helpers.js';
+import { freshAddress, startTestVenue, type TestVenue } from './helpers.js';
 import { finalize, fund, newParty, units } from './fast-venue.js';
 
 let v: TestVenue;
@@ -262,25 +263,121 @@ describe('notes prepared for orders and withdrawals (stand-in proofs)', () => {
     }
   });
 
-  it('withdraw of any amount merges and splits first, pays exactly that amount and keeps the rest as a free note', async () => {
+  it('withdraw of any amount is one transaction from one note: exactly that amount paid, the rest a change note', async () => {
     const a = await newParty(v);
     try {
       await fund(a, v, USDC, 300n);
       await fund(a, v, USDC, 500n);
       await finalize(v);
-      const before = BigInt(await v.ledger.getBalance({ owner: a.wallet.keys.funding.address, mint: USDC }));
-      const w = await withdraw(a.client, { mint: USDC, amount: 600n, ...finalizeOnLanding() });
-      expect(w.split?.spent).toHaveLength(2);
-      expect(w.note.amount).toBe(600n);
+      const to = freshAddress();
+      const w = await withdraw(a.client, { mint: USDC, amount: 420n, recipient: to });
+      // The smallest note that covers it, spent in place: no split or merge first.
+      expect(w.note.amount).toBe(500n);
       expect(w.note.state).toBe('spent');
-      const after = BigInt(await v.ledger.getBalance({ owner: a.wallet.keys.funding.address, mint: USDC }));
-      expect(after - before).toBe(600n);
-      expect(a.wallet.freeNotes(USDC).map((n) => n.amount)).toEqual([200n]);
-      const none = await withdraw(a.client, { mint: USDC, amount: 150n, split: false }).catch(
+      expect(w.amount).toBe(420n);
+      expect(await v.ledger.getBalance({ owner: to, mint: USDC })).toBe('420');
+      expect(w.change).toMatchObject({ amount: 80n, origin: 'withdrawal_change', state: 'free' });
+      expect(w.change?.leafIndex).toBeDefined();
+      expect(
+        a.wallet
+          .freeNotes(USDC)
+          .map((n) => n.amount)
+          .sort(),
+      ).toEqual([300n, 80n].sort());
+      // The whole of a named note: no change.
+      await finalize(v);
+      const whole = await withdraw(a.client, { commitment: w.change!.commitment, recipient: to });
+      expect(whole.change).toBeUndefined();
+      expect(await v.ledger.getBalance({ owner: to, mint: USDC })).toBe('500');
+      // More than one note holds: one withdrawal spends one note, the error says to merge first.
+      const none = await withdraw(a.client, { mint: USDC, amount: 301n, recipient: to }).catch(
         (e: unknown) => e,
       );
       expect(none).toBeInstanceOf(InsufficientNotesError);
-      expect((none as Error).message).toContain('splitNote');
+      expect((none as Error).message).toContain('mergeNotes');
+    } finally {
+      await a.client.close();
+    }
+  });
+
+  it('a wallet rebuilt from the seed finds a withdrawal’s change through its memo', async () => {
+    const a = await newParty(v);
+    try {
+      await fund(a, v, USDC, 700n);
+      await finalize(v);
+      const w = await withdraw(a.client, { mint: USDC, amount: 123n, recipient: freshAddress() });
+      await finalize(v);
+      const b = await newParty(v, { seed: a.wallet.seed });
+      try {
+        await syncWallet(b.client);
+        const change = b.wallet.notes.get(w.change!.commitment);
+        expect(change).toMatchObject({ amount: 577n, origin: 'withdrawal_change', state: 'free' });
+        expect(b.wallet.notes.get(w.note.commitment)?.state).toBe('spent');
+        expect(b.wallet.freeNotes(USDC).map((n) => n.amount)).toEqual([577n]);
+      } finally {
+        await b.client.close();
+      }
+    } finally {
+      await a.client.close();
+    }
+  });
+
+  it('refuses a recipient that funded the wallet’s deposits unless the caller accepts the link', async () => {
+    const a = await newParty(v);
+    try {
+      await fund(a, v, USDC, 200n);
+      await finalize(v);
+      const funding = a.wallet.keys.funding.address;
+      const before = await v.ledger.getBalance({ owner: funding, mint: USDC });
+      const err = await withdraw(a.client, { mint: USDC, amount: 50n, recipient: funding }).catch(
+        (e: unknown) => e,
+      );
+      expect(err).toBeInstanceOf(FundingAddressLinkError);
+      expect(err).toMatchObject({ code: 'LINKS_FUNDING_ADDRESS', recipient: funding });
+      expect((err as Error).message).toMatch(/links this withdrawal .* to every deposit from that address/);
+      expect((err as Error).message).toContain('linkFundingAddress: true');
+      // Nothing was sent or reserved: the note is still free.
+      expect(a.wallet.freeNotes(USDC).map((n) => n.amount)).toEqual([200n]);
+      await expect(
+        withdraw(a.client, { mint: USDC, amount: 50n, recipient: undefined as unknown as string }),
+      ).rejects.toThrow(/needs a recipient/);
+      const ok = await withdraw(a.client, {
+        mint: USDC,
+        amount: 50n,
+        recipient: funding,
+        linkFundingAddress: true,
+      });
+      expect(ok.amount).toBe(50n);
+      expect(BigInt(await v.ledger.getBalance({ owner: funding, mint: USDC })) - BigInt(before)).toBe(50n);
+    } finally {
+      await a.client.close();
+    }
+  });
+
+  it('linkage: no withdrawal on chain is signed by a key that ever signed a deposit, and none follows a join-split', async () => {
+    const a = await newParty(v);
+    try {
+      await finalize(v); // a slot of its own: the earlier tests' transactions are all before it
+      const from = await v.ledger.getSlot({ commitment: 'processed' });
+      await fund(a, v, USDC, 333n);
+      await fund(a, v, USDC, 1_000n);
+      await finalize(v);
+      const w = await withdraw(a.client, { mint: USDC, amount: 777n, recipient: freshAddress() });
+      await finalize(v);
+      // What a chain observer reads: every block since the deposits.
+      const to = await v.ledger.getSlot({ commitment: 'finalized' });
+      const blocks = [];
+      for (let slot = 0; slot <= to; slot++) blocks.push(await v.ledger.getBlock({ slot }));
+      const txs = blocks.flatMap((b) => b.transactions);
+      const depositors = new Set(txs.filter((t) => t.instruction.name === 'deposit').map((t) => t.signer));
+      expect(depositors.has(a.wallet.keys.funding.address)).toBe(true);
+      const withdrawals = txs.filter((t) => t.instruction.name === 'withdraw');
+      expect(withdrawals.map((t) => t.signature)).toContain(w.signature);
+      for (const t of withdrawals) expect(depositors.has(t.signer)).toBe(false);
+      expect(w.signer).not.toBe(a.wallet.keys.funding.address);
+      // One transaction: since this wallet's deposits, no join-split made the note it withdrew.
+      const since = blocks.filter((b) => b.slot >= from).flatMap((b) => b.transactions);
+      expect(since.map((t) => t.instruction.name).sort()).toEqual(['deposit', 'deposit', 'withdraw']);
     } finally {
       await a.client.close();
     }

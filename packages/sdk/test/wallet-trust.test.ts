@@ -29,7 +29,7 @@ import {
   type ClientRequestOptions,
   type StreamClientEvent,
 } from '../src/index.js';
-import { startTestVenue, type TestVenue } from './helpers.js';
+import { freshAddress, startTestVenue, type TestVenue } from './helpers.js';
 import { FAST_SCRYPT, advanceUntil, finalize, fund, newParty, units } from './fast-venue.js';
 
 let v: TestVenue;
@@ -101,14 +101,16 @@ describe('the funding key signs one transaction at a time', () => {
       expect(deposits.every((d) => d.note.leafIndex !== undefined)).toBe(true);
       expect(await v.ledger.getBalance({ owner: funding, mint: USDC })).toBe('0');
       await finalize(v);
+      // Withdrawals sign with one-time keys (issue 30): no nonce to share, and they still all land.
+      const to = freshAddress();
       await Promise.all(
-        deposits.slice(0, 2).map((d) => withdraw(a.client, { commitment: d.note.commitment })),
+        deposits.slice(0, 2).map((d) => withdraw(a.client, { commitment: d.note.commitment, recipient: to })),
       );
       expect(deposits.slice(0, 2).map((d) => a.wallet.notes.get(d.note.commitment)?.state)).toEqual([
         'spent',
         'spent',
       ]);
-      expect(await v.ledger.getBalance({ owner: funding, mint: USDC })).toBe('200');
+      expect(await v.ledger.getBalance({ owner: to, mint: USDC })).toBe('200');
     } finally {
       await a.client.close();
     }
@@ -123,7 +125,7 @@ describe('notes are spent only on the ledger’s word (16.4)', () => {
       const note = await fund(a, v, USDC, 500n);
       await finalize(v);
       // Held back: it never lands, so the wait is kept short.
-      await withdraw(a.client, { commitment: note.commitment, waitMs: 100 });
+      await withdraw(a.client, { commitment: note.commitment, recipient: freshAddress(), waitMs: 100 });
       expect(hold.held).toHaveLength(1);
       expect(a.wallet.notes.get(note.commitment)?.state).toBe('spending');
       expect(a.wallet.freeNotes(USDC)).toEqual([]);
@@ -140,7 +142,7 @@ describe('notes are spent only on the ledger’s word (16.4)', () => {
     try {
       const note = await fund(a, v, USDC, 300n);
       await finalize(v);
-      await withdraw(a.client, { commitment: note.commitment });
+      await withdraw(a.client, { commitment: note.commitment, recipient: freshAddress() });
       expect(a.wallet.notes.get(note.commitment)?.state).toBe('spent');
     } finally {
       await a.client.close();
@@ -340,7 +342,9 @@ describe('withdraw reports the largest free note (16.22c)', () => {
       await fund(a, v, USDC, 250n);
       await fund(a, v, USDC, 900n);
       await finalize(v);
-      const err = await withdraw(a.client, { mint: USDC, amount: 5_000n }).catch((e: unknown) => e);
+      const err = await withdraw(a.client, { mint: USDC, amount: 5_000n, recipient: freshAddress() }).catch(
+        (e: unknown) => e,
+      );
       expect(err).toBeInstanceOf(InsufficientNotesError);
       expect(err).toMatchObject({ mint: USDC, required: 5_000n, available: 900n });
     } finally {

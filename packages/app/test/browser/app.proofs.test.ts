@@ -3,7 +3,7 @@
  * server (`createAppServer`) and its web front end in headless Chromium. The page shows the
  * attestation verified; deposits with the faucet; places a bid that a second trader's ask (the SDK,
  * its own account) crosses and sees it reach fully filled; modifies a resting order to a new price
- * and cancels it; withdraws to the funding account and sees that balance grow; the operator view
+ * and cancels it; withdraws to the funding account (confirming the link warning) and sees that balance grow; the operator view
  * shows the trade in transparency and metrics. A forged venue (another release than the pinned one,
  * or a quote under a forger's platform root) makes the page say so and send nothing.
  *
@@ -243,7 +243,7 @@ describe('the trading app end to end (real venue, real proofs, real browser)', (
     await expect.poll(() => stateOf(moved!), { timeout: 60_000 }).toBe('cancelled');
   }, 240_000);
 
-  it('withdraws 12.5 USDC: the funding balance grows by exactly that', async () => {
+  it('withdraws 12.5 USDC to the funding address after the link warning: that balance grows by exactly that', async () => {
     const balances = page.locator('section', {
       has: page.getByRole('heading', { name: 'Balances', exact: true }),
     });
@@ -257,7 +257,11 @@ describe('the trading app end to end (real venue, real proofs, real browser)', (
     const before = await funding();
     await page.locator('#wd-asset').selectOption('USDC');
     await page.locator('#wd-amount').fill('12.5');
+    // To the wallet's funding address: the app says what that links and asks first.
+    await page.getByLabel('Withdraw to (ledger address)').fill(app!.wallet.keys.funding.address);
     await page.getByRole('button', { name: 'Withdraw', exact: true }).click();
+    await page.getByTestId('wd-link-warning').waitFor({ timeout: 60_000 });
+    await page.getByRole('button', { name: 'Withdraw to my funding address anyway' }).click();
     const done = page.getByRole('status').filter({ hasText: 'Withdrew 12.5 USDC' });
     await done.waitFor({ timeout: 120_000 });
     expect(await done.textContent()).toContain('12500000');

@@ -26,6 +26,9 @@ import { registerWebApp } from '../../src/web/index.js';
 
 const HEX = (c: string) => c.repeat(64);
 
+/** The fake wallet's funding address: a withdrawal to it needs the user's confirmation. */
+export const FAKE_FUNDING_ADDRESS = '8VRKn2i9eeEx7hVK9hPW5ZUeCN9qEpWrLG1uGUsG3dyY';
+
 export function verifiedVenue(): VenueView {
   return {
     base_url: 'https://127.0.0.1:8443',
@@ -295,7 +298,25 @@ export async function startFakeApi(
     } satisfies TransferView;
   };
   app.post('/api/v1/deposits', transfer('deposit'));
-  app.post('/api/v1/withdrawals', transfer('withdrawal'));
+  app.post(
+    '/api/v1/withdrawals',
+    async (req: { body: unknown }, reply: { code(n: number): { send(b: unknown): unknown } }) => {
+      const b = req.body as { recipient?: string; confirm_funding_link?: boolean };
+      if (!b.recipient) return reply.code(400).send(err('BAD_REQUEST', '`recipient` is required'));
+      // The app's answer for the wallet's funding address until the user confirms the link.
+      if (b.recipient === FAKE_FUNDING_ADDRESS && b.confirm_funding_link !== true)
+        return reply
+          .code(409)
+          .send(
+            err(
+              'LINKS_FUNDING_ADDRESS',
+              `recipient ${FAKE_FUNDING_ADDRESS} funded this wallet's deposits: a withdrawal to it is public on the ledger and links this withdrawal (its amount and time) to every deposit from that address, and so to this wallet.`,
+              'withdraw to a fresh address of yours, or confirm the link (`confirm_funding_link: true`)',
+            ),
+          );
+      return transfer('withdrawal')(req);
+    },
+  );
 
   // Operator routes: the venue's own bodies, as the app forwards them.
   const needOp = async (_req: unknown, reply: { code(n: number): { send(b: unknown): unknown } }) => {

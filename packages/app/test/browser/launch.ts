@@ -77,13 +77,18 @@ export async function sendsSettled(page: pw.Page): Promise<void> {
  * (`requestSubmit` is not stopped by a disabled fieldset): the form's handler runs.
  */
 export async function submitAnyway(page: pw.Page, id: string, value: string): Promise<void> {
+  await setAnyway(page, id, value);
+  // A separate evaluate: the page has re-rendered with the new value by then.
+  await page.evaluate(`document.getElementById(${JSON.stringify(id)}).form.requestSubmit()`);
+}
+
+/** Sets input `id` to `value` as typing would, even when it is disabled (a script's doing). */
+export async function setAnyway(page: pw.Page, id: string, value: string): Promise<void> {
   await page.evaluate(`(() => {
     const input = document.getElementById(${JSON.stringify(id)});
     Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set.call(input, ${JSON.stringify(value)});
     input.dispatchEvent(new Event('input', { bubbles: true }));
   })()`);
-  // A separate evaluate: the page has re-rendered with the new value by then.
-  await page.evaluate(`document.getElementById(${JSON.stringify(id)}).form.requestSubmit()`);
 }
 
 /** How many sends the page's api layer refused (`<html data-refused-sends>`). */

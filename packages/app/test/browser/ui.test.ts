@@ -9,12 +9,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify from 'fastify';
 import { buildWebBundle, CONTENT_SECURITY_POLICY, registerWebApp } from '../../src/web/index.js';
-import { failedVenue, sampleFills, startFakeApi, verifiedVenue, type FakeApi } from './fake-api.js';
+import {
+  FAKE_FUNDING_ADDRESS,
+  failedVenue,
+  sampleFills,
+  startFakeApi,
+  verifiedVenue,
+  type FakeApi,
+} from './fake-api.js';
 import {
   launchBrowser,
   openPage,
   refusedSends,
   sendsSettled,
+  setAnyway,
   submitAnyway,
   VIEWPORTS,
   type BrowserContext,
@@ -142,6 +150,7 @@ describe('the trading app in a browser (fake API)', () => {
     // A script that fills the disabled deposit and withdraw forms and submits them: their handlers
     // run, and the api layer refuses both (counted on the page) before any network.
     await submitAnyway(page, 'dep-amount', '5');
+    await setAnyway(page, 'wd-recipient', '4uQeVj5tqViQh7yWWGStvkEG1Zmhx6uasJtWCJziofM');
     await submitAnyway(page, 'wd-amount', '12.5');
     await sendsSettled(page);
     expect(await refusedSends(page)).toBe(2);
@@ -239,6 +248,28 @@ describe('the trading app in a browser (fake API)', () => {
     expect(await page.getByRole('status').filter({ hasText: 'Deposited' }).textContent()).toContain(
       '250000000',
     );
+  });
+
+  it('withdraws to the address typed; to the funding address it warns what that links and asks first', async () => {
+    const page = await open();
+    await page.locator('#wd-asset').selectOption('USDC');
+    await page.locator('#wd-amount').fill('12.5');
+    // No recipient: nothing is sent, the form asks for one.
+    await page.getByRole('button', { name: 'Withdraw', exact: true }).click();
+    await page.getByRole('alert').filter({ hasText: 'Enter the ledger address to withdraw to' }).waitFor();
+    expect(api!.requests).not.toContain('POST /api/v1/withdrawals');
+    await page.getByLabel('Withdraw to (ledger address)').fill(FAKE_FUNDING_ADDRESS);
+    await page.getByRole('button', { name: 'Withdraw', exact: true }).click();
+    const warning = page.getByTestId('wd-link-warning');
+    await warning.waitFor();
+    expect(await warning.textContent()).toContain('This links your withdrawal to your deposits.');
+    expect(await warning.textContent()).toContain(
+      'links this withdrawal (its amount and time) to every deposit',
+    );
+    expect(await page.getByRole('status').filter({ hasText: 'Withdrew' }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Withdraw to my funding address anyway' }).click();
+    await page.getByRole('status').filter({ hasText: 'Withdrew 12.5 USDC' }).waitFor();
+    expect(api!.requests.filter((r) => r === 'POST /api/v1/withdrawals')).toHaveLength(2);
   });
 
   it('Log out ends the session and says how to get a new one', async () => {

@@ -13,6 +13,7 @@ import {
   deposit,
   type Client,
   waitForInclusion,
+  type WalletNote,
 } from '@nightjar/sdk';
 import { positiveIntOption, UsageError } from '../args.js';
 import { listAssets, resolveAsset, type Asset } from '../assets.js';
@@ -31,7 +32,8 @@ import {
   units,
   WAITING_FOR_INPUTS,
 } from '../notes.js';
-import { hexToBytes, bytesToHex } from '@nightjar/protocol';
+import { hexToBytes, bytesToHex, parseAddress } from '@nightjar/protocol';
+import { confirmRecipient } from '../funding-link.js';
 
 export const walletInit: Command = {
   name: 'wallet init',
@@ -353,86 +355,92 @@ export const walletMerge: Command = {
   },
 };
 
+/** The smallest note of at least `amount` (what the SDK's withdraw picks), if any. */
+function smallestCovering(notes: readonly WalletNote[], amount: bigint): WalletNote | undefined {
+  return notes
+    .filter((n) => n.amount >= amount)
+    .sort((a, b) => (a.amount < b.amount ? -1 : a.amount > b.amount ? 1 : 0))[0];
+}
+
 export const walletWithdraw: Command = {
   name: 'wallet withdraw',
-  summary: 'pay any amount (or a whole note) out to a ledger address',
-  usage: `nightjar wallet withdraw (--asset A --amount X | --note COMMITMENT) [--to ADDRESS]
+  summary: 'pay any amount (or a whole note) out to a ledger address, in one transaction',
+  usage: `nightjar wallet withdraw --to ADDRESS (--asset A --amount X | --note COMMITMENT [--amount X]) [--yes]
 
-  --asset/--amount  any amount, human units: a free note of exactly X is paid out whole, else X is
-                    split off a larger note (or off up to 4 notes merged) first and the rest stays
-                    in the wallet as a free note
-  --note C          pay out this whole note (see \`nightjar wallet notes\`)
-  --to ADDRESS      recipient (default the wallet's funding account)`,
+  --to ADDRESS      recipient (required): a fresh address of yours links the withdrawal to nothing;
+                    the wallet's funding address links it to every deposit, so the CLI says so and
+                    asks (without a terminal it refuses unless --yes)
+  --asset/--amount  any amount, human units: the smallest free note that covers X pays it and the
+                    rest comes back to the wallet as a change note, in the same transaction
+  --note C          pay out this note (see \`nightjar wallet notes\`): whole, or --amount X of it
+  --yes             accept withdrawing to the funding address without asking (scripts)
+  The withdrawal is signed by a fresh one-time key, never the funding key.`,
   options: {
     note: { type: 'string' },
     asset: { type: 'string' },
     amount: { type: 'string' },
     to: { type: 'string' },
+    yes: { type: 'boolean' },
   },
   async run({ out, paths, values }) {
     const noteArg = str(values, 'note');
     const assetName = str(values, 'asset');
     const amount = str(values, 'amount');
-    if (noteArg && amount)
-      throw new UsageError('--note pays out a whole note: give --note, or --asset and --amount');
+    const to = str(values, 'to');
     if (!noteArg && !(assetName && amount))
       throw new UsageError('wallet withdraw needs --asset and --amount, or --note');
+    if (!to)
+      throw new UsageError(
+        'wallet withdraw needs --to ADDRESS: the ledger address to pay (a fresh one of yours links nothing)',
+      );
+    if (!parseAddress(to)) throw new UsageError('--to must be a Base58 ledger address');
     const wallet = openWallet(paths);
+    const linkFundingAddress = await confirmRecipient(wallet, to, {
+      yes: values.yes === true,
+      json: out.json,
+      out,
+    });
     return withClient(paths, { wallet }, async (client) => {
       await out.progress('syncing the wallet', syncWallet(client, { refreshOrders: true }));
-      const to = str(values, 'to');
       const mint = noteArg === undefined ? undefined : checkNotes(wallet, [noteArg]);
       const asset = await assetOf(client, assetName, mint);
       const atomic = amount === undefined ? undefined : parseUnits(amount, asset.decimals);
       if (atomic !== undefined && atomic <= 0n) throw new UsageError('--amount must be positive');
-      // A note paid out whole: the one named, or one of exactly the amount (no split needed).
-      const whole = noteArg ?? wallet.freeNotes(asset.mint).find((n) => n.amount === atomic)?.commitment;
-      const value = whole ? wallet.notes.get(whole)!.amount : atomic!;
+      // The note paid from: the one named, or the smallest free note that covers the amount.
+      const from = noteArg ?? smallestCovering(wallet.freeNotes(asset.mint), atomic!)?.commitment;
       // It must be final: a fresh settlement output is usable once the engine's tree has it.
-      if (whole)
-        await out.progress('waiting for the note to be final', untilFinal(client, whole, FINAL_WAIT_MS));
-      const proving = 'proving and sending the withdrawal';
+      if (from)
+        await out.progress('waiting for the note to be final', untilFinal(client, from, FINAL_WAIT_MS));
+      const value = atomic ?? wallet.notes.get(from!)!.amount;
       const res = await out.progress(`withdrawing ${units(value, asset)}`, (stage) => {
-        stage(whole ? proving : `split: ${WAITING_FOR_INPUTS}`);
+        stage('proving and sending the withdrawal');
         return explained(
           client,
           asset,
           withdraw(client, {
-            ...(whole ? { commitment: whole } : { mint: asset.mint, amount: value }),
-            ...(to ? { recipient: to } : {}),
-            // The split's stages; once its notes are usable the withdrawal itself is proved.
-            onProgress: (p) => stage(p.stage === 'usable' ? proving : `split: ${joinSplitStage(p)}`),
+            ...(from ? { commitment: from } : { mint: asset.mint }),
+            ...(atomic === undefined ? {} : { amount: atomic }),
+            recipient: to,
+            linkFundingAddress,
           }),
         );
       });
-      const remainder = (res.split?.notes ?? [])
-        .filter((n) => n.commitment !== res.note.commitment)
-        .map((n) => noteRow(n, asset));
+      const change = res.change ? noteRow(res.change, asset) : undefined;
       out.result(
         {
           commitment: res.note.commitment,
-          amount: res.note.amount,
+          amount: res.amount,
           asset: asset.name,
           mint: res.note.mint,
           recipient: res.recipient,
           signature: res.signature,
-          ...(res.split
-            ? {
-                split: {
-                  signature: res.split.signature,
-                  spent: res.split.spent.map((n) => noteRow(n, asset)),
-                  remainder,
-                },
-              }
-            : {}),
+          signer: res.signer,
+          ...(change ? { change } : {}),
         },
         [
-          `withdrew ${units(res.note.amount, asset)} (note ${res.note.commitment}) to ${res.recipient} (tx ${res.signature})`,
-          ...(res.split
-            ? [
-                `split off first (tx ${res.split.signature}); the rest stays in the wallet:`,
-                ...remainder.map((n) => `  ${n.commitment}  ${n.amount} ${n.asset}`),
-              ]
+          `withdrew ${units(res.amount, asset)} (note ${res.note.commitment}) to ${res.recipient} (tx ${res.signature}, signed by one-time key ${res.signer})`,
+          ...(change
+            ? [`the rest stays in the wallet: ${change.commitment}  ${change.amount} ${change.asset}`]
             : []),
         ].join('\n'),
       );

@@ -111,6 +111,17 @@ const joinSplitOutput = object({
   commitment: required(nonZeroField('Commitment of the new note.')),
 });
 
+/** A withdrawal's change note: what VALID_SPEND v2 leaves to the owner, and its memo. */
+const withdrawChange = object({
+  tree_id: required(treeId),
+  commitment: required(nonZeroField('Commitment of the change note (the proof binds it).')),
+  memo: required(
+    hexBytes(NOTE_MEMO_BYTES, {
+      description: 'Note memo of the change, sealed to the owner (docs/ledger.md).',
+    }),
+  ),
+});
+
 export const argCodecs = {
   initialize: object({
     fee_owner_commitment: required(commitment('Owner commitment of the protocol fee notes.')),
@@ -164,7 +175,9 @@ export const argCodecs = {
     mint: required(base58Address()),
     amount: required(u64()),
     recipient: required(base58Address()),
-    proof: required(hexBytes(256)),
+    /** Absent exactly when the proof's change_commitment is 0 (the whole note is paid out). */
+    change: optional(withdrawChange),
+    proof: required(hexBytes(256, { description: 'VALID_SPEND v2 Groth16 proof.' })),
   }),
 };
 

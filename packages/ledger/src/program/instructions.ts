@@ -9,12 +9,14 @@ import { InstructionError } from '../errors.js';
 import type { LockOutcome, MarketRecord } from '../types.js';
 import type { Args, InstructionName } from './args.js';
 import {
+  appendOutput,
   createNote,
   inSavepoint,
   knownRoot,
   requireAdmin,
   requireMint,
   requireProof,
+  requireShard,
   requireTeeSigner,
   requireVault,
   type ExecContext,
@@ -145,16 +147,21 @@ export const handlers: { [N in InstructionName]: Handler<N> } = {
     const { amount, lock } = checkWithdrawRequest(ctx, args);
     requireProof(ctx.proofs[0]);
     if (lock) ctx.state.deleteLock(args.nullifier);
+    // The note's value leaves the note side as `amount` (public); the proof put the rest in the
+    // change note, appended with no amount like a settlement output, so the note side stays exact.
     ctx.state.spendNullifier(args.nullifier, { kind: 'withdrawn', mint: args.mint, amount }, ctx.slot);
     ctx.state.transfer(VAULT_ADDRESS, args.recipient, args.mint, amount);
     ctx.touchedMints.add(args.mint);
-    return null;
+    if (!args.change) return null;
+    const leafIndex = appendOutput(ctx, args.change.tree_id, args.mint, args.change.commitment);
+    ctx.memos.push({ match_idx: 0, party: 0, memo: args.change.memo });
+    return { leaf: { tree_id: args.change.tree_id, leaf_index: leafIndex } };
   },
 };
 
 /**
  * The checks of a withdrawal before its proof: a known root and mint, a positive amount, a note
- * neither spent nor under a live lock. Read-only, so admission runs them too. Nothing here looks
+ * neither spent nor under a live lock, a change (if any) to a real shard and not already a leaf. Read-only, so admission runs them too. Nothing here looks
  * the note up: VALID_SPEND proves it is under the root with this mint and amount, so a settlement
  * output (whose amount the ledger never learns) withdraws like a deposit's note.
  */
@@ -171,5 +178,9 @@ export function checkWithdrawRequest(
   if (ctx.state.nullifierKind(args.nullifier) !== undefined) throw new InstructionError('NoteSpent');
   const lock = ctx.state.lock(args.nullifier);
   if (lock && lock.until_slot > ctx.slot) throw new InstructionError('NoteLocked');
+  if (args.change) {
+    requireShard(ctx, args.change.tree_id);
+    if (ctx.state.note(args.change.commitment)) throw new InstructionError('DuplicateCommitment');
+  }
   return { amount, lock };
 }

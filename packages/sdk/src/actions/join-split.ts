@@ -29,8 +29,7 @@ export type JoinSplitReturnType = RunReturnType;
 
 /**
  * Consumes 1 to 4 free notes of one mint and creates up to 8 of the same mint (value conserved):
- * the shared core of `splitNote`, `mergeNotes`, note preparation for orders and withdrawals of any
- * amount. Proves VALID_JOIN_SPLIT against the venue's tree, seals a note memo to the wallet's own
+ * the shared core of `splitNote`, `mergeNotes` and note preparation for orders. Proves VALID_JOIN_SPLIT against the venue's tree, seals a note memo to the wallet's own
  * viewing key (so `syncWallet` recovers the outputs from the seed), signs with a fresh random key
  * (nothing links it to the funding address), sends, and waits until it has landed. Then the inputs
  * are spent and the new notes are in the wallet at their leaves; by default it also waits (bounded)

@@ -1,146 +1,240 @@
+/**
+ * Withdrawals (issue 30): one `withdraw` transaction pays any amount of one note to the address the
+ * caller names, with a VALID_SPEND v2 proof that binds the recipient and puts the rest of the note
+ * in a change note of this wallet. It is signed by a fresh one-time key, never the funding key, so
+ * nothing on chain names the address that made the deposits; and it needs no split before it.
+ */
+import { encryptNoteMemo, JOIN_SPLIT_MAX_OUTPUTS } from '@nightjar/crypto';
 import { bytesToHex, fieldToHex, parseAddress } from '@nightjar/protocol';
-import type { Client } from '../client.js';
-import { InsufficientNotesError, ParameterError, ProofError, TransactionPendingError } from '../errors.js';
-import { fundNotes } from '../notes/fund.js';
-import type { JoinSplitProgress, JoinSplitReturnType } from '../notes/run-join-split.js';
+import type { Client, SpendV2ProofResult } from '../client.js';
+import {
+  FundingAddressLinkError,
+  InsufficientNotesError,
+  ParameterError,
+  ProofError,
+  TransactionPendingError,
+} from '../errors.js';
 import { takeFreeNotes } from '../notes/take-notes.js';
 import { parseUnits } from '../utils/decimal.js';
 import { landTransaction } from '../utils/land-transaction.js';
-import { signAsFunding } from '../utils/sign-ledger.js';
-import { withFundingLock } from '../utils/send-lock.js';
-import type { WalletNote } from '../wallet/wallet.js';
+import { signAsOneTimeKey } from '../utils/sign-ledger.js';
+import type { Wallet, WalletNote } from '../wallet/wallet.js';
 import { assetParameter, learnAsset } from './assets.js';
 import { noteWitness } from './note-witness.js';
 import { largestAmount } from './select-note.js';
 
-/** Which note to withdraw, and where to. */
+/** Which note to withdraw, how much of it, and where to. */
 export interface WithdrawParameters {
-  /** The note to withdraw whole (commitment); or give `asset` (or `mint`) and `amount`. */
+  /**
+   * Ledger address (Base58) paid out: always the caller's choice (there is no default). A fresh
+   * address links nothing; one that funded this wallet's deposits needs `linkFundingAddress`.
+   */
+  recipient: string;
+  /**
+   * Withdraw to an address that funded this wallet's deposits anyway (default false: refused with
+   * `FundingAddressLinkError`, since on chain it ties the withdrawal to those deposits).
+   */
+  linkFundingAddress?: boolean;
+  /** The note to withdraw from (commitment); or give `asset` (or `mint`) and `amount`. */
   commitment?: string;
   /** The asset: a symbol (`'USDC'`, any case) or a mint (Base58). */
   asset?: string;
   /** Mint, Base58 (or give `asset`). */
   mint?: string;
   /**
-   * With `mint`: the amount to pay out, a decimal string in human units or a bigint of atomic
-   * units. A free note of exactly that value is withdrawn; else one is split off a larger note (or
-   * off up to 4 notes merged) first, and the rest stays a free note.
+   * The amount to pay out, a decimal string in human units or a bigint of atomic units. Any amount
+   * one free note covers: the smallest such note is spent and the rest comes back as a change note
+   * in the same transaction. With `commitment` and no amount, the whole note.
    */
   amount?: bigint | string;
-  /** Ledger address (Base58) paid out; default the wallet's funding account. */
-  recipient?: string;
-  /** With `mint` and `amount`: split or merge first when no free note holds exactly the amount (default true). */
-  split?: boolean;
-  /** Told each stage of that split. */
-  onProgress?: (progress: JoinSplitProgress) => void;
   /**
    * The longest wait for the withdrawal to land, in ms (default 30,000). One not landed by then
-   * leaves its note `spending` until a sync hears the ledger's word.
+   * leaves its note `spending` until a sync hears the ledger's word (and finds the change).
    */
   waitMs?: number;
 }
 
-/** The spent note and the withdrawal transaction. */
+/** The spent note, the withdrawal transaction and the change it left, if any. */
 export interface WithdrawReturnType {
   note: WalletNote;
+  /** Atomic units paid to `recipient`. */
+  amount: bigint;
   signature: string;
   recipient: string;
-  /** The split or merge that made the note first, when one was needed. */
-  split?: JoinSplitReturnType;
+  /** The one-time key that signed (a fresh address, never the funding key's). */
+  signer: string;
+  /** The change note (stored in the wallet once landed); absent when the whole note was paid. */
+  change?: WalletNote;
 }
 
-/** The note to withdraw, reserved, and the split that made it if any. */
+/**
+ * The addresses that funded this wallet's deposits: its funding key's (deposits are signed by it
+ * alone). A withdrawal paid there is public proof that the two belong together.
+ */
+export function fundingAddresses(wallet: Wallet): string[] {
+  return [wallet.keys.funding.address];
+}
+
+/** Refuses a recipient that funded this wallet's deposits unless the caller accepted the link. */
+function checkRecipient(client: Client, params: WithdrawParameters): Uint8Array {
+  if (typeof params.recipient !== 'string' || params.recipient === '')
+    throw new ParameterError('withdraw needs a recipient: the ledger address (Base58) to pay');
+  const bytes = parseAddress(params.recipient);
+  if (!bytes) throw new ParameterError('recipient must be a Base58 address');
+  if (fundingAddresses(client.wallet).includes(params.recipient) && params.linkFundingAddress !== true)
+    throw new FundingAddressLinkError(params.recipient);
+  return bytes;
+}
+
+/** The note to spend, reserved, and the amount to pay out of it. */
 async function noteToWithdraw(
   client: Client,
   params: WithdrawParameters,
-): Promise<{ note: WalletNote; split?: JoinSplitReturnType }> {
+): Promise<{ note: WalletNote; amount: bigint }> {
   const wallet = client.wallet;
   if (params.commitment) {
     const mint = wallet.notes.get(params.commitment)?.mint ?? params.mint ?? '';
-    return { note: takeFreeNotes(client, mint, [params.commitment])[0]! };
+    const amount = params.amount === undefined ? undefined : await amountOf(client, params, mint);
+    const note = takeFreeNotes(client, mint, [params.commitment])[0]!;
+    if (amount !== undefined && amount > note.amount) {
+      wallet.reserved.delete(note.commitment);
+      throw new InsufficientNotesError(
+        mint,
+        amount,
+        note.amount,
+        'the note named holds less: name a larger one',
+      );
+    }
+    return { note, amount: amount ?? note.amount };
   }
   if ((!params.mint && !params.asset) || params.amount === undefined)
     throw new ParameterError(
-      "withdraw needs a note's commitment, or an asset and an amount: e.g. { asset: 'USDC', amount: '12.5' }",
+      "withdraw needs a note's commitment, or an asset and an amount: e.g. { asset: 'USDC', amount: '12.5', recipient }",
     );
   const bigintOfMint = params.asset === undefined && typeof params.amount === 'bigint';
   const asset = bigintOfMint ? undefined : await assetParameter(client, params, 'withdraw');
   const mint = asset?.mint ?? params.mint!;
   await learnAsset(client, mint);
-  const amount =
-    typeof params.amount === 'bigint' ? params.amount : parseUnits(params.amount, asset!.decimals, 'amount');
-  if (amount <= 0n) throw new ParameterError('a withdrawal must be positive: give an amount above 0');
-  const exact = wallet.freeNotes(mint).find((n) => n.amount === amount);
-  if (exact) return { note: takeFreeNotes(client, mint, [exact.commitment])[0]! };
-  if (params.split === false)
+  const amount = await amountOf(client, params, mint, asset?.decimals);
+  // The smallest note that covers it: the least value left in a change note.
+  const covering = wallet
+    .freeNotes(mint)
+    .filter((n) => n.amount >= amount && n.leafIndex !== undefined)
+    .sort((a, b) => (a.amount < b.amount ? -1 : a.amount > b.amount ? 1 : 0));
+  const note = covering[0];
+  if (!note)
     throw new InsufficientNotesError(
       mint,
       amount,
       largestAmount(wallet.freeNotes(mint)),
-      'no free note holds exactly that amount: split one first (splitNote), or leave `split` on',
+      'one withdrawal spends one note: merge notes first (mergeNotes), or withdraw less',
     );
-  const { funded, splits } = await fundNotes(client, {
-    mint,
-    amounts: [amount],
-    allowLarger: false,
-    ...(params.onProgress ? { onProgress: params.onProgress } : {}),
-  });
-  const f = funded[0]!;
-  if (f.status === 'failure') throw f.error;
-  return splits[0] ? { note: f.note, split: splits[0] } : { note: f.note };
+  return { note: takeFreeNotes(client, mint, [note.commitment])[0]!, amount };
+}
+
+async function amountOf(
+  client: Client,
+  params: WithdrawParameters,
+  mint: string,
+  decimals?: number,
+): Promise<bigint> {
+  let amount: bigint;
+  if (typeof params.amount === 'bigint') amount = params.amount;
+  else {
+    const d = decimals ?? (await assetParameter(client, { mint }, 'withdraw')).decimals;
+    amount = parseUnits(params.amount!, d, 'amount');
+  }
+  if (amount <= 0n) throw new ParameterError('a withdrawal must be positive: give an amount above 0');
+  return amount;
 }
 
 /**
- * Withdraws a note to a ledger address with a VALID_SPEND proof that binds the recipient
- * (DESIGN 3), signed by the wallet's funding key. Any amount: `{ mint, amount }` withdraws a free
- * note of exactly that value, splitting one off a larger note (or merged notes) first when there is
- * none, in one call; the remainder stays a free note.
+ * Withdraws `amount` of one note (or a whole note) to `recipient` in one transaction: a VALID_SPEND
+ * v2 proof binds the recipient and the change (DESIGN 3), the change's note memo is sealed to this
+ * wallet's viewing key (so a wallet rebuilt from its seed finds it), and a fresh one-time key signs.
+ * The recipient is always explicit; an address that funded this wallet's deposits is refused
+ * unless `linkFundingAddress: true`.
  *
  * @example
- * await withdraw(client, { commitment: note.commitment });
- * await withdraw(client, { asset: 'USDC', amount: '12.5' }); // splits when no note is worth exactly 12.5
+ * await withdraw(client, { asset: 'USDC', amount: '12.5', recipient: freshAddress });
+ * await withdraw(client, { commitment: note.commitment, recipient: freshAddress }); // the whole note
  */
 export async function withdraw(client: Client, params: WithdrawParameters): Promise<WithdrawReturnType> {
   const wallet = client.wallet;
-  const recipient = params.recipient ?? wallet.keys.funding.address;
-  const recipientBytes = parseAddress(recipient);
-  if (!recipientBytes) throw new ParameterError('recipient must be a Base58 address');
-  const { note, split } = await noteToWithdraw(client, params);
+  const recipientBytes = checkRecipient(client, params);
+  const recipient = params.recipient;
+  const { note, amount } = await noteToWithdraw(client, params);
   try {
     const witness = await noteWitness(client, note);
-    let proof: Uint8Array;
+    let proved: SpendV2ProofResult;
     try {
-      proof = (await client.prover().proveValidSpend({ ...witness, recipient: recipientBytes })).proof;
+      proved = await client.prover().proveValidSpendV2({
+        mint: witness.note.mint,
+        noteAmount: note.amount,
+        spendingKey: witness.note.spendingKey,
+        noteInnerHash: witness.note.noteInnerHash,
+        path: witness.path,
+        merkleRoot: witness.merkleRoot,
+        amount,
+        recipient: recipientBytes,
+      });
     } catch (err) {
       throw new ProofError(`VALID_SPEND proof failed: ${(err as Error).message}`, { cause: err });
     }
-    // Under the funding key's lock from its nonce until landed: concurrent withdrawals (and
-    // deposits) take turns instead of signing the same nonce.
-    const signature = await withFundingLock(client, async () => {
-      const tx = await signAsFunding(client, {
-        name: 'withdraw',
-        args: {
-          tree_id: note.treeId,
-          merkle_root: fieldToHex(witness.merkleRoot),
-          nullifier: note.nullifier,
-          mint: note.mint,
-          amount: note.amount.toString(),
-          recipient,
-          proof: bytesToHex(proof),
-        },
-      });
-      // Refusals are typed (LedgerRefusedError); one not landed yet is the ledger's word at the next sync.
-      await landTransaction(client, tx, { waitMs: params.waitMs ?? 30_000 }).catch((err: unknown) => {
-        if (!(err instanceof TransactionPendingError)) throw err;
-      });
-      return tx.signature;
+    // The change goes to the note's shard; the wallet recomputes it from its keys (as recovery will).
+    const changeAmount = note.amount - amount;
+    const change =
+      changeAmount === 0n
+        ? undefined
+        : wallet.noteFor(note.mint, changeAmount, proved.change.inner, note.treeId, 'withdrawal_change');
+    if (change && change.commitment !== fieldToHex(proved.change.commitment))
+      throw new ProofError('the prover’s change note differs from the wallet’s');
+    const memoHex = change
+      ? bytesToHex(
+          encryptNoteMemo(wallet.keys.viewingPublicKey, {
+            mint: witness.note.mint,
+            parentInner: witness.note.noteInnerHash,
+            amounts: [changeAmount, ...Array<bigint>(JOIN_SPLIT_MAX_OUTPUTS - 1).fill(0n)],
+          }),
+        )
+      : undefined;
+    const tx = await signAsOneTimeKey(client, {
+      name: 'withdraw',
+      args: {
+        tree_id: note.treeId,
+        merkle_root: fieldToHex(witness.merkleRoot),
+        nullifier: note.nullifier,
+        mint: note.mint,
+        amount: amount.toString(),
+        recipient,
+        ...(change
+          ? { change: { tree_id: change.treeId, commitment: change.commitment, memo: memoHex } }
+          : {}),
+        proof: bytesToHex(proved.proof),
+      },
     });
+    // Refusals are typed (LedgerRefusedError); one not landed yet is the ledger's word at the next
+    // sync, which also finds the change through its memo.
+    const rec = await landTransaction(client, tx, { waitMs: params.waitMs ?? 30_000 }).catch(
+      (err: unknown) => {
+        if (!(err instanceof TransactionPendingError)) throw err;
+        return undefined;
+      },
+    );
+    let stored: WalletNote | undefined;
+    const leaf = rec?.result?.leaf;
+    if (change && leaf) {
+      wallet.leaves.set(change.commitment, { treeId: leaf.tree_id, leafIndex: leaf.leaf_index });
+      stored = { ...change, treeId: leaf.tree_id, leafIndex: leaf.leaf_index, state: 'free' };
+      wallet.addNote(stored);
+      wallet.memos.add(memoHex!); // a later sync finds it stored already
+    }
     // Sent: offered to no order from now on, and spent once the ledger says so; a withdrawal that
     // never lands leaves the note to the ledger's word at the next sync (free again).
-    const status = await client.ledger.getNoteStatus({ nullifier: note.nullifier });
-    note.state = status.state === 'spent' ? 'spent' : 'spending';
+    note.state = rec ? 'spent' : 'spending';
     wallet.save();
-    return split ? { note, signature, recipient, split } : { note, signature, recipient };
+    const result = { note, amount, signature: tx.signature, recipient, signer: tx.signer };
+    return stored ? { ...result, change: stored } : result;
   } finally {
     wallet.reserved.delete(note.commitment);
   }

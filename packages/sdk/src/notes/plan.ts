@@ -1,6 +1,6 @@
 /**
  * Planning notes of given amounts from the notes a wallet has (pure: no I/O). Used to back a ladder
- * of orders from one deposit, an order no single note covers, or a withdrawal of any amount.
+ * of orders from one deposit, or an order no single note covers.
  *
  * 1. An amount with a free note of exactly that value takes it.
  * 2. With `allowLarger`, when the notes left can give every other amount a note of its own at least

@@ -3,7 +3,7 @@
  * - `withSendLock` (the venue): nonces must reach the venue in increasing order (it refuses one
  *   that does not advance, 1202), so two orders proved in parallel are numbered and sent one after
  *   the other, retries included.
- * - `withFundingLock` (the funding key on the ledger): a deposit or withdrawal reads the key's last
+ * - `withFundingLock` (the funding key on the ledger): a deposit reads the key's last
  *   nonce and signs the next, so two at once would sign the same nonce and one would be refused;
  *   each holds the lock until its transaction landed (or was refused; a `wait: 'sent'` deposit,
  *   until sent).

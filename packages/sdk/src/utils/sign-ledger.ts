@@ -25,7 +25,7 @@ export async function signAsFunding(client: Client, instruction: Instruction): P
 }
 
 /**
- * Signs `instruction` with a new one-time key (a join-split: nothing links it to the wallet),
+ * Signs `instruction` with a new one-time key (a join-split, a withdrawal: nothing links it to the wallet),
  * which is fresh by definition: it carries the work.
  */
 export async function signAsOneTimeKey(client: Client, instruction: Instruction): Promise<Transaction> {

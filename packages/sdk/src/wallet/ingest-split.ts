@@ -5,8 +5,12 @@
  * only when that commitment is among the tree's leaves, like fill outputs, so a memo sealed to
  * this viewing key by anyone else adds nothing that is not this wallet's to spend. The parent
  * (input 0) becomes `spending`; only the ledger's `getNoteStatus` says spent.
+ *
+ * A withdrawal's change memo has the same format with one output in slot 0, whose inner is
+ * Poseidon(9, parent inner) (DESIGN 3). The memo does not say which it is (one format for both),
+ * so a one-output memo whose join-split output is no leaf is tried as a withdrawal's change.
  */
-import { joinSplitOutputInner, type NoteMemo } from '@nightjar/crypto';
+import { joinSplitOutputInner, withdrawalChangeInner, type NoteMemo } from '@nightjar/crypto';
 import { addressToBase58, fieldToHex } from '@nightjar/protocol';
 import type { Wallet, WalletNote } from './wallet.js';
 
@@ -23,6 +27,22 @@ export type NoteMemoIngestResult =
 
 /** Stores a note memo's outputs in `wallet` when every one is a known leaf (see the module comment). */
 export function ingestSplit(wallet: Wallet, memo: NoteMemo): NoteMemoIngestResult {
+  const r = ingestJoinSplit(wallet, memo);
+  return r.status === 'unverified' ? ingestWithdrawalChange(wallet, memo) : r;
+}
+
+/** A withdrawal's change: one output in slot 0, inner Poseidon(9, parent inner), if it is a leaf. */
+function ingestWithdrawalChange(wallet: Wallet, memo: NoteMemo): NoteMemoIngestResult {
+  const amount = memo.amounts[0] ?? 0n;
+  if (amount === 0n || memo.amounts.slice(1).some((a) => a !== 0n)) return { status: 'unverified', memo };
+  const mint = addressToBase58(memo.mint);
+  const note = wallet.noteFor(mint, amount, withdrawalChangeInner(memo.parentInner), 0, 'withdrawal_change');
+  const leaf = wallet.leaves.get(note.commitment);
+  if (!leaf) return { status: 'unverified', memo };
+  return store(wallet, memo, [{ ...note, treeId: leaf.treeId, leafIndex: leaf.leafIndex }]);
+}
+
+function ingestJoinSplit(wallet: Wallet, memo: NoteMemo): NoteMemoIngestResult {
   const mint = addressToBase58(memo.mint);
   const found: WalletNote[] = [];
   for (const [slot, amount] of memo.amounts.entries()) {
@@ -33,6 +53,11 @@ export function ingestSplit(wallet: Wallet, memo: NoteMemo): NoteMemoIngestResul
     found.push({ ...note, treeId: leaf.treeId, leafIndex: leaf.leafIndex });
   }
   if (found.length === 0) return { status: 'orphan', memo };
+  return store(wallet, memo, found);
+}
+
+/** Stores `found` and marks the parent (the note consumed) `spending`. */
+function store(wallet: Wallet, memo: NoteMemo, found: WalletNote[]): NoteMemoIngestResult {
   for (const n of found) wallet.addNote(n);
   const parentInner = fieldToHex(memo.parentInner);
   for (const n of wallet.notes.values())

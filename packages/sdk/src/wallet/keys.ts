@@ -7,7 +7,7 @@
  * | spending key | `spending-key` (64 bytes, reduced mod r) | owns every note (owner_commitment = Poseidon(1, sk)) |
  * | viewing key | `viewing-key` (32 bytes, X25519 private) | decrypts fill memos |
  * | trading key i | `trading-key/<i>` (32-byte Ed25519 seed) | signs orders and cancels |
- * | funding key | `funding-key` (32-byte Ed25519 seed) | the ledger account that deposits and receives withdrawals |
+ * | funding key | `funding-key` (32-byte Ed25519 seed) | the ledger account that funds deposits (withdrawals go to an address the user names) |
  * | deposit i | `deposit-secret/<i>` (64 bytes mod r), nonce i + 1 | inner = Poseidon(3, note_secret, nonce) |
  */
 import { hkdfSync } from 'node:crypto';
@@ -45,7 +45,7 @@ export interface WalletKeys {
   viewingPublicKey: Uint8Array;
   /** The default trading key (index 0). */
   trading: SigningKey;
-  /** The ledger account (Base58) that funds deposits and receives withdrawals, and its seed. */
+  /** The ledger account (Base58) that funds deposits, and its seed (withdrawals never use it). */
   funding: { seed: Uint8Array; address: string };
 }
 

@@ -17,8 +17,11 @@ import { isLiveStatus } from './order-status.js';
 import { deriveWalletKeys, depositNoteInner, type WalletKeys } from './keys.js';
 import { DEFAULT_SCRYPT, readText, WalletSealer, writeFileAtomic, type ScryptParams } from './keystore.js';
 
-/** Where a note came from (`join_split`: an output of a split or merge). */
-export type NoteOrigin = 'deposit' | 'trade' | 'change' | 'join_split';
+/**
+ * Where a note came from (`join_split`: an output of a split or merge; `withdrawal_change`: what a
+ * withdrawal of part of a note left to the wallet).
+ */
+export type NoteOrigin = 'deposit' | 'trade' | 'change' | 'join_split' | 'withdrawal_change';
 
 /** A note the wallet owns. Amounts are atomic units of `mint`. */
 export interface WalletNote {
@@ -214,8 +217,8 @@ export class Wallet {
   }
 
   /**
-   * Decrypts a join-split's note memo (`getMemos` kind `note`) and stores its outputs once each is
-   * a known leaf (see `ingestSplit`).
+   * Decrypts a note memo (`getMemos` kind `note`: a join-split's, or a withdrawal's change) and
+   * stores its outputs once each is a known leaf (see `ingestSplit`).
    */
   ingestNoteMemo(memoHex: string): NoteMemoIngestResult {
     const key = memoHex.toLowerCase();
