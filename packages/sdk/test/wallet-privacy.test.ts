@@ -17,7 +17,7 @@ import {
   type Client,
   type JoinSplitProgress,
 } from '../src/index.js';
-import { startTestVenue, type TestVenue } from './helpers.js';
+import { freshAddress, startTestVenue, type TestVenue } from './helpers.js';
 import { finalize, newParty } from './fast-venue.js';
 
 let v: TestVenue;
@@ -111,9 +111,10 @@ async function tradeSession(): Promise<Session> {
       ...finalizeOnLanding,
     });
     expect(merged.note.amount).toBe(600n);
-    // 123 is no note's value: a split first, then the withdrawal.
-    const out = await withdraw(a.client, { mint: USDC, amount: 123n, ...finalizeOnLanding });
-    expect(out.note.amount).toBe(123n);
+    // 123 is no note's value: one withdrawal pays it and keeps the rest as change.
+    const out = await withdraw(a.client, { mint: USDC, amount: 123n, recipient: freshAddress() });
+    expect(out.amount).toBe(123n);
+    await finalize(v);
     expect(await v.ledger.getBalance({ owner: out.recipient, mint: USDC })).toBe('123');
 
     const syncStart = calls.length;
@@ -178,7 +179,7 @@ describe('local paths: the leaves a node serves must lead to a root the ledger h
     try {
       await v.ledger.requestAirdrop({ owner: a.wallet.keys.funding.address, mint: USDC, amount: '50' });
       const d = await deposit(a.client, { mint: USDC, amount: 50n, wait: 'landed' });
-      await expect(withdraw(a.client, { commitment: d.note.commitment })).rejects.toBeInstanceOf(ProofError);
+      await expect(withdraw(a.client, { commitment: d.note.commitment, recipient: freshAddress() })).rejects.toBeInstanceOf(ProofError);
       expect(a.wallet.notes.get(d.note.commitment)?.state).toBe('free');
     } finally {
       await a.client.close();
