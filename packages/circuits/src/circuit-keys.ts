@@ -101,7 +101,8 @@ export function circuitKeysInfo(set: CircuitKeySet): CircuitKeysInfo {
   return {
     dev_only: set.devOnly,
     valid_input_vkey_sha256: set.vkeySha256.valid_input_v2,
-    valid_spend_vkey_sha256: set.vkeySha256.valid_spend,
+    // Withdrawals verify with VALID_SPEND v2 (issue 30); a key set without it still names v1's.
+    valid_spend_vkey_sha256: set.vkeySha256.valid_spend_v2 ?? set.vkeySha256.valid_spend,
     ...(lock === undefined ? {} : { valid_lock_vkey_sha256: lock }),
     ...(match === undefined ? {} : { valid_match_vkey_sha256: match }),
     ...(joinSplit === undefined ? {} : { valid_join_split_vkey_sha256: joinSplit }),

@@ -34,7 +34,7 @@ describe('system routes over HTTPS', () => {
     expect(info.body.circuit_keys).toEqual({
       dev_only: true,
       valid_input_vkey_sha256: files['valid_input_v2.vkey.json']!.sha256,
-      valid_spend_vkey_sha256: files['valid_spend.vkey.json']!.sha256,
+      valid_spend_vkey_sha256: files['valid_spend_v2.vkey.json']!.sha256,
       valid_lock_vkey_sha256: files['valid_lock.vkey.json']!.sha256,
       valid_match_vkey_sha256: files['valid_match_v2.vkey.json']!.sha256,
       valid_join_split_vkey_sha256: files['valid_join_split_v2.vkey.json']!.sha256,

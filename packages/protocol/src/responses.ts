@@ -107,7 +107,10 @@ export const circuitKeysCodec = object(
       }),
     ),
     valid_spend_vkey_sha256: required(
-      hexBytes(32, { description: "VALID_SPEND's key: what the ledger checks withdrawals with." }),
+      hexBytes(32, {
+        description:
+          "VALID_SPEND's key: what the ledger checks withdrawals with (VALID_SPEND v2, the one-time-key withdrawal with change; v1's only in a key set without v2).",
+      }),
     ),
     valid_lock_vkey_sha256: optional(
       hexBytes(32, {
