@@ -179,7 +179,9 @@ describe('local paths: the leaves a node serves must lead to a root the ledger h
     try {
       await v.ledger.requestAirdrop({ owner: a.wallet.keys.funding.address, mint: USDC, amount: '50' });
       const d = await deposit(a.client, { mint: USDC, amount: 50n, wait: 'landed' });
-      await expect(withdraw(a.client, { commitment: d.note.commitment, recipient: freshAddress() })).rejects.toBeInstanceOf(ProofError);
+      await expect(
+        withdraw(a.client, { commitment: d.note.commitment, recipient: freshAddress() }),
+      ).rejects.toBeInstanceOf(ProofError);
       expect(a.wallet.notes.get(d.note.commitment)?.state).toBe('free');
     } finally {
       await a.client.close();
