@@ -4,7 +4,7 @@
  * wallet (trade-out and change; the fee note is the fee owner's) must recompute to a leaf of the
  * tree, a zero-value one too (settlement v2 appends all six outputs). Only then are the outputs
  * stored, and never a zero-value one (it can pay nothing). The consumed note becomes `spending`,
- * never `spent`: only the ledger's `getNoteStatus` says a note is spent (the next sync asks it).
+ * never `spent`: only the ledger's spent-nullifier list says a note is spent (the next sync reads it).
  */
 import { OutputRole, type FillMemo } from '@nightjar/crypto';
 import { bytesToHex } from '@nightjar/protocol';

@@ -4,7 +4,7 @@
  * and amount with inner Poseidon(7, parent inner, j), owned by this wallet's keys: it is stored
  * only when that commitment is among the tree's leaves, like fill outputs, so a memo sealed to
  * this viewing key by anyone else adds nothing that is not this wallet's to spend. The parent
- * (input 0) becomes `spending`; only the ledger's `getNoteStatus` says spent.
+ * (input 0) becomes `spending`; only the ledger's spent-nullifier list says spent.
  *
  * A withdrawal's change memo has the same format with one output in slot 0, whose inner is
  * Poseidon(9, parent inner) (DESIGN 3). The memo does not say which it is (one format for both),

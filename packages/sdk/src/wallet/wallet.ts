@@ -40,8 +40,9 @@ export interface WalletNote {
   /**
    * Last state read from the ledger (`free`, `locked`, `spent`; `unknown` before the first read),
    * or `spending`: this wallet saw it being consumed (a confirmed fill's memo, a withdrawal it
-   * sent) and the ledger has not said so yet. Only the ledger's `getNoteStatus` makes a note
-   * `spent`; a `spending` note is offered to no order and is re-read at every sync.
+   * sent) and the ledger has not said so yet. Only the ledger (its spent-nullifier list, which the
+   * wallet mirrors) makes a note `spent`; a `spending` note is offered to no order and is re-read
+   * at every sync.
    */
   state: 'free' | 'locked' | 'spent' | 'unknown' | 'spending';
 }
