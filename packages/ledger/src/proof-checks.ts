@@ -190,31 +190,32 @@ async function verifyOneCircuit(
  * its second), so one batch covers them, and a second batch the lock proofs the first key refused.
  */
 export async function verifyJobs(verifier: LedgerProofVerifier, jobs: ProofJob[]): Promise<boolean[]> {
-  const byCircuit = new Map<Circuit, number[]>();
-  jobs.forEach((j, i) => byCircuit.set(j.circuit, [...(byCircuit.get(j.circuit) ?? []), i]));
   const verdicts = Array<boolean>(jobs.length).fill(false);
-  await Promise.all(
-    [...byCircuit].map(async ([circuit, at]) => {
-      const results = await verifyOneCircuit(
-        verifier,
-        circuit,
-        at.map((i) => jobs[i]!),
-      );
-      at.forEach((i, k) => (verdicts[i] = results[k] === true));
-    }),
+  /** Verifies the jobs at `at`, each against `circuitOf(job)`: one batch per circuit. */
+  const pass = async (at: number[], circuitOf: (job: ProofJob) => Circuit): Promise<void> => {
+    const byCircuit = new Map<Circuit, number[]>();
+    for (const i of at) {
+      const circuit = circuitOf(jobs[i]!);
+      byCircuit.set(circuit, [...(byCircuit.get(circuit) ?? []), i]);
+    }
+    await Promise.all(
+      [...byCircuit].map(async ([circuit, group]) => {
+        const results = await verifyOneCircuit(
+          verifier,
+          circuit,
+          group.map((i) => jobs[i]!),
+        );
+        group.forEach((i, k) => (verdicts[i] = results[k] === true));
+      }),
+    );
+  };
+  await pass(
+    jobs.map((_, i) => i),
+    (job) => job.circuit,
   );
-  const retry = jobs.flatMap((j, i) => (!verdicts[i] && j.orElse ? [i] : []));
-  const second = new Map<Circuit, number[]>();
-  for (const i of retry) second.set(jobs[i]!.orElse!, [...(second.get(jobs[i]!.orElse!) ?? []), i]);
-  await Promise.all(
-    [...second].map(async ([circuit, at]) => {
-      const results = await verifyOneCircuit(
-        verifier,
-        circuit,
-        at.map((i) => jobs[i]!),
-      );
-      at.forEach((i, k) => (verdicts[i] = results[k] === true));
-    }),
+  await pass(
+    jobs.flatMap((job, i) => (!verdicts[i] && job.orElse ? [i] : [])),
+    (job) => job.orElse!,
   );
   return verdicts;
 }
