@@ -13,19 +13,13 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 
-import {
-  MerkleTree,
-  deriveNote,
-  loadSnarkjs,
-  ownerCommitment,
-  terminateSnarkjs,
-  type OrderTerms,
-} from '@nightjar/crypto';
+import { MerkleTree, deriveNote, loadSnarkjs, ownerCommitment, terminateSnarkjs } from '@nightjar/crypto';
 import { FIELD_MODULUS } from '@nightjar/protocol';
 
 import { CIRCUITS, loadArtifact } from '../src/artifacts.js';
 import { NativeGroth16Key, nativeProve, witnessFromWtns } from '../src/native-prover.js';
 import { validInputV2Witness } from '../src/lock-witness.js';
+import { INPUT_NOTE as NOTE, INPUT_ORDER as ORDER } from './proving-fixtures.js';
 
 const args = process.argv.slice(2);
 const runs = Number(args.find((a) => /^\d+$/.test(a)) ?? 5);
@@ -43,24 +37,6 @@ interface Case {
   zkey: Uint8Array;
   wtns: Uint8Array;
 }
-
-const NOTE = {
-  mint: Uint8Array.from({ length: 32 }, (_, i) => 31 - i),
-  amount: 5_000_000n,
-  spendingKey: 0x1111111111111111111111111111111111111111111111111111111111111111n,
-  noteInnerHash: 0x2222222222222222222222222222222222222222222222222222222222222222n,
-};
-
-const ORDER: OrderTerms = {
-  marketLo: 1n,
-  marketHi: 2n,
-  side: 0,
-  amount: 1_000n,
-  priceLimit: 150n,
-  minFillSize: 1n,
-  expirySlot: 1_000_000n,
-  orderId: 0x99n,
-};
 
 async function validInputCase(): Promise<Case> {
   const tree = new MerkleTree();

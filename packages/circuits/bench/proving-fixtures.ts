@@ -12,6 +12,24 @@ import {
   type ValidMatchV2Params,
 } from '../src/match-witness-v2.js';
 
+/** A note and an order for the VALID_INPUT v2 benchmarks (proving.ts, native-prover.bench.ts). */
+export const INPUT_NOTE = {
+  mint: Uint8Array.from({ length: 32 }, (_, i) => 31 - i),
+  amount: 5_000_000n,
+  spendingKey: 0x1111111111111111111111111111111111111111111111111111111111111111n,
+  noteInnerHash: 0x2222222222222222222222222222222222222222222222222222222222222222n,
+};
+export const INPUT_ORDER: OrderTerms = {
+  marketLo: 1n,
+  marketHi: 2n,
+  side: 0,
+  amount: 1_000n,
+  priceLimit: 150n,
+  minFillSize: 1n,
+  expirySlot: 1_000_000n,
+  orderId: 0x99n,
+};
+
 const BASE = Uint8Array.from({ length: 32 }, (_, i) => 0x10 + i);
 const QUOTE = Uint8Array.from({ length: 32 }, (_, i) => 0xa0 + i);
 const MARKET_ID = Uint8Array.from({ length: 32 }, (_, i) => 0x40 + 3 * i);

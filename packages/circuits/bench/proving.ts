@@ -7,10 +7,9 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import type { OrderTerms } from '@nightjar/crypto';
-
 import { validInputV2Witness, type ValidInputV2Params } from '../src/lock-witness.js';
 import { NoteProver } from '../src/prover.js';
+import { INPUT_NOTE as NOTE, INPUT_ORDER as ORDER } from './proving-fixtures.js';
 
 export interface ProvingBench {
   medianMs: number;
@@ -21,23 +20,6 @@ export interface ProvingBench {
   coldMs: number;
   samplesMs: number[];
 }
-
-const NOTE = {
-  mint: Uint8Array.from({ length: 32 }, (_, i) => 31 - i),
-  amount: 5_000_000n,
-  spendingKey: 0x1111111111111111111111111111111111111111111111111111111111111111n,
-  noteInnerHash: 0x2222222222222222222222222222222222222222222222222222222222222222n,
-};
-const ORDER: OrderTerms = {
-  marketLo: 1n,
-  marketHi: 2n,
-  side: 0,
-  amount: 1_000n,
-  priceLimit: 150n,
-  minFillSize: 1n,
-  expirySlot: 1_000_000n,
-  orderId: 0x99n,
-};
 
 /**
  * Median wall time of `runs` sequential VALID_INPUT v2 proofs on one warm worker (after one cold

@@ -13,6 +13,7 @@ import { fieldToHex, hexToBytes, parseAddress } from '@nightjar/protocol';
 import { COMMITMENT_LAG, type BlockTransaction } from '@nightjar/ledger';
 import { SOL, startTestVenue, Trader, USDC, type Note, type TestVenue } from '../harness.js';
 import { SETTLEMENT_LOCK_SLOTS } from '../../src/orders/market-engine.js';
+import type { LockArgs } from '../../src/settlement/types.js';
 import { has, nullifierOf, ONE_SOL, party, place, PRICE, settleUntil } from './venue-helpers.js';
 
 let venue: TestVenue | undefined;
@@ -21,14 +22,6 @@ afterEach(async () => {
   venue = undefined;
 });
 
-interface Lock {
-  tree_id: number;
-  merkle_root: string;
-  nullifier: string;
-  use_tag: string;
-  until_slot: string;
-  proof: string;
-}
 interface SettleMatch {
   inputs: { nullifier: string }[];
   outputs: { tree_id: number; commitment: string }[];
@@ -87,7 +80,7 @@ describe('an observer of every finalized block', () => {
     // Locks follow the settlement window: a few slots past the landing slot plus the window, never
     // near any order's expiry.
     const entries = locks.flatMap((t) =>
-      (t.instruction.args as { locks: Lock[] }).locks.map((l) => ({ l, slot: t.slot })),
+      (t.instruction.args as { locks: LockArgs[] }).locks.map((l) => ({ l, slot: t.slot })),
     );
     expect(entries.length).toBeGreaterThanOrEqual(6);
     for (const { l, slot: landed } of entries) {
