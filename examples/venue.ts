@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { addressToBase58, bytesToHex, ed25519PublicKey } from '@nightjar/protocol';
+import { addressToBase58, bytesToHex, createSecretFile, ed25519PublicKey } from '@nightjar/protocol';
 import {
   createAccount,
   createClient,
@@ -100,6 +100,8 @@ export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export function freshRecipient(name: string): string {
   const seed = new Uint8Array(randomBytes(32));
   const address = addressToBase58(ed25519PublicKey(seed));
-  writeFileSync(join(dataDir, `${name}-withdrawal-${address}.key`), bytesToHex(seed) + '\n', { mode: 0o600 });
+  // A secret: 0600 in the private data directory, never over an existing file.
+  if (!createSecretFile(join(dataDir, `${name}-withdrawal-${address}.key`), bytesToHex(seed) + '\n'))
+    throw new Error(`a key file for ${address} already exists`);
   return address;
 }
