@@ -4,6 +4,7 @@ import { buildPoseidon } from 'circomlibjs';
 import { describe, expect, it } from 'vitest';
 import { seededBytes, seededFieldElements } from '../test/helpers/seeded.js';
 import { FILL_MEMO_BYTES } from './memo.js';
+import { NOTE_MEMO_BYTES } from './note-memo.js';
 import { NoteDomain } from './notes.js';
 import {
   SettlementDomain,
@@ -19,9 +20,12 @@ import {
 import { poseidon } from './poseidon.js';
 import {
   MATCH_MEMO_DOMAIN,
+  SPEND_MEMO_DOMAIN,
   matchMemoHash,
+  spendChangeMemoHash,
   validMatchV2PublicSignals,
   VALID_MATCH_V2_PUBLIC_INPUTS,
+  VALID_SPEND_V2_PUBLIC_INPUTS,
 } from './valid-match-v2.js';
 
 const valueRange = expect.objectContaining({ code: 'VALUE_OUT_OF_RANGE' });
@@ -173,6 +177,44 @@ describe('matchMemoHash', () => {
     expect(() => matchMemoHash(bid.subarray(1), ask, shards)).toThrow(valueRange);
     expect(() => matchMemoHash(bid, ask, shards.slice(1))).toThrow(valueRange);
     expect(() => matchMemoHash(bid, ask, [0, 1, 2, 3, 4, 256])).toThrow(valueRange);
+  });
+});
+
+describe('spendChangeMemoHash (VALID_SPEND v2 change_memo_hash)', () => {
+  const memo = seededBytes('spend-memo', 0, NOTE_MEMO_BYTES);
+
+  it('is SHA-256(domain ‖ shard byte ‖ change memo) with its first byte zeroed; 0 without change', () => {
+    const digest = createHash('sha256')
+      .update(SPEND_MEMO_DOMAIN)
+      .update(Uint8Array.of(7))
+      .update(memo)
+      .digest();
+    digest[0] = 0;
+    const h = spendChangeMemoHash({ treeId: 7, memo });
+    expect(h).toBe(BigInt('0x' + digest.toString('hex')));
+    expect(h < FIELD_MODULUS).toBe(true);
+    expect(spendChangeMemoHash(undefined)).toBe(0n);
+    // The last public input, so the first eight keep their positions.
+    expect(VALID_SPEND_V2_PUBLIC_INPUTS.at(-1)).toBe('change_memo_hash');
+    expect(VALID_SPEND_V2_PUBLIC_INPUTS.indexOf('change_commitment')).toBe(7);
+  });
+
+  it('binds the shard and every memo byte, and is not a match memo hash', () => {
+    const base = spendChangeMemoHash({ treeId: 1, memo });
+    expect(spendChangeMemoHash({ treeId: 0, memo })).not.toBe(base);
+    const tampered = Uint8Array.from(memo);
+    tampered[NOTE_MEMO_BYTES - 1] = tampered[NOTE_MEMO_BYTES - 1]! ^ 1;
+    expect(spendChangeMemoHash({ treeId: 1, memo: tampered })).not.toBe(base);
+    expect(SPEND_MEMO_DOMAIN).not.toBe(MATCH_MEMO_DOMAIN);
+  });
+
+  it('refuses a memo of another length and a shard outside 0..255', () => {
+    expect(() => spendChangeMemoHash({ treeId: 1, memo: memo.subarray(1) })).toThrow(valueRange);
+    expect(() => spendChangeMemoHash({ treeId: 1, memo: seededBytes('m', 0, FILL_MEMO_BYTES) })).toThrow(
+      valueRange,
+    );
+    expect(() => spendChangeMemoHash({ treeId: 256, memo })).toThrow(valueRange);
+    expect(() => spendChangeMemoHash({ treeId: -1, memo })).toThrow(valueRange);
   });
 });
 

@@ -10,11 +10,17 @@
  *
  *   memo_hash = SHA-256("nightjar-match-memo-v1" ‖ shards ‖ bid memo ‖ ask memo), first byte zeroed,
  *               shards = one byte per output slot (MATCH_OUTPUT_SLOTS order): its tree_id
+ *
+ * VALID_SPEND v2's last public input binds the withdrawal's change the same way:
+ *
+ *   change_memo_hash = SHA-256("nightjar-spend-memo-v1" ‖ shard ‖ change memo), first byte zeroed,
+ *                      or 0 when the withdrawal has no change (change_commitment 0)
  */
 import { createHash } from 'node:crypto';
 import { bytesToBigInt, mintToFields } from '@nightjar/protocol';
 import { ValueRangeError } from './errors.js';
 import { FILL_MEMO_BYTES } from './memo.js';
+import { NOTE_MEMO_BYTES } from './note-memo.js';
 import { marketToFields } from './order-digest.js';
 
 /** VALID_INPUT v2 and VALID_LOCK: the use tag is the circuit's one output, so it comes first. */
@@ -30,6 +36,7 @@ export const VALID_SPEND_V2_PUBLIC_INPUTS = [
   'recipient_hi',
   'recipient_lo',
   'change_commitment',
+  'change_memo_hash',
 ] as const;
 
 /** Circom declares the public signals in this order; the verifier takes them in this order. */
@@ -56,8 +63,34 @@ export const VALID_MATCH_V2_PUBLIC_INPUTS = [
 ] as const;
 
 export const MATCH_MEMO_DOMAIN = 'nightjar-match-memo-v1';
+export const SPEND_MEMO_DOMAIN = 'nightjar-spend-memo-v1';
 /** Output slots per match; their order is MATCH_OUTPUT_SLOTS of match-slots.ts. */
 export const MATCH_V2_OUTPUTS = 6;
+
+/**
+ * The memo hash of a settlement circuit: a domain-separated SHA-256 of the output shards (one byte
+ * each, 0..255) and the memos, each of exactly `memoBytes`, cut to 248 bits so always below r.
+ */
+function shardsAndMemosHash(
+  domain: string,
+  outputShards: readonly number[],
+  memos: readonly Uint8Array[],
+  memoKind: { name: string; bytes: number },
+): bigint {
+  for (const memo of memos)
+    if (!(memo instanceof Uint8Array) || memo.length !== memoKind.bytes)
+      throw new ValueRangeError(`a ${memoKind.name} is ${memoKind.bytes} bytes`);
+  const shards = Uint8Array.from(outputShards, (t) => {
+    if (!Number.isInteger(t) || t < 0 || t > 0xff)
+      throw new ValueRangeError('an output shard must be an integer in 0..255');
+    return t;
+  });
+  const hash = createHash('sha256').update(domain, 'ascii').update(shards);
+  for (const memo of memos) hash.update(memo);
+  const digest = hash.digest();
+  digest[0] = 0;
+  return bytesToBigInt(digest);
+}
 
 /**
  * Binds what `settle_batch` carries for one match besides its commitments: both parties' memos
@@ -70,24 +103,27 @@ export function matchMemoHash(
   askMemo: Uint8Array,
   outputShards: readonly number[],
 ): bigint {
-  for (const memo of [bidMemo, askMemo])
-    if (!(memo instanceof Uint8Array) || memo.length !== FILL_MEMO_BYTES)
-      throw new ValueRangeError(`a fill memo is ${FILL_MEMO_BYTES} bytes`);
   if (outputShards.length !== MATCH_V2_OUTPUTS)
     throw new ValueRangeError(`a match has ${MATCH_V2_OUTPUTS} output shards`);
-  const shards = Uint8Array.from(outputShards, (t) => {
-    if (!Number.isInteger(t) || t < 0 || t > 0xff)
-      throw new ValueRangeError('an output shard must be an integer in 0..255');
-    return t;
+  return shardsAndMemosHash(MATCH_MEMO_DOMAIN, outputShards, [bidMemo, askMemo], {
+    name: 'fill memo',
+    bytes: FILL_MEMO_BYTES,
   });
-  const digest = createHash('sha256')
-    .update(MATCH_MEMO_DOMAIN, 'ascii')
-    .update(shards)
-    .update(bidMemo)
-    .update(askMemo)
-    .digest();
-  digest[0] = 0;
-  return bytesToBigInt(digest);
+}
+
+/**
+ * VALID_SPEND v2's `change_memo_hash`: binds the shard a withdrawal's change is appended to and its
+ * note memo, so whoever relays the withdrawal cannot re-sign the proof with a junk memo or another
+ * shard (the change would land where the owner's wallet never finds it). 0 without change: the
+ * ledger computes it from the transaction, so a proof made for a change cannot be used without it,
+ * nor one without change with a change added.
+ */
+export function spendChangeMemoHash(change: { treeId: number; memo: Uint8Array } | undefined): bigint {
+  if (change === undefined) return 0n;
+  return shardsAndMemosHash(SPEND_MEMO_DOMAIN, [change.treeId], [change.memo], {
+    name: 'note memo',
+    bytes: NOTE_MEMO_BYTES,
+  });
 }
 
 export interface ValidMatchV2Public {
