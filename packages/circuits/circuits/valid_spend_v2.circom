@@ -2,10 +2,14 @@ pragma circom 2.0.0;
 
 // VALID_SPEND v2 (DESIGN.md section 3): withdraw `amount` of a note, the rest to a change note.
 // Public inputs, in this order (declaration order):
-//   [merkle_root, nullifier, mint_lo, mint_hi, amount, recipient_hi, recipient_lo, change_commitment]
+//   [merkle_root, nullifier, mint_lo, mint_hi, amount, recipient_hi, recipient_lo, change_commitment,
+//    change_memo_hash]
 // The note's own value stays private: only the amount paid out is public. The change note has the
 // same mint and owner, inner Poseidon(9, note_inner_hash), and holds note value - amount;
 // change_commitment is 0 exactly when nothing is left (and then the ledger appends nothing).
+// change_memo_hash (spendChangeMemoHash, @nightjar/crypto) binds the change's shard and memo, so a
+// copy of the proof cannot append the change elsewhere or with another memo; the ledger computes it
+// from the transaction, 0 when it carries no change.
 
 include "./settlement_v2.circom";
 
@@ -19,6 +23,7 @@ template ValidSpendV2(levels) {
     signal input recipient_hi;
     signal input recipient_lo;
     signal input change_commitment;
+    signal input change_memo_hash;
     // private
     signal input note_amount;
     signal input spending_key;
@@ -85,8 +90,13 @@ template ValidSpendV2(levels) {
     signal recipient_lo_sq;
     recipient_hi_sq <== recipient_hi * recipient_hi;
     recipient_lo_sq <== recipient_lo * recipient_lo;
+
+    // Bind the change's shard and memo (spendChangeMemoHash): it must appear in a constraint.
+    signal change_memo_hash_sq;
+    change_memo_hash_sq <== change_memo_hash * change_memo_hash;
 }
 
 component main {public [
-    merkle_root, nullifier, mint_lo, mint_hi, amount, recipient_hi, recipient_lo, change_commitment
+    merkle_root, nullifier, mint_lo, mint_hi, amount, recipient_hi, recipient_lo, change_commitment,
+    change_memo_hash
 ]} = ValidSpendV2(20);

@@ -57,7 +57,7 @@ import { preparePhase2 } from './prepare-phase2.js';
 const require = createRequire(import.meta.url);
 
 /**
- * Power of PTAU_FILE: the smallest that holds VALID_SPEND (6,490 constraints + 8 public wires <=
+ * Power of PTAU_FILE: the smallest that holds VALID_SPEND v2 (7,435 constraints + 10 public wires <=
  * 2^13). VALID_MATCH v2 (9.5k) and VALID_JOIN_SPLIT v2 need 15 and have their own phase-1 file.
  */
 export const PTAU_POWER = 13;
@@ -70,7 +70,6 @@ export const PHASE1_ENTROPY_BY_POWER: Readonly<Record<number, string>> = {
   15: 'nightjar dev ceremony / phase 1 / power 15 / contribution 1 / PUBLIC, DEV ONLY',
 };
 export const PHASE2_ENTROPY: Record<CircuitName, string> = {
-  valid_spend: 'nightjar dev ceremony / phase 2 / valid_spend / contribution 1 / PUBLIC, DEV ONLY',
   valid_input_v2: 'nightjar dev ceremony / phase 2 / valid_input_v2 / contribution 1 / PUBLIC, DEV ONLY',
   valid_lock: 'nightjar dev ceremony / phase 2 / valid_lock / contribution 1 / PUBLIC, DEV ONLY',
   valid_match_v2: 'nightjar dev ceremony / phase 2 / valid_match_v2 / contribution 1 / PUBLIC, DEV ONLY',

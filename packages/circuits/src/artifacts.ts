@@ -18,17 +18,11 @@ import {
 
 /**
  * The circuits with committed artifacts. The `_v2` suffix marks the settlement-v2 statements
- * (issue 29, DESIGN 3 and 6) that replaced the first VALID_INPUT, VALID_MATCH and
- * VALID_JOIN_SPLIT; VALID_SPEND is still the first version until withdrawals move to
- * VALID_SPEND v2 (issue 30).
+ * (issues 29 and 30, DESIGN 3 and 6) that replaced the first VALID_INPUT, VALID_MATCH,
+ * VALID_JOIN_SPLIT and VALID_SPEND (withdrawals with change, issue 30).
  */
 export type CircuitName =
-  | 'valid_spend'
-  | 'valid_input_v2'
-  | 'valid_lock'
-  | 'valid_match_v2'
-  | 'valid_spend_v2'
-  | 'valid_join_split_v2';
+  'valid_input_v2' | 'valid_lock' | 'valid_match_v2' | 'valid_spend_v2' | 'valid_join_split_v2';
 
 export interface CircuitFiles {
   /** Circom template instantiated by the main component of circuits/<name>.circom. */
@@ -62,24 +56,6 @@ function circuitFiles(
 }
 
 export const CIRCUITS: Readonly<Record<CircuitName, CircuitFiles>> = {
-  // Withdrawals (issue 30 moves them to valid_spend_v2).
-  valid_spend: {
-    template: 'ValidSpend(20)',
-    publicInputs: [
-      'merkle_root',
-      'nullifier',
-      'mint_lo',
-      'mint_hi',
-      'amount',
-      'recipient_hi',
-      'recipient_lo',
-    ],
-    wasm: 'valid_spend.wasm',
-    zkey: 'valid_spend.zkey',
-    vkey: 'valid_spend.vkey.json',
-    r1cs: 'valid_spend.r1cs',
-    ptau: 'pot13_final.ptau',
-  },
   // The owner's note bound to one order by its use tag: what intake verifies and a lock carries.
   valid_input_v2: circuitFiles(
     'valid_input_v2',
@@ -96,6 +72,7 @@ export const CIRCUITS: Readonly<Record<CircuitName, CircuitFiles>> = {
     VALID_MATCH_V2_PUBLIC_INPUTS,
     'pot15_final.ptau',
   ),
+  // Withdrawals: any amount of one note, the rest to a change note bound with its shard and memo.
   valid_spend_v2: circuitFiles(
     'valid_spend_v2',
     'ValidSpendV2(20)',

@@ -17,14 +17,14 @@ import {
   type CircuitName,
 } from './artifacts.js';
 
-/** Every key directory has these: order intake verifies VALID_INPUT v2, withdrawals VALID_SPEND. */
-type RequiredCircuit = 'valid_input_v2' | 'valid_spend';
+/** Every key directory has these: order intake verifies VALID_INPUT v2, withdrawals VALID_SPEND v2. */
+type RequiredCircuit = 'valid_input_v2' | 'valid_spend_v2';
 /**
- * The settlement circuits (VALID_LOCK, VALID_MATCH v2, VALID_JOIN_SPLIT v2) and VALID_SPEND v2:
- * a key directory without them loads, and a verifier that needs one must refuse to run without it.
+ * The settlement circuits (VALID_LOCK, VALID_MATCH v2, VALID_JOIN_SPLIT v2): a key directory
+ * without them loads, and a verifier that needs one must refuse to run without it.
  */
 type OptionalCircuit = Exclude<CircuitName, RequiredCircuit>;
-const REQUIRED: readonly CircuitName[] = ['valid_input_v2', 'valid_spend'];
+const REQUIRED: readonly CircuitName[] = ['valid_input_v2', 'valid_spend_v2'];
 
 export interface CircuitKeySet {
   /** Absolute directory the keys were read from. */
@@ -94,15 +94,14 @@ export async function loadCircuitKeys(options: {
 /**
  * What `/info` shows of a key set: the pinned hashes of the keys the venue verifies with, and
  * whether they are dev-only. The field names predate settlement v2: `valid_input` is VALID_INPUT
- * v2's key, `valid_match` and `valid_join_split` the v2 keys of those statements.
+ * v2's key, `valid_spend`, `valid_match` and `valid_join_split` the v2 keys of those statements.
  */
 export function circuitKeysInfo(set: CircuitKeySet): CircuitKeysInfo {
   const { valid_lock: lock, valid_match_v2: match, valid_join_split_v2: joinSplit } = set.vkeySha256;
   return {
     dev_only: set.devOnly,
     valid_input_vkey_sha256: set.vkeySha256.valid_input_v2,
-    // Withdrawals verify with VALID_SPEND v2 (issue 30); a key set without it still names v1's.
-    valid_spend_vkey_sha256: set.vkeySha256.valid_spend_v2 ?? set.vkeySha256.valid_spend,
+    valid_spend_vkey_sha256: set.vkeySha256.valid_spend_v2,
     ...(lock === undefined ? {} : { valid_lock_vkey_sha256: lock }),
     ...(match === undefined ? {} : { valid_match_vkey_sha256: match }),
     ...(joinSplit === undefined ? {} : { valid_join_split_vkey_sha256: joinSplit }),

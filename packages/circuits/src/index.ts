@@ -1,6 +1,6 @@
 /**
  * @nightjar/circuits: the Circom circuits of settlement v2 (VALID_INPUT v2, VALID_LOCK, VALID_MATCH
- * v2, VALID_JOIN_SPLIT v2, VALID_SPEND v2) and VALID_SPEND, their committed artifacts (DEV-ONLY
+ * v2, VALID_JOIN_SPLIT v2, VALID_SPEND v2), their committed artifacts (DEV-ONLY
  * trusted setup, see README.md) and a Node prover.
  */
 export {
@@ -27,12 +27,10 @@ export {
   ProverInputError,
   pathBits,
   recipientToFields,
-  validSpendWitness,
   type CircuitInput,
   type InclusionPath,
   type ProvableNote,
   type Recipient,
-  type WitnessInput,
 } from './witness.js';
 export {
   validJoinSplitWitness,
@@ -78,7 +76,6 @@ export {
   type MatchV2ProofResult,
   type ProofResult,
   type ProverOptions,
-  type ValidSpendRequest,
 } from './prover.js';
 export {
   NativeGroth16Key,

@@ -1,5 +1,5 @@
 /**
- * Node prover for the settlement v2 circuits and VALID_SPEND: witness calculation and a Groth16
+ * Node prover for the settlement v2 circuits and VALID_SPEND v2: witness calculation and a Groth16
  * prover (snarkjs, see groth16-backend.ts) in a pool of worker threads with a bounded queue. The
  * public inputs are computed here, on the calling thread, with the note formulas of
  * @nightjar/crypto, and cross-checked against what the circuit produced.
@@ -40,14 +40,7 @@ import type {
   ProverWorkerReply,
   ProverWorkerRequest,
 } from './prover-protocol.js';
-import {
-  ProverInputError,
-  validSpendWitness,
-  type InclusionPath,
-  type ProvableNote,
-  type CircuitInput,
-  type Recipient,
-} from './witness.js';
+import { ProverInputError, type CircuitInput } from './witness.js';
 
 export interface ProofResult {
   /** 256 bytes: A.x ‖ A.y ‖ B.x.c1 ‖ B.x.c0 ‖ B.y.c1 ‖ B.y.c0 ‖ C.x ‖ C.y, 32-byte big-endian each. */
@@ -69,14 +62,6 @@ export type MatchV2ProofResult = Omit<ValidMatchV2Witness, 'input'> & {
   /** validMatchV2PublicSignals(publicInputs): what the ledger verifies the proof against. */
   publicSignals: bigint[];
 };
-
-export interface ValidSpendRequest {
-  note: ProvableNote;
-  path: InclusionPath;
-  /** When given, the root computed from the path must equal it (else ProverInputError). */
-  merkleRoot?: bigint;
-  recipient: Recipient;
-}
 
 export interface ProverOptions {
   /** Worker threads, each proving one proof at a time (default 1). */
@@ -139,7 +124,7 @@ interface Job extends Prepared {
  * Proved from the start (order intake and withdrawals); the others (VALID_LOCK, VALID_MATCH v2 and
  * the larger zkeys only the engine or a join-split needs) load on first use.
  */
-const EAGER_CIRCUITS = ['valid_input_v2', 'valid_spend'] as const satisfies readonly CircuitName[];
+const EAGER_CIRCUITS = ['valid_input_v2', 'valid_spend_v2'] as const satisfies readonly CircuitName[];
 
 interface Slot {
   worker: Worker;
@@ -225,17 +210,6 @@ export class NoteProver {
   }
 
   /**
-   * Proves VALID_SPEND for a note and a recipient. Public inputs: [merkle_root, nullifier,
-   * mint_lo, mint_hi, amount, recipient_hi, recipient_lo].
-   */
-  async proveValidSpend(req: ValidSpendRequest): Promise<ProofResult> {
-    const { proof, publicSignals } = await this.#submit('valid_spend', () =>
-      checkedRoot(validSpendWitness(req.note, req.path, req.recipient), req.merkleRoot),
-    );
-    return { proof, publicInputs: publicSignals };
-  }
-
-  /**
    * Proves VALID_JOIN_SPLIT (the v2 circuit): consume 1 to 4 notes of one mint and owner, create up to 8. Throws
    * ProverInputError before proving when the circuit would reject the request.
    */
@@ -278,7 +252,10 @@ export class NoteProver {
     return { ...rest, proof, publicSignals };
   }
 
-  /** Proves VALID_SPEND v2: pay `amount` of a note, the rest to a change note of its owner. */
+  /**
+   * Proves VALID_SPEND v2: pay `amount` of a note, the rest to a change note of its owner, bound
+   * to the shard and memo given in `change` (required exactly when something is left).
+   */
   async proveValidSpendV2(
     params: ValidSpendV2Params,
   ): Promise<{ proof: Uint8Array } & Omit<ValidSpendV2Witness, 'input'>> {
@@ -465,17 +442,6 @@ export class NoteProver {
       job.reject(err instanceof Error ? err : new ProverError(String(err)));
     }
   }
-}
-
-/** A witness's circuit input and public inputs, after checking the path's root when one is expected. */
-function checkedRoot(
-  w: { input: CircuitInput; publicInputs: bigint[]; derived: { merkleRoot: bigint } },
-  expectedRoot: bigint | undefined,
-): Prepared {
-  if (expectedRoot !== undefined && w.derived.merkleRoot !== expectedRoot) {
-    throw new ProverInputError('the inclusion path does not lead to the expected merkle root');
-  }
-  return { input: w.input, expected: w.publicInputs };
 }
 
 let shared: NoteProver | undefined;

@@ -3,10 +3,12 @@
  * the rest staying with the owner as a change note of the same mint, inner Poseidon(9, inner).
  */
 import {
+  NOTE_MEMO_BYTES,
   noteCommitment,
   noteNullifier,
   openingHash,
   ownerCommitment,
+  spendChangeMemoHash,
   withdrawalChangeInner,
 } from '@nightjar/crypto';
 
@@ -24,6 +26,12 @@ export interface ValidSpendV2Params {
   /** Paid out: non-zero, at most the note's value. */
   amount: bigint;
   recipient: Recipient;
+  /**
+   * The shard the change is appended to and its note memo (the `change` of the withdraw
+   * transaction): required when the note is not paid out whole, absent when it is. The proof binds
+   * both (change_memo_hash), so the memo is made before the proof.
+   */
+  change?: { treeId: number; memo: Uint8Array };
 }
 
 export interface ValidSpendV2Witness {
@@ -62,6 +70,21 @@ export function validSpendV2Witness(p: ValidSpendV2Params): ValidSpendV2Witness 
     openingHash: openingHash(owner, changeInner),
   });
   const changeCommitment = changeAmount === 0n ? 0n : changeNote;
+  if ((changeAmount !== 0n) !== (p.change !== undefined))
+    fail(
+      'memo',
+      changeAmount === 0n
+        ? 'a withdrawal of the whole note has no change: give no change shard or memo'
+        : 'a withdrawal with change needs the change shard and memo',
+    );
+  if (p.change && (!(p.change.memo instanceof Uint8Array) || p.change.memo.length !== NOTE_MEMO_BYTES))
+    fail('memo', `the change memo is ${NOTE_MEMO_BYTES} bytes`);
+  let changeMemoHash: bigint;
+  try {
+    changeMemoHash = spendChangeMemoHash(p.change);
+  } catch (err) {
+    fail('memo', (err as Error).message);
+  }
   const publicInputs = [
     note.merkleRoot,
     note.nullifier,
@@ -71,6 +94,7 @@ export function validSpendV2Witness(p: ValidSpendV2Params): ValidSpendV2Witness 
     recipient.recipientHi,
     recipient.recipientLo,
     changeCommitment,
+    changeMemoHash,
   ];
   const input: CircuitInput = {
     merkle_root: note.merkleRoot.toString(),
@@ -81,6 +105,7 @@ export function validSpendV2Witness(p: ValidSpendV2Params): ValidSpendV2Witness 
     recipient_hi: recipient.recipientHi.toString(),
     recipient_lo: recipient.recipientLo.toString(),
     change_commitment: changeCommitment.toString(),
+    change_memo_hash: changeMemoHash.toString(),
     note_amount: noteAmount.toString(),
     spending_key: spendingKey.toString(),
     note_inner_hash: inner.toString(),

@@ -1,7 +1,7 @@
 /**
- * Circuit inputs for VALID_SPEND, built from a note, its keys and an inclusion path, and the note
- * parts every note circuit derives (VALID_JOIN_SPLIT builds on them). Pure and synchronous: the prover uses it on the calling thread so that bad inputs fail
- * fast with a typed error, and the public inputs it returns are the ones the proof must carry.
+ * The note parts every note circuit derives from a note, its keys and an inclusion path
+ * (VALID_JOIN_SPLIT builds on them), and the shared input types. Pure and synchronous: the prover
+ * uses them on the calling thread so that bad inputs fail fast with a typed error.
  */
 import {
   TREE_DEPTH,
@@ -41,15 +41,6 @@ export type Recipient = Uint8Array | { recipientHi: bigint; recipientLo: bigint 
 
 /** Input signals by name, values as decimal strings (what the witness calculator takes). */
 export type CircuitInput = Record<string, string | string[] | string[][]>;
-
-export interface WitnessInput {
-  /** Everything the witness calculator needs, keyed by circuit signal name. */
-  input: CircuitInput;
-  /** Public inputs in proof order (DESIGN.md section 3). */
-  publicInputs: bigint[];
-  /** Derived values, handy for callers and tests. */
-  derived: { mintLo: bigint; mintHi: bigint; noteCommitment: bigint; nullifier: bigint; merkleRoot: bigint };
-}
 
 /** Invalid prover input (the note cannot be proved as given). */
 export class ProverInputError extends Error {
@@ -155,17 +146,6 @@ export function noteParts(note: ProvableNote, path: InclusionPath) {
   return { mintLo, mintHi, amount, commitment, nullifier, merkleRoot, privateSignals };
 }
 
-/** The public values a note circuit derives from a note, for callers that need them as numbers. */
-function derivedOf(c: ReturnType<typeof noteParts>): WitnessInput['derived'] {
-  return {
-    mintLo: c.mintLo,
-    mintHi: c.mintHi,
-    noteCommitment: c.commitment,
-    nullifier: c.nullifier,
-    merkleRoot: c.merkleRoot,
-  };
-}
-
 /** Splits a recipient into its two 128-bit halves. */
 export function recipientToFields(recipient: Recipient): { recipientHi: bigint; recipientLo: bigint } {
   if (recipient instanceof Uint8Array) {
@@ -175,33 +155,5 @@ export function recipientToFields(recipient: Recipient): { recipientHi: bigint; 
   return {
     recipientHi: half(recipient.recipientHi, 'recipientHi'),
     recipientLo: half(recipient.recipientLo, 'recipientLo'),
-  };
-}
-
-/**
- * Inputs and public inputs [merkle_root, nullifier, mint_lo, mint_hi, amount, recipient_hi,
- * recipient_lo] of VALID_SPEND.
- */
-export function validSpendWitness(
-  note: ProvableNote,
-  path: InclusionPath,
-  recipient: Recipient,
-): WitnessInput {
-  const c = noteParts(note, path);
-  const { recipientHi, recipientLo } = recipientToFields(recipient);
-  const publicInputs = [c.merkleRoot, c.nullifier, c.mintLo, c.mintHi, c.amount, recipientHi, recipientLo];
-  return {
-    input: {
-      merkle_root: c.merkleRoot.toString(),
-      nullifier: c.nullifier.toString(),
-      mint_lo: c.mintLo.toString(),
-      mint_hi: c.mintHi.toString(),
-      amount: c.amount.toString(),
-      recipient_hi: recipientHi.toString(),
-      recipient_lo: recipientLo.toString(),
-      ...c.privateSignals,
-    },
-    publicInputs,
-    derived: derivedOf(c),
   };
 }

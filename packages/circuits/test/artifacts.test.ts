@@ -108,7 +108,9 @@ describe('committed artifacts', () => {
     await expect(verifyAllArtifacts(tmp)).rejects.toBeInstanceOf(ArtifactIntegrityError);
 
     await expect(loadArtifact('not-listed.bin', tmp)).rejects.toBeInstanceOf(ArtifactIntegrityError);
-    rmSync(join(tmp, CIRCUITS.valid_spend.wasm));
-    await expect(loadArtifact(CIRCUITS.valid_spend.wasm, tmp)).rejects.toBeInstanceOf(ArtifactIntegrityError);
+    rmSync(join(tmp, CIRCUITS.valid_spend_v2.wasm));
+    await expect(loadArtifact(CIRCUITS.valid_spend_v2.wasm, tmp)).rejects.toBeInstanceOf(
+      ArtifactIntegrityError,
+    );
   });
 });

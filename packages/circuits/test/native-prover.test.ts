@@ -6,6 +6,7 @@
 import {
   Groth16Verifier,
   MerkleTree,
+  NOTE_MEMO_BYTES,
   bytesToSnarkjsProof,
   deriveNote,
   ownerCommitment,
@@ -25,7 +26,8 @@ import {
   type NativeAddon,
 } from '../src/native-prover.js';
 import { validInputV2Witness } from '../src/lock-witness.js';
-import { validSpendWitness, type ProvableNote } from '../src/witness.js';
+import { validSpendV2Witness } from '../src/spend-witness-v2.js';
+import type { ProvableNote } from '../src/witness.js';
 import { calculateWitness, r1csSatisfied, setWire, snarkjs, terminateCurve } from './helpers.js';
 
 const NOTE: ProvableNote = {
@@ -64,7 +66,16 @@ async function wtnsFor(circuit: CircuitName, note: ProvableNote = NOTE): Promise
   const w =
     circuit === 'valid_input_v2'
       ? validInputV2Witness({ ...note, mint: note.mint as Uint8Array, path, order: ORDER })
-      : validSpendWitness(note, path, RECIPIENT);
+      : validSpendV2Witness({
+          mint: note.mint as Uint8Array,
+          noteAmount: note.amount,
+          spendingKey: note.spendingKey,
+          noteInnerHash: note.noteInnerHash,
+          path,
+          amount: 1n,
+          recipient: RECIPIENT,
+          change: { treeId: 1, memo: new Uint8Array(NOTE_MEMO_BYTES).fill(7) },
+        });
   return calculateWitness(circuit, w.input);
 }
 
@@ -85,7 +96,7 @@ const keys = new Map<CircuitName, NativeGroth16Key>();
 const zkeys = new Map<CircuitName, Uint8Array>();
 
 beforeAll(async () => {
-  for (const circuit of ['valid_input_v2', 'valid_spend'] as const) {
+  for (const circuit of ['valid_input_v2', 'valid_spend_v2'] as const) {
     const zkey = await loadArtifact(CIRCUITS[circuit].zkey);
     zkeys.set(circuit, zkey);
     keys.set(circuit, NativeGroth16Key.load(zkey));
@@ -102,10 +113,10 @@ describe('native Groth16 prover', () => {
   it('the addon is built on this machine', () => {
     expect(nativeProverAvailable()).toBe(true);
     expect(key('valid_input_v2').nPublic).toBe(CIRCUITS.valid_input_v2.publicInputs.length);
-    expect(key('valid_spend').nPublic).toBe(CIRCUITS.valid_spend.publicInputs.length);
+    expect(key('valid_spend_v2').nPublic).toBe(CIRCUITS.valid_spend_v2.publicInputs.length);
   });
 
-  for (const circuit of ['valid_input_v2', 'valid_spend'] as const) {
+  for (const circuit of ['valid_input_v2', 'valid_spend_v2'] as const) {
     it(`${circuit}: the proof verifies with snarkjs and the crypto verifier; public signals are snarkjs'`, async () => {
       const wtns = await wtnsFor(circuit);
       const native = await nativeProve(key(circuit), witnessFromWtns(wtns), { threads: 1 });

@@ -4,7 +4,14 @@
  * change note under a root that includes it, and VALID_SPEND v2. Each proof verifies against its
  * committed verification key, and fails once any public signal is changed.
  */
-import { MerkleTree, bytesToSnarkjsProof, deriveNote, ownerCommitment } from '@nightjar/crypto';
+import {
+  MerkleTree,
+  NOTE_MEMO_BYTES,
+  bytesToSnarkjsProof,
+  deriveNote,
+  ownerCommitment,
+  spendChangeMemoHash,
+} from '@nightjar/crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { loadVerificationKey, type CircuitName } from '../src/artifacts.js';
@@ -24,6 +31,8 @@ async function verifies(circuit: CircuitName, proof: Uint8Array, signals: bigint
 }
 
 /** The proof verifies with its signals and with none of them changed by one. */
+const CHANGE_MEMO = Uint8Array.from({ length: NOTE_MEMO_BYTES }, (_, i) => (i * 13) & 0xff);
+
 async function expectBound(circuit: CircuitName, proof: Uint8Array, signals: bigint[]): Promise<void> {
   expect(await verifies(circuit, proof, signals)).toBe(true);
   for (let i = 0; i < signals.length; i++) {
@@ -114,9 +123,17 @@ describe('NoteProver: settlement v2 proofs with the committed dev keys', () => {
         merkleRoot: tree.root,
         amount: 1_234n,
         recipient: Uint8Array.from({ length: 32 }, (_, i) => 200 - i),
+        change: { treeId: 2, memo: CHANGE_MEMO },
       });
       expect(spend.change.amount).toBe(5_000n - 1_234n);
       expect(spend.publicInputs[7]).toBe(spend.change.commitment);
+      // The 9th signal binds the change's shard and memo: the proof is refused with another of either.
+      expect(spend.publicInputs[8]).toBe(spendChangeMemoHash({ treeId: 2, memo: CHANGE_MEMO }));
+      const junk = new Uint8Array(NOTE_MEMO_BYTES).fill(0xee);
+      for (const other of [{ treeId: 2, memo: junk }, { treeId: 3, memo: CHANGE_MEMO }, undefined]) {
+        const signals = [...spend.publicInputs.slice(0, 8), spendChangeMemoHash(other)];
+        expect(await verifies('valid_spend_v2', spend.proof, signals)).toBe(false);
+      }
       await expectBound('valid_spend_v2', spend.proof, spend.publicInputs);
     },
     PROOF_TIMEOUT_MS,

@@ -1,6 +1,7 @@
 import {
   Groth16Verifier,
   MerkleTree,
+  NOTE_MEMO_BYTES,
   bytesToSnarkjsProof,
   deriveNote,
   noteUseTag,
@@ -18,8 +19,8 @@ import {
   ProverInputError,
   ProverQueueFullError,
   type LockProofResult,
-  type ProofResult,
 } from '../src/prover.js';
+import type { ValidSpendV2Params } from '../src/spend-witness-v2.js';
 import type { ProvableNote } from '../src/witness.js';
 import { snarkjs, terminateCurve } from './helpers.js';
 
@@ -81,6 +82,17 @@ describe('NoteProver (worker pool, real proofs)', () => {
     order: ORDER,
     ...over,
   });
+  const spendRequest = (over: Partial<ValidSpendV2Params> = {}): ValidSpendV2Params => ({
+    mint: MINT,
+    noteAmount: NOTE.amount,
+    spendingKey: NOTE.spendingKey,
+    noteInnerHash: NOTE.noteInnerHash,
+    path,
+    amount: 1_000n,
+    recipient: RECIPIENT,
+    change: { treeId: 2, memo: new Uint8Array(NOTE_MEMO_BYTES).fill(0x5a) },
+    ...over,
+  });
   let inputProof: LockProofResult;
   let provingMs: number;
 
@@ -111,15 +123,15 @@ describe('NoteProver (worker pool, real proofs)', () => {
     }
   });
 
-  it('VALID_SPEND: verifies, and is bound to its recipient and amount', async () => {
-    const spend: ProofResult = await prover.proveValidSpend({ note: NOTE, path, recipient: RECIPIENT });
+  it('VALID_SPEND v2: verifies, and is bound to its recipient, amount, change and change memo', async () => {
+    const spend = await prover.proveValidSpendV2(spendRequest());
     expect(spend.proof).toHaveLength(256);
-    expect(spend.publicInputs[4]).toBe(NOTE.amount);
-    expect(await verify('valid_spend', spend)).toBe(true);
-    for (const i of [4, 5, 6]) {
+    expect(spend.publicInputs[4]).toBe(1_000n);
+    expect(await verify('valid_spend_v2', spend)).toBe(true);
+    for (const i of [4, 5, 6, 7, 8]) {
       const publicInputs = [...spend.publicInputs];
       publicInputs[i] = (publicInputs[i] as bigint) ^ 1n;
-      expect(await verify('valid_spend', { ...spend, publicInputs }), `input ${i}`).toBe(false);
+      expect(await verify('valid_spend_v2', { ...spend, publicInputs }), `input ${i}`).toBe(false);
     }
   }, 60_000);
 
@@ -153,9 +165,9 @@ describe('NoteProver (worker pool, real proofs)', () => {
     await expect(prover.proveValidInputV2(request({ merkleRoot: 1n }))).rejects.toBeInstanceOf(
       ProverInputError,
     );
-    await expect(
-      prover.proveValidSpend({ note: NOTE, path, recipient: RECIPIENT, merkleRoot: 1n }),
-    ).rejects.toBeInstanceOf(ProverInputError);
+    await expect(prover.proveValidSpendV2(spendRequest({ merkleRoot: 1n }))).rejects.toBeInstanceOf(
+      ProverInputError,
+    );
     expect(prover.queued + prover.running).toBe(0);
   });
 

@@ -5,12 +5,14 @@
  */
 import {
   MerkleTree,
+  NOTE_MEMO_BYTES,
   VALID_SPEND_V2_PUBLIC_INPUTS,
   deriveNote,
   noteCommitment,
   openingHash,
   ownerCommitment,
   poseidon,
+  spendChangeMemoHash,
   withdrawalChangeInner,
 } from '@nightjar/crypto';
 import { mintToFields } from '@nightjar/protocol';
@@ -33,6 +35,8 @@ const VALUE = 10_000n;
 const OWNER = ownerCommitment(BID_KEY);
 const QUOTE = mintToFields(QUOTE_MINT);
 const RECIPIENT = Uint8Array.from({ length: 32 }, (_, i) => 0xc0 ^ i);
+const MEMO = Uint8Array.from({ length: NOTE_MEMO_BYTES }, (_, i) => (i * 7) & 0xff);
+const CHANGE_SHARD = 3;
 const tree = new MerkleTree();
 tree.append(1n);
 tree.append(
@@ -49,6 +53,7 @@ const spend = (amount: bigint): ValidSpendV2Params => ({
   merkleRoot: tree.root,
   amount,
   recipient: RECIPIENT,
+  ...(amount < VALUE ? { change: { treeId: CHANGE_SHARD, memo: MEMO } } : {}),
 });
 
 /** An honest 2,500 withdrawal with its change_commitment replaced (and maybe the amount). */
@@ -61,7 +66,7 @@ const changeOf = (amount: bigint, owner = OWNER, inner = withdrawalChangeInner(B
   rawCommitment(QUOTE, amount, owner, inner);
 
 describe('VALID_SPEND v2 circuit', () => {
-  circuitV2Suite('valid_spend_v2', 7_434);
+  circuitV2Suite('valid_spend_v2', 7_435);
 
   it.each([
     ['a partial withdrawal', 2_500n],
@@ -84,6 +89,9 @@ describe('VALID_SPEND v2 circuit', () => {
             openingHash: openingHash(OWNER, inner),
           });
     expect(w.publicInputs[7]).toBe(expected);
+    expect(w.publicInputs[8]).toBe(
+      rest === 0n ? 0n : spendChangeMemoHash({ treeId: CHANGE_SHARD, memo: MEMO }),
+    );
     expect(w.change).toMatchObject({ amount: rest, commitment: expected });
   });
 
@@ -115,6 +123,19 @@ describe('VALID_SPEND v2 circuit', () => {
       );
   });
 
+  it('binds the change’s shard and memo: another change_memo_hash does not satisfy the r1cs', async () => {
+    const wtns = await witnessV2('valid_spend_v2', validSpendV2Witness(spend(2_500n)).input);
+    const wire = VALID_SPEND_V2_PUBLIC_INPUTS.indexOf('change_memo_hash') + 1;
+    expect(wire).toBe(9); // last, so the first eight keep their positions
+    const junk = new Uint8Array(NOTE_MEMO_BYTES).fill(0xee);
+    for (const other of [
+      spendChangeMemoHash({ treeId: CHANGE_SHARD, memo: junk }),
+      spendChangeMemoHash({ treeId: CHANGE_SHARD + 1, memo: MEMO }),
+      0n,
+    ])
+      expect(await r1csSatisfiedV2('valid_spend_v2', setWire(wtns, wire, other))).toBe(false);
+  });
+
   it('the builder refuses what the circuit would, with a stable code', () => {
     expect(() => validSpendV2Witness(spend(0n))).toThrow(expect.objectContaining({ code: 'amount_zero' }));
     expect(() => validSpendV2Witness(spend(VALUE + 1n))).toThrow(
@@ -123,5 +144,14 @@ describe('VALID_SPEND v2 circuit', () => {
     expect(() => validSpendV2Witness({ ...spend(1n), noteAmount: VALUE - 1n })).toThrow(
       expect.objectContaining({ code: 'root_mismatch' }),
     );
+    // The change's shard and memo exactly when there is change, the memo a note memo's length.
+    const { change: _change, ...noChange } = spend(2_500n);
+    expect(() => validSpendV2Witness(noChange)).toThrow(expect.objectContaining({ code: 'memo' }));
+    expect(() => validSpendV2Witness({ ...spend(VALUE), change: { treeId: 0, memo: MEMO } })).toThrow(
+      expect.objectContaining({ code: 'memo' }),
+    );
+    expect(() =>
+      validSpendV2Witness({ ...spend(2_500n), change: { treeId: 0, memo: MEMO.subarray(1) } }),
+    ).toThrow(expect.objectContaining({ code: 'memo' }));
   });
 });

@@ -134,7 +134,7 @@ describe('the packed SDK and CLI, installed by an outside project', () => {
     for (const f of [
       'manifest.json',
       'valid_input_v2.zkey',
-      'valid_spend.wasm',
+      'valid_spend_v2.wasm',
       'valid_join_split_v2.vkey.json',
     ])
       expect(listing).toContain(`package/artifacts/${f}`);

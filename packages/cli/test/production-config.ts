@@ -26,7 +26,7 @@ export function writeCeremonyKeys(dir: string): string {
   };
   for (const [name, toy] of [
     ['valid_input_v2.vkey.json', 'toy3_verification_key.json'],
-    ['valid_spend.vkey.json', 'spend7_verification_key.json'],
+    ['valid_spend_v2.vkey.json', 'toy9_verification_key.json'],
   ] as const) {
     put(name, readFileSync(new URL(toy, TOY)));
   }

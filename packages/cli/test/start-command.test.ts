@@ -180,7 +180,7 @@ describe('nightjar start', () => {
     expect(info.circuit_keys).toEqual({
       dev_only: false,
       valid_input_vkey_sha256: sha256Hex(readFileSync(join(keys, 'valid_input_v2.vkey.json'))),
-      valid_spend_vkey_sha256: sha256Hex(readFileSync(join(keys, 'valid_spend.vkey.json'))),
+      valid_spend_vkey_sha256: sha256Hex(readFileSync(join(keys, 'valid_spend_v2.vkey.json'))),
       valid_lock_vkey_sha256: sha256Hex(readFileSync(join(keys, 'valid_lock.vkey.json'))),
       valid_match_vkey_sha256: sha256Hex(readFileSync(join(keys, 'valid_match_v2.vkey.json'))),
     });

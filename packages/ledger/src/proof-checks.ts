@@ -12,6 +12,7 @@ import {
   JOIN_SPLIT_MAX_OUTPUTS,
   joinSplitMemoHash,
   matchMemoHash,
+  spendChangeMemoHash,
   validJoinSplitPublicSignals,
   validMatchV2PublicSignals,
 } from '@nightjar/crypto';
@@ -107,7 +108,10 @@ function lockJob(entry: LockEntry): ProofJob {
 
 /**
  * A withdrawal's VALID_SPEND v2 job: the root, nullifier, mint and amount it pays, the recipient
- * (so a replayed proof pays nobody else) and the change it appends (0 when it appends none).
+ * (so a replayed proof pays nobody else), the change it appends (0 when it appends none) and the
+ * hash of the change's shard and memo (0 without change). Each is read from the transaction the
+ * ledger acts on, so a copy of the proof re-signed with another memo or shard, or with a change
+ * added or dropped, does not verify.
  */
 function validSpendJob(a: Args<'withdraw'>): ProofJob {
   const { mintHi, mintLo } = mintToFields(parseAddress(a.mint)!);
@@ -124,6 +128,7 @@ function validSpendJob(a: Args<'withdraw'>): ProofJob {
       recipient.mintHi,
       recipient.mintLo,
       a.change ? field(a.change.commitment) : 0n,
+      spendChangeMemoHash(a.change && { treeId: a.change.tree_id, memo: Buffer.from(a.change.memo, 'hex') }),
     ],
   };
 }

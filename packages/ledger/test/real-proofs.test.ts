@@ -50,8 +50,16 @@ describe('withdraw with real VALID_SPEND v2 proofs', () => {
     await prover.close();
   });
 
-  /** Deposits a note of `amount` from the funding actor and proves paying `pay` of it to `recipient`. */
-  async function depositAndProve(amount: bigint, pay: bigint, recipient: string) {
+  /**
+   * Deposits a note of `amount` from the funding actor and proves paying `pay` of it to `recipient`;
+   * with change, `changeTo` names its shard and memo (the proof binds them).
+   */
+  async function depositAndProve(
+    amount: bigint,
+    pay: bigint,
+    recipient: string,
+    changeTo?: (note: TestNote) => { treeId: number; memo: Uint8Array },
+  ) {
     const note = makeNote(SOL, amount);
     await ledger.requestAirdrop({ owner: funder.address, mint: SOL, amount: String(amount) });
     const dep = await funder.send(ledger, 'deposit', {
@@ -74,6 +82,7 @@ describe('withdraw with real VALID_SPEND v2 proofs', () => {
       path: mirror.proof(dep.result!.leaf!.leaf_index),
       amount: pay,
       recipient: parseAddress(recipient)!,
+      ...(changeTo ? { change: changeTo(note) } : {}),
     });
     const args = {
       tree_id: 0,
@@ -96,18 +105,25 @@ describe('withdraw with real VALID_SPEND v2 proofs', () => {
     );
   }
 
-  it('pays an odd amount and appends the change, signed by a one-time key; the change memo recovers the change', async () => {
-    const bob = new Actor();
-    const { note, spend, args } = await depositAndProve(1234n, 1001n, bob.address);
-    const change = changeOf(note, 233n);
-    expect(fieldToHex(spend.change.commitment)).toBe(change);
-    // The owner's viewing key: the memo is the one a join-split seals (NOTE_MEMO format).
-    const viewing = generateX25519KeyPair();
-    const memo = encryptNoteMemo(viewing.publicKey, {
+  /** The change memo of a withdrawal leaving `value`, sealed to `viewingPublicKey`. */
+  const changeMemo = (viewingPublicKey: Uint8Array, note: TestNote, value: bigint) =>
+    encryptNoteMemo(viewingPublicKey, {
       mint: parseAddress(SOL)!,
       parentInner: note.inner,
-      amounts: [233n, 0n, 0n, 0n, 0n, 0n, 0n, 0n],
+      amounts: [value, 0n, 0n, 0n, 0n, 0n, 0n, 0n],
     });
+
+  it('pays an odd amount and appends the change, signed by a one-time key; the change memo recovers the change', async () => {
+    const bob = new Actor();
+    // The owner's viewing key: the memo is the one a join-split seals (NOTE_MEMO format).
+    const viewing = generateX25519KeyPair();
+    let memo!: Uint8Array;
+    const { note, spend, args } = await depositAndProve(1234n, 1001n, bob.address, (n) => {
+      memo = changeMemo(viewing.publicKey, n, 233n);
+      return { treeId: 1, memo };
+    });
+    const change = changeOf(note, 233n);
+    expect(fieldToHex(spend.change.commitment)).toBe(change);
     const withChange = { ...args, change: { tree_id: 1, commitment: change, memo: bytesToHex(memo) } };
     // A change to another owner or of another value does not verify, nor does leaving it out.
     const stranger = ownerCommitment(makeNote(SOL, 1n).spendingKey);
@@ -144,6 +160,53 @@ describe('withdraw with real VALID_SPEND v2 proofs', () => {
     expect(opened.amounts[0]).toBe(233n);
     const recovered = changeOf({ ...note, inner: opened.parentInner }, opened.amounts[0]!);
     expect(recovered).toBe(change);
+  }, 120_000);
+
+  it('refuses the proof re-signed by another one-time key with a junk memo or on another shard: nothing paid or appended', async () => {
+    const bob = new Actor();
+    const viewing = generateX25519KeyPair();
+    let memo!: Uint8Array;
+    const { note, args } = await depositAndProve(900n, 400n, bob.address, (n) => {
+      memo = changeMemo(viewing.publicKey, n, 500n);
+      return { treeId: 1, memo };
+    });
+    const honest = {
+      ...args,
+      change: { tree_id: 1, commitment: changeOf(note, 500n), memo: bytesToHex(memo) },
+    };
+    const leafCount = async (treeId: number) => (await ledger.getTreeRoot({ tree_id: treeId })).leaf_count;
+    const before = {
+      bob: await ledger.getBalance({ owner: bob.address, mint: SOL }),
+      vault: await ledger.getBalance({ owner: VAULT_ADDRESS, mint: SOL }),
+      leaves: [await leafCount(0), await leafCount(1)],
+    };
+    // What whoever relays the withdrawal could send instead: the same proof, the same payment and
+    // change commitment, but a memo the owner's wallet cannot open (a fresh seal of the same
+    // contents under another key, or junk) or the change appended to another shard.
+    const otherKey = generateX25519KeyPair().publicKey;
+    const withProvedMemo = (memo: string, treeId = 1) => ({
+      ...honest,
+      change: { ...honest.change, memo, tree_id: treeId },
+    });
+    for (const forged of [
+      withProvedMemo('00'.repeat(NOTE_MEMO_BYTES)),
+      withProvedMemo(bytesToHex(changeMemo(otherKey, note, 500n))),
+      withProvedMemo(honest.change.memo, 0),
+    ])
+      await expect(new Actor().send(ledger, 'withdraw', forged)).rejects.toMatchObject(invalidProof);
+    expect(await ledger.getBalance({ owner: bob.address, mint: SOL })).toBe(before.bob);
+    expect(await ledger.getBalance({ owner: VAULT_ADDRESS, mint: SOL })).toBe(before.vault);
+    expect([await leafCount(0), await leafCount(1)]).toEqual(before.leaves);
+    expect(await ledger.getNoteStatus({ nullifier: note.nullifier })).not.toEqual({ state: 'spent' });
+
+    // The original, with the memo and shard the proof binds, still lands.
+    const rec = await new Actor().send(ledger, 'withdraw', honest);
+    expect(rec.err).toBeNull();
+    expect(rec.result?.leaf?.tree_id).toBe(1);
+    expect(await ledger.getBalance({ owner: bob.address, mint: SOL })).toBe('400');
+    const stored = (await ledger.getMemosBySignature({ signature: rec.signature })).memos;
+    expect(stored.map((m) => m.memo)).toEqual([honest.change.memo]);
+    expect(decryptNoteMemo(viewing.privateKey, Buffer.from(stored[0]!.memo, 'hex')).amounts[0]).toBe(500n);
   }, 120_000);
 
   it('pays a whole note with no change; a replayed proof to another recipient is refused', async () => {

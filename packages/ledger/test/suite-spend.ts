@@ -6,6 +6,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import {
   NOTE_MEMO_BYTES,
   matchMemoHash,
+  spendChangeMemoHash,
   validMatchV2PublicSignals,
   type ValidMatchV2Public,
 } from '@nightjar/crypto';
@@ -324,8 +325,9 @@ export function spendTests(get: () => SuiteContext): void {
       );
       expect((await alice.send(c, 'withdraw', args)).err).toBeNull();
       expect(h.verifier.calls.at(-1)!.circuit).toBe('valid_spend_v2');
-      // No change: the proof's change_commitment is 0.
+      // No change: the proof's change_commitment is 0, and so is its change_memo_hash.
       expect(h.verifier.calls.at(-1)!.inputs[7]).toBe(0n);
+      expect(h.verifier.calls.at(-1)!.inputs[8]).toBe(0n);
       expect(h.verifier.calls.at(-1)!.inputs[4]).toBe(40n);
       expect(await c.getBalance({ owner: bob.address, mint: SOL })).toBe('40');
       expect(await c.getBalance({ owner: VAULT_ADDRESS, mint: SOL })).toBe('0');
@@ -375,6 +377,9 @@ export function spendTests(get: () => SuiteContext): void {
       expect(call.circuit).toBe('valid_spend_v2');
       expect(call.inputs[4]).toBe(13n);
       expect(call.inputs[7]).toBe(BigInt('0x' + change.commitment));
+      // ... and against the change's shard and memo (change_memo_hash), read from the transaction.
+      expect(call.inputs).toHaveLength(9);
+      expect(call.inputs[8]).toBe(spendChangeMemoHash({ treeId: 1, memo: Buffer.from(memo, 'hex') }));
       expect(rec.result?.leaf).toEqual({ tree_id: 1, leaf_index: 0 });
       expect((await c.getLeaves({ tree_id: 1, from: 0, to: 1 })).leaves[0]!.value).toBe(change.commitment);
       expect(await c.getBalance({ owner: bob.address, mint: SOL })).toBe('13');

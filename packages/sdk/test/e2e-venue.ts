@@ -13,6 +13,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadVerificationKey, NoteProver } from '@nightjar/circuits';
+import { spendChangeMemoHash } from '@nightjar/crypto';
 import {
   COMMITMENT_LAG,
   createGroth16Verifier,
@@ -65,7 +66,9 @@ function checkingLedger(
           sent.push(params.transaction);
           const { name, args } = params.transaction.instruction;
           if (name === 'withdraw') {
-            const a = args as Record<string, string> & { change?: { commitment: string } };
+            const a = args as Record<string, string> & {
+              change?: { tree_id: number; commitment: string; memo: string };
+            };
             const mint = mintToFields(parseAddress(a.mint)!);
             const recipient = mintToFields(parseAddress(a.recipient)!);
             const inputs = [
@@ -77,6 +80,9 @@ function checkingLedger(
               recipient.mintHi,
               recipient.mintLo,
               a.change ? BigInt('0x' + a.change.commitment) : 0n,
+              spendChangeMemoHash(
+                a.change && { treeId: a.change.tree_id, memo: Buffer.from(a.change.memo, 'hex') },
+              ),
             ];
             withdrawals.push(await verifier.verify('valid_spend_v2', Buffer.from(a.proof!, 'hex'), inputs));
           }

@@ -43,9 +43,9 @@ export const LEDGER_USAGE = `nightjar ledger [--port P] [--host H] [--allow-host
   --fee-owner-commitment HEX   with --no-dev: the fee owner commitment initialize must carry
                                (or env NIGHTJAR_FEE_OWNER_COMMITMENT)
   --circuit-keys DIR           verification keys of a real ceremony: manifest.json pinning the
-                               SHA-256 of valid_input_v2.vkey.json and valid_spend.vkey.json (and
-                               of valid_lock, valid_match_v2 and valid_join_split_v2 to settle
-                               and join-split, valid_spend_v2 to withdraw)
+                               SHA-256 of valid_input_v2.vkey.json and valid_spend_v2.vkey.json
+                               (and of valid_lock, valid_match_v2 and valid_join_split_v2 to
+                               settle and join-split)
   --fresh-signer-work-bits N   leading zero bits a new signer's transaction digest must have
                                (0..${MAX_FRESH_SIGNER_WORK_BITS}, default ${DEFAULT_FRESH_SIGNER_WORK_BITS}: about 0.1-0.3 s of hashing per transaction
                                until one of its transactions landed; see docs/ledger.md)

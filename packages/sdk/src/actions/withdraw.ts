@@ -166,6 +166,18 @@ export async function withdraw(client: Client, params: WithdrawParameters): Prom
   const { note, amount } = await noteToWithdraw(client, params);
   try {
     const witness = await noteWitness(client, note);
+    // The change (if any) goes to the note's shard with its memo sealed to this wallet's viewing
+    // key, both made before the proof, which binds them (change_memo_hash): a relay that re-signs
+    // the withdrawal cannot swap the memo or the shard for ones this wallet's seed never finds.
+    const changeAmount = note.amount - amount;
+    const memo =
+      changeAmount === 0n
+        ? undefined
+        : encryptNoteMemo(wallet.keys.viewingPublicKey, {
+            mint: witness.note.mint,
+            parentInner: witness.note.noteInnerHash,
+            amounts: [changeAmount, ...Array<bigint>(JOIN_SPLIT_MAX_OUTPUTS - 1).fill(0n)],
+          });
     let proved: SpendV2ProofResult;
     try {
       proved = await client.prover().proveValidSpendV2({
@@ -177,27 +189,19 @@ export async function withdraw(client: Client, params: WithdrawParameters): Prom
         merkleRoot: witness.merkleRoot,
         amount,
         recipient: recipientBytes,
+        ...(memo ? { change: { treeId: note.treeId, memo } } : {}),
       });
     } catch (err) {
       throw new ProofError(`VALID_SPEND proof failed: ${(err as Error).message}`, { cause: err });
     }
-    // The change goes to the note's shard; the wallet recomputes it from its keys (as recovery will).
-    const changeAmount = note.amount - amount;
+    // The wallet recomputes the change from its keys (as recovery will).
     const change =
       changeAmount === 0n
         ? undefined
         : wallet.noteFor(note.mint, changeAmount, proved.change.inner, note.treeId, 'withdrawal_change');
     if (change && change.commitment !== fieldToHex(proved.change.commitment))
       throw new ProofError('the prover’s change note differs from the wallet’s');
-    const memoHex = change
-      ? bytesToHex(
-          encryptNoteMemo(wallet.keys.viewingPublicKey, {
-            mint: witness.note.mint,
-            parentInner: witness.note.noteInnerHash,
-            amounts: [changeAmount, ...Array<bigint>(JOIN_SPLIT_MAX_OUTPUTS - 1).fill(0n)],
-          }),
-        )
-      : undefined;
+    const memoHex = memo ? bytesToHex(memo) : undefined;
     const tx = await signAsOneTimeKey(client, {
       name: 'withdraw',
       args: {
