@@ -109,7 +109,7 @@ export const circuitKeysCodec = object(
     valid_spend_vkey_sha256: required(
       hexBytes(32, {
         description:
-          "VALID_SPEND's key: what the ledger checks withdrawals with (VALID_SPEND v2, the one-time-key withdrawal with change; v1's only in a key set without v2).",
+          "VALID_SPEND v2's key: what the ledger checks withdrawals with (any amount of one note, the rest to a change note bound with its shard and memo; VALID_SPEND v1 is retired).",
       }),
     ),
     valid_lock_vkey_sha256: optional(
