@@ -196,9 +196,19 @@ export const ledger: Command = {
       {
         url: running.url,
         ws_url: running.wsUrl,
+        ...(running.tls
+          ? {
+              tls_url: running.tls.url,
+              tls_ws_url: running.tls.wsUrl,
+              tls_spki_sha256: running.tls.spkiSha256,
+            }
+          : {}),
         ...(running.devSecretFile ? { dev_secret_file: running.devSecretFile } : {}),
       },
       `nightjar ledger ready at ${running.url} (events: ${running.wsUrl})` +
+        (running.tls
+          ? `; over TLS at ${running.tls.url} (events: ${running.tls.wsUrl}), certificate SPKI SHA-256 ${running.tls.spkiSha256}`
+          : '') +
         (running.devSecretFile ? `; dev secret in ${running.devSecretFile}` : ''),
     );
     return 0;
