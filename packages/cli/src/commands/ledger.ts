@@ -125,7 +125,9 @@ export function ledgerListeners(opts: {
       );
     return { host, port, tls: undefined };
   }
-  const tlsPort = portOption(opts['tls-port'], 0);
+  const tlsPort = Number(opts['tls-port']);
+  if (!/^[0-9]+$/.test(opts['tls-port']) || tlsPort > 65535)
+    throw new UsageError(`--tls-port must be 0..65535, got ${opts['tls-port']}`);
   const tlsHost = opts['tls-host'] ?? host;
   return { host: isLoopbackHost(host) ? host : '127.0.0.1', port, tls: { host: tlsHost, port: tlsPort } };
 }
