@@ -117,7 +117,8 @@ declare module 'fastify' {
   }
 }
 
-function venueFromReady(dataDir: string, readyFile?: string): VenueConfig {
+/** The venue as ready.json names it: the ledger over TLS with its pin when ready.json has them. */
+export function venueFromReady(dataDir: string, readyFile?: string): VenueConfig {
   const ready = readReadyFile(dataDir, readyFile);
   if (!ready.platform_root)
     throw new Error('ready.json names no platform root: the app needs the pinned root to verify the venue');
