@@ -168,7 +168,7 @@ export const start: Command = {
         mode: venue.dev ? 'dev' : 'production',
         ...(first ? { first_admin: first } : {}),
       },
-      `nightjar venue ready at ${venue.ready.base_url} (ledger ${venue.ready.ledger_url}); details in ${venue.readyFile}\n` +
+      `nightjar venue ready at ${venue.ready.base_url} (ledger ${venue.ready.ledger_tls_url ?? venue.ready.ledger_url}); details in ${venue.readyFile}\n` +
         (venue.ready.app_url
           ? `trading app: open ${venue.ready.app_url} (a one-time link; \`nightjar app --link\` prints a new one)\n`
           : '') +
