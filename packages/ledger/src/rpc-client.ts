@@ -67,6 +67,11 @@ export class RpcLedgerClient extends RpcMethods implements DevLedgerClient {
 
   /** Connections over TLS (an `https://` URL only), each checked before it carries a request. */
   private readonly agent: PinnedLedgerAgent | undefined;
+  /**
+   * The event socket's own connection, never a pooled one: a keep-alive pool unrefs its idle
+   * sockets, and a subscription must keep the process alive as a plain WebSocket does.
+   */
+  private readonly eventsAgent: PinnedLedgerAgent | undefined;
 
   /**
    * `devSecret`: the dev ledger's secret (its `<dataDir>/dev-secret`, or `LedgerServer.devSecret`),
@@ -81,7 +86,9 @@ export class RpcLedgerClient extends RpcMethods implements DevLedgerClient {
     super();
     const secure = /^https:/i.test(url);
     if (options.tls && !secure) throw new TypeError(`tls options need an https:// ledger URL, not ${url}`);
-    this.agent = secure ? new PinnedLedgerAgent(checkClientTls(options.tls ?? {})) : undefined;
+    const tls = checkClientTls(options.tls ?? {});
+    this.agent = secure ? new PinnedLedgerAgent(tls) : undefined;
+    this.eventsAgent = secure ? new PinnedLedgerAgent(tls, { keepAlive: false }) : undefined;
   }
 
   /**
@@ -140,7 +147,7 @@ export class RpcLedgerClient extends RpcMethods implements DevLedgerClient {
     const wsUrl = this.url.replace(/^http/, 'ws').replace(/\/?$/, '/ws');
     const socket = new WebSocket(wsUrl, {
       maxPayload: 1024 * 1024,
-      ...(this.agent ? { agent: this.agent } : {}),
+      ...(this.eventsAgent ? { agent: this.eventsAgent } : {}),
     });
     this.socket = socket;
     const ready = new Promise<void>((resolve, reject) => {
@@ -209,6 +216,7 @@ export class RpcLedgerClient extends RpcMethods implements DevLedgerClient {
     if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
     this.socket?.terminate();
     this.agent?.destroy();
+    this.eventsAgent?.destroy();
   }
 }
 
