@@ -117,13 +117,17 @@ declare module 'fastify' {
   }
 }
 
-function venueFromReady(dataDir: string, readyFile?: string): VenueConfig {
+/** The venue as ready.json names it: the ledger over TLS with its pin when ready.json has them. */
+export function venueFromReady(dataDir: string, readyFile?: string): VenueConfig {
   const ready = readReadyFile(dataDir, readyFile);
   if (!ready.platform_root)
     throw new Error('ready.json names no platform root: the app needs the pinned root to verify the venue');
   return {
     baseUrl: ready.base_url,
-    ledgerUrl: ready.ledger_url,
+    // Over TLS with the pinned certificate when the venue serves it so; else the plain URL.
+    ...(ready.ledger_tls_url && ready.ledger_tls_spki_sha256
+      ? { ledgerUrl: ready.ledger_tls_url, ledgerTls: { spkiSha256: ready.ledger_tls_spki_sha256 } }
+      : { ledgerUrl: ready.ledger_url }),
     ...(ready.ledger_dev_secret ? { ledgerDevSecret: ready.ledger_dev_secret } : {}),
     composeHash: ready.compose_hash,
     pinnedRoot: new Uint8Array(readFileSync(ready.platform_root)),

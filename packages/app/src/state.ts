@@ -20,6 +20,9 @@ import type { Credentials } from '@nightjar/sdk';
 export interface ReadyFile {
   base_url: string;
   ledger_url: string;
+  /** The ledger over TLS and its certificate's SPKI SHA-256 (the app uses these when present). */
+  ledger_tls_url?: string;
+  ledger_tls_spki_sha256?: string;
   boot_session_id?: string;
   compose_hash: string;
   /** Path of the simulated platform's root certificate (DER). */

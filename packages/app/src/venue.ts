@@ -27,6 +27,8 @@ import { AppError, isAttestationFailure } from './errors.js';
 export interface VenueConfig {
   baseUrl: string;
   ledgerUrl?: string;
+  /** How an `https://` `ledgerUrl` is trusted (its pin: ready.json `ledger_tls_spki_sha256`). */
+  ledgerTls?: CreateClientParameters['ledgerTls'];
   /** A dev ledger's secret (ready.json `ledger_dev_secret`): the faucet needs it. */
   ledgerDevSecret?: string;
   /** A ledger client (in-process in tests); wins over `ledgerUrl`. */
@@ -168,6 +170,7 @@ export class VenueSession {
       composeHash: this.config.composeHash,
       ...(this.config.ledger ? { ledger: this.config.ledger } : {}),
       ...(this.config.ledgerUrl ? { ledgerUrl: this.config.ledgerUrl } : {}),
+      ...(this.config.ledgerTls ? { ledgerTls: this.config.ledgerTls } : {}),
       ...(this.config.ledgerDevSecret ? { ledgerDevSecret: this.config.ledgerDevSecret } : {}),
       credentials,
       ...(this.hooks.slotMs ? { slotMs: this.hooks.slotMs } : {}),

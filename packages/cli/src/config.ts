@@ -13,7 +13,12 @@ import { CliError, EXIT } from './exit-codes.js';
 /** `<data-dir>/ready.json`, written by `nightjar start` once the venue answers. */
 export interface Ready {
   base_url: string;
+  /** The ledger's plain JSON-RPC URL (loopback when `nightjar start` serves it; the engine uses it). */
   ledger_url: string;
+  /** The ledger over TLS, when it is served so (or `--ledger https://... --ledger-tls-pin HEX`). */
+  ledger_tls_url?: string;
+  /** SHA-256 (hex) of that certificate's SubjectPublicKeyInfo: what clients pin. */
+  ledger_tls_spki_sha256?: string;
   boot_session_id: string;
   compose_hash: string;
   /** Path of the simulated platform's root CA certificate (DER); absent on dstack. */
@@ -24,6 +29,16 @@ export interface Ready {
   ledger_dev_secret?: string;
   /** The trading app's one-time login URL (`nightjar start` without `--no-app`). */
   app_url?: string;
+}
+
+/**
+ * How a client reaches the ledger: over TLS with the pinned certificate when ready.json names one,
+ * else `ledger_url` (plain, on loopback, as `nightjar start` serves it).
+ */
+export function ledgerConnection(ready: Ready): { url: string; tls?: { spkiSha256: string } } {
+  if (ready.ledger_tls_url && ready.ledger_tls_spki_sha256)
+    return { url: ready.ledger_tls_url, tls: { spkiSha256: ready.ledger_tls_spki_sha256 } };
+  return { url: ready.ledger_url };
 }
 
 export interface Paths {

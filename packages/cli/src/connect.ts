@@ -4,13 +4,15 @@ import {
   createClient,
   createTransport,
   createWallet,
+  LedgerUnavailableError,
   type Client,
   type FreshNoteHoldOptions,
   type Transport,
   type Wallet,
 } from '@nightjar/sdk';
-import { RpcLedgerClient } from '@nightjar/ledger';
+import { RPC_ERRORS, RpcError, RpcLedgerClient } from '@nightjar/ledger';
 import {
+  ledgerConnection,
   loadCredentials,
   readReady,
   stateDir,
@@ -45,11 +47,13 @@ export interface ConnectOptions {
 /** A verified, logged-in client. */
 export async function connect(paths: Paths, opts: ConnectOptions = {}): Promise<Client> {
   const ready = readReady(paths);
+  const ledger = ledgerConnection(ready);
   return createClient({
     baseUrl: ready.base_url,
     pinnedRoot: pinnedRoot(ready),
     composeHash: ready.compose_hash,
-    ledgerUrl: ready.ledger_url,
+    ledgerUrl: ledger.url,
+    ...(ledger.tls ? { ledgerTls: ledger.tls } : {}),
     ...(ready.ledger_dev_secret ? { ledgerDevSecret: ready.ledger_dev_secret } : {}),
     credentials: opts.credentials ?? loadCredentials(paths, ready),
     ...(opts.wallet ? { wallet: opts.wallet } : {}),
@@ -62,12 +66,22 @@ export async function connect(paths: Paths, opts: ConnectOptions = {}): Promise<
 /** A verified transport without credentials (public routes). */
 export function connectPublic(paths: Paths): { transport: Transport; close(): Promise<void> } {
   const ready = readReady(paths);
-  const ledger = new RpcLedgerClient(ready.ledger_url);
+  const { url, tls } = ledgerConnection(ready);
+  const ledger = new RpcLedgerClient(url, tls ? { tls } : {});
   const transport = createTransport({
     url: ready.base_url,
     rootCaDer: pinnedRoot(ready),
     composeHash: ready.compose_hash,
-    ledger,
+    // An unreachable ledger (or one whose certificate is not the pinned one) is the SDK's
+    // LedgerUnavailableError, which the CLI reports as unreachable, as createClient's ledger does.
+    ledger: {
+      getVault: (params) =>
+        ledger.getVault(params).catch((err: unknown) => {
+          if (err instanceof RpcError && err.code === RPC_ERRORS.nodeUnavailable)
+            throw new LedgerUnavailableError('getVault', url, err.code, err.message, { cause: err });
+          throw err;
+        }),
+    },
   });
   return {
     transport,

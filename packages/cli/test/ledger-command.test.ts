@@ -219,4 +219,26 @@ describe('nightjar ledger', () => {
     expect(await r.exited).toBe(2);
     expect(r.errors()).toContain('--port must be 0..65535');
   }, 30_000);
+
+  it('refuses plain HTTP on a non-loopback --host; with --tls-port it serves TLS there (pinned) and plain HTTP on loopback', async () => {
+    const refused = run(['ledger', '--host', '0.0.0.0', '--port', '0']);
+    expect(await refused.exited).toBe(2);
+    expect(refused.errors()).toMatch(/--tls-port P \(and --tls-host 0\.0\.0\.0\)/);
+
+    const dir = mkdtempSync(join(tmpdir(), 'nightjar-cli-'));
+    dirs.push(dir);
+    const served = run(['ledger', '--host', '0.0.0.0', '--port', '0', '--tls-port', '0', '--data-dir', dir]);
+    const [, plainUrl] = await served.line(/ready at (http:\/\/\S+)/);
+    const [, tlsUrl, pin] = await served.line(/over TLS at (https:\/\/\S+) .*SPKI SHA-256 ([0-9a-f]{64})/);
+    try {
+      expect(new URL(plainUrl!).hostname).toBe('127.0.0.1');
+      expect(statSync(join(dir, 'tls-identity.pem')).mode & 0o777).toBe(0o600);
+      const client = new RpcLedgerClient(tlsUrl!, { tls: { spkiSha256: pin! } });
+      expect((await client.getMarkets()).map((m) => m.symbol)).toEqual(['SOL-USDC', 'ETH-USDC']);
+      await client.close();
+    } finally {
+      served.child.kill('SIGTERM');
+      expect(await served.exited).toBe(0);
+    }
+  }, 60_000);
 });

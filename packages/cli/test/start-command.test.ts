@@ -16,7 +16,8 @@ import { fileURLToPath } from 'node:url';
 import { request } from 'node:https';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RpcError } from '@nightjar/ledger';
-import { RpcLedgerClient } from '@nightjar/ledger';
+import { loadOrCreateLedgerIdentity, RpcLedgerClient } from '@nightjar/ledger';
+import { writeSecretFile } from '@nightjar/protocol';
 import { sha256Hex } from '@nightjar/circuits';
 import { createTransport } from '@nightjar/sdk';
 import { newAuthority, writeAuthorityKey, writeCeremonyKeys } from './production-config.js';
@@ -108,6 +109,28 @@ describe('nightjar start', () => {
       transport.close();
       await ledger.close();
     }
+
+    // The ledger over TLS (issue 30 item 4): its URL and the pin of the certificate it keeps in
+    // its data directory; the CLI reads the ledger there, not over plain HTTP. With ledger_url
+    // pointing nowhere, `nightjar status` (whose transport check reads the signer set from the
+    // ledger) still succeeds: it used the TLS URL.
+    expect(ready.ledger_tls_url).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/$/);
+    const identity = await loadOrCreateLedgerIdentity(join(dir, 'ledger'));
+    expect(ready.ledger_tls_spki_sha256).toBe(identity.spkiSha256);
+    writeSecretFile(join(dir, 'ready.json'), JSON.stringify({ ...ready, ledger_url: 'http://127.0.0.1:1/' }));
+    const status = spawnSync(process.execPath, [BIN, 'status', '--data-dir', dir, '--json'], {
+      encoding: 'utf8',
+    });
+    expect(status.stderr).toBe('');
+    expect(status.status).toBe(0);
+    // A pin that is not the ledger's: the same command fails as unreachable, naming the mismatch.
+    writeSecretFile(
+      join(dir, 'ready.json'),
+      JSON.stringify({ ...ready, ledger_tls_spki_sha256: 'ab'.repeat(32) }),
+    );
+    const pinned = spawnSync(process.execPath, [BIN, 'status', '--data-dir', dir], { encoding: 'utf8' });
+    expect(pinned.status).toBe(3);
+    expect(pinned.stderr).toContain('does not match the pinned SPKI SHA-256');
     child.kill('SIGINT');
     expect(await exited).toBe(0);
     expect(existsSync(join(dir, 'ready.json'))).toBe(false);
@@ -136,6 +159,8 @@ describe('nightjar start', () => {
       'base_url',
       'boot_session_id',
       'compose_hash',
+      'ledger_tls_spki_sha256',
+      'ledger_tls_url',
       'ledger_url',
       'platform_root',
     ]);

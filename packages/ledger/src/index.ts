@@ -31,12 +31,15 @@
  *   chain-id.ts       the chain id, fixed when the store is created
  * Over the network
  *   rpc-server.ts     JSON-RPC over HTTP and events over WebSocket, dispatched through the table
+ *   tls-identity.ts   self-signed TLS identities: the engine's per boot, the ledger's kept in its data dir
  *   http-guard.ts     Host, Origin and Content-Type: what a browser could send is refused
  *   dev-secret.ts     the dev secret that dev-only calls over JSON-RPC must carry
  *   rate-limit.ts     a budget of reads per source address
  *   heavy-reads.ts    the reads that grow with their answer (pages, blocks, note states)
  *   reader-thread.ts  those reads on a worker thread (reader-worker.ts) with its own connection
- *   rpc-client.ts     RpcLedgerClient, generated from the table
+ *   rpc-client.ts     RpcLedgerClient, generated from the table (https with a pinned certificate)
+ *   tls-agent.ts      the client's HTTPS agent: a connection carries nothing until its pin checks
+ *   tls-identity.ts   self-signed TLS identities: the engine's per boot, the ledger's kept in its data dir
  */
 export * from './types.js';
 export * from './methods.js';
@@ -60,6 +63,7 @@ export { LOCK_TTL_CEILING_SLOTS } from './program/locks.js';
 export { validMatchJob, type Circuit, type LedgerProofVerifier, type ProofJob } from './proof-checks.js';
 export { MAX_MEMOS_PER_READ, MAX_NULLIFIERS_PER_READ } from './queries.js';
 export * from './rpc-server.js';
+export * from './tls-identity.js';
 export { DEV_SECRET_FILE, readDevSecret } from './dev-secret.js';
 export { DEFAULT_RATE_LIMIT, type RateLimit } from './rate-limit.js';
 export * from './rpc-client.js';

@@ -1,4 +1,9 @@
-/** A LedgerClient over JSON-RPC: the same interface as the in-process ledger, generated from the method table. */
+/**
+ * A LedgerClient over JSON-RPC: the same interface as the in-process ledger, generated from the
+ * method table. `http://` for a ledger on loopback; `https://` (and its `wss://` event socket) with
+ * a pinned certificate for one on another machine (tls-agent.ts).
+ */
+import { request as httpsRequest } from 'node:https';
 import WebSocket from 'ws';
 import { RPC_ERRORS, RpcError } from './errors.js';
 import {
@@ -10,7 +15,20 @@ import {
   type LedgerMethodName,
   type LedgerMethods,
 } from './methods.js';
+import { checkClientTls, LedgerTlsError, PinnedLedgerAgent, type LedgerClientTls } from './tls-agent.js';
 import type { LedgerEvent } from './types.js';
+
+export { LedgerTlsError, type LedgerClientTls } from './tls-agent.js';
+
+export interface RpcLedgerClientOptions {
+  timeoutMs?: number;
+  devSecret?: string;
+  /**
+   * For an `https://` URL: the ledger certificate's SPKI SHA-256 to pin, and/or a CA (PEM) it
+   * must chain to. Without it an `https://` ledger needs a certificate a system CA vouches for.
+   */
+  tls?: LedgerClientTls;
+}
 
 const MIN_RECONNECT_MS = 100;
 const MAX_RECONNECT_MS = 5000;
@@ -47,15 +65,30 @@ export class RpcLedgerClient extends RpcMethods implements DevLedgerClient {
   private reconnectTimer: NodeJS.Timeout | undefined;
   private reconnectDelayMs = MIN_RECONNECT_MS;
 
+  /** Connections over TLS (an `https://` URL only), each checked before it carries a request. */
+  private readonly agent: PinnedLedgerAgent | undefined;
+  /**
+   * The event socket's own connection, never a pooled one: a keep-alive pool unrefs its idle
+   * sockets, and a subscription must keep the process alive as a plain WebSocket does.
+   */
+  private readonly eventsAgent: PinnedLedgerAgent | undefined;
+
   /**
    * `devSecret`: the dev ledger's secret (its `<dataDir>/dev-secret`, or `LedgerServer.devSecret`),
    * sent with dev-only calls (`dev_*`, `requestAirdrop`) only; without it the ledger refuses them.
+   * `tls`: how an `https://` ledger is trusted (see {@link RpcLedgerClientOptions}). An `http://`
+   * URL to another machine is allowed (the caller's choice) but shows every read to the path.
    */
   constructor(
     readonly url: string,
-    private readonly options: { timeoutMs?: number; devSecret?: string } = {},
+    private readonly options: RpcLedgerClientOptions = {},
   ) {
     super();
+    const secure = /^https:/i.test(url);
+    if (options.tls && !secure) throw new TypeError(`tls options need an https:// ledger URL, not ${url}`);
+    const tls = checkClientTls(options.tls ?? {});
+    this.agent = secure ? new PinnedLedgerAgent(tls) : undefined;
+    this.eventsAgent = secure ? new PinnedLedgerAgent(tls, { keepAlive: false }) : undefined;
   }
 
   /**
@@ -77,18 +110,22 @@ export class RpcLedgerClient extends RpcMethods implements DevLedgerClient {
   private async callOnce<T>(method: string, params: object, devOnly: boolean): Promise<T> {
     if (this.closed) throw new RpcError(RPC_ERRORS.nodeUnavailable, 'client is closed');
     const secret = devOnly ? this.options.devSecret : undefined;
-    let response: Response;
+    const headers = {
+      'content-type': 'application/json',
+      ...(secret === undefined ? {} : { [DEV_SECRET_HEADER]: secret }),
+    };
+    const payload = JSON.stringify({ jsonrpc: '2.0', id: this.nextId++, method, params });
+    const signal = AbortSignal.timeout(this.options.timeoutMs ?? 30_000);
+    let response: { status: number; text: string };
     try {
-      response = await fetch(this.url, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          ...(secret === undefined ? {} : { [DEV_SECRET_HEADER]: secret }),
-        },
-        body: JSON.stringify({ jsonrpc: '2.0', id: this.nextId++, method, params }),
-        signal: AbortSignal.timeout(this.options.timeoutMs ?? 30_000),
-      });
+      response = this.agent
+        ? await postOverAgent(this.url, this.agent, headers, payload, signal)
+        : await fetch(this.url, { method: 'POST', headers, body: payload, signal }).then(async (r) => ({
+            status: r.status,
+            text: await r.text(),
+          }));
     } catch (err) {
+      if (err instanceof LedgerTlsError) throw err;
       throw new RpcError(
         RPC_ERRORS.nodeUnavailable,
         `ledger unreachable: ${err instanceof Error ? err.message : 'network error'}`,
@@ -96,7 +133,7 @@ export class RpcLedgerClient extends RpcMethods implements DevLedgerClient {
     }
     let body: { result?: T; error?: { code: number; message: string } };
     try {
-      body = (await response.json()) as typeof body;
+      body = JSON.parse(response.text) as typeof body;
     } catch {
       throw new RpcError(RPC_ERRORS.internal, `ledger answered HTTP ${response.status} without JSON-RPC`);
     }
@@ -108,7 +145,10 @@ export class RpcLedgerClient extends RpcMethods implements DevLedgerClient {
   connectEvents(): Promise<void> {
     if (this.socketReady) return this.socketReady;
     const wsUrl = this.url.replace(/^http/, 'ws').replace(/\/?$/, '/ws');
-    const socket = new WebSocket(wsUrl, { maxPayload: 1024 * 1024 });
+    const socket = new WebSocket(wsUrl, {
+      maxPayload: 1024 * 1024,
+      ...(this.eventsAgent ? { agent: this.eventsAgent } : {}),
+    });
     this.socket = socket;
     const ready = new Promise<void>((resolve, reject) => {
       socket.once('open', () => {
@@ -175,5 +215,38 @@ export class RpcLedgerClient extends RpcMethods implements DevLedgerClient {
     this.listeners.clear();
     if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
     this.socket?.terminate();
+    this.agent?.destroy();
+    this.eventsAgent?.destroy();
   }
+}
+
+/** One JSON-RPC POST over the pinned agent: the body as text, whatever the status. */
+function postOverAgent(
+  url: string,
+  agent: PinnedLedgerAgent,
+  headers: Record<string, string>,
+  payload: string,
+  signal: AbortSignal,
+): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpsRequest(
+      url,
+      {
+        method: 'POST',
+        agent,
+        signal,
+        headers: { ...headers, 'content-length': String(Buffer.byteLength(payload)) },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('error', reject);
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }),
+        );
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
 }

@@ -1,11 +1,15 @@
 /**
  * The ledger as its own server: JSON-RPC 2.0 over HTTP POST at `/`, events over a WebSocket at
- * `/ws`. Methods are the table's (methods.ts): params parsed with its codecs, dev-only methods
+ * `/ws`, on a plain listener (for loopback) and, given a TLS identity, the same over HTTPS/WSS on a
+ * second listener (for a wallet on another machine: what it reads, and that it reads it from this
+ * ledger, stay between the two). Methods are the table's (methods.ts): params parsed with its codecs, dev-only methods
  * refused outside dev mode and without the dev secret. Requests a browser could make for a web page
  * are refused before their body is read (http-guard.ts); each source address has a budget of reads
  * (rate-limit.ts); the heavy reads run on a reader thread (reader-thread.ts). Every failure is a
  * JSON-RPC error object; nothing a client sends can crash the process.
  */
+import { X509Certificate } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
 import type { Codec } from '@nightjar/protocol';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { WebSocketServer, type WebSocket } from 'ws';
@@ -31,6 +35,7 @@ import {
   type RateLimit,
   type ReadCaps,
 } from './rate-limit.js';
+import { spkiSha256Of } from './tls-identity.js';
 import type { LedgerEvent } from './types.js';
 
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -131,18 +136,43 @@ async function handleOne(scope: RequestScope, request: unknown): Promise<JsonRpc
 }
 
 export interface LedgerServer {
+  /** The plain JSON-RPC URL (loopback unless `host` says otherwise). */
   url: string;
   wsUrl: string;
+  /** The JSON-RPC URL over TLS (`https://`), when served with `tls`. */
+  tlsUrl: string | undefined;
+  /** The event socket over TLS (`wss://`), when served with `tls`. */
+  tlsWsUrl: string | undefined;
+  /** SHA-256 (hex) of the TLS certificate's SubjectPublicKeyInfo: the pin clients check. */
+  tlsSpkiSha256: string | undefined;
+  /** The TLS certificate (PEM), for a client that trusts it as its CA instead of pinning. */
+  tlsCertPem: string | undefined;
   /** The secret dev-only calls must carry (`RpcLedgerClient`'s `devSecret`); undefined outside dev mode. */
   devSecret: string | undefined;
+  /** The interfaces and ports the listeners are bound to (a URL names a loopback address for a wildcard). */
+  bound: { plain: AddressInfo; tls: AddressInfo | undefined };
   close(): Promise<void>;
 }
 
+export interface LedgerTlsOptions {
+  keyPem: string;
+  certPem: string;
+  /** Interface the TLS listener binds (default 127.0.0.1); the Host header may name it. */
+  host?: string;
+  /** Its port (default 0: a free one). */
+  port?: number;
+}
+
 export interface ServeLedgerOptions extends HttpGuardOptions {
-  /** Interface to bind (default 127.0.0.1); the Host header may name it. */
+  /** Interface the plain HTTP listener binds (default 127.0.0.1); the Host header may name it. */
   host?: string;
   /** Port (0 picks a free one). */
   port?: number;
+  /**
+   * Also serve JSON-RPC and `/ws` over HTTPS/WSS on a listener of their own, with the same guard,
+   * the same per-address read budget and the same socket cap as the plain one.
+   */
+  tls?: LedgerTlsOptions;
   logger?: boolean;
   /** Each source address's budget of reads (default {@link DEFAULT_RATE_LIMIT}). */
   rateLimit?: RateLimit;
@@ -150,13 +180,27 @@ export interface ServeLedgerOptions extends HttpGuardOptions {
   readerThread?: boolean;
 }
 
-/** Serves `ledger` on `host:port` (port 0 picks a free one). */
-export async function serveLedger(ledger: Ledger, options: ServeLedgerOptions = {}): Promise<LedgerServer> {
-  const host = options.host ?? '127.0.0.1';
-  const guard = new HttpGuard(host, options);
-  const buckets = new AddressBuckets(options.rateLimit ?? DEFAULT_RATE_LIMIT);
-  if (options.readerThread !== false) await ledger.startReaderThread();
-  const app: FastifyInstance = Fastify({ logger: options.logger ?? false, bodyLimit: MAX_BODY_BYTES });
+/** What both listeners share: one budget per address, one set of event sockets. */
+interface SharedState {
+  ledger: Ledger;
+  buckets: AddressBuckets;
+  wss: WebSocketServer;
+  sockets: Set<WebSocket>;
+  logger: boolean;
+}
+
+/** One listener's Fastify app: JSON-RPC at `/`, the event socket at `/ws`, behind `guard`. */
+function buildApp(shared: SharedState, guard: HttpGuard, tls: LedgerTlsOptions | undefined): FastifyInstance {
+  const { ledger, buckets, wss, sockets } = shared;
+  const app = (
+    tls
+      ? Fastify({
+          logger: shared.logger,
+          bodyLimit: MAX_BODY_BYTES,
+          https: { key: tls.keyPem, cert: tls.certPem, minVersion: 'TLSv1.2' },
+        })
+      : Fastify({ logger: shared.logger, bodyLimit: MAX_BODY_BYTES })
+  ) as FastifyInstance;
   // Refused on its headers alone, before its body is read.
   app.addHook('onRequest', async (req, reply) => {
     const refusal = req.method === 'POST' ? guard.checkPost(req.headers) : guard.checkSource(req.headers);
@@ -205,9 +249,6 @@ export async function serveLedger(ledger: Ledger, options: ServeLedgerOptions = 
       .status(404)
       .send(failure(null, RPC_ERRORS.methodNotFound, 'POST JSON-RPC to / or open a WebSocket at /ws'));
   });
-
-  const wss = new WebSocketServer({ noServer: true, maxPayload: 4096 });
-  const sockets = new Set<WebSocket>();
   app.server.on('upgrade', (req, socket, head) => {
     if (guard.checkSource(req.headers)) {
       socket.end('HTTP/1.1 403 Forbidden\r\n\r\n');
@@ -224,25 +265,64 @@ export async function serveLedger(ledger: Ledger, options: ServeLedgerOptions = 
       ws.on('message', () => undefined);
     });
   });
+  return app;
+}
+
+const withSlash = (address: string) => (address.endsWith('/') ? address : `${address}/`);
+
+/**
+ * Serves `ledger` on `host:port` (port 0 picks a free one), and over TLS on `tls.host:tls.port`
+ * when `tls` is given.
+ */
+export async function serveLedger(ledger: Ledger, options: ServeLedgerOptions = {}): Promise<LedgerServer> {
+  const host = options.host ?? '127.0.0.1';
+  const shared: SharedState = {
+    ledger,
+    buckets: new AddressBuckets(options.rateLimit ?? DEFAULT_RATE_LIMIT),
+    wss: new WebSocketServer({ noServer: true, maxPayload: 4096 }),
+    sockets: new Set<WebSocket>(),
+    logger: options.logger ?? false,
+  };
+  if (options.readerThread !== false) await ledger.startReaderThread();
+  const plain = buildApp(shared, new HttpGuard(host, options), undefined);
+  const tls = options.tls;
+  const secure = tls ? buildApp(shared, new HttpGuard(tls.host ?? '127.0.0.1', options), tls) : undefined;
   const unsubscribe = ledger.subscribe((event: LedgerEvent) => {
     const data = JSON.stringify(event);
-    for (const ws of sockets) {
+    for (const ws of shared.sockets) {
       if (ws.bufferedAmount > MAX_SOCKET_BUFFER_BYTES) ws.close(1011, 'subscriber too slow');
       else ws.send(data);
     }
   });
+  const close = async () => {
+    unsubscribe();
+    for (const ws of shared.sockets) ws.terminate();
+    shared.wss.close();
+    await Promise.all([plain.close(), secure?.close()]);
+  };
 
-  const address = await app.listen({ host, port: options.port ?? 0 });
-  const url = address.endsWith('/') ? address : `${address}/`;
+  let url: string;
+  let tlsUrl: string | undefined;
+  try {
+    url = withSlash(await plain.listen({ host, port: options.port ?? 0 }));
+    if (secure && tls)
+      tlsUrl = withSlash(await secure.listen({ host: tls.host ?? '127.0.0.1', port: tls.port ?? 0 }));
+  } catch (err) {
+    await close();
+    throw err;
+  }
   return {
     url,
     wsUrl: url.replace(/^http/, 'ws') + 'ws',
+    tlsUrl,
+    tlsWsUrl: tlsUrl === undefined ? undefined : tlsUrl.replace(/^https/, 'wss') + 'ws',
+    tlsSpkiSha256: tls ? spkiSha256Of(new X509Certificate(tls.certPem)) : undefined,
+    tlsCertPem: tls?.certPem,
     devSecret: ledger.devSecret,
-    async close() {
-      unsubscribe();
-      for (const ws of sockets) ws.terminate();
-      wss.close();
-      await app.close();
+    bound: {
+      plain: plain.server.address() as AddressInfo,
+      tls: secure ? (secure.server.address() as AddressInfo) : undefined,
     },
+    close,
   };
 }

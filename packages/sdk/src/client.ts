@@ -17,7 +17,7 @@ import {
   type ValidJoinSplitParams,
   type ValidSpendV2Params,
 } from '@nightjar/circuits';
-import { RpcLedgerClient, type LedgerClient } from '@nightjar/ledger/client';
+import { RpcLedgerClient, type LedgerClient, type LedgerClientTls } from '@nightjar/ledger/client';
 import {
   FieldError,
   instrumentCodec,
@@ -108,6 +108,12 @@ export interface CreateClientParameters {
    * to `ledgerUrl`; a dev ledger refuses the faucet without it.
    */
   ledgerDevSecret?: string;
+  /**
+   * How an `https://` `ledgerUrl` is trusted: the SHA-256 of its certificate's SubjectPublicKeyInfo
+   * (ready.json `ledger_tls_spki_sha256`) and/or a CA certificate (PEM) it must chain to. A
+   * certificate that fails fails the call before any request is sent (`LedgerUnavailableError`).
+   */
+  ledgerTls?: LedgerClientTls;
   /** A ledger client (in-process in tests); wins over `ledgerUrl`. */
   ledger?: LedgerClient;
   credentials: Credentials;
@@ -254,10 +260,10 @@ export async function createClient(params: CreateClientParameters): Promise<Crea
   const ledger: LedgerClient = typedLedger(
     params.ledger ??
       (params.ledgerUrl
-        ? new RpcLedgerClient(
-            params.ledgerUrl,
-            params.ledgerDevSecret === undefined ? {} : { devSecret: params.ledgerDevSecret },
-          )
+        ? new RpcLedgerClient(params.ledgerUrl, {
+            ...(params.ledgerDevSecret === undefined ? {} : { devSecret: params.ledgerDevSecret }),
+            ...(params.ledgerTls === undefined ? {} : { tls: params.ledgerTls }),
+          })
         : (() => {
             throw new NightjarError('createClient needs ledgerUrl or ledger');
           })()),

@@ -168,7 +168,7 @@ export const start: Command = {
         mode: venue.dev ? 'dev' : 'production',
         ...(first ? { first_admin: first } : {}),
       },
-      `nightjar venue ready at ${venue.ready.base_url} (ledger ${venue.ready.ledger_url}); details in ${venue.readyFile}\n` +
+      `nightjar venue ready at ${venue.ready.base_url} (ledger ${venue.ready.ledger_tls_url ?? venue.ready.ledger_url}); details in ${venue.readyFile}\n` +
         (venue.ready.app_url
           ? `trading app: open ${venue.ready.app_url} (a one-time link; \`nightjar app --link\` prints a new one)\n`
           : '') +
@@ -196,9 +196,19 @@ export const ledger: Command = {
       {
         url: running.url,
         ws_url: running.wsUrl,
+        ...(running.tls
+          ? {
+              tls_url: running.tls.url,
+              tls_ws_url: running.tls.wsUrl,
+              tls_spki_sha256: running.tls.spkiSha256,
+            }
+          : {}),
         ...(running.devSecretFile ? { dev_secret_file: running.devSecretFile } : {}),
       },
       `nightjar ledger ready at ${running.url} (events: ${running.wsUrl})` +
+        (running.tls
+          ? `; over TLS at ${running.tls.url} (events: ${running.tls.wsUrl}), certificate SPKI SHA-256 ${running.tls.spkiSha256}`
+          : '') +
         (running.devSecretFile ? `; dev secret in ${running.devSecretFile}` : ''),
     );
     return 0;

@@ -9,17 +9,22 @@
  * (`--no-dev`, always on dstack): none of these; the operator's genesis authority key initializes
  * the ledger and registers the settlement key, the first admin's credentials are shown once, and
  * the dev-ceremony circuit keys are refused.
+ *
+ * The ledger it starts answers plain HTTP on loopback (the engine's connection) and TLS on another
+ * loopback port with its persistent certificate: ready.json names both, and local tools (the CLI,
+ * the app, the demo traders) use the TLS URL with its pin.
  */
 import { rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { circuitKeysInfo, loadCircuitKeys } from '@nightjar/circuits';
-import { DstackPlatform, isReleaseCheckout, startEngine } from '@nightjar/engine';
+import { DEFAULT_FILL_PUSH_HOLD_MS, DstackPlatform, isReleaseCheckout, startEngine } from '@nightjar/engine';
 import {
   createGroth16Verifier,
   ensureDevGenesis,
   ensureGenesis,
   Ledger,
   loadOrCreateDevKeys,
+  loadOrCreateLedgerIdentity,
   RpcLedgerClient,
   runAsAdmin,
   serveLedger,
@@ -31,15 +36,26 @@ import type { Options } from '../command.js';
 import type { Ready } from '../config.js';
 import type { Credentials } from '@nightjar/sdk';
 
-export const START_USAGE = `nightjar start [--data-dir D] [--port P] [--ledger URL] [--token-ttl SECONDS] [--slot-ms N]
-               [--platform simulated|dstack] [--no-dev --authority-key FILE] [--circuit-keys DIR]
+/** The largest `--fill-push-hold-ms`: ten seconds of delay on every fill is as much as a trader bears. */
+export const MAX_FILL_PUSH_HOLD_MS = 10_000;
+
+export const START_USAGE = `nightjar start [--data-dir D] [--port P] [--ledger URL [--ledger-tls-pin HEX]] [--token-ttl SECONDS]
+               [--slot-ms N] [--fill-push-hold-ms N] [--platform simulated|dstack]
+               [--no-dev --authority-key FILE] [--circuit-keys DIR]
 
   Dev mode by default (simulated platform): a ledger faucet, fault injection, a dev admin whose
   credentials ready.json carries, and the dev-ceremony circuit keys. Never for real value; see --no-dev.
 
   --data-dir D         state of the ledger and the engine (default ./.nightjar)
   --port P             HTTPS port of the engine (default 8443; 0 picks a free one)
-  --ledger URL         use a running ledger instead of starting one
+  --ledger URL         use a running ledger instead of starting one (the started one serves plain
+                       HTTP on 127.0.0.1 and TLS on another loopback port: ready.json's ledger_url,
+                       ledger_tls_url and ledger_tls_spki_sha256)
+  --ledger-tls-pin HEX with an https:// --ledger: the SHA-256 of its certificate's SPKI (\`nightjar
+                       ledger --tls-port\` prints it); the engine and local tools pin it
+  --fill-push-hold-ms N  largest random hold on a fill push, 0..${MAX_FILL_PUSH_HOLD_MS} (default ${DEFAULT_FILL_PUSH_HOLD_MS};
+                       0 turns it off): a push landing one slot after its settlement names the
+                       trader of that match to whoever watches both; fills arrive up to N ms later
   --token-ttl SECONDS  bearer token lifetime, 1..3600 (default 3600)
   --slot-ms N          slot length of the started ledger (default 400)
   --platform KIND      attestation platform: simulated (default; its PKI under D/engine/attestation)
@@ -62,6 +78,8 @@ export const START_OPTIONS = {
   'data-dir': { type: 'string' },
   port: { type: 'string' },
   ledger: { type: 'string' },
+  'ledger-tls-pin': { type: 'string' },
+  'fill-push-hold-ms': { type: 'string' },
   'token-ttl': { type: 'string' },
   'slot-ms': { type: 'string' },
   platform: { type: 'string' },
@@ -69,6 +87,25 @@ export const START_OPTIONS = {
   'authority-key': { type: 'string' },
   'circuit-keys': { type: 'string' },
 } as const satisfies Options;
+
+/** `--fill-push-hold-ms`: an integer 0..MAX_FILL_PUSH_HOLD_MS, the engine's default when absent. */
+export function fillPushHoldOption(value: string | undefined): number {
+  if (value === undefined) return DEFAULT_FILL_PUSH_HOLD_MS;
+  const n = Number(value);
+  if (!/^[0-9]+$/.test(value) || n > MAX_FILL_PUSH_HOLD_MS)
+    throw new UsageError(`--fill-push-hold-ms must be 0..${MAX_FILL_PUSH_HOLD_MS}, got ${value}`);
+  return n;
+}
+
+/** `--ledger-tls-pin`: 64 hex digits, only beside an https:// `--ledger`. */
+export function ledgerTlsPinOption(ledger: string | undefined, pin: string | undefined): string | undefined {
+  if (pin === undefined) return undefined;
+  if (ledger === undefined || !/^https:\/\//i.test(ledger))
+    throw new UsageError('--ledger-tls-pin pins the certificate of an https:// --ledger URL');
+  if (!/^[0-9a-fA-F]{64}$/.test(pin))
+    throw new UsageError('--ledger-tls-pin must be 64 hex digits (the SHA-256 of the certificate SPKI)');
+  return pin.toLowerCase();
+}
 
 export interface RunningVenue {
   readyFile: string;
@@ -112,6 +149,8 @@ export async function startVenue(
   const circuitKeys = await loadCircuitKeys({ dir: opts['circuit-keys'], allowDevOnly: dev });
   const dataDir = resolve(opts['data-dir'] ?? '.nightjar');
   const tokenTtlSeconds = positiveIntOption('token-ttl', opts['token-ttl'], 3600);
+  const fillPushHoldMs = fillPushHoldOption(opts['fill-push-hold-ms']);
+  const ledgerTlsPin = ledgerTlsPinOption(opts.ledger, opts['ledger-tls-pin']);
   if (tokenTtlSeconds > 3600) throw new UsageError('--token-ttl must be at most 3600');
   // ssh's StrictModes: a data directory another user made or may write to is refused, not adopted.
   ensurePrivateDir(dataDir);
@@ -130,6 +169,11 @@ export async function startVenue(
     let registerTeeKeys: ((keys: string[]) => Promise<void>) | undefined;
     // The dev ledger served here: its faucet's secret goes into ready.json (0600) for local tools.
     let ledgerDevSecret: string | undefined;
+    // The ledger over TLS for local tools (the engine keeps the plain loopback URL).
+    let ledgerTls: { url: string; spkiSha256: string } | undefined =
+      ledgerUrl !== undefined && ledgerTlsPin !== undefined
+        ? { url: ledgerUrl, spkiSha256: ledgerTlsPin }
+        : undefined;
     if (ledgerUrl === undefined) {
       const ledgerDir = join(dataDir, 'ledger');
       const ledger = Ledger.open({
@@ -146,12 +190,22 @@ export async function startVenue(
         registerTeeKeys = (keys) =>
           runAsAdmin(ledger, devKeys.adminSeed, [{ name: 'set_tee_keys', args: { keys } }]);
       } else registerTeeKeys = await asAuthority(ledger, authority!);
-      const server = await serveLedger(ledger, { port: 0 });
+      // Kept in the ledger's directory: a restart keeps the pin local tools have.
+      const identity = await loadOrCreateLedgerIdentity(ledgerDir);
+      const server = await serveLedger(ledger, {
+        port: 0,
+        tls: { keyPem: identity.keyPem, certPem: identity.certPem, host: '127.0.0.1', port: 0 },
+      });
       closers.push(() => server.close());
       ledgerUrl = server.url;
       ledgerDevSecret = server.devSecret;
+      if (server.tlsUrl && server.tlsSpkiSha256)
+        ledgerTls = { url: server.tlsUrl, spkiSha256: server.tlsSpkiSha256 };
     }
-    const client = new RpcLedgerClient(ledgerUrl);
+    const client = new RpcLedgerClient(
+      ledgerUrl,
+      ledgerTlsPin === undefined ? {} : { tls: { spkiSha256: ledgerTlsPin } },
+    );
     closers.push(() => client.close());
     await client.connectEvents();
     if (opts.ledger !== undefined && authority) registerTeeKeys = await asAuthority(client, authority);
@@ -163,6 +217,7 @@ export async function startVenue(
       port: portOption(opts.port, 8443),
       dev,
       tokenTtlSeconds,
+      fillPushHold: { maxDelayMs: fillPushHoldMs },
       validInputKey: circuitKeys.keys.valid_input_v2,
       // Match proofs: made by the default prover (worker threads), checked with this key first.
       validMatchKey: circuitKeys.keys.valid_match_v2,
@@ -181,6 +236,7 @@ export async function startVenue(
     const ready: Ready = {
       base_url: engine.url,
       ledger_url: ledgerUrl,
+      ...(ledgerTls ? { ledger_tls_url: ledgerTls.url, ledger_tls_spki_sha256: ledgerTls.spkiSha256 } : {}),
       boot_session_id: engine.bootSessionId,
       compose_hash: engine.attestation.identity.compose_hash,
       ...(engine.attestation.rootCa?.path ? { platform_root: engine.attestation.rootCa.path } : {}),

@@ -23,7 +23,7 @@ import {
 } from '@nightjar/sdk';
 import type { Instrument } from '@nightjar/protocol';
 import type { Paths } from '../config.js';
-import { readReady } from '../config.js';
+import { ledgerConnection, readReady } from '../config.js';
 import { pinnedRoot } from '../connect.js';
 import { priceLimit } from './quote-plan.js';
 
@@ -54,13 +54,15 @@ async function openClient(
   name?: string,
 ): Promise<Client> {
   const ready = readReady(paths);
+  const ledger = ledgerConnection(ready);
   const credentials = creds ?? ready.admin;
   if (!credentials) throw new Error('ready.json has no dev admin: demo traders need a dev venue');
   return createClient({
     baseUrl: ready.base_url,
     pinnedRoot: pinnedRoot(ready),
     composeHash: ready.compose_hash,
-    ledgerUrl: ready.ledger_url,
+    ledgerUrl: ledger.url,
+    ...(ledger.tls ? { ledgerTls: ledger.tls } : {}),
     ...(ready.ledger_dev_secret ? { ledgerDevSecret: ready.ledger_dev_secret } : {}),
     credentials,
     ...(creds ? { wallet: createWallet() } : {}),
