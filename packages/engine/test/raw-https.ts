@@ -10,6 +10,8 @@ export interface RawResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   text: string;
+  /** Bytes the response occupied on the socket (head and body), for a response read by `tls`. */
+  bytes?: number;
 }
 
 export interface RawRequest {
@@ -64,8 +66,11 @@ export class RawHttps {
     });
   }
 
-  /** Writes `bytes` on a fresh TLS connection and reads the first response back (not to HEAD). */
-  tls(bytes: string | Buffer): Promise<RawResponse> {
+  /**
+   * Writes `bytes` on a fresh TLS connection and reads the first response back (`bodiless` for a
+   * reply to HEAD, whose `content-length` announces a body that is not sent).
+   */
+  tls(bytes: string | Buffer, bodiless = false): Promise<RawResponse> {
     return new Promise((resolve, reject) => {
       let received = Buffer.alloc(0);
       const socket = connect(
@@ -73,7 +78,7 @@ export class RawHttps {
         () => socket.write(bytes),
       );
       const settle = (): void => {
-        const parsed = parseResponse(received);
+        const parsed = parseResponse(received, bodiless);
         if (!parsed) return;
         socket.destroy();
         resolve(parsed);
@@ -101,7 +106,7 @@ export class RawHttps {
 }
 
 /** The first HTTP/1.x response in `raw` (content-length bodies: what the engine writes), once complete. */
-export function parseResponse(raw: Buffer): RawResponse | undefined {
+export function parseResponse(raw: Buffer, bodiless = false): RawResponse | undefined {
   const end = raw.indexOf('\r\n\r\n');
   if (end < 0) return undefined;
   const [statusLine = '', ...lines] = raw.subarray(0, end).toString('latin1').split('\r\n');
@@ -112,8 +117,8 @@ export function parseResponse(raw: Buffer): RawResponse | undefined {
     const colon = line.indexOf(':');
     headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
   }
-  const length = Number(headers['content-length'] ?? 0);
+  const length = bodiless ? 0 : Number(headers['content-length'] ?? 0);
   if (raw.length < end + 4 + length) return undefined;
   const text = raw.subarray(end + 4, end + 4 + length).toString('utf8');
-  return { status: Number(status[1]), headers, text };
+  return { status: Number(status[1]), headers, text, bytes: end + 4 + length };
 }

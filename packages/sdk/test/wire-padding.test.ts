@@ -1,14 +1,21 @@
 /**
  * Issue 30, item 5, over real HTTPS and a real WebSocket: an order placement was the one request
- * of a telling size (1,795 bytes of body, every other request under 325), and a fill push its own
- * frame size. A recording wrapper counts the bytes the SDK writes for each HTTP request (request
- * line, headers and body: what TLS carries) and every stream frame either side sends; each is a
- * bucket size, and placement, cancel, modify, token and read requests are one size.
+ * of a telling size (1,795 bytes of body, every other request under 325), a fill push its own
+ * frame size, and each answer its own size (a placement's 303 bytes, a cancel's 279, 150 more per
+ * open order). A recording wrapper counts the bytes the SDK writes for each HTTP request (request
+ * line, headers and body: what TLS carries), the plaintext bytes of each response it reads, the
+ * WebSocket upgrade and its 101, and every stream frame either side sends; each is a bucket size,
+ * and placement, cancel, modify, token and read requests, and their answers, are one size.
  */
 import type { TLSSocket } from 'node:tls';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
-import { FRAME_SIZE_BUCKETS, REQUEST_SIZE_BUCKETS, type Instrument } from '@nightjar/protocol';
+import {
+  FRAME_SIZE_BUCKETS,
+  REQUEST_SIZE_BUCKETS,
+  RESPONSE_SIZE_BUCKETS,
+  type Instrument,
+} from '@nightjar/protocol';
 import {
   cancelOrder,
   createStream,
@@ -26,6 +33,8 @@ import { advanceUntil, finalize, fund, newParty } from './fast-venue.js';
 interface RecordedRequest {
   line: string;
   bytes: number;
+  /** Plaintext bytes of its response on the socket (read before the next request is written). */
+  received: number;
 }
 
 const REQUEST_LINE = /^([A-Z]+) (\S+) HTTP\/1\.1\r\n/;
@@ -37,12 +46,16 @@ function recordHttp(requests: RecordedRequest[]) {
     const socket = (pinned as unknown as { socket: TLSSocket }).socket;
     if (wrapped.has(socket)) return;
     wrapped.add(socket);
+    socket.prependListener('data', (c: Buffer) => {
+      const last = requests.at(-1);
+      if (!pinned.closed && last) last.received += c.length;
+    });
     const write = socket.write.bind(socket) as (...args: unknown[]) => boolean;
     socket.write = ((chunk: unknown, ...rest: unknown[]) => {
       if (!pinned.closed) {
         const buf = typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk as Uint8Array);
         const m = REQUEST_LINE.exec(buf.subarray(0, 200).toString('latin1'));
-        if (m) requests.push({ line: `${m[1]} ${m[2]}`, bytes: buf.length });
+        if (m) requests.push({ line: `${m[1]} ${m[2]}`, bytes: buf.length, received: 0 });
         else if (requests.length > 0) requests[requests.length - 1]!.bytes += buf.length;
       }
       return write(chunk, ...rest);
@@ -58,6 +71,45 @@ function recordHttp(requests: RecordedRequest[]) {
     return publicGet.apply(this, args) as never;
   });
 }
+
+interface RecordedUpgrade {
+  /** Bytes of the upgrade request the SDK wrote. */
+  request: number;
+  /** Bytes of the engine's answer's head (the 101 carries no body). */
+  answer: number;
+  answerText: string;
+}
+
+/** The upgrade request and the head of its answer on every socket the SDK hands to a WebSocket. */
+function recordUpgrades(upgrades: RecordedUpgrade[]) {
+  const { detach } = PinnedSocket.prototype;
+  vi.spyOn(PinnedSocket.prototype, 'detach').mockImplementation(function (this: PinnedSocket) {
+    const socket = detach.apply(this);
+    const u: RecordedUpgrade = { request: 0, answer: 0, answerText: '' };
+    upgrades.push(u);
+    const write = socket.write.bind(socket) as (...args: unknown[]) => boolean;
+    socket.write = ((chunk: unknown, ...rest: unknown[]) => {
+      const buf = typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk as Uint8Array);
+      if (u.request === 0) u.request = buf.length;
+      return write(chunk, ...rest);
+    }) as typeof socket.write;
+    let head = Buffer.alloc(0);
+    const onData = (c: Buffer) => {
+      head = Buffer.concat([head, c]);
+      const end = head.indexOf('\r\n\r\n');
+      if (end < 0) return;
+      u.answer = end + 4;
+      u.answerText = head.subarray(0, end + 4).toString('latin1');
+      socket.off('data', onData);
+    };
+    socket.prependListener('data', onData);
+    return socket;
+  });
+}
+
+const LARGEST_RESPONSE = RESPONSE_SIZE_BUCKETS[RESPONSE_SIZE_BUCKETS.length - 1]!;
+const isResponseBucket = (n: number) =>
+  RESPONSE_SIZE_BUCKETS.includes(n) || (n > LARGEST_RESPONSE && n % LARGEST_RESPONSE === 0);
 
 interface RecordedFrame {
   server: boolean;
@@ -129,6 +181,8 @@ describe('padding on the wire', () => {
     await fund(bob, v, inst.base_mint, 4n * size);
     await fund(bob, v, inst.base_mint, 4n * size);
     await fund(alice, v, inst.quote_mint, 10n * size);
+    const carol = await newParty(v);
+    for (let i = 0; i < 3; i++) await fund(carol, v, inst.base_mint, 4n * size);
     await finalize(v);
     const fills: StreamClientEvent[] = [];
     const stream = await createStream(bob.client);
@@ -157,9 +211,22 @@ describe('padding on the wire', () => {
       });
       await getOpenOrders(bob.client);
       await cancelOrder(bob.client, { orderId: modified.orderId });
+
+      // Lists of none and of three open orders, an error and an unknown route answer alike.
+      expect(await getOpenOrders(carol.client)).toHaveLength(0);
+      for (let i = 0n; i < 3n; i++)
+        await placeOrder(carol.client, {
+          symbol: 'SOL-USDC',
+          side: 'ask',
+          amount: size,
+          price: (900n + i) * tick,
+        });
+      expect(await getOpenOrders(carol.client)).toHaveLength(3);
+      expect((await carol.client.transport.request('/account/orders', { token: 'nope' })).status).toBe(401);
+      expect((await carol.client.transport.request('/no/such/route')).status).toBe(404);
     } finally {
       await stream.close();
-      await Promise.all([bob.client.close(), alice.client.close()]);
+      await Promise.all([bob.client.close(), alice.client.close(), carol.client.close()]);
     }
 
     const kinds = new Set(requests.map((r) => r.line.replace(/\/[0-9a-f]{32}\b/, '/{id}')));
@@ -170,6 +237,20 @@ describe('padding on the wire', () => {
     // One size for all of them (the smallest bucket holds a placement and a modify).
     expect(new Set(requests.map((r) => r.bytes))).toEqual(new Set([REQUEST_SIZE_BUCKETS[0]]));
 
+    // Every answer is a bucket size; all but the attestation (its quote and collateral) the smallest.
+    for (const r of requests) expect(isResponseBucket(r.received), `${r.line} -> ${r.received}`).toBe(true);
+    const answers = requests.filter((r) => !r.line.startsWith('GET /transport-attestation'));
+    for (const k of [
+      'POST /orders',
+      'PUT /orders/{id}',
+      'DELETE /orders/{id}',
+      'GET /orders/{id}',
+      'GET /account/orders',
+    ])
+      expect(kinds).toContain(k);
+    expect(kinds).toContain('GET /no/such/route');
+    expect(new Set(answers.map((r) => r.received))).toEqual(new Set([RESPONSE_SIZE_BUCKETS[0]]));
+
     const server = frames.filter((f) => f.server);
     const client = frames.filter((f) => !f.server);
     expect(server.some((f) => f.text.startsWith('{"channel":"fills"'))).toBe(true);
@@ -178,5 +259,25 @@ describe('padding on the wire', () => {
     for (const f of frames) expect(FRAME_SIZE_BUCKETS, f.text.slice(0, 40)).toContain(f.bytes);
     // A fill push is the size of an order event, a reply or a pong.
     expect(new Set(frames.map((f) => f.bytes))).toEqual(new Set([FRAME_SIZE_BUCKETS[0]]));
+  }, 60_000);
+
+  it('the WebSocket upgrade is a request bucket and its 101 has one size, whoever connects', async () => {
+    const upgrades: RecordedUpgrade[] = [];
+    recordUpgrades(upgrades);
+    const carol = await newParty(v);
+    const dave = await newParty(v);
+    const streams = [await createStream(carol.client), await createStream(dave.client)];
+    try {
+      expect(upgrades).toHaveLength(2);
+      for (const u of upgrades) {
+        expect(REQUEST_SIZE_BUCKETS, 'upgrade request').toContain(u.request);
+        expect(u.answerText).toMatch(/^HTTP\/1\.1 101 /);
+      }
+      expect(upgrades[0]!.request).toBe(upgrades[1]!.request);
+      expect(upgrades[0]!.answer).toBe(upgrades[1]!.answer);
+    } finally {
+      for (const s of streams) await s.close();
+      await Promise.all([carol.client.close(), dave.client.close()]);
+    }
   }, 60_000);
 });

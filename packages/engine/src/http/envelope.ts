@@ -4,7 +4,8 @@
  * way of sending it. The error handler and Fastify's `frameworkErrors` both end here.
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { VenueError } from '@nightjar/protocol';
+import { stringifyJson, VenueError } from '@nightjar/protocol';
+import { padReply } from './pad-response.js';
 
 /** Largest request body: a modify (two orders' worth of hex) is about 3 KiB. */
 export const MAX_BODY_BYTES = 16 * 1024;
@@ -50,5 +51,8 @@ export function replyWithEnvelope(err: unknown, req: FastifyRequest, reply: Fast
   }
   if (venue.retryAfterSeconds !== undefined)
     reply.header('retry-after', String(Math.max(1, Math.ceil(venue.retryAfterSeconds))));
-  void reply.status(venue.status).send(venue.toEnvelope());
+  void reply.status(venue.status).type('application/json; charset=utf-8');
+  // Padded here too: Fastify runs no hooks for the router's own failures (the `onSend` hook would
+  // miss them); elsewhere the hook finds the body already on its bucket and leaves it.
+  void reply.send(padReply(reply, stringifyJson(venue.toEnvelope()), reply.server.server));
 }

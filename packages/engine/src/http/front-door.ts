@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { VenueError } from '@nightjar/protocol';
+import { paddedRawResponse } from './pad-response.js';
 
 const requestIds = new WeakMap<IncomingMessage, string>();
 
@@ -74,8 +75,9 @@ function clientErrorOf(err: { code?: string }): VenueError {
 }
 
 /**
- * Writes the envelope straight to a socket that has no ServerResponse, then closes it. A reply
- * to HEAD carries the headers only: a body there would be read as garbage by the client.
+ * Writes the envelope straight to a socket that has no ServerResponse, then closes it, padded as
+ * every response is. A reply to HEAD carries the headers only: a body there would be read as
+ * garbage by the client.
  */
 function answerOnSocket(socket: Duplex, venue: VenueError, head = false): void {
   // A response already on the wire (a pipelined predecessor) must not be interleaved with ours.
@@ -83,12 +85,16 @@ function answerOnSocket(socket: Duplex, venue: VenueError, head = false): void {
   if (socket.writable && !inFlight?.headersSent) {
     const body = JSON.stringify(venue.toEnvelope());
     socket.write(
-      `HTTP/1.1 ${venue.status} ${STATUS_CODES[venue.status]}\r\n` +
-        `x-request-id: ${newRequestId()}\r\n` +
-        'content-type: application/json; charset=utf-8\r\n' +
-        `content-length: ${Buffer.byteLength(body)}\r\n` +
-        'connection: close\r\n\r\n' +
-        (head ? '' : body),
+      paddedRawResponse(
+        `HTTP/1.1 ${venue.status} ${STATUS_CODES[venue.status]}`,
+        [
+          ['x-request-id', newRequestId()],
+          ['content-type', 'application/json; charset=utf-8'],
+          ['connection', 'close'],
+        ],
+        body,
+        head,
+      ),
     );
   }
   socket.destroy();

@@ -12,24 +12,31 @@ import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { stringifyJson, VENUE_ROUTES, VenueError } from '@nightjar/protocol';
+import { paddedRawResponse } from '../http/pad-response.js';
 import type { StreamHub } from './hub.js';
 
 /** The route table's upgrade route, the only path the upgrade answers. */
 export const STREAM_PATH = VENUE_ROUTES.stream.path;
 
+/** Answers a refused upgrade with the envelope, padded to a response bucket like every answer. */
 function refuse(socket: Duplex, error: VenueError): void {
   const retryAfterSeconds = error.retryAfterSeconds;
-  const body = stringifyJson(error.toEnvelope());
-  const head = [
-    `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? ''}`,
-    'Content-Type: application/json; charset=utf-8',
-    `Content-Length: ${Buffer.byteLength(body)}`,
-    `x-request-id: ${randomBytes(12).toString('hex')}`,
-    ...(retryAfterSeconds === undefined ? [] : [`Retry-After: ${retryAfterSeconds}`]),
-    'Connection: close',
+  const headers: [string, string][] = [
+    ['Content-Type', 'application/json; charset=utf-8'],
+    ['x-request-id', randomBytes(12).toString('hex')],
+    ...(retryAfterSeconds === undefined
+      ? []
+      : [['Retry-After', String(retryAfterSeconds)] as [string, string]]),
+    ['Connection', 'close'],
   ];
   socket.once('finish', () => socket.destroy());
-  socket.end(head.join('\r\n') + '\r\n\r\n' + body);
+  socket.end(
+    paddedRawResponse(
+      `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? ''}`,
+      headers,
+      stringifyJson(error.toEnvelope()),
+    ),
+  );
 }
 
 /** Listens for upgrades on `server`; returns a function that stops listening and closes the ws server. */

@@ -12,7 +12,7 @@ import WebSocket, { type ClientOptions } from 'ws';
 import type { HttpResponse, RequestOptions } from './pinned-socket.js';
 import { assertPinnedMeasurements } from './check-measurements.js';
 import { SignerSetMismatchError } from './errors.js';
-import { openPinnedSocket, type PinnedSocket } from './pinned-socket.js';
+import { openPinnedSocket, paddedUpgradeHeaders, type PinnedSocket } from './pinned-socket.js';
 import {
   verifyTransport,
   type VerifyTransportParameters,
@@ -113,6 +113,13 @@ export function createTransport(params: CreateTransportParameters): CreateTransp
       wsUrl.protocol = 'wss:';
       const ws = new WebSocket(wsUrl, {
         ...options,
+        // The upgrade request is padded like every other request (issue 30, item 5).
+        headers: paddedUpgradeHeaders(wsUrl.pathname + wsUrl.search, url.host, {
+          ...(options.headers ? { headers: options.headers as Record<string, string> } : {}),
+          ...(options.origin === undefined ? {} : { origin: options.origin }),
+        }),
+        perMessageDeflate: false,
+        protocolVersion: 13,
         createConnection: (() => raw) as unknown as typeof createConnection,
       });
       try {

@@ -16,8 +16,10 @@ import { isIP, type NetConnectOpts } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { connect, type TLSSocket } from 'node:tls';
 import {
-  bucketFor,
-  padJsonText,
+  httpHeadBytes,
+  PAD_HEADER,
+  padHeaderValue,
+  padJsonBody,
   parseJsonExact,
   REQUEST_SIZE_BUCKETS,
   stringifyJson,
@@ -172,8 +174,7 @@ export class PinnedSocket {
   }
 }
 
-/** Header that pads a bodiless request; HTTP servers ignore headers they do not know. */
-export const PAD_HEADER = 'x-pad';
+export { PAD_HEADER };
 
 /**
  * The headers and body of a request whose whole HTTP/1.1 message lands on a size bucket
@@ -191,32 +192,49 @@ export function paddedRequest(
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   const json = options.body === undefined ? undefined : stringifyJson(options.body);
   if (json === undefined) {
-    // `x-pad: ` plus filler plus CRLF: the filler fills what the head lacks of its bucket.
-    const bare = requestHeadBytes(method, path, headers) + PAD_HEADER.length + 4;
-    const target = bucketFor(bare, REQUEST_SIZE_BUCKETS);
-    if (target !== undefined) headers[PAD_HEADER] = '0'.repeat(target - bare);
+    const pad = padHeaderValue(requestHeadBytes(method, path, headers), 0, REQUEST_SIZE_BUCKETS);
+    if (pad !== undefined) headers[PAD_HEADER] = pad;
     return { headers, payload: undefined };
   }
   headers['content-type'] = 'application/json';
-  // The length's digits count in the head: fix them at the target's width first (a bucket of
-  // four or five digits), then pad. A body within a bucket has a length with as many digits.
-  headers['content-length'] = '0'.repeat(String(Buffer.byteLength(json)).length);
-  let payload = json;
-  for (let i = 0; i < 3; i++) {
-    payload = padJsonText(json, REQUEST_SIZE_BUCKETS, { overhead: requestHeadBytes(method, path, headers) });
-    const length = String(Buffer.byteLength(payload));
-    if (length.length === headers['content-length'].length) break;
-    headers['content-length'] = '0'.repeat(length.length);
-  }
+  const payload = padJsonBody(
+    json,
+    (length) => requestHeadBytes(method, path, { ...headers, 'content-length': length }),
+    REQUEST_SIZE_BUCKETS,
+  );
   headers['content-length'] = String(Buffer.byteLength(payload));
   return { headers, payload };
 }
 
 /** Bytes of the request line and headers as Node writes them: `NAME: value\r\n` each, then CRLF. */
 export function requestHeadBytes(method: string, path: string, headers: Record<string, string>): number {
-  let n = Buffer.byteLength(`${method} ${path} HTTP/1.1\r\n`);
-  for (const [k, v] of Object.entries(headers)) n += Buffer.byteLength(`${k}: ${v}\r\n`);
-  return n + 2;
+  return httpHeadBytes(`${method} ${path} HTTP/1.1`, Object.entries(headers));
+}
+
+/**
+ * Headers for the WebSocket upgrade (GET `path`) that bring its head to a request bucket like any
+ * other request. `ws` writes its handshake headers after the caller's; they are listed here under
+ * the names `ws` uses, at their fixed widths (the key is always 16 bytes in base64), so `ws`
+ * replaces their values in place and the count holds. Open the socket with `perMessageDeflate`
+ * off: its offer is one more header, and compressed frames would undo their padding.
+ */
+export function paddedUpgradeHeaders(
+  path: string,
+  host: string,
+  extra: { headers?: Record<string, string>; origin?: string } = {},
+): Record<string, string> {
+  const headers: Record<string, string> = {
+    host,
+    ...extra.headers,
+    'Sec-WebSocket-Version': '13',
+    'Sec-WebSocket-Key': 'A'.repeat(24),
+    Connection: 'Upgrade',
+    Upgrade: 'websocket',
+    ...(extra.origin === undefined ? {} : { Origin: extra.origin }),
+  };
+  const pad = padHeaderValue(requestHeadBytes('GET', path, headers), 0, REQUEST_SIZE_BUCKETS);
+  if (pad !== undefined) headers[PAD_HEADER] = pad;
+  return headers;
 }
 
 export interface OpenPinnedSocketParameters {
