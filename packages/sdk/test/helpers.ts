@@ -34,14 +34,22 @@ export interface LoggedRequest {
   timeMs: number;
 }
 
-/** A Fastify logger stream that records each incoming request with its client port and time. */
-export function requestLog(): { logger: never; requests: LoggedRequest[] } {
+/**
+ * A Fastify logger stream that records each incoming request with its client port and time (and
+ * tells `onRequest` of it as it comes).
+ */
+export function requestLog(onRequest?: (r: LoggedRequest) => void): {
+  logger: never;
+  requests: LoggedRequest[];
+} {
   const requests: LoggedRequest[] = [];
   const stream = {
     write(line: string) {
       const o = JSON.parse(line) as { msg?: string; time: number; req?: { url: string; remotePort: number } };
-      if (o.msg === 'incoming request' && o.req)
-        requests.push({ url: o.req.url, port: o.req.remotePort, timeMs: o.time });
+      if (o.msg !== 'incoming request' || !o.req) return;
+      const r = { url: o.req.url, port: o.req.remotePort, timeMs: o.time };
+      requests.push(r);
+      onRequest?.(r);
     },
   };
   return { logger: { level: 'info', stream } as never, requests };

@@ -1,24 +1,14 @@
 /**
- * Issue 30 items 3 and 4: the wallet's reads stop naming its notes. A client wrapper records every
- * engine HTTP path and every ledger RPC call while a trader deposits, splits, merges, withdraws an
- * odd amount and syncs (stand-in proofs; the ledger checks every root and nullifier for real).
+ * Issue 30 item 3: a wallet builds the inclusion paths of the notes it spends from the ledger's
+ * leaves, so a node that serves a wrong leaf must not get a proof out of it (stand-in proofs; the
+ * ledger checks every root and nullifier for real). That the wallet asks the venue for no path and
+ * names its nullifiers to no one is held by privacy-scenario.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LedgerClient } from '@nightjar/ledger';
 import type { Instrument } from '@nightjar/protocol';
-import {
-  deposit,
-  mergeNotes,
-  splitNote,
-  syncWallet,
-  waitForInclusion,
-  withdraw,
-  ProofError,
-  type Client,
-  type JoinSplitProgress,
-} from '../src/index.js';
+import { deposit, withdraw, ProofError } from '../src/index.js';
 import { freshAddress, startTestVenue, type TestVenue } from './helpers.js';
-import { finalize, newParty } from './fast-venue.js';
+import { newParty } from './fast-venue.js';
 
 let v: TestVenue;
 let USDC: string;
@@ -32,129 +22,6 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   await v?.close();
-});
-
-interface LedgerCall {
-  method: string;
-  params: unknown;
-}
-
-/** A ledger that records every call (method and params) before passing it on. */
-function recordingLedger(calls: LedgerCall[]) {
-  return (inner: LedgerClient): LedgerClient =>
-    new Proxy(inner, {
-      get(target, prop, receiver) {
-        const value = Reflect.get(target, prop, receiver) as unknown;
-        if (typeof value !== 'function' || prop === 'subscribe' || prop === 'close') return value;
-        return (params: unknown) => {
-          calls.push({ method: String(prop), params });
-          return (value as (p: unknown) => unknown).call(target, params);
-        };
-      },
-    });
-}
-
-/** Records the path of every engine request the client makes. */
-function recordPaths(client: Client): string[] {
-  const paths: string[] = [];
-  const request = client.request.bind(client);
-  client.request = ((path: string, options?: never) => {
-    paths.push(path);
-    return request(path, options);
-  }) as Client['request'];
-  return paths;
-}
-
-const finalizeOnLanding = {
-  onProgress: (p: JoinSplitProgress) => {
-    if (p.stage === 'landed') void finalize(v);
-  },
-};
-
-/** What one trader's session sent: engine paths, ledger calls (and where its sync began). */
-interface Session {
-  funding: string;
-  paths: string[];
-  calls: LedgerCall[];
-  syncStart: number;
-  nullifiers: string[];
-}
-
-/**
- * A deposit (awaited until usable), a split, a merge, an odd-amount withdrawal (a split first) and
- * a sync, all recorded.
- */
-async function tradeSession(): Promise<Session> {
-  const calls: LedgerCall[] = [];
-  const a = await newParty(v, { ledger: recordingLedger(calls) });
-  const paths = recordPaths(a.client);
-  try {
-    const funding = a.wallet.keys.funding.address;
-    await v.ledger.requestAirdrop({ owner: funding, mint: USDC, amount: '1000' });
-    const usable = await deposit(a.client, {
-      mint: USDC,
-      amount: 1_000n,
-      onProgress: (p) => {
-        if (p.stage === 'landed') void finalize(v);
-      },
-    });
-    expect(usable.usable).toBe(true);
-    expect(await waitForInclusion(a.client, { commitment: usable.note.commitment, timeoutMs: 5_000 })).toBe(
-      true,
-    );
-
-    const split = await splitNote(a.client, { mint: USDC, amounts: [300n, 300n], ...finalizeOnLanding });
-    expect(split.notes.map((n) => n.amount)).toEqual([300n, 300n, 400n]);
-    const merged = await mergeNotes(a.client, {
-      mint: USDC,
-      commitments: [split.notes[0]!.commitment, split.notes[1]!.commitment],
-      ...finalizeOnLanding,
-    });
-    expect(merged.note.amount).toBe(600n);
-    // 123 is no note's value: one withdrawal pays it and keeps the rest as change.
-    const out = await withdraw(a.client, { mint: USDC, amount: 123n, recipient: freshAddress() });
-    expect(out.amount).toBe(123n);
-    await finalize(v);
-    expect(await v.ledger.getBalance({ owner: out.recipient, mint: USDC })).toBe('123');
-
-    const syncStart = calls.length;
-    await syncWallet(a.client);
-    expect(a.wallet.notes.get(out.note.commitment)?.state).toBe('spent');
-    expect(a.wallet.notes.get(merged.note.commitment)?.state).toBe('free');
-    const nullifiers = [...a.wallet.notes.values()].map((n) => n.nullifier);
-    return { funding, paths, calls, syncStart, nullifiers };
-  } finally {
-    await a.client.close();
-  }
-}
-
-const names = (c: LedgerCall, s: string) => JSON.stringify(c.params ?? null).includes(s);
-
-describe('the wallet names its notes to no one (issue 30 items 3 and 4)', () => {
-  let s: Session;
-  beforeAll(async () => {
-    s = await tradeSession();
-  }, 60_000);
-
-  it('a deposit, a split, a merge and an odd withdrawal ask the venue for no inclusion path', () => {
-    expect(s.paths.filter((p) => p.startsWith('/tree/inclusion'))).toEqual([]);
-    expect(s.paths.length).toBeGreaterThan(0);
-  });
-
-  it("syncWallet names none of the wallet's nullifiers: note states come from the chain's spent set", () => {
-    expect(s.nullifiers.length).toBeGreaterThan(5);
-    const syncReads = s.calls.slice(s.syncStart);
-    expect(syncReads.some((c) => names(c, s.funding))).toBe(true); // getDeposits, getNonce: by design
-    expect(syncReads.filter((c) => s.nullifiers.some((n) => names(c, n)))).toEqual([]);
-    expect(syncReads.map((c) => c.method)).toContain('getSpentNullifiers');
-  });
-
-  it('no ledger read carries the funding address beside a nullifier of the wallet', () => {
-    // Reads only: the withdrawal transaction itself is item 1's (its signer).
-    const reads = s.calls.filter((c) => c.method !== 'sendTransaction');
-    const joined = reads.filter((c) => names(c, s.funding) && s.nullifiers.some((n) => names(c, n)));
-    expect(joined).toEqual([]);
-  });
 });
 
 describe('local paths: the leaves a node serves must lead to a root the ledger had', () => {
