@@ -30,6 +30,12 @@ export interface RpcLedgerClientOptions {
   tls?: LedgerClientTls;
 }
 
+/**
+ * The most a ledger answer may hold (a full `getMemos` page is about 6 MB): a node that streams
+ * more is cut off rather than allowed to fill the client's memory.
+ */
+export const MAX_RPC_RESPONSE_BYTES = 32 * 1024 * 1024;
+
 const MIN_RECONNECT_MS = 100;
 const MAX_RECONNECT_MS = 5000;
 /** A call refused for its address's read budget (-32008) is sent again after these waits. */
@@ -122,7 +128,7 @@ export class RpcLedgerClient extends RpcMethods implements DevLedgerClient {
         ? await postOverAgent(this.url, this.agent, headers, payload, signal)
         : await fetch(this.url, { method: 'POST', headers, body: payload, signal }).then(async (r) => ({
             status: r.status,
-            text: await r.text(),
+            text: await readCappedText(r),
           }));
     } catch (err) {
       if (err instanceof LedgerTlsError) throw err;
@@ -239,7 +245,12 @@ function postOverAgent(
       },
       (res) => {
         const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
+        let size = 0;
+        res.on('data', (c: Buffer) => {
+          size += c.length;
+          if (size > MAX_RPC_RESPONSE_BYTES) res.destroy(new Error(tooLarge()));
+          else chunks.push(c);
+        });
         res.on('error', reject);
         res.on('end', () =>
           resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }),
@@ -249,4 +260,22 @@ function postOverAgent(
     req.on('error', reject);
     req.end(payload);
   });
+}
+
+const tooLarge = () => `ledger answer over ${MAX_RPC_RESPONSE_BYTES} bytes`;
+
+/** A fetch response's text, refused past {@link MAX_RPC_RESPONSE_BYTES}. */
+async function readCappedText(response: Response): Promise<string> {
+  if (!response.body) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of response.body) {
+    size += chunk.length;
+    if (size > MAX_RPC_RESPONSE_BYTES) {
+      await response.body.cancel().catch(() => undefined);
+      throw new Error(tooLarge());
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }

@@ -5,6 +5,7 @@
  * the read budget hold on the TLS listener too, and the plain listener stays on loopback.
  */
 import { statSync, rmSync } from 'node:fs';
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer, request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -12,6 +13,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   generateBootCertificate,
   LEDGER_TLS_FILE,
+  MAX_RPC_RESPONSE_BYTES,
   LedgerTlsError,
   loadOrCreateLedgerIdentity,
   RpcLedgerClient,
@@ -129,6 +131,43 @@ describe('the ledger over TLS (issue 30 item 4)', () => {
       LedgerTlsError,
     );
     expect(requests).toBe(0);
+  });
+
+  it('a node that answers more than MAX_RPC_RESPONSE_BYTES is cut off (over https and over http)', async () => {
+    // A hostile node streams an endless answer: the client stops reading past the cap.
+    let sent = 0;
+    const flood = (_req: IncomingMessage, res: ServerResponse) => {
+      const chunk = Buffer.alloc(1024 * 1024, 0x20);
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const pump = () => {
+        while (sent < 2 * MAX_RPC_RESPONSE_BYTES && !res.destroyed) {
+          sent += chunk.length;
+          if (!res.write(chunk)) return void res.once('drain', pump);
+        }
+        res.end();
+      };
+      res.on('error', () => undefined);
+      pump();
+    };
+    const cert = await generateBootCertificate();
+    const tlsNode = createHttpsServer({ key: cert.keyPem, cert: cert.certPem }, flood);
+    const plainNode = createHttpServer(flood);
+    for (const node of [tlsNode, plainNode]) {
+      await new Promise<void>((resolve) => node.listen(0, '127.0.0.1', resolve));
+      closers.push(() => new Promise((resolve) => node.close(() => resolve())));
+    }
+    const port = (s: { address(): unknown }) => (s.address() as AddressInfo).port;
+    const overTls = client(`https://127.0.0.1:${port(tlsNode)}/`, { tls: { spkiSha256: cert.spkiSha256 } });
+    await expect(overTls.getSlot()).rejects.toMatchObject({
+      code: -32005,
+      message: expect.stringContaining(`over ${MAX_RPC_RESPONSE_BYTES} bytes`),
+    });
+    sent = 0;
+    const overHttp = client(`http://127.0.0.1:${port(plainNode)}/`, {});
+    await expect(overHttp.getSlot()).rejects.toMatchObject({
+      code: -32005,
+      message: expect.stringContaining(`over ${MAX_RPC_RESPONSE_BYTES} bytes`),
+    });
   });
 
   it('the Host guard and the per-address read budget (shared with the plain listener) hold over TLS', async () => {
