@@ -42,7 +42,7 @@ export const FAST_ARGON2 = { memoryCost: 1024, timeCost: 1, parallelism: 1 };
 /** Proof verification stand-in for tests that are not about proofs: a proof of all 0xee bytes fails. */
 export const stubVerifyInputProof = async (proof: Uint8Array) => proof[0] !== 0xee;
 /**
- * The ledger's stand-in for every circuit (valid_input, valid_spend, valid_match): accepts every
+ * The ledger's stand-in for every circuit (valid_input_v2, valid_lock, valid_spend_v2, valid_match_v2, valid_join_split_v2): accepts every
  * proof but one starting 0xdd (which the engine's stubs accept).
  */
 const acceptAllLedgerProofs: LedgerProofVerifier = { verify: async (_c, proof) => proof[0] !== 0xdd };

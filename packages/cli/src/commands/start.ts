@@ -68,9 +68,8 @@ export const START_USAGE = `nightjar start [--data-dir D] [--port P] [--ledger U
                        {admin_seed, fee_owner_commitment} (or env NIGHTJAR_AUTHORITY_KEY); it
                        initializes a new ledger and registers the engine's settlement key
   --circuit-keys DIR   verification keys of a real ceremony: manifest.json pinning the SHA-256
-                       of valid_input_v2.vkey.json, valid_spend.vkey.json and, to settle,
-                       valid_lock.vkey.json and valid_match_v2.vkey.json (valid_spend_v2.vkey.json
-                       for withdrawals)
+                       of valid_input_v2.vkey.json, valid_spend_v2.vkey.json and, to settle,
+                       valid_lock.vkey.json and valid_match_v2.vkey.json
 `;
 
 /** The flags of `nightjar start` that `startVenue` parses (the command adds --demo-traders). */
