@@ -16,7 +16,7 @@ import {
   randomFieldElement,
 } from '@nightjar/crypto';
 import { bytesToHex, parseAddress } from '@nightjar/protocol';
-import { mintAddress, type LedgerClient, type MemoRecord } from '@nightjar/ledger';
+import { mintAddress, type DepositRecord, type LedgerClient, type MemoRecord } from '@nightjar/ledger';
 import { createClient, createWallet, syncWallet, type Client } from '../src/index.js';
 import { pins, startTestVenue } from '../test/helpers.js';
 
@@ -101,27 +101,47 @@ async function proofTimes(): Promise<{
   }
 }
 
-/** A ledger of N memos (10 of them the wallet's, verified against 10 leaves) served from memory. */
+/**
+ * A ledger of N memos (10 of them the wallet's fills, each of one of its 10 deposits, verified
+ * against the leaves) served from memory.
+ */
 async function recoveryTime(): Promise<{ memos: number; ms: number; stored: number }> {
   const SOL = mintAddress('SOL');
   const USDC = mintAddress('USDC');
   const seed = new Uint8Array(32).fill(9);
   const owner = createWallet({ seed });
   const leaves: string[] = [];
+  const deposits: DepositRecord[] = [];
   const ours = new Map<number, string>();
   const step = Math.floor(N_MEMOS / 10);
   for (let k = 0; k < 10; k++) {
-    const trade = outputInner(BigInt(k + 1), OutputRole.tradeOut);
+    // The consumed note: the wallet's k-th deposit, which the recovery finds through getDeposits.
+    const { note: parent } = owner.depositNote(k, USDC, 2_000n, 0);
+    deposits.push({
+      signature: '00'.repeat(64),
+      slot: k,
+      tree_id: 0,
+      leaf_index: leaves.length,
+      mint: USDC,
+      amount: '2000',
+      note_commitment: parent.commitment,
+    });
+    leaves.push(parent.commitment);
+    // Settlement v2's memo: trade-out, change (zero here, still appended) and fee inners.
+    const parentInner = BigInt('0x' + parent.inner);
+    const trade = outputInner(parentInner, OutputRole.tradeOut);
+    const change = outputInner(parentInner, OutputRole.change);
     const memo = encryptFillMemo(owner.keys.viewingPublicKey, {
       orderId: new Uint8Array(16).fill(k + 1),
       matchId: BigInt(k),
       tradeAmount: 1_000n + BigInt(k),
       changeAmount: 0n,
       feeAmount: 1n,
-      outputInners: [trade, outputInner(BigInt(k + 1), OutputRole.fee)],
+      outputInners: [trade, change, outputInner(parentInner, OutputRole.fee)],
     });
     ours.set(k * step, bytesToHex(memo));
     leaves.push(owner.noteFor(SOL, 1_000n + BigInt(k), trade, 0, 'trade').commitment);
+    leaves.push(owner.noteFor(USDC, 0n, change, 0, 'change').commitment);
   }
   // Foreign memos: one sealed memo per distinct random key would take minutes to build, so a
   // handful of foreign ciphertexts repeat; each is still a full trial decryption for the wallet.
@@ -154,8 +174,10 @@ async function recoveryTime(): Promise<{ memos: number; ms: number; stored: numb
     getMemos: async ({ from, to }: { from: number; to: number }) => ({
       memos: Array.from({ length: Math.max(0, Math.min(to, N_MEMOS) - from) }, (_, i) => memoAt(from + i)),
     }),
-    getNoteStatuses: async ({ nullifiers }: { nullifiers: string[] }) =>
-      nullifiers.map(() => ({ state: 'free' })),
+    // Nothing spent or locked: the recovery is the deposit search and the memo scan.
+    getSpentNullifiers: async ({ from }: { from: number }) => ({ nullifiers: [], next: from }),
+    getLiveLocks: async ({ from }: { from: number }) => ({ locks: [], next: from }),
+    getDeposits: async ({ from = 0 }: { from?: number }) => ({ deposits: deposits.slice(from) }),
     getNonce: async () => null,
   } as unknown as LedgerClient;
   const recovered = createWallet({ seed });
