@@ -9,7 +9,15 @@ import { join } from 'node:path';
 import { validJoinSplitWitness, validSpendV2Witness } from '@nightjar/circuits';
 import { COMMITMENT_LAG, type LedgerClient } from '@nightjar/ledger';
 import type { Instrument } from '@nightjar/protocol';
-import { createClient, createWallet, deposit, type Client, type Prover, type Wallet } from '../src/index.js';
+import {
+  createClient,
+  createWallet,
+  deposit,
+  type Client,
+  type CreateClientParameters,
+  type Prover,
+  type Wallet,
+} from '../src/index.js';
 import { pins, type TestVenue } from './helpers.js';
 
 /**
@@ -37,10 +45,19 @@ export interface Party {
   path: string;
 }
 
-/** A fresh account with a wallet file and a client (optionally over a wrapped ledger). */
+/**
+ * A fresh account with a wallet file and a client (optionally over a wrapped ledger). `client`
+ * adds or overrides createClient's parameters; with `ledgerUrl` among them, the client reads that
+ * JSON-RPC ledger instead of the venue's in-process one.
+ */
 export async function newParty(
   v: TestVenue,
-  options: { ledger?: (l: LedgerClient) => LedgerClient; path?: string; seed?: Uint8Array } = {},
+  options: {
+    ledger?: (l: LedgerClient) => LedgerClient;
+    path?: string;
+    seed?: Uint8Array;
+    client?: Partial<CreateClientParameters>;
+  } = {},
 ): Promise<Party> {
   const { credentials } = await v.newAccount();
   const path = options.path ?? join(mkdtempSync(join(tmpdir(), 'sdk-fast-')), 'w.wallet');
@@ -55,11 +72,12 @@ export async function newParty(
     baseUrl: v.engine.url,
     pinnedRoot: p.rootCaDer,
     composeHash: p.composeHash,
-    ledger: options.ledger ? options.ledger(v.ledger) : v.ledger,
+    ...(options.client?.ledgerUrl ? {} : { ledger: options.ledger ? options.ledger(v.ledger) : v.ledger }),
     credentials,
     wallet,
     prover: standInProver,
     backoff: { attempts: 1 },
+    ...options.client,
   });
   return { wallet, client, path };
 }

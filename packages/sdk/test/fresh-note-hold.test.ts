@@ -4,14 +4,9 @@
  * one, until its random hold has passed. Real engine and ledger; the hold's clock and random
  * source are the test's (no sleeps: `noteWaitMs: 0` answers at once).
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requiredCollateral, type Instrument } from '@nightjar/protocol';
 import {
-  createClient,
-  createWallet,
   deposit,
   FreshNoteHold,
   InsufficientNotesError,
@@ -19,8 +14,8 @@ import {
   placeOrder,
   type Client,
 } from '../src/index.js';
-import { pins, startTestVenue, type TestVenue } from './helpers.js';
-import { FAST_SCRYPT, finalize, standInProver } from './fast-venue.js';
+import { startTestVenue, type TestVenue } from './helpers.js';
+import { finalize, newParty } from './fast-venue.js';
 
 let v: TestVenue;
 let inst: Instrument;
@@ -33,30 +28,19 @@ afterAll(async () => {
 });
 
 async function heldClient(now: () => number, draws: number[]): Promise<Client> {
-  const { credentials } = await v.newAccount();
-  const p = pins(v);
-  return createClient({
-    baseUrl: v.engine.url,
-    pinnedRoot: p.rootCaDer,
-    composeHash: p.composeHash,
-    ledger: v.ledger,
-    credentials,
-    wallet: createWallet({
-      path: join(mkdtempSync(join(tmpdir(), 'sdk-hold-')), 'w.wallet'),
-      password: 'pw',
-      scrypt: FAST_SCRYPT,
-    }),
-    prover: standInProver,
-    backoff: { attempts: 1 },
-    freshNoteHold: {
-      maxMs: 60_000,
-      now,
-      random: (max) => {
-        draws.push(max);
-        return 30_000;
+  const { client } = await newParty(v, {
+    client: {
+      freshNoteHold: {
+        maxMs: 60_000,
+        now,
+        random: (max: number) => {
+          draws.push(max);
+          return 30_000;
+        },
       },
     },
   });
+  return client;
 }
 
 async function fundNote(c: Client, mint: string, amount: bigint) {

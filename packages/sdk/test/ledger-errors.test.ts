@@ -7,10 +7,7 @@
  * method, also from a ledger the caller passed; transactions keep `LedgerRefusedError`, and a lost
  * reply (-32004) is still answered by reading the record.
  */
-import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { serveLedger, type LedgerServer } from '@nightjar/ledger';
 import { RpcError, type LedgerClient, type LedgerMethodName } from '@nightjar/ledger/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,16 +16,14 @@ import {
   LedgerError,
   LedgerRefusedError,
   LedgerUnavailableError,
-  createClient,
-  createWallet,
   deposit,
   getBalances,
   isNightjarError,
   requestFaucet,
   syncWallet,
 } from '../src/index.js';
-import { FAST_SCRYPT, newParty, standInProver } from './fast-venue.js';
-import { expectRejection, pins, startTestVenue, type TestVenue } from './helpers.js';
+import { newParty } from './fast-venue.js';
+import { expectRejection, startTestVenue, type TestVenue } from './helpers.js';
 
 let v: TestVenue;
 beforeAll(async () => {
@@ -49,23 +44,10 @@ async function closedPort(): Promise<number> {
 
 /** A client of the venue whose ledger is the JSON-RPC server at `ledgerUrl`. */
 async function rpcClient(ledgerUrl: string, ledgerDevSecret?: string) {
-  const { credentials } = await v.newAccount();
-  const p = pins(v);
-  return createClient({
-    baseUrl: v.engine.url,
-    pinnedRoot: p.rootCaDer,
-    composeHash: p.composeHash,
-    ledgerUrl,
-    ...(ledgerDevSecret ? { ledgerDevSecret } : {}),
-    credentials,
-    wallet: createWallet({
-      path: join(mkdtempSync(join(tmpdir(), 'sdk-ledger-errors-')), 'w.wallet'),
-      password: 'pw',
-      scrypt: FAST_SCRYPT,
-    }),
-    prover: standInProver,
-    backoff: { attempts: 1 },
+  const { client } = await newParty(v, {
+    client: { ledgerUrl, ...(ledgerDevSecret ? { ledgerDevSecret } : {}) },
   });
+  return client;
 }
 
 /** `l` with the named methods replaced. */

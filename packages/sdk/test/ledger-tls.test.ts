@@ -5,14 +5,11 @@
  * middle) fails the first ledger read as a `LedgerUnavailableError` naming the mismatch (that the
  * ledger sees no byte of it is packages/ledger/test/rpc-tls.test.ts's).
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { generateBootCertificate, serveLedger, type LedgerServer } from '@nightjar/ledger';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LedgerUnavailableError, createClient, createWallet, getBalances } from '../src/index.js';
-import { FAST_SCRYPT, standInProver } from './fast-venue.js';
-import { expectRejection, pins, startTestVenue, type TestVenue } from './helpers.js';
+import { LedgerUnavailableError, getBalances } from '../src/index.js';
+import { newParty } from './fast-venue.js';
+import { expectRejection, startTestVenue, type TestVenue } from './helpers.js';
 
 let v: TestVenue;
 let server: LedgerServer;
@@ -25,24 +22,10 @@ afterAll(async () => {
   await v?.close();
 });
 
+/** A client of a fresh account reading the ledger over https with `spkiSha256` pinned. */
 async function tlsClient(spkiSha256: string) {
-  const { credentials } = await v.newAccount();
-  const p = pins(v);
-  return createClient({
-    baseUrl: v.engine.url,
-    pinnedRoot: p.rootCaDer,
-    composeHash: p.composeHash,
-    ledgerUrl: server.tlsUrl!,
-    ledgerTls: { spkiSha256 },
-    credentials,
-    wallet: createWallet({
-      path: join(mkdtempSync(join(tmpdir(), 'sdk-ledger-tls-')), 'w.wallet'),
-      password: 'pw',
-      scrypt: FAST_SCRYPT,
-    }),
-    prover: standInProver,
-    backoff: { attempts: 1 },
-  });
+  const { client } = await newParty(v, { client: { ledgerUrl: server.tlsUrl!, ledgerTls: { spkiSha256 } } });
+  return client;
 }
 
 describe('createClient with ledgerTls', () => {
