@@ -23,7 +23,6 @@ import {
 import { DEFAULT_SLOT_MS, type LedgerClient } from '@nightjar/ledger';
 import { AccountService } from './accounts/account-service.js';
 import type { CredentialHasherOptions } from './accounts/credential-hasher.js';
-import { RateLimiter } from './accounts/rate-limiter.js';
 import { requireAccount, requireAdmin } from './accounts/routes.js';
 import { loadTokenKey } from './accounts/token-key.js';
 import { computeComposeHash } from './attestation/compose-hash.js';
@@ -34,8 +33,9 @@ import { SimulatedPlatform } from './attestation/simulated-platform.js';
 import { ChainView } from './chain-view.js';
 import type { EngineContext } from './context.js';
 import { registerVenueRoutes } from './http/routes/index.js';
-import { AddressLimiter } from './http/address-limiter.js';
 import { buildHttpServer, servedRoutes } from './http/server.js';
+import { AddressLimiter } from './limits/address-limiter.js';
+import { RateLimiter } from './limits/rate-limiter.js';
 import { MarketRegistry } from './markets.js';
 import { VenueEventBus, type PushHoldOptions } from './event-bus.js';
 import { systemClock } from './stream/clock.js';

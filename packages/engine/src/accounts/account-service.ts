@@ -43,7 +43,7 @@ import {
   type CredentialHasherOptions,
 } from './credential-hasher.js';
 import { TokenDenylist } from './denylist.js';
-import { RateLimiter } from './rate-limiter.js';
+import { RateLimiter } from '../limits/rate-limiter.js';
 import { AccountStore, type AccountRow } from './store.js';
 import { TokenCodec, TOKEN_LENGTH } from './tokens.js';
 

@@ -1,6 +1,5 @@
 export * from './account-service.js';
 export * from './credential-hasher.js';
-export * from './rate-limiter.js';
 export * from './routes.js';
 export * from './store.js';
 export * from './tokens.js';

@@ -12,7 +12,7 @@ import {
   text,
   VenueError,
 } from '@nightjar/protocol';
-import type { AddressLimiter } from '../http/address-limiter.js';
+import type { AddressLimiter } from '../limits/address-limiter.js';
 import type { RouteHandlers } from '../http/register-routes.js';
 import { EVIDENCE_HEADER, EVIDENCE_HEADER_VALUE, type EvidenceFiles } from './evidence.js';
 import type { AttestationService } from './service.js';

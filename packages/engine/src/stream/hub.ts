@@ -10,7 +10,7 @@ import type { Duplex } from 'node:stream';
 import type { WebSocket } from 'ws';
 import { STREAM_CLOSE_CODES, VenueError, type StreamChannel } from '@nightjar/protocol';
 import type { AccountEvent, AccountService, Principal } from '../accounts/account-service.js';
-import { addressKey } from '../http/address-limiter.js';
+import { addressKey } from '../limits/address-limiter.js';
 import type { Intake } from '../orders/intake.js';
 import { AnonymousBudget, type AnonymousAdmission } from './anonymous-budget.js';
 import type { StreamClock } from './clock.js';

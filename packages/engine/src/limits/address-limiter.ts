@@ -5,7 +5,7 @@
  * nothing. The engine terminates TLS itself, so the socket's peer address is the client's.
  */
 import { addressKey, VenueError } from '@nightjar/protocol';
-import type { RateLimiter } from '../accounts/rate-limiter.js';
+import type { RateLimiter } from './rate-limiter.js';
 
 export { addressKey };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RateLimiter } from '../accounts/rate-limiter.js';
+import { RateLimiter } from './rate-limiter.js';
 import { AddressLimiter, addressKey } from './address-limiter.js';
 
 describe('addressKey', () => {
