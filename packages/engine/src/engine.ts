@@ -23,7 +23,6 @@ import {
 import { DEFAULT_SLOT_MS, type LedgerClient } from '@nightjar/ledger';
 import { AccountService } from './accounts/account-service.js';
 import type { CredentialHasherOptions } from './accounts/credential-hasher.js';
-import { requireAccount, requireAdmin } from './accounts/routes.js';
 import { loadTokenKey } from './accounts/token-key.js';
 import { computeComposeHash } from './attestation/compose-hash.js';
 import { EvidenceFiles } from './attestation/evidence.js';
@@ -32,6 +31,7 @@ import { AttestationService, type AttestationIdentity } from './attestation/serv
 import { SimulatedPlatform } from './attestation/simulated-platform.js';
 import { ChainView } from './chain-view.js';
 import type { EngineContext } from './context.js';
+import { requireAccount, requireAdmin } from './http/routes/accounts.js';
 import { registerVenueRoutes } from './http/routes/index.js';
 import { buildHttpServer, servedRoutes } from './http/server.js';
 import { AddressLimiter } from './limits/address-limiter.js';

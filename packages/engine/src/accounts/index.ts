@@ -1,5 +1,4 @@
 export * from './account-service.js';
 export * from './credential-hasher.js';
-export * from './routes.js';
 export * from './store.js';
 export * from './tokens.js';

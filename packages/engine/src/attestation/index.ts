@@ -7,4 +7,3 @@ export * from './simulated-platform.js';
 export * from './dstack-platform.js';
 export * from './service.js';
 export * from './evidence.js';
-export { attestationHandlers, type AttestationRoutesOptions } from './routes.js';

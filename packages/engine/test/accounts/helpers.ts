@@ -9,13 +9,15 @@ import type { CreatedAccountResponse } from '@nightjar/protocol';
 import {
   AccountService,
   CredentialHasher,
+  type AccountServiceOptions,
+  type CredentialHasherOptions,
+} from '../../src/accounts/index.js';
+import {
   accountHandlers,
   principalOf,
   requireAccount,
   requireAdmin,
-  type AccountServiceOptions,
-  type CredentialHasherOptions,
-} from '../../src/accounts/index.js';
+} from '../../src/http/routes/accounts.js';
 import { registerRoutes } from '../../src/http/register-routes.js';
 import { buildHttpServer } from '../../src/http/server.js';
 import type { BootCertificate } from '../../src/tls.js';

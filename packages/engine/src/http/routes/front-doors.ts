@@ -4,7 +4,7 @@
  * on public routes that cost work, the caller's address bucket.
  */
 import { RATE_LIMIT } from '@nightjar/protocol';
-import { principalOf } from '../../accounts/routes.js';
+import { principalOf } from './accounts.js';
 import type { EngineContext } from '../../context.js';
 import type { FrontDoors } from '../register-routes.js';
 

@@ -6,17 +6,17 @@
  * - `tree.ts`: the tree mirror's root, inclusion proofs and leaves
  * - `orders.ts`: place, status, cancel, modify, the account's open orders
  * - `operations.ts`: drain, settlement status and metrics, `/transparency`
- * - `../../accounts/routes.ts`: tokens, account settings, admin account management
- * - `../../attestation/routes.ts`: quotes and evidence files
+ * - `accounts.ts`: tokens, account settings, admin account management; the bearer/admin guards
+ * - `attestation.ts`: quotes and evidence files
  * - `front-doors.ts`: the guards and rate-limit buckets a route's `auth` and `charge` name
  *
  * `../register-routes.ts` registers them; `/v1/stream` is the stream's upgrade, not a handler here.
  */
 import type { FastifyInstance } from 'fastify';
 import type { EngineContext } from '../../context.js';
-import { accountHandlers } from '../../accounts/routes.js';
-import { attestationHandlers, type AttestationRoutesOptions } from '../../attestation/routes.js';
 import { registerRoutes, type RouteHandlers } from '../register-routes.js';
+import { accountHandlers } from './accounts.js';
+import { attestationHandlers, type AttestationRoutesOptions } from './attestation.js';
 import { frontDoors } from './front-doors.js';
 import { instrumentHandlers } from './instruments.js';
 import { operationsHandlers } from './operations.js';

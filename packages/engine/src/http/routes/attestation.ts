@@ -12,10 +12,10 @@ import {
   text,
   VenueError,
 } from '@nightjar/protocol';
-import type { AddressLimiter } from '../limits/address-limiter.js';
-import type { RouteHandlers } from '../http/register-routes.js';
-import { EVIDENCE_HEADER, EVIDENCE_HEADER_VALUE, type EvidenceFiles } from './evidence.js';
-import type { AttestationService } from './service.js';
+import type { AddressLimiter } from '../../limits/address-limiter.js';
+import type { RouteHandlers } from '../register-routes.js';
+import { EVIDENCE_HEADER, EVIDENCE_HEADER_VALUE, type EvidenceFiles } from '../../attestation/evidence.js';
+import type { AttestationService } from '../../attestation/service.js';
 
 export interface AttestationRoutesOptions {
   service: AttestationService;

@@ -17,8 +17,8 @@ import {
   type RevokeResponse,
   type TokenResponse,
 } from '@nightjar/protocol';
-import type { RouteHandlers } from '../http/register-routes.js';
-import type { AccountService, Principal } from './account-service.js';
+import type { RouteHandlers } from '../register-routes.js';
+import type { AccountService, Principal } from '../../accounts/account-service.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
