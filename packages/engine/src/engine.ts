@@ -30,7 +30,7 @@ import type { AttestationPlatform } from './attestation/platform.js';
 import { AttestationService, type AttestationIdentity } from './attestation/service.js';
 import { SimulatedPlatform } from './attestation/simulated-platform.js';
 import { ChainView } from './chain-view.js';
-import type { EngineContext } from './context.js';
+import type { EngineContext } from './http/context.js';
 import { requireAccount, requireAdmin } from './http/routes/accounts.js';
 import { registerVenueRoutes } from './http/routes/index.js';
 import { buildHttpServer, servedRoutes } from './http/server.js';
@@ -410,7 +410,6 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     markets,
     trees,
     accounts,
-    rateLimiter,
     publicReads: new AddressLimiter(
       perAddressLimiter(
         options.publicReadRateLimit ?? {

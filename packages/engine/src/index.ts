@@ -2,5 +2,5 @@ export * from './engine.js';
 export * from './tls.js';
 export * from './attestation/index.js';
 export { attestationHandlers, type AttestationRoutesOptions } from './http/routes/attestation.js';
-export type { EngineContext } from './context.js';
+export type { EngineContext } from './http/context.js';
 export type { SettlementSeam, SettlementBatch } from './settlement/types.js';

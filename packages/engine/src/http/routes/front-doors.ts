@@ -5,7 +5,7 @@
  */
 import { RATE_LIMIT } from '@nightjar/protocol';
 import { principalOf } from './accounts.js';
-import type { EngineContext } from '../../context.js';
+import type { EngineContext } from '../context.js';
 import type { FrontDoors } from '../register-routes.js';
 
 export function frontDoors(ctx: EngineContext): FrontDoors {

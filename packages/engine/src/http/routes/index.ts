@@ -13,7 +13,7 @@
  * `../register-routes.ts` registers them; `/v1/stream` is the stream's upgrade, not a handler here.
  */
 import type { FastifyInstance } from 'fastify';
-import type { EngineContext } from '../../context.js';
+import type { EngineContext } from '../context.js';
 import { registerRoutes, type RouteHandlers } from '../register-routes.js';
 import { accountHandlers } from './accounts.js';
 import { attestationHandlers, type AttestationRoutesOptions } from './attestation.js';

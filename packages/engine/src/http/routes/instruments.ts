@@ -1,6 +1,6 @@
 /** Public market metadata. */
 import { VenueError, type Instrument } from '@nightjar/protocol';
-import type { EngineContext } from '../../context.js';
+import type { EngineContext } from '../context.js';
 import type { RouteHandlers } from '../register-routes.js';
 
 export function instrumentHandlers(ctx: EngineContext) {

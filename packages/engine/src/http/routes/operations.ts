@@ -1,6 +1,6 @@
 /** Operator and transparency routes: settlement status and metrics, the drain, `/transparency`. */
 import { parseParam, queryParams, VenueError } from '@nightjar/protocol';
-import type { EngineContext } from '../../context.js';
+import type { EngineContext } from '../context.js';
 import type { RouteHandlers } from '../register-routes.js';
 
 const TRANSPARENCY_CACHE_MS = 1000;

@@ -1,7 +1,7 @@
 /** Order management over REST: the same intake the stream's order ops use. */
 import type { OrderStatusResponse } from '@nightjar/protocol';
 import { principalOf } from './accounts.js';
-import type { EngineContext } from '../../context.js';
+import type { EngineContext } from '../context.js';
 import { orderStatusBody } from '../../orders/engine-order.js';
 import type { RouteHandlers } from '../register-routes.js';
 

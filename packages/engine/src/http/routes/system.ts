@@ -11,7 +11,7 @@ import {
   type SystemStatusResponse,
   type TimeResponse,
 } from '@nightjar/protocol';
-import type { EngineContext } from '../../context.js';
+import type { EngineContext } from '../context.js';
 import type { RouteHandlers } from '../register-routes.js';
 
 export function systemHandlers(ctx: EngineContext) {

@@ -13,7 +13,7 @@ import {
   type LeavesResponse,
   type TreeRootResponse,
 } from '@nightjar/protocol';
-import type { EngineContext } from '../../context.js';
+import type { EngineContext } from '../context.js';
 import type { RouteHandlers } from '../register-routes.js';
 
 /** The `tree_id` query parameter's shard (default 0), refused while it disagrees with the chain. */

@@ -1,19 +1,21 @@
-/** The services every route handler may use, built once per boot by engine.ts. */
+/**
+ * The services every route handler may use, built once per boot by engine.ts; `RunningEngine.context`
+ * also hands it to embedders (the CLI's `start`) and tests. Every member has a reader.
+ */
 import type { preHandlerAsyncHookHandler } from 'fastify';
 import type { CircuitKeysInfo, SystemStatusResponse } from '@nightjar/protocol';
 import type { LedgerClient } from '@nightjar/ledger';
-import type { AccountService } from './accounts/account-service.js';
-import type { RateLimiter } from './limits/rate-limiter.js';
-import type { AddressLimiter } from './limits/address-limiter.js';
-import type { AttestationIdentity } from './attestation/service.js';
-import type { ChainView } from './chain-view.js';
-import type { MarketRegistry } from './markets.js';
-import type { Intake } from './orders/intake.js';
-import type { OrderRegistry } from './orders/order-registry.js';
-import type { SettlementSeam } from './settlement/types.js';
-import type { StreamHub } from './stream/hub.js';
-import type { TreeMirror } from './tree-mirror.js';
-import type { Drain } from './venue/drain.js';
+import type { AccountService } from '../accounts/account-service.js';
+import type { AddressLimiter } from '../limits/address-limiter.js';
+import type { AttestationIdentity } from '../attestation/service.js';
+import type { ChainView } from '../chain-view.js';
+import type { MarketRegistry } from '../markets.js';
+import type { Intake } from '../orders/intake.js';
+import type { OrderRegistry } from '../orders/order-registry.js';
+import type { SettlementSeam } from '../settlement/types.js';
+import type { StreamHub } from '../stream/hub.js';
+import type { TreeMirror } from '../tree-mirror.js';
+import type { Drain } from '../venue/drain.js';
 
 export interface EngineContext {
   /** 64 hex characters, fresh each boot; signed into every order. */
@@ -28,8 +30,6 @@ export interface EngineContext {
   markets: MarketRegistry;
   trees: TreeMirror;
   accounts: AccountService;
-  /** Per-account order-operation bucket (DESIGN.md section 9). */
-  rateLimiter: RateLimiter;
   /** Per-address bucket of the public reads that cost work (`/tree/root`), with the account bucket's weights. */
   publicReads: AddressLimiter;
   registry: OrderRegistry;
