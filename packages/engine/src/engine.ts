@@ -42,6 +42,7 @@ import { systemClock } from './stream/clock.js';
 import { inlineOrderChecker, type VerifyInputProof } from './orders/inline-order-check.js';
 import { Intake, type IntakeDeps } from './orders/intake.js';
 import { MarketEngine } from './orders/market-engine.js';
+import { MarketWriter } from './orders/market-writer.js';
 import { OrderRegistry } from './orders/order-registry.js';
 import { SettlementEffects } from './orders/settlement-effects.js';
 import { SettlementJournal } from './settlement/journal.js';
@@ -304,21 +305,18 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
   const drain = new Drain({ now, openOrders: () => registry.liveCount, settlement });
   const gate = new TradingGate({ drain, chain });
   let batchId = pipeline?.nextBatchIdSeed() ?? 0n;
-  const marketEngines = new Map<string, MarketEngine>();
+  const marketEngines = new Map<string, MarketWriter>();
   for (const instrument of markets.list()) {
-    marketEngines.set(
-      instrument.symbol,
-      new MarketEngine(instrument, {
-        registry,
-        events,
-        settlement,
-        settlementBufferSlots,
-        now,
-        nextBatchId: () => ++batchId,
-        spentNotes: notes,
-        ...(pipeline ? { firstMatchId: pipeline.firstMatchId(instrument.market_id) } : {}),
-      }),
-    );
+    const market = new MarketEngine(instrument, {
+      registry,
+      settlement,
+      settlementBufferSlots,
+      now,
+      nextBatchId: () => ++batchId,
+      spentNotes: notes,
+      ...(pipeline ? { firstMatchId: pipeline.firstMatchId(instrument.market_id) } : {}),
+    });
+    marketEngines.set(instrument.symbol, new MarketWriter(market, { events, settlement }));
   }
   const rateLimiter = new RateLimiter({
     ...(options.orderRateLimit ?? {

@@ -8,7 +8,7 @@
  */
 import type { JobState, OrderEffects, RejectReason } from '../settlement/types.js';
 import type { BusPublication, VenueEventBus } from '../event-bus.js';
-import type { MarketEngine } from './market-engine.js';
+import type { MarketWriter } from './market-writer.js';
 import type { OrderRegistry } from './order-registry.js';
 import { confirmedEvent, failedEvent } from './event-bodies.js';
 
@@ -23,7 +23,7 @@ export class SettlementEffects implements OrderEffects {
     private readonly deps: {
       registry: OrderRegistry;
       events: VenueEventBus;
-      marketBySymbol: Map<string, MarketEngine>;
+      marketBySymbol: Map<string, MarketWriter>;
       now(): number;
       /**
        * A party's note was found spent or locked by the ledger when its match came (its lock or
