@@ -263,6 +263,19 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       ...(options.fillPushHold?.random ? { random: options.fillPushHold.random } : {}),
     },
   );
+  // Each market's single writer, by symbol: filled below, once settlement exists to take batches;
+  // settlement's order effects reach the markets through it.
+  const marketEngines = new Map<string, MarketWriter>();
+  const orderEffects = new SettlementEffects({
+    registry,
+    events,
+    marketBySymbol: marketEngines,
+    now,
+    unusableNote: (accountId, nullifier, state) => {
+      notes.learn(nullifier, state, chain.slot);
+      lockFailures.record(accountId, chain.slot);
+    },
+  });
   let pipeline: SettlementPipeline | undefined;
   let journal: SettlementJournal | undefined;
   let matchProver: MatchProver | undefined;
@@ -295,6 +308,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       verifier: matchVerifier,
       log: app.log,
       now,
+      effects: orderEffects,
       ...(options.registerTeeKeys ? { registerTeeKeys: options.registerTeeKeys } : {}),
       ...(options.settlementTuning ?? {}),
       // The SIGKILL test hook is a dev shortcut: a production engine ignores it.
@@ -305,7 +319,6 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
   const drain = new Drain({ now, openOrders: () => registry.liveCount, settlement });
   const gate = new TradingGate({ drain, chain });
   let batchId = pipeline?.nextBatchIdSeed() ?? 0n;
-  const marketEngines = new Map<string, MarketWriter>();
   for (const instrument of markets.list()) {
     const market = new MarketEngine(instrument, {
       registry,
@@ -326,18 +339,6 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     now,
   });
   await notes.start();
-  pipeline?.setEffects(
-    new SettlementEffects({
-      registry,
-      events,
-      marketBySymbol: marketEngines,
-      now,
-      unusableNote: (accountId, nullifier, state) => {
-        notes.learn(nullifier, state, chain.slot);
-        lockFailures.record(accountId, chain.slot);
-      },
-    }),
-  );
   await pipeline?.start();
 
   const intake = new Intake({

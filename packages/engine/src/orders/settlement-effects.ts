@@ -29,7 +29,7 @@ export class SettlementEffects implements OrderEffects {
        * A party's note was found spent or locked by the ledger when its match came (its lock or
        * settle refused): the nullifier mirror learns it and the account's throttle counts it.
        */
-      unusableNote?(accountId: string, nullifier: string, state: 'spent' | 'locked'): void;
+      unusableNote(accountId: string, nullifier: string, state: 'spent' | 'locked'): void;
     },
   ) {}
 
@@ -72,7 +72,7 @@ export class SettlementEffects implements OrderEffects {
     const live = this.live(p.orderId);
     if (live) live.market.settleFailed(live.order);
     const unusable = ownLockRefused ? UNUSABLE_NOTE[reason] : undefined;
-    if (unusable) this.deps.unusableNote?.(p.accountId, p.inputNullifier, unusable);
+    if (unusable) this.deps.unusableNote(p.accountId, p.inputNullifier, unusable);
     this.deps.events.emit(p.accountId, failedEvent(job.marketId, p, ids, reason, this.deps.now()));
   }
 
