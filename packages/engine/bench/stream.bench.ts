@@ -7,7 +7,7 @@
  *  - memory per idle authenticated session.
  *
  * Latency is measured inside the engine: the bus stamps `performance.now()` when the event is
- * published (MarketEngine.emit → VenueEventBus), and the `onFrameSent` hook reads the clock in the
+ * published (MarketWriter → VenueEventBus), and the `onFrameSent` hook reads the clock in the
  * ws write callback, i.e. when the frame's bytes were handed to the kernel. The load clients run in
  * their own process (child_process.fork) and count frames and check seq there; delivery rates are
  * measured at the clients, from the first publication to the last frame received, on a clock both
@@ -20,8 +20,8 @@ import { fileURLToPath } from 'node:url';
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { OrderRegistry } from '../src/orders/order-registry.js';
 import { MarketEngine } from '../src/orders/market-engine.js';
+import { MarketWriter } from '../src/orders/market-writer.js';
 import type { EngineOrder } from '../src/orders/engine-order.js';
-import type { SettlementSeam } from '../src/settlement/types.js';
 import { startTestVenue } from '../test/harness.js';
 import type { LoadCommand, LoadCounts } from './stream-load-client.js';
 
@@ -90,24 +90,22 @@ async function main(): Promise<void> {
   const accounts: { token: string; accountId: string }[] = [];
   for (let i = 0; i < ACCOUNTS; i++) accounts.push(await venue.newAccount());
 
-  // A real MarketEngine on the engine's own bus: an add and a cancel on its book is one book event.
+  // A real market writer on the engine's own bus: an add and a cancel on its book is one book event.
   const instrument = engine.context.markets.list()[0]!;
   let batch = 0n;
-  // Each book event is an add and its cancel: nothing ever matches, so nothing reaches settlement.
-  const settlesNothing: SettlementSeam = { state: 'wired', submit: () => undefined, pendingBatches: () => 0 };
-  const market = new MarketEngine(instrument, {
+  const book = new MarketEngine(instrument, {
     registry: new OrderRegistry(1_000),
-    events: engine.events,
-    settlement: settlesNothing,
     settlementBufferSlots: 20n,
     now: Date.now,
     nextBatchId: () => ++batch,
   });
+  // Each book event is an add and its cancel: nothing ever matches, so nothing reaches settlement.
+  const market = new MarketWriter(book, { events: engine.events, settlement: { submit: () => undefined } });
   let orderNo = 0;
   const bookEvent = () => {
     const n = ++orderNo;
     const order: EngineOrder = {
-      seq: market.nextSeq(),
+      seq: book.nextSeq(),
       orderId: n.toString(16).padStart(32, '0'),
       accountId: accounts[n % ACCOUNTS]!.accountId,
       tradingKey: 'aa'.repeat(32),
@@ -119,7 +117,7 @@ async function main(): Promise<void> {
       minFillSize: 0n,
       expirySlot: 1_000_000n,
       arrivalSlot: 1n,
-      arrivalTick: market.nextTick,
+      arrivalTick: book.nextTick,
       noteAmount: 1_000n,
       status: 'pending',
       symbol: instrument.symbol,
@@ -264,7 +262,7 @@ async function main(): Promise<void> {
 - Run: ${new Date().toISOString()} · ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'} · ${fmt(totalmem() / 2 ** 30, 1)} GiB · Node ${process.version}
 - Load average (1 min) before / after: ${loadBefore.toFixed(2)} / ${loadAfter.toFixed(2)} (the machine's 2 cores are shared with other engineers' work)
 - Command: \`npm run bench:stream -w packages/engine\` (\`node --expose-gc --import tsx bench/stream.bench.ts\`)
-- Setup: the engine over HTTPS/WSS in front of an in-process ledger; ${SOCKETS} sockets (${ACCOUNTS} accounts × ${PER_ACCOUNT}) opened by a forked client process on the same machine (${fmt(connectS, 1)} s for all TLS handshakes and logins), all subscribed to \`orders\` and \`tree\`. Book events are real: an add and a cancel on a \`MarketEngine\` publishing on the engine's bus (one \`cancelled\` event to the order's account, so 5 frames); tree events are leaf publications on the same bus (500 frames each). Each phase lasts ${fmt(PHASE_MS / 1000)} s. "Saturated" emits whenever no session has ${BACKLOG_CEILING} frames waiting; "paced" emits at the rate named, in bursts every millisecond.
+- Setup: the engine over HTTPS/WSS in front of an in-process ledger; ${SOCKETS} sockets (${ACCOUNTS} accounts × ${PER_ACCOUNT}) opened by a forked client process on the same machine (${fmt(connectS, 1)} s for all TLS handshakes and logins), all subscribed to \`orders\` and \`tree\`. Book events are real: an add and a cancel through a \`MarketWriter\` publishing on the engine's bus (one \`cancelled\` event to the order's account, so 5 frames); tree events are leaf publications on the same bus (500 frames each). Each phase lasts ${fmt(PHASE_MS / 1000)} s. "Saturated" emits whenever no session has ${BACKLOG_CEILING} frames waiting; "paced" emits at the rate named, in bursts every millisecond.
 
 ## Delivery and latency
 

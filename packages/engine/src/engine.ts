@@ -42,6 +42,7 @@ import { systemClock } from './stream/clock.js';
 import { inlineOrderChecker, type VerifyInputProof } from './orders/inline-order-check.js';
 import { Intake, type IntakeDeps } from './orders/intake.js';
 import { MarketEngine } from './orders/market-engine.js';
+import { MarketWriter } from './orders/market-writer.js';
 import { OrderRegistry } from './orders/order-registry.js';
 import { SettlementEffects } from './orders/settlement-effects.js';
 import { SettlementJournal } from './settlement/journal.js';
@@ -262,6 +263,19 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       ...(options.fillPushHold?.random ? { random: options.fillPushHold.random } : {}),
     },
   );
+  // Each market's single writer, by symbol: filled below, once settlement exists to take batches;
+  // settlement's order effects reach the markets through it.
+  const marketEngines = new Map<string, MarketWriter>();
+  const orderEffects = new SettlementEffects({
+    registry,
+    events,
+    marketBySymbol: marketEngines,
+    now,
+    unusableNote: (accountId, nullifier, state) => {
+      notes.learn(nullifier, state, chain.slot);
+      lockFailures.record(accountId, chain.slot);
+    },
+  });
   let pipeline: SettlementPipeline | undefined;
   let journal: SettlementJournal | undefined;
   let matchProver: MatchProver | undefined;
@@ -294,6 +308,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       verifier: matchVerifier,
       log: app.log,
       now,
+      effects: orderEffects,
       ...(options.registerTeeKeys ? { registerTeeKeys: options.registerTeeKeys } : {}),
       ...(options.settlementTuning ?? {}),
       // The SIGKILL test hook is a dev shortcut: a production engine ignores it.
@@ -304,21 +319,17 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
   const drain = new Drain({ now, openOrders: () => registry.liveCount, settlement });
   const gate = new TradingGate({ drain, chain });
   let batchId = pipeline?.nextBatchIdSeed() ?? 0n;
-  const marketEngines = new Map<string, MarketEngine>();
   for (const instrument of markets.list()) {
-    marketEngines.set(
-      instrument.symbol,
-      new MarketEngine(instrument, {
-        registry,
-        events,
-        settlement,
-        settlementBufferSlots,
-        now,
-        nextBatchId: () => ++batchId,
-        spentNotes: notes,
-        ...(pipeline ? { firstMatchId: pipeline.firstMatchId(instrument.market_id) } : {}),
-      }),
-    );
+    const market = new MarketEngine(instrument, {
+      registry,
+      settlement,
+      settlementBufferSlots,
+      now,
+      nextBatchId: () => ++batchId,
+      spentNotes: notes,
+      ...(pipeline ? { firstMatchId: pipeline.firstMatchId(instrument.market_id) } : {}),
+    });
+    marketEngines.set(instrument.symbol, new MarketWriter(market, { events, settlement }));
   }
   const rateLimiter = new RateLimiter({
     ...(options.orderRateLimit ?? {
@@ -328,18 +339,6 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     now,
   });
   await notes.start();
-  pipeline?.setEffects(
-    new SettlementEffects({
-      registry,
-      events,
-      marketBySymbol: marketEngines,
-      now,
-      unusableNote: (accountId, nullifier, state) => {
-        notes.learn(nullifier, state, chain.slot);
-        lockFailures.record(accountId, chain.slot);
-      },
-    }),
-  );
   await pipeline?.start();
 
   const intake = new Intake({

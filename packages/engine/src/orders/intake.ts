@@ -27,7 +27,7 @@ import {
 import type { NoteState } from '../note-states.js';
 import { CryptoChecks, type VerifiedNote } from './crypto-checks.js';
 import type { EngineOrder } from './engine-order.js';
-import type { MarketEngine } from './market-engine.js';
+import type { MarketWriter } from './market-writer.js';
 import type { OrderRegistry } from './order-registry.js';
 
 /** Who is asking: the authenticated account (from the bearer token). */
@@ -44,7 +44,8 @@ export interface IntakeDeps {
   currentSlot(): bigint;
   numTrees(): number;
   settlementBufferSlots: bigint;
-  markets: Map<string, MarketEngine>;
+  /** Each market's single writer, by symbol. */
+  markets: Map<string, MarketWriter>;
   registry: OrderRegistry;
   /** Is `root` in the shard's recent-root window (and the shard healthy)? */
   isRecentRoot(treeId: number, rootHex: string): boolean;
@@ -159,7 +160,7 @@ export class Intake {
   private toEngineOrder(
     o: ValidatedOrder,
     caller: Caller,
-    market: MarketEngine,
+    { market }: MarketWriter,
     { nullifier, useTag }: VerifiedNote,
     options: PlaceOptions,
   ): EngineOrder {

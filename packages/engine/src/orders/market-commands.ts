@@ -3,8 +3,13 @@
  * market's single writer applies them one at a time in `MarketEngine.apply`, so a market can be
  * driven, replayed and tested from a list of commands. The union is closed: `apply` ends in a
  * `never` check, so a new kind does not compile until it is handled there.
+ *
+ * `apply` calls nothing outside the market: what a command sets off (its order events, the
+ * batches its auction matched) comes back as `MarketEffects`, which the market's writer carries
+ * out once the command is applied (market-writer.ts).
  */
-import type { PartyPlan } from '../settlement/types.js';
+import type { PartyPlan, SettlementBatch } from '../settlement/types.js';
+import type { OrderEventBody } from '../event-bus.js';
 import type { EngineOrder } from './engine-order.js';
 
 export type MarketCommand =
@@ -28,4 +33,16 @@ export type MarketCommandKind = MarketCommand['kind'];
 /** The `never` arm of `apply`: unreachable while the union is handled in full; a forged kind throws. */
 export function unknownCommand(command: never): never {
   throw new Error(`unknown market command: ${(command as { kind?: unknown }).kind}`);
+}
+
+/** An `orders` event for the account that placed the order. */
+export interface AccountOrderEvent {
+  accountId: string;
+  body: OrderEventBody;
+}
+
+/** What one command set off, in the order it happened: published, then handed to settlement. */
+export interface MarketEffects {
+  events: AccountOrderEvent[];
+  batches: SettlementBatch[];
 }

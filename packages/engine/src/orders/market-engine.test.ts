@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { SETTLEMENT_LOCK_SLOTS } from './market-engine.js';
 import { unknownCommand, type MarketCommand, type MarketCommandKind } from './market-commands.js';
-import { required, SOL_USDC, testMarket } from '../../test/fixtures/orders.js';
+import type { OrderEventBody } from '../event-bus.js';
+import { MarketEngine } from './market-engine.js';
+import { OrderRegistry } from './order-registry.js';
+import { planBatch, required, SOL_USDC, testMarket } from '../../test/fixtures/orders.js';
 
 const M = SOL_USDC.min_order_size;
 const PRICE = 150_000_000n;
@@ -19,12 +22,25 @@ const KINDS = {
 } satisfies Record<MarketCommandKind, true>;
 
 describe('a market driven from a list of commands', () => {
-  it('place, auction, settle, cancel, reclaim and expiry: the events and the state they leave', () => {
+  it('place, auction, settle, cancel, reclaim and expiry: the effects and the state they leave', () => {
     const t = testMarket();
     const applied: MarketCommand[] = [];
-    /** Applies the commands in order; returns the settlement jobs their auctions planned. */
-    const run = (commands: MarketCommand[]) => commands.flatMap((c) => (applied.push(c), t.apply(c)));
-    const kindsOf = (orderId: string) => t.events.filter((e) => e.order_id === orderId).map((e) => e.kind);
+    // The market alone, with no bus and no settlement: each command's effects are what it returns.
+    const events: OrderEventBody[] = [];
+    let slot = 0n;
+    /** Applies the commands in order; returns the settlement jobs their auctions' batches plan into. */
+    const run = (commands: MarketCommand[]) =>
+      commands.flatMap((c) => {
+        applied.push(c);
+        if (c.kind === 'slot') t.advanceTo((slot = c.slot));
+        const effects = t.market.apply(c);
+        for (const e of effects.events) {
+          expect(e.accountId).toBe(t.registry.get(e.body.order_id)?.accountId);
+          events.push(e.body);
+        }
+        return effects.batches.flatMap((b) => planBatch(SOL_USDC, b, slot));
+      });
+    const kindsOf = (orderId: string) => events.filter((e) => e.order_id === orderId).map((e) => e.kind);
 
     const ask = t.order('ask', PRICE, M, note('ask', M));
     const bid = t.order('bid', PRICE, 3n * M, note('bid', 3n * M));
@@ -38,7 +54,7 @@ describe('a market driven from a list of commands', () => {
     expect(others).toHaveLength(0);
     expect(first!.plan).toMatchObject({ matchId: '1', quantity: M.toString() });
     const pending = { kind: 'pending_settlement', match_id: '1', batch_id: 1n };
-    expect(t.events).toEqual([
+    expect(events).toEqual([
       expect.objectContaining({
         ...pending,
         order_id: bid.orderId,
@@ -83,7 +99,7 @@ describe('a market driven from a list of commands', () => {
       { kind: 'slot', slot: 101n },
     ]);
     expect(rematch!.plan.matchId).toBe('2');
-    expect(t.events.at(-2)).toMatchObject({
+    expect(events.at(-2)).toMatchObject({
       order_id: bid.orderId,
       kind: 'pending_settlement',
       lock_expiry_slot: 101n + SETTLEMENT_LOCK_SLOTS,
@@ -119,7 +135,7 @@ describe('a market driven from a list of commands', () => {
 
     // The bid expires at its own expiry slot, with what it filled (no lock of its own to outlive).
     run([{ kind: 'slot', slot: bid.expirySlot }]);
-    expect(t.events.at(-1)).toMatchObject({ order_id: bid.orderId, kind: 'expired', filled_quantity: M });
+    expect(events.at(-1)).toMatchObject({ order_id: bid.orderId, kind: 'expired', filled_quantity: M });
     expect(t.registry.get(bid.orderId)?.lifecycle).toBe('expired');
     expect(t.market.book.size).toBe(1);
     expect(t.registry.liveCount).toBe(1);
@@ -127,7 +143,7 @@ describe('a market driven from a list of commands', () => {
     expect(new Set(applied.map((c) => c.kind))).toEqual(new Set(Object.keys(KINDS)));
   });
 
-  it('the named entry points are the same commands', () => {
+  it('the writer’s named entry points are the same commands', () => {
     const viaCommands = testMarket();
     const viaMethods = testMarket();
     const script = (t: ReturnType<typeof testMarket>) => [
@@ -142,14 +158,69 @@ describe('a market driven from a list of commands', () => {
     viaCommands.apply({ kind: 'settle_confirmed', order: a1!, party: jobs1[0]!.plan.ask });
 
     const [a2, b2, c2] = script(viaMethods);
-    for (const order of [a2!, b2!, c2!]) viaMethods.market.add(order);
+    for (const order of [a2!, b2!, c2!]) viaMethods.writer.add(order);
     const jobs2 = viaMethods.slot(100n);
-    viaMethods.market.cancel(c2!);
-    viaMethods.market.settleConfirmed(a2!, jobs2[0]!.plan.ask);
+    viaMethods.writer.cancel(c2!);
+    viaMethods.writer.settleConfirmed(a2!, jobs2[0]!.plan.ask);
 
     expect(viaMethods.events).toEqual(viaCommands.events);
     expect(jobs2.map((j) => j.plan)).toEqual(jobs1.map((j) => j.plan));
     expect([...viaMethods.registry.liveOrders()]).toEqual([...viaCommands.registry.liveOrders()]);
+  });
+});
+
+describe('a single writer that stays single', () => {
+  it('a command applied while another is applying throws', () => {
+    const t = testMarket();
+    const resting = t.order('bid', PRICE, M, note('bid', M));
+    // A window that reaches back into the market mid-auction, as settlement once did.
+    const market: MarketEngine = new MarketEngine(SOL_USDC, {
+      registry: new OrderRegistry(),
+      settlement: {
+        acceptsMatches: () => (market.apply({ kind: 'cancel', order: resting }), true),
+        lockSlotsFor: () => SETTLEMENT_LOCK_SLOTS,
+        queuedMatchesOf: () => 0,
+      },
+      settlementBufferSlots: 20n,
+      now: () => 0,
+      nextBatchId: () => 1n,
+    });
+    market.apply({ kind: 'place', order: resting });
+    expect(() => market.apply({ kind: 'slot', slot: 1n })).toThrow(
+      "market SOL-USDC: 'cancel' applied inside another command",
+    );
+    // The guard is released: the market takes commands again.
+    expect(market.apply({ kind: 'cancel', order: resting }).events).toHaveLength(1);
+  });
+
+  it('a settlement failure during a slot’s auction is applied after the slot command, not inside it', () => {
+    // Settlement refuses the batch while `submit` runs (as the pipeline does with an unplannable
+    // one): both parties fail at once. Before, that failure was applied inside the slot command.
+    const t = testMarket(SOL_USDC, {
+      onSubmit: (jobs, effects) => {
+        for (const j of jobs) {
+          effects.rejected(j, 'bid', 'settlement_rejected');
+          effects.rejected(j, 'ask', 'settlement_rejected');
+        }
+      },
+    });
+    const kinds: string[] = [];
+    const apply = t.market.apply.bind(t.market);
+    t.market.apply = (c) => (kinds.push(c.kind), apply(c));
+    const ask = t.place('ask', PRICE, M, note('ask', M));
+    const bid = t.place('bid', PRICE, M, note('bid', M));
+    const [job] = t.slot(100n);
+    expect(job).toBeDefined();
+    expect(kinds).toEqual(['place', 'place', 'slot', 'settle_failed', 'settle_failed']);
+    expect(t.events.map((e) => [e.order_id, e.kind])).toEqual([
+      [bid.orderId, 'pending_settlement'],
+      [ask.orderId, 'pending_settlement'],
+      [bid.orderId, 'settlement_failed'],
+      [ask.orderId, 'settlement_failed'],
+    ]);
+    expect(t.market.book.size).toBe(0);
+    expect(t.registry.get(bid.orderId)).toBeUndefined();
+    expect(t.registry.get(ask.orderId)).toBeUndefined();
   });
 });
 

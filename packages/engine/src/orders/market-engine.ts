@@ -1,29 +1,37 @@
 /**
- * One market's single writer: its book, its auction every tick, expiry by slot. Everything that
- * changes the market is a `MarketCommand` (market-commands.ts) applied in `apply`, synchronously
- * and one at a time, so there is never a half-applied change and a market can be driven from a
- * list of messages. The named entry points (`add`, `cancel`, `onSlot`, `settleConfirmed`, …) are
- * thin wrappers for callers: each builds its command and applies it.
+ * One market's book, its auction every tick, expiry by slot. Everything that changes the market is
+ * a `MarketCommand` (market-commands.ts) applied in `apply`, synchronously and one at a time, so
+ * there is never a half-applied change and a market can be driven from a list of messages. `apply`
+ * calls out to nothing: the order events and settlement batches a command sets off are returned as
+ * its `MarketEffects`, and the market's writer (market-writer.ts) carries them out afterwards, so no
+ * command can run inside another (entering `apply` while it applies throws).
  */
 import type { Instrument } from '@nightjar/protocol';
 import { OrderBook } from '../book/order-book.js';
 import { runAuction } from '../book/matcher.js';
-import type { PartyPlan, SettlementSeam } from '../settlement/types.js';
+import type { PartyPlan, SettlementWindow } from '../settlement/types.js';
 import type { EngineOrder } from './engine-order.js';
-import type { OrderEventBody, VenueEventBus } from '../event-bus.js';
+import type { OrderEventBody } from '../event-bus.js';
 import type { OrderRegistry } from './order-registry.js';
 import { confirmedKind, orderEvent } from './event-bodies.js';
-import { unknownCommand, type MarketCommand } from './market-commands.js';
+import { unknownCommand, type MarketCommand, type MarketEffects } from './market-commands.js';
 import { SETTLEMENT_LOCK_SLOTS } from '../settlement/lock-window.js';
 import { auctionShares } from '../settlement/account-share.js';
 import { circuitTerms, plannedTerms, useTagFor } from '../settlement/order-terms.js';
 
 export { SETTLEMENT_LOCK_SLOTS };
 
+/** A market with no prover behind it (pure book tests): always matching, default locks, no queue. */
+export const OPEN_SETTLEMENT_WINDOW: SettlementWindow = {
+  acceptsMatches: () => true,
+  lockSlotsFor: () => SETTLEMENT_LOCK_SLOTS,
+  queuedMatchesOf: () => 0,
+};
+
 export interface MarketEngineDeps {
   registry: OrderRegistry;
-  events: VenueEventBus;
-  settlement: SettlementSeam;
+  /** What settlement can take now (default `OPEN_SETTLEMENT_WINDOW`). */
+  settlement?: SettlementWindow;
   settlementBufferSlots: bigint;
   now(): number;
   /** Venue-wide batch id source. */
@@ -48,12 +56,16 @@ export class MarketEngine {
   private seq = 0;
   /** The mirror's `spentCount` when the book was last checked against it. */
   private spentSeen = 0;
+  private readonly settlement: SettlementWindow;
+  /** The effects of the command being applied; set only inside `apply`. */
+  private applying: MarketEffects | undefined;
 
   constructor(
     readonly instrument: Instrument,
     private readonly deps: MarketEngineDeps,
   ) {
     this.nextMatchId = deps.firstMatchId ?? 1n;
+    this.settlement = deps.settlement ?? OPEN_SETTLEMENT_WINDOW;
   }
 
   /** The tick the next auction will run as: ioc/fok orders booked now are judged there. */
@@ -65,8 +77,24 @@ export class MarketEngine {
     return ++this.seq;
   }
 
-  /** The one place this market changes: each command in full, before the next. */
-  apply(command: MarketCommand): void {
+  /**
+   * The one place this market changes: each command in full, before the next. Returns what the
+   * command set off, for the writer to carry out; a command applied from inside another throws.
+   */
+  apply(command: MarketCommand): MarketEffects {
+    if (this.applying)
+      throw new Error(`market ${this.instrument.symbol}: '${command.kind}' applied inside another command`);
+    const effects: MarketEffects = { events: [], batches: [] };
+    this.applying = effects;
+    try {
+      this.run(command);
+    } finally {
+      this.applying = undefined;
+    }
+    return effects;
+  }
+
+  private run(command: MarketCommand): void {
     switch (command.kind) {
       case 'place':
         return this.place(command.order);
@@ -85,36 +113,6 @@ export class MarketEngine {
       default:
         return unknownCommand(command);
     }
-  }
-
-  // The named entry points, for callers: each builds its command and applies it.
-
-  add(order: EngineOrder): void {
-    this.apply({ kind: 'place', order });
-  }
-
-  cancel(order: EngineOrder): void {
-    this.apply({ kind: 'cancel', order });
-  }
-
-  reclaim(old: EngineOrder, replacement: EngineOrder): void {
-    this.apply({ kind: 'reclaim', old, replacement });
-  }
-
-  onSlot(slot: bigint): void {
-    this.apply({ kind: 'slot', slot });
-  }
-
-  settleConfirmed(order: EngineOrder, party: PartyPlan): void {
-    this.apply({ kind: 'settle_confirmed', order, party });
-  }
-
-  settleFailed(order: EngineOrder): void {
-    this.apply({ kind: 'settle_failed', order });
-  }
-
-  settleReturned(order: EngineOrder): void {
-    this.apply({ kind: 'settle_returned', order });
   }
 
   // What each command does.
@@ -153,9 +151,9 @@ export class MarketEngine {
       // A partially filled remainder ends with what it filled.
       this.emit(order, 'expired', order.filledQuantity > 0n ? { filled_quantity: order.filledQuantity } : {});
     }
-    const { settlement } = this.deps;
+    const { settlement } = this;
     const marketId = this.instrument.market_id;
-    if (settlement.acceptsMatches?.(marketId) === false) return;
+    if (!settlement.acceptsMatches(marketId)) return;
     this.tick += 1;
     const result = runAuction(this.book, {
       slot,
@@ -164,9 +162,7 @@ export class MarketEngine {
       feeBps: this.instrument.fee_bps,
       settlementBufferSlots: this.deps.settlementBufferSlots,
       nextMatchId: this.nextMatchId,
-      ...(settlement.queuedMatchesOf
-        ? { admits: auctionShares((accountId) => settlement.queuedMatchesOf!(accountId)) }
-        : {}),
+      admits: auctionShares((accountId) => settlement.queuedMatchesOf(accountId)),
     });
     if (result.nextMatchId !== undefined) this.nextMatchId = result.nextMatchId;
     for (const leaving of result.leaving) {
@@ -175,7 +171,7 @@ export class MarketEngine {
       this.emit(leaving.order, 'cancelled');
     }
     const matchCount = result.batches.reduce((n, b) => n + b.length, 0);
-    const lockExpirySlot = slot + (settlement.lockSlotsFor?.(marketId, matchCount) ?? SETTLEMENT_LOCK_SLOTS);
+    const lockExpirySlot = slot + settlement.lockSlotsFor(marketId, matchCount);
     for (const matches of result.batches) {
       const batchId = this.deps.nextBatchId();
       for (const m of matches) {
@@ -188,7 +184,7 @@ export class MarketEngine {
           });
         }
       }
-      this.deps.settlement.submit({
+      this.applying!.batches.push({
         batchId,
         marketId: this.instrument.market_id,
         symbol: this.instrument.symbol,
@@ -200,7 +196,7 @@ export class MarketEngine {
   }
 
   /**
-   * A confirmed match: quantities change only here (the caller publishes the match's event). A
+   * A confirmed match: quantities change only here (settlement publishes the match's event). A
    * continuing order rests again on its change note, which is not locked on chain: the engine
    * keeps it reserved for the remainder (registry) and locks it at the next match with the
    * VALID_LOCK proof settlement makes for it (`lockSource` 'change', the remainder's use tag). One
@@ -233,7 +229,7 @@ export class MarketEngine {
     this.deps.registry.retire(order, kind === 'fully_filled' ? 'empty' : 'cancelled');
   }
 
-  /** A definitive settlement failure: gone from the lookup, never rebooked (the caller publishes it). */
+  /** A definitive settlement failure: gone from the lookup, never rebooked (settlement publishes it). */
   private dropFailed(order: EngineOrder): void {
     this.book.remove(order.orderId);
     this.deps.registry.forget(order);
@@ -272,10 +268,11 @@ export class MarketEngine {
     }
   }
 
+  /** Records an order event among the command's effects (the writer publishes it). */
   private emit(order: EngineOrder, kind: OrderEventBody['kind'], extra: Partial<OrderEventBody> = {}): void {
-    this.deps.events.emit(
-      order.accountId,
-      orderEvent(order.orderId, this.instrument.market_id, this.deps.now(), kind, extra),
-    );
+    this.applying!.events.push({
+      accountId: order.accountId,
+      body: orderEvent(order.orderId, this.instrument.market_id, this.deps.now(), kind, extra),
+    });
   }
 }

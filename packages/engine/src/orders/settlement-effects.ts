@@ -8,7 +8,7 @@
  */
 import type { JobState, OrderEffects, RejectReason } from '../settlement/types.js';
 import type { BusPublication, VenueEventBus } from '../event-bus.js';
-import type { MarketEngine } from './market-engine.js';
+import type { MarketWriter } from './market-writer.js';
 import type { OrderRegistry } from './order-registry.js';
 import { confirmedEvent, failedEvent } from './event-bodies.js';
 
@@ -23,13 +23,13 @@ export class SettlementEffects implements OrderEffects {
     private readonly deps: {
       registry: OrderRegistry;
       events: VenueEventBus;
-      marketBySymbol: Map<string, MarketEngine>;
+      marketBySymbol: Map<string, MarketWriter>;
       now(): number;
       /**
        * A party's note was found spent or locked by the ledger when its match came (its lock or
        * settle refused): the nullifier mirror learns it and the account's throttle counts it.
        */
-      unusableNote?(accountId: string, nullifier: string, state: 'spent' | 'locked'): void;
+      unusableNote(accountId: string, nullifier: string, state: 'spent' | 'locked'): void;
     },
   ) {}
 
@@ -72,7 +72,7 @@ export class SettlementEffects implements OrderEffects {
     const live = this.live(p.orderId);
     if (live) live.market.settleFailed(live.order);
     const unusable = ownLockRefused ? UNUSABLE_NOTE[reason] : undefined;
-    if (unusable) this.deps.unusableNote?.(p.accountId, p.inputNullifier, unusable);
+    if (unusable) this.deps.unusableNote(p.accountId, p.inputNullifier, unusable);
     this.deps.events.emit(p.accountId, failedEvent(job.marketId, p, ids, reason, this.deps.now()));
   }
 

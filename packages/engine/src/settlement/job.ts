@@ -1,8 +1,9 @@
 /**
  * A match's job as a state machine: queued → locking_notes → proving → verifying → settling →
- * closing → done, or failed from any of them. Every transition is timed per stage (metrics); a
- * terminal one tells the orders (`OrderEffects`) and counts the outcome. An undecided transaction
- * makes its jobs `ambiguous` (journaled at once) without changing their stage.
+ * closing → done, or failed from any of them. Every transition is timed per stage (metrics) and
+ * journaled by the machine itself, in the same step (`enter`, and each terminal transition); a
+ * terminal one tells the orders (`OrderEffects`, given at construction) and counts the outcome. An
+ * undecided transaction makes its jobs `ambiguous` (journaled at once) without changing their stage.
  */
 import type { SettlementStage } from '@nightjar/protocol';
 import type { SettlementJournal } from './journal.js';
@@ -67,10 +68,14 @@ export function liveJobs(run: BatchRun): JobState[] {
   return run.jobs.filter(isLive);
 }
 
+/** The signed transactions journaled with a transition (written before they are sent). */
+export type JournaledTxs = Parameters<SettlementJournal['write']>[1];
+
 export interface JobMachineDeps {
   metrics: SettlementMetrics;
   journal: Pick<SettlementJournal, 'write'>;
-  effects(): OrderEffects | undefined;
+  /** What each outcome does to the orders (`orders/settlement-effects.ts`). */
+  effects: OrderEffects;
   now(): number;
   /** The SIGKILL test hook (after journaling a stage). */
   crash(point: string): void;
@@ -94,7 +99,17 @@ export function locksMade(j: JobState, sides: readonly ('bid' | 'ask')[] = ['bid
 export class JobMachine {
   constructor(private readonly d: JobMachineDeps) {}
 
-  setStage(run: BatchRun, jobs: JobState[], stage: SettlementStage): void {
+  /**
+   * The jobs enter a working stage and are journaled in the same step, with `txs` (a transaction
+   * signed for them, journaled before it is sent).
+   */
+  enter(run: BatchRun, jobs: JobState[], stage: SettlementStage, txs?: JournaledTxs): void {
+    this.setStage(run, jobs, stage);
+    this.d.journal.write(jobs, txs);
+  }
+
+  /** Timing only: callers change stage through `enter` or a terminal transition, which journal it. */
+  private setStage(run: BatchRun, jobs: JobState[], stage: SettlementStage): void {
     const t = performance.now();
     for (const j of jobs) {
       const since = run.stageSince.get(j.plan.matchIdx) ?? t;
@@ -109,14 +124,13 @@ export class JobMachine {
   confirm(run: BatchRun, j: JobState, signature: string): void {
     j.confirmedSignature = signature;
     j.outcome = 'confirmed';
-    this.setStage(run, [j], 'closing');
-    this.d.journal.write([j]);
+    this.enter(run, [j], 'closing');
     this.d.crash('closing');
-    this.d.effects()?.confirmed(j);
+    this.d.effects.confirmed(j);
     this.d.metrics.count('matches_confirmed');
     this.d.metrics.sample('match_to_confirmed', this.d.now() - j.createdAtMs);
     // No marker account to reclaim on this ledger: closing ends at once.
-    this.setStage(run, [j], 'done');
+    this.enter(run, [j], 'done');
     this.d.metrics.sample('match_to_done', this.d.now() - j.createdAtMs);
   }
 
@@ -126,8 +140,8 @@ export class JobMachine {
    * released.
    */
   rejectBoth(run: BatchRun, j: JobState, reason: RejectReason): void {
-    this.d.effects()?.rejected(j, 'bid', reason);
-    this.d.effects()?.rejected(j, 'ask', reason);
+    this.d.effects.rejected(j, 'bid', reason);
+    this.d.effects.rejected(j, 'ask', reason);
     this.rejected(run, j, reason);
     j.releasesOwed = locksMade(j);
     this.d.journal.write([j]);
@@ -144,10 +158,10 @@ export class JobMachine {
     const held: ('bid' | 'ask')[] = [];
     for (const side of ['bid', 'ask'] as const) {
       const reason = side === 'bid' ? bid : ask;
-      if (reason) this.d.effects()?.rejected(j, side, reason, true);
+      if (reason) this.d.effects.rejected(j, side, reason, true);
       else {
         held.push(side);
-        this.d.effects()?.returned(j, side);
+        this.d.effects.returned(j, side);
         this.d.metrics.count('matches_returned_to_book');
       }
     }
@@ -161,7 +175,7 @@ export class JobMachine {
   indeterminate(run: BatchRun, j: JobState): void {
     j.outcome = 'ambiguous';
     j.reason = 'indeterminate';
-    this.setStage(run, [j], 'failed');
+    this.enter(run, [j], 'failed');
   }
 
   /** Their transaction is undecided: journaled as ambiguous (once) until it is decided. */

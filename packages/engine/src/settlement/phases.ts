@@ -44,7 +44,7 @@ export interface BatchPhasesDeps {
   /** The VALID_LOCK proofs of partially filled orders' change notes. */
   changeLocks: ChangeLockSource;
   /** A match confirmed by this landed settlement (before its orders hear): its change notes' VALID_LOCK starts. */
-  onConfirmed?(j: JobState, record: TransactionRecord): void;
+  onConfirmed(j: JobState, record: TransactionRecord): void;
   log: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
   /** Pause between rounds of an undecided transaction. */
   parkMs?: number;
@@ -64,13 +64,12 @@ export class BatchPhases {
 
   async lock(run: BatchRun): Promise<void> {
     const jobs = liveJobs(run);
-    this.d.jobs.setStage(run, jobs, 'locking_notes');
+    this.d.jobs.enter(run, jobs, 'locking_notes');
     const failure = new Map<string, RejectReason>();
     const key = (e: LockEntry) => `${e.j.plan.matchIdx}/${e.side}`;
     // Change notes' VALID_LOCK proofs, most often made already (right after their first fill).
     const entries = await this.lockEntries(jobs, (e) => failure.set(key(e), 'lock_rejected'));
     if (this.d.closed()) return;
-    this.d.journal.write(jobs);
     this.d.crash('locking_notes');
     let todo = entries;
     let confirmedSig: string | undefined;
@@ -169,9 +168,8 @@ export class BatchPhases {
    */
   async settle(run: BatchRun): Promise<void> {
     const jobs = liveJobs(run);
-    this.d.jobs.setStage(run, jobs, 'proving');
     // Journaled without a proof: a restart from here releases the match (nothing to settle with).
-    this.d.journal.write(jobs);
+    this.d.jobs.enter(run, jobs, 'proving');
     this.d.crash('proving');
     const noProof: ProofOutcome = { ok: false, why: 'no proof was started' };
     const done = new Map<JobState, ProofOutcome>();
@@ -214,9 +212,9 @@ export class BatchPhases {
       this.d.jobs.rejectBoth(run, j, 'settlement_rejected');
     }
     const proven = [...signals.keys()];
-    this.d.journal.write(proven);
+    // Journaled with their proofs: from here a restart settles them with the journaled proof.
+    this.d.jobs.enter(run, proven, 'verifying');
     this.d.crash('proving:proved');
-    this.d.jobs.setStage(run, proven, 'verifying');
     const checked = await this.verified(run, proven, signals);
     if (this.d.closed()) return [];
     const settleable = this.balanced(run, checked);
@@ -284,9 +282,8 @@ export class BatchPhases {
       };
       const batchJobs = pending;
       const { tx, sent } = await this.d.io.submit(ix, (tx) => {
-        this.d.jobs.setStage(run, batchJobs, 'settling');
         for (const j of batchJobs) j.settleSignatures.push(tx.signature);
-        this.d.journal.write(batchJobs, [{ tx, batchId: run.batchId, kind: 'settle' }]);
+        this.d.jobs.enter(run, batchJobs, 'settling', [{ tx, batchId: run.batchId, kind: 'settle' }]);
         this.d.crash('settling');
       });
       this.d.crash('settling:sent');
@@ -300,7 +297,7 @@ export class BatchPhases {
       for (const j of batchJobs) {
         const r = byIdx.get(j.plan.matchIdx);
         if (!rec.err && r?.ok) {
-          this.d.onConfirmed?.(j, rec);
+          this.d.onConfirmed(j, rec);
           this.d.jobs.confirm(run, j, rec.signature);
         } else this.d.jobs.rejectBoth(run, j, settleReason(rec.err?.code ?? r?.err?.code));
       }
@@ -310,7 +307,6 @@ export class BatchPhases {
     if (!this.d.closed())
       for (const j of pending)
         this.d.jobs.rejectBoth(run, j, this.d.chain.available ? 'lock_expired' : 'ledger_unavailable');
-    this.d.journal.write(run.jobs.filter((j) => initial.includes(j)));
   }
 
   /** Waits for a transaction's fate; an undecided one marks its matches ambiguous and parks. */

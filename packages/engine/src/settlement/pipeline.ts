@@ -21,7 +21,8 @@
  *   proof outlasts its match's locks; `fair-proof-queue.ts` the prover's turns (markets
  *   round-robin); `account-share.ts` each account's share of the queue in an auction.
  * - `scheduler.ts`: the open batches, background tasks in flight, the waits between ledger rounds.
- * - `job.ts`: a job's state machine: stage transitions, terminal outcomes, ambiguity.
+ * - `job.ts`: a job's state machine: stage transitions (each journaled as it is made), terminal
+ *   outcomes, ambiguity; the order effects it is built with.
  * - `plan.ts`: a match's plan (six outputs, lock entries, settle_by_slot), computed once at match
  *   time; conservation.
  * - `memo.ts`: fill memos encrypted to each party's viewing key (at plan time: the proof binds them).
@@ -79,6 +80,8 @@ export interface PipelineOptions {
   verifier: MatchVerifier;
   log: PipelineLog;
   now(): number;
+  /** What each settlement outcome does to the orders (`orders/settlement-effects.ts`). */
+  effects: OrderEffects;
   /** Asks the ledger's admin to make the signer set exactly these keys (dev mode, tests). */
   registerTeeKeys?: (keys: string[]) => Promise<void>;
   /** Batches waiting for the signer set or in flight, beyond which new batches are refused. */
@@ -107,7 +110,6 @@ export class SettlementPipeline implements SettlementSeam {
   /** Markets whose auctions wait for their prover backlog (logged once per pause). */
   private readonly paused = new Set<string>();
   private feeOwnerCommitment = '';
-  private effects: OrderEffects | undefined;
   private closed = false;
   private terminalSincePrune = 0;
   recovery: Promise<void> = Promise.resolve();
@@ -140,7 +142,7 @@ export class SettlementPipeline implements SettlementSeam {
     this.jobs = new JobMachine({
       metrics: this.metrics,
       journal: o.journal,
-      effects: () => this.effects,
+      effects: o.effects,
       now: o.now,
       crash: this.crash,
       releaseOwed: (j) => this.releaseOwed(j),
@@ -188,10 +190,6 @@ export class SettlementPipeline implements SettlementSeam {
   /** Wired once the settlement key is in the finalized signer set and the ledger answers. */
   get state(): 'wired' | 'degraded' {
     return this.signer.finalized && this.o.chain.available ? 'wired' : 'degraded';
-  }
-
-  setEffects(effects: OrderEffects): void {
-    this.effects = effects;
   }
 
   /** First batch id of this boot: ids continue across restarts so journal keys never collide. */
@@ -445,7 +443,6 @@ export class SettlementPipeline implements SettlementSeam {
     }
     // The journaled plan is checked again before it is signed again.
     redrive = this.phases.balanced(run, redrive);
-    this.o.journal.write(run.jobs);
     if (redrive.length > 0) await this.phases.settleJobs(run, redrive);
     this.finish(run);
   }

@@ -70,30 +70,38 @@ export interface SettlementBatch {
 }
 
 /**
- * Where matches leave the matcher: the pipeline implements it (a test double may, in tests only).
+ * What an auction asks of settlement before it matches (reads only): whether it may match now,
+ * how long the new matches' locks must last, and each account's matches still waiting for proofs.
  */
-export interface SettlementSeam {
+export interface SettlementWindow {
+  /** False while settlement cannot take more of this market's matches in time (it skips its auctions). */
+  acceptsMatches(marketId: string): boolean;
+  /** Slots the locks of `matches` new matches of this market must last for their proofs to be made in time. */
+  lockSlotsFor(marketId: string, matches: number): bigint;
+  /**
+   * The account's matches still waiting for their proofs; past `MAX_QUEUED_MATCHES_PER_ACCOUNT` its
+   * orders are not matched (they wait in the book).
+   */
+  queuedMatchesOf(accountId: string): number;
+}
+
+/**
+ * Where matches leave the matcher: the pipeline implements it (a test double may, in tests only).
+ * Every method is required: a stand-in says what it has (nothing in flight, no status) itself.
+ */
+export interface SettlementSeam extends SettlementWindow {
   readonly state: 'wired' | 'degraded';
   submit(batch: SettlementBatch): void;
   /** Batches not yet settled (bounded telemetry; no order details). */
   pendingBatches(): number;
   /** Matches not yet done or failed. */
-  inFlightMatches?(): number;
+  inFlightMatches(): number;
   /** The status record of a batch in flight or among the last 1,024 terminal ones. */
-  status?(batchId: bigint): SettlementStatusResponse | undefined;
+  status(batchId: bigint): SettlementStatusResponse | undefined;
   /** `/admin/metrics/settlement` (no amounts, prices or ids). */
-  metricsSnapshot?(): Record<string, unknown>;
-  /** False while settlement cannot take more of this market's matches in time (it skips its auctions). */
-  acceptsMatches?(marketId: string): boolean;
-  /** Slots the locks of `matches` new matches of this market must last for their proofs to be made in time. */
-  lockSlotsFor?(marketId: string, matches: number): bigint;
-  /**
-   * The account's matches still waiting for their proofs; past `MAX_QUEUED_MATCHES_PER_ACCOUNT` its
-   * orders are not matched (they wait in the book).
-   */
-  queuedMatchesOf?(accountId: string): number;
+  metricsSnapshot(): Record<string, unknown>;
   /** Settlement totals for `/transparency`. */
-  totals?(): { batches: number; confirmed_matches: number; rejected_matches: number };
+  totals(): { batches: number; confirmed_matches: number; rejected_matches: number };
 }
 
 /**

@@ -36,7 +36,7 @@ export class Drain {
   status(): DrainStatusResponse {
     const { settlement } = this.deps;
     const openOrders = this.deps.openOrders();
-    const inFlight = settlement.inFlightMatches?.() ?? 0;
+    const inFlight = settlement.inFlightMatches();
     return {
       state:
         this.startedAtMs === undefined ? 'idle' : openOrders === 0 && inFlight === 0 ? 'drained' : 'draining',

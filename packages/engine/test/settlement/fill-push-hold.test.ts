@@ -52,6 +52,7 @@ function setup(random?: (max: number) => number, maxDelayMs = DEFAULT_FILL_PUSH_
     registry: new OrderRegistry(),
     events: bus,
     marketBySymbol: new Map(),
+    unusableNote: () => undefined,
     now: clock.now,
   });
   return { clock, bus, seen, effects, draws };

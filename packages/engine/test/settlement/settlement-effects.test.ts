@@ -23,6 +23,7 @@ describe('settlement effects', () => {
       registry: new OrderRegistry(),
       events: bus,
       marketBySymbol: new Map(),
+      unusableNote: () => undefined,
       now: () => 1_700_000_000_000,
     });
     effects.confirmed(recoveredJob);

@@ -58,11 +58,11 @@ export function operationsHandlers(ctx: EngineContext) {
       settlement: ctx.settlement.state,
       pending_batches: ctx.settlement.pendingBatches(),
       open_orders: ctx.registry.liveCount,
-      ...(ctx.settlement.metricsSnapshot?.() ?? {}),
+      ...ctx.settlement.metricsSnapshot(),
     }),
     settlementStatus: async (req) => {
       const batchId = parseParam(queryParams.batch_id, req.params.batch_id, 'batch_id');
-      const record = ctx.settlement.status?.(BigInt(batchId));
+      const record = ctx.settlement.status(BigInt(batchId));
       if (!record)
         throw new VenueError(1301, 'no such batch (only the last 1,024 finished batches are kept)');
       return record;
@@ -73,7 +73,7 @@ export function operationsHandlers(ctx: EngineContext) {
       const part = await ledgerPart();
       let resting = 0;
       for (const o of ctx.registry.liveOrders()) if (o.lifecycle === 'pending') resting += 1;
-      const totals = ctx.settlement.totals?.() ?? { batches: 0, confirmed_matches: 0, rejected_matches: 0 };
+      const totals = ctx.settlement.totals();
       return {
         slot: BigInt(ctx.chain.slot),
         engine: {
