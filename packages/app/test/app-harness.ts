@@ -3,13 +3,12 @@
  * in-process ledger and stand-in proofs, and the SDK's stand-in prover): `startAppVenue` starts the
  * venue with a clock that ticks by itself, `startTestApp` an app server on it, and `http`/`openWs`
  * talk to the app exactly as a browser or a bot would (every header under the test's control).
- * Tests that need a real venue process use `app-process.ts` instead.
+ * Tests that need a real venue process use `startAppProcess` of `@nightjar/testkit` instead.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import type { Credentials, Prover } from '@nightjar/sdk';
 import {
@@ -21,11 +20,10 @@ import {
 import type { AppEvent } from '../src/api-types.js';
 
 /**
- * The engine's test harness and the SDK's stand-in prover, loaded by path at run time: their
- * sources type-check under their own packages' configs (this package's adds the DOM lib).
+ * The test kit's in-process venue and the SDK's stand-in prover, loaded at run time and seen
+ * through the narrow views below (what the app's tests use of them).
  */
-const ENGINE_HARNESS = fileURLToPath(new URL('../../engine/test/harness.ts', import.meta.url));
-const SDK_FAST_VENUE = fileURLToPath(new URL('../../sdk/test/fast-venue.ts', import.meta.url));
+const loadTestkit = () => import('@nightjar/testkit');
 
 /** What the app's tests use of the engine's `TestVenue`. */
 export interface TestVenue {
@@ -54,12 +52,11 @@ interface Harness {
 interface EngineModule {
   startEngine(options: Record<string, unknown>): Promise<TestVenue['engine']>;
 }
-const ENGINE_SRC = fileURLToPath(new URL('../../engine/src/index.ts', import.meta.url));
 interface FastVenue {
   standInProver: Prover;
   FAST_SCRYPT: { N: number; r: number; p: number };
 }
-const loadFastVenue = () => import(SDK_FAST_VENUE) as Promise<FastVenue>;
+const loadFastVenue = async (): Promise<FastVenue> => await loadTestkit();
 
 export interface AppVenue {
   v: TestVenue;
@@ -92,7 +89,7 @@ function engineLog(requests: string[]) {
  */
 export async function startAppVenue(tickMs = 20, options: { restartable?: boolean } = {}): Promise<AppVenue> {
   const requests: string[] = [];
-  const harness = (await import(ENGINE_HARNESS)) as Harness;
+  const harness: Harness = (await loadTestkit()) as unknown as Harness;
   const dir = mkdtempSync(join(tmpdir(), 'nightjar-app-'));
   const engineDir = options.restartable ? join(dir, 'engine') : undefined;
   const v = await harness.startTestVenue({
@@ -113,7 +110,7 @@ export async function startAppVenue(tickMs = 20, options: { restartable?: boolea
     dir,
     async restartEngine(downMs = 0) {
       if (!engineDir) throw new Error('startAppVenue({ restartable: true }) restarts its engine');
-      const { startEngine } = (await import(ENGINE_SRC)) as EngineModule;
+      const { startEngine } = (await import('@nightjar/engine')) as unknown as EngineModule;
       await v.engine.close();
       await new Promise((r) => setTimeout(r, downMs));
       v.engine = await startEngine({

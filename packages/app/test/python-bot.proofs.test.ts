@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { killAll, startAppProcess, type AppProcess } from './app-process.js';
+import { killAll, startAppProcess, type AppProcess } from '@nightjar/testkit/process';
 
 const BOT = fileURLToPath(new URL('../../../examples/python-bot/bot.py', import.meta.url));
 const python = spawnSync('python3', ['--version'], { encoding: 'utf8' });

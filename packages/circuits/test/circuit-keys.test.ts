@@ -2,10 +2,11 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { GROTH16_FIXTURES } from '@nightjar/testkit/fixtures';
 import { ARTIFACTS_DIR, CIRCUITS, MANIFEST_FILE, readManifest, sha256Hex } from '../src/artifacts.js';
 import { DevOnlyKeysError, circuitKeysInfo, loadCircuitKeys } from '../src/circuit-keys.js';
 
-const TOY = new URL('../../crypto/test/fixtures/groth16/', import.meta.url);
+const TOY = GROTH16_FIXTURES;
 
 /** A directory laid out like a real ceremony's result: manifest (dev_only false) and the two required vkeys. */
 function ceremonyDir(root: string, vkeys: { valid_input_v2: Buffer; valid_spend_v2: Buffer }): string {

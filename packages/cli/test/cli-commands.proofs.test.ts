@@ -18,8 +18,8 @@ import {
   startVenueProcess,
   stopVenueProcess,
   track,
-  type Run,
-} from './nightjar-process.js';
+} from '@nightjar/testkit/process';
+import type { Run } from '@nightjar/testkit/process';
 
 /** Starts `nightjar watch --json`: `live` resolves on its `subscribed` line, `done` when it exits. */
 function watchJson(args: string[], env: Record<string, string>): { live: Promise<void>; done: Promise<Run> } {

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { BIN, killAll, startVenueProcess, stopVenueProcess, track } from './nightjar-process.js';
+import { BIN, killAll, startVenueProcess, stopVenueProcess, track } from '@nightjar/testkit/process';
 
 /** Runs even when a test times out (its finally block then never runs): no process outlives it. */
 afterAll(killAll);

@@ -2,14 +2,12 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { chainInfo, readDevSecret, RpcError, RpcLedgerClient, signTransaction } from '@nightjar/ledger';
 import { addressToBase58, ed25519PublicKey } from '@nightjar/protocol';
+import { BIN } from '@nightjar/testkit/process';
 import { readAuthorityKey } from '../src/authority-key.js';
 import { newAuthority, writeCeremonyKeys } from './production-config.js';
 import { afterEach, describe, expect, it } from 'vitest';
-
-const BIN = fileURLToPath(new URL('../bin/nightjar.mjs', import.meta.url));
 
 function run(args: string[], env: NodeJS.ProcessEnv = process.env) {
   const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env });

@@ -13,7 +13,7 @@ import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { killAll, startVenueProcess, stopVenueProcess } from './nightjar-process.js';
+import { killAll, startVenueProcess, stopVenueProcess } from '@nightjar/testkit/process';
 
 const OTHER_UID = 65534;
 const TTL_SECONDS = 60;

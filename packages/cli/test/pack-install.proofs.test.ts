@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FAST_SLOTS, killAll, startVenueProcess, stopVenueProcess } from './nightjar-process.js';
+import { FAST_SLOTS, killAll, startVenueProcess, stopVenueProcess } from '@nightjar/testkit/process';
 import type { ChildProcess } from 'node:child_process';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));

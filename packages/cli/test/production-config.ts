@@ -12,8 +12,9 @@ import { join } from 'node:path';
 import { ownerCommitment, randomFieldElement } from '@nightjar/crypto';
 import { addressToBase58, bytesToHex, ed25519PublicKey, fieldToHex } from '@nightjar/protocol';
 import { artifactPaths, sha256Hex } from '@nightjar/circuits';
+import { GROTH16_FIXTURES } from '@nightjar/testkit/fixtures';
 
-const TOY = new URL('../../crypto/test/fixtures/groth16/', import.meta.url);
+const TOY = GROTH16_FIXTURES;
 
 /** Writes `<dir>/circuit-keys` (manifest.json with `dev_only: false` + the vkeys) and returns it. */
 export function writeCeremonyKeys(dir: string): string {

@@ -11,7 +11,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { killAll, nightjarJson as json, FAST_SLOTS, startVenueProcess, track } from './nightjar-process.js';
+import {
+  killAll,
+  nightjarJson as json,
+  FAST_SLOTS,
+  startVenueProcess,
+  track,
+} from '@nightjar/testkit/process';
 
 const CHILD = fileURLToPath(new URL('./split-child.ts', import.meta.url));
 

@@ -12,7 +12,6 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { request } from 'node:https';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RpcError } from '@nightjar/ledger';
@@ -20,9 +19,8 @@ import { loadOrCreateLedgerIdentity, RpcLedgerClient } from '@nightjar/ledger';
 import { writeSecretFile } from '@nightjar/protocol';
 import { sha256Hex } from '@nightjar/circuits';
 import { createTransport } from '@nightjar/sdk';
+import { BIN, startNightjar } from '@nightjar/testkit/process';
 import { newAuthority, writeAuthorityKey, writeCeremonyKeys } from './production-config.js';
-
-const BIN = fileURLToPath(new URL('../bin/nightjar.mjs', import.meta.url));
 
 function getJson(url: string, ca: string, post?: unknown): Promise<{ status: number; body: unknown }> {
   return new Promise((resolve, reject) => {
@@ -38,23 +36,6 @@ function getJson(url: string, ca: string, post?: unknown): Promise<{ status: num
   });
 }
 
-/** Runs `nightjar start ARGS` until it prints that the venue is ready. */
-async function startCli(args: string[]) {
-  const child = spawn(process.execPath, [BIN, 'start', '--no-app', ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (d) => (out += d));
-  child.stderr.on('data', (d) => (err += d));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-  await new Promise<void>((resolve, reject) => {
-    child.stdout.on('data', () => out.includes('venue ready at') && resolve());
-    child.on('exit', () => reject(new Error(`exited early: ${out} ${err}`)));
-  });
-  return { child, exited, output: () => out };
-}
-
 describe('nightjar start', () => {
   const dirs: string[] = [];
   afterEach(() => {
@@ -64,18 +45,15 @@ describe('nightjar start', () => {
   it('starts ledger and engine, writes ready.json when both answer, and stops cleanly on Ctrl-C', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'nightjar-start-'));
     dirs.push(dir);
-    const child = spawn(
-      process.execPath,
-      [BIN, 'start', '--no-app', '--port', '0', '--data-dir', dir, '--token-ttl', '60'],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-    await new Promise<void>((resolve, reject) => {
-      child.stdout.on('data', () => out.includes('venue ready at') && resolve());
-      child.on('exit', () => reject(new Error(`exited early: ${out}`)));
-    });
+    const { child, exited } = await startNightjar([
+      '--no-app',
+      '--port',
+      '0',
+      '--data-dir',
+      dir,
+      '--token-ttl',
+      '60',
+    ]);
     const ready = JSON.parse(readFileSync(join(dir, 'ready.json'), 'utf8'));
     expect(ready.base_url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
     expect(ready.ledger_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
@@ -152,7 +130,7 @@ describe('nightjar start', () => {
       '--circuit-keys',
       keys,
     ];
-    const first = await startCli(args);
+    const first = await startNightjar(['--no-app', ...args]);
     const ready = JSON.parse(readFileSync(join(dir, 'venue', 'ready.json'), 'utf8'));
     expect(ready.admin).toBeUndefined();
     expect(Object.keys(ready).sort()).toEqual([
@@ -213,7 +191,7 @@ describe('nightjar start', () => {
     expect(await first.exited).toBe(0);
 
     // A restart shows no credentials again (the admin exists) and still writes no admin.
-    const second = await startCli(args);
+    const second = await startNightjar(['--no-app', ...args]);
     expect(second.output()).not.toContain('api_secret');
     expect(JSON.parse(readFileSync(join(dir, 'venue', 'ready.json'), 'utf8')).admin).toBeUndefined();
     second.child.kill('SIGTERM');

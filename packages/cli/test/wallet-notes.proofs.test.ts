@@ -21,7 +21,7 @@ import {
   FAST_SLOTS,
   startVenueProcess,
   stopVenueProcess,
-} from './nightjar-process.js';
+} from '@nightjar/testkit/process';
 
 interface NoteRow {
   commitment: string;

@@ -30,7 +30,7 @@ import {
   stringifyJson,
   type ScreenContext,
 } from '@nightjar/protocol';
-import { login, startTestVenue, USDC, type Note } from '../test/harness.js';
+import { login, startTestVenue, USDC, type Note } from '@nightjar/testkit';
 import { provedOrders } from '../test/real-proofs.js';
 import { benchMatching } from './matching.bench.js';
 import { runLoad } from './run-load.js';

@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { HttpsClient } from '../test/https-client.js';
+import { HttpsClient } from '@nightjar/testkit';
 
 export interface LoadJob {
   url: string;

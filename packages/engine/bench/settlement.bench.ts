@@ -25,7 +25,7 @@ import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { loadVerificationKey, NoteProver, selectProverBackend } from '@nightjar/circuits';
 import { stringifyJson } from '@nightjar/protocol';
-import { login, SOL, startTestVenue, Trader, USDC, type Note } from '../test/harness.js';
+import { login, SOL, startTestVenue, Trader, USDC, type Note } from '@nightjar/testkit';
 import { provedOrders, realLedgerVerifier, recordingVerifier } from '../test/real-proofs.js';
 import { defaultProverConfig, NoteMatchProver } from '../src/settlement/match-prover.js';
 import { LedgerProbe, type TxTimeline } from './ledger-probe.js';

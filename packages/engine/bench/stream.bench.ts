@@ -22,7 +22,7 @@ import { OrderRegistry } from '../src/orders/order-registry.js';
 import { MarketEngine } from '../src/orders/market-engine.js';
 import { MarketWriter } from '../src/orders/market-writer.js';
 import type { EngineOrder } from '../src/orders/engine-order.js';
-import { startTestVenue } from '../test/harness.js';
+import { startTestVenue } from '@nightjar/testkit';
 import type { LoadCommand, LoadCounts } from './stream-load-client.js';
 
 const ACCOUNTS = 100;

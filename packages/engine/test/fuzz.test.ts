@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CATALOGUE } from '@nightjar/protocol';
-import { startTestVenue, USDC, type TestVenue, type Trader, type Note } from './harness.js';
+import { startTestVenue, USDC, type TestVenue, type Trader, type Note } from '@nightjar/testkit';
 
 describe('POST /orders under random input', () => {
   let v: TestVenue;

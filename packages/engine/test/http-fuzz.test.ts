@@ -10,7 +10,7 @@ import { ERROR_CATALOGUE, isErrorCode, routeEntries } from '@nightjar/protocol';
 import { MAX_PARAM_LENGTH } from '../src/http/envelope.js';
 import { buildHttpServer } from '../src/http/server.js';
 import { generateBootCertificate } from '../src/tls.js';
-import { startTestVenue, type TestVenue } from './harness.js';
+import { startTestVenue, type TestVenue } from '@nightjar/testkit';
 import { RawHttps, type RawResponse } from './raw-https.js';
 
 /** Routes whose documented answer, until attestation is wired, is 503 5001. */

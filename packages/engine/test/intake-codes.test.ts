@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Trader } from './harness.js';
-import { login, startTestVenue, USDC, type Note, type TestVenue } from './harness.js';
+import { type Trader, login, startTestVenue, USDC, type Note, type TestVenue } from '@nightjar/testkit';
 
 /** Every intake check of the spec's table, seen over HTTPS with its status and code. */
 describe('place-order intake codes over HTTPS', () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { login, startTestVenue, USDC, type Note, type TestVenue, type Trader } from './harness.js';
+import { login, startTestVenue, USDC, type Note, type TestVenue, type Trader } from '@nightjar/testkit';
 
 describe('order rate limit and trading pauses', () => {
   let v: TestVenue;

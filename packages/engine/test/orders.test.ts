@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SOL, startTestVenue, Trader, USDC, type Note, type TestVenue } from './harness.js';
+import { SOL, startTestVenue, Trader, USDC, type Note, type TestVenue } from '@nightjar/testkit';
 
 describe('orders over HTTPS', () => {
   let v: TestVenue;

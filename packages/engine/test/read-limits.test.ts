@@ -5,8 +5,7 @@
  * quote budget. Clients on other loopback addresses (127.0.0.x) are other callers.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startTestVenue, type TestVenue } from './harness.js';
-import { HttpsClient, type HttpsResponse } from './https-client.js';
+import { startTestVenue, type TestVenue, HttpsClient, type HttpsResponse } from '@nightjar/testkit';
 
 const frozen = Date.now(); // buckets never refill mid-test
 

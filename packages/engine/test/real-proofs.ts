@@ -7,7 +7,7 @@ import { loadVerificationKey, type NoteProver } from '@nightjar/circuits';
 import { createGroth16Verifier, type LedgerProofVerifier } from '@nightjar/ledger';
 import { bytesToHex, parseAddress, type PlaceOrderBody } from '@nightjar/protocol';
 import { orderTermsOf } from '../src/orders/crypto-checks.js';
-import type { Note, TestVenue, Trader } from './harness.js';
+import type { Note, TestVenue, Trader } from '@nightjar/testkit';
 
 /** The ledger's proof checks with the committed dev verification keys. */
 export async function realLedgerVerifier(): Promise<LedgerProofVerifier> {

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJsonExact, RESPONSE_SIZE_BUCKETS } from '@nightjar/protocol';
-import { startTestVenue, type TestVenue } from './harness.js';
+import { startTestVenue, type TestVenue } from '@nightjar/testkit';
 import { RawHttps, type RawResponse } from './raw-https.js';
 
 const SMALLEST = RESPONSE_SIZE_BUCKETS[0]!;

@@ -17,9 +17,9 @@ import {
   startTestVenue,
   stubVerifyInputProof,
   USDC,
-  type TestVenue,
-} from './harness.js';
-import { HttpsClient } from './https-client.js';
+  HttpsClient,
+} from '@nightjar/testkit';
+import type { TestVenue } from '@nightjar/testkit';
 
 describe('root window across an engine restart', () => {
   let venue: TestVenue | undefined;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readManifest } from '@nightjar/circuits';
 import { infoResponseCodec, openApiDocument, routeEntries, routerPath } from '@nightjar/protocol';
 import { startEngine } from '../src/index.js';
-import { devCircuitKeys, login, startTestVenue, type TestVenue } from './harness.js';
+import { devCircuitKeys, login, startTestVenue, type TestVenue } from '@nightjar/testkit';
 
 describe('system routes over HTTPS', () => {
   let v: TestVenue;

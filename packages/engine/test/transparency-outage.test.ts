@@ -1,6 +1,6 @@
 /** `/transparency` during a ledger outage is a subsystem outage (503 5001), never an internal error. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestVenue, type TestVenue } from './harness.js';
+import { startTestVenue, type TestVenue } from '@nightjar/testkit';
 
 describe('/transparency during a ledger outage', () => {
   let v: TestVenue;

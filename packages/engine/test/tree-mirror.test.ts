@@ -13,7 +13,7 @@ import {
 } from '@nightjar/ledger';
 import { describe, expect, it } from 'vitest';
 import { TreeMirror } from '../src/tree-mirror.js';
-import { SOL } from './harness.js';
+import { SOL } from '@nightjar/testkit';
 
 async function until(predicate: () => boolean): Promise<void> {
   const deadline = Date.now() + 5000;

@@ -1,7 +1,7 @@
 import { MerkleTree, verifyMerkleProof } from '@nightjar/crypto';
 import { FIELD_MODULUS, fieldToHex } from '@nightjar/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestVenue, USDC, type TestVenue } from './harness.js';
+import { startTestVenue, USDC, type TestVenue } from '@nightjar/testkit';
 
 describe('tree mirror reads over HTTPS', () => {
   let v: TestVenue;

@@ -1,6 +1,6 @@
 import { VerifierCapacityError, VerifierClosedError } from '@nightjar/crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestVenue, USDC, type Note, type TestVenue, type Trader } from './harness.js';
+import { startTestVenue, USDC, type Note, type TestVenue, type Trader } from '@nightjar/testkit';
 
 describe('when proof verification cannot answer', () => {
   let v: TestVenue;

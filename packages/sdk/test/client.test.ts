@@ -21,7 +21,7 @@ import {
   type RetryInfo,
   type StreamClientEvent,
 } from '../src/index.js';
-import { login } from '../../engine/test/harness.js';
+import { login } from '@nightjar/testkit';
 import { pins, startTestVenue, type TestVenue } from './helpers.js';
 
 let v: TestVenue;

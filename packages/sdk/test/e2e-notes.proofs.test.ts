@@ -29,7 +29,7 @@ import {
 } from '../src/index.js';
 import { noteWitness } from '../src/actions/note-witness.js';
 import { SYMBOL, kinds, storedFills, unspent, useE2eVenue } from './e2e-venue.js';
-import { advanceUntil } from './fast-venue.js';
+import { advanceUntil } from '@nightjar/testkit';
 import { freshAddress } from './helpers.js';
 
 const venue = useE2eVenue();

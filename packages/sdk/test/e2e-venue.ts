@@ -1,5 +1,5 @@
 /**
- * The venue of the SDK's end-to-end tests (`e2e-*.test.ts`), set up in one place: a real engine
+ * The venue of the SDK's end-to-end tests (`e2e-*.proofs.test.ts`), set up in one place: a real engine
  * (HTTPS, attestation, intake with REAL VALID_INPUT verification through the engine's batcher)
  * and the in-process dev ledger (manual clock). Every proof is made by the SDK's own path
  * (`NoteProver` worker threads). The ledger checks every `join_split`'s VALID_JOIN_SPLIT proof with

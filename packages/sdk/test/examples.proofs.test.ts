@@ -21,13 +21,7 @@ import {
   requestFaucet,
   type Client,
 } from '../src/index.js';
-import {
-  FAST_SLOTS,
-  killAll,
-  startVenueProcess,
-  stopVenueProcess,
-  track,
-} from '../../cli/test/nightjar-process.js';
+import { FAST_SLOTS, killAll, startVenueProcess, stopVenueProcess, track } from '@nightjar/testkit/process';
 import type { ChildProcess } from 'node:child_process';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));

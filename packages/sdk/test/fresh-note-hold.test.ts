@@ -15,7 +15,7 @@ import {
   type Client,
 } from '../src/index.js';
 import { startTestVenue, type TestVenue } from './helpers.js';
-import { finalize, newParty } from './fast-venue.js';
+import { finalize, newParty } from '@nightjar/testkit';
 
 let v: TestVenue;
 let inst: Instrument;

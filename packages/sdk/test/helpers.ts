@@ -1,31 +1,16 @@
 /**
- * The SDK's tests run against a real engine (the engine's own test harness: HTTPS, in-process
+ * The SDK's tests run against a real engine (the test kit's in-process venue: HTTPS, in-process
  * ledger, simulated platform), pinning what a client would pin from ready.json.
  */
 import { randomBytes } from 'node:crypto';
 import { addressToBase58 } from '@nightjar/protocol';
-import type { TestVenue } from '../../engine/test/harness.js';
 
-export {
-  devCircuitKeys,
-  startTestVenue,
-  FAST_ARGON2,
-  stubVerifyInputProof,
-} from '../../engine/test/harness.js';
-export type { TestVenue } from '../../engine/test/harness.js';
+export { devCircuitKeys, startTestVenue, FAST_ARGON2, stubVerifyInputProof, pins } from '@nightjar/testkit';
+export type { TestVenue } from '@nightjar/testkit';
 
-/** The pinned values for a venue: its simulated root, its release, its ledger. */
 /** A ledger address nobody has used: a withdrawal's recipient that links to nothing. */
 export function freshAddress(): string {
   return addressToBase58(new Uint8Array(randomBytes(32)));
-}
-
-export function pins(v: TestVenue) {
-  return {
-    rootCaDer: v.engine.attestation.rootCa!.der,
-    composeHash: v.engine.attestation.identity.compose_hash,
-    ledger: v.ledger,
-  };
 }
 
 export interface LoggedRequest {

@@ -22,7 +22,7 @@ import {
   requestFaucet,
   syncWallet,
 } from '../src/index.js';
-import { newParty } from './fast-venue.js';
+import { newParty } from '@nightjar/testkit';
 import { expectRejection, startTestVenue, type TestVenue } from './helpers.js';
 
 let v: TestVenue;

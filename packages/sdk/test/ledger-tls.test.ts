@@ -8,7 +8,7 @@
 import { generateBootCertificate, serveLedger, type LedgerServer } from '@nightjar/ledger';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LedgerUnavailableError, getBalances } from '../src/index.js';
-import { newParty } from './fast-venue.js';
+import { newParty } from '@nightjar/testkit';
 import { expectRejection, startTestVenue, type TestVenue } from './helpers.js';
 
 let v: TestVenue;

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Instrument } from '@nightjar/protocol';
 import { createStream, placeOrder, syncWallet, type StreamClientEvent } from '../src/index.js';
 import { startTestVenue, type TestVenue } from './helpers.js';
-import { advanceUntil, finalize, fund, newParty } from './fast-venue.js';
+import { advanceUntil, finalize, fund, newParty } from '@nightjar/testkit';
 
 let v: TestVenue;
 let inst: Instrument;

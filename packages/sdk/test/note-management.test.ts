@@ -26,7 +26,7 @@ import {
   type Wallet,
 } from '../src/index.js';
 import { freshAddress, startTestVenue, type TestVenue } from './helpers.js';
-import { finalize, fund, newParty, units } from './fast-venue.js';
+import { finalize, fund, newParty, units } from '@nightjar/testkit';
 
 let v: TestVenue;
 let inst: Instrument;

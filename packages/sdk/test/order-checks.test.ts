@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ParameterError, placeOrder, placeOrders, type PlaceOrderParameters } from '../src/index.js';
-import { newParty, type Party } from './fast-venue.js';
+import { newParty, type Party } from '@nightjar/testkit';
 import { startTestVenue, type TestVenue } from './helpers.js';
 
 let v: TestVenue;

@@ -33,7 +33,7 @@ import {
   type ChainView,
   type PublicLedgerReads,
 } from './chain-observer.js';
-import { advanceUntil, finalize, newParty, type Party } from './fast-venue.js';
+import { advanceUntil, finalize, newParty, type Party } from '@nightjar/testkit';
 import { freshAddress, startTestVenue, type TestVenue } from './helpers.js';
 import {
   callsJoining,

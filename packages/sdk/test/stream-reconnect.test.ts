@@ -8,7 +8,7 @@
 import { requiredCollateral } from '@nightjar/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cancelOrder, createStream, placeOrder, type StreamClientEvent } from '../src/index.js';
-import { finalize, fund, newParty, units, type Party } from './fast-venue.js';
+import { finalize, fund, newParty, units, type Party } from '@nightjar/testkit';
 import { startTestVenue, type TestVenue } from './helpers.js';
 
 let v: TestVenue;

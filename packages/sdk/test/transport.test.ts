@@ -328,7 +328,7 @@ describe('WebSocket over a verified socket (a stand-in engine with a stream endp
 describe('an engine on the dstack platform (fake guest agent)', () => {
   it('verifies with collateral the client fetches itself (on a real CVM: from a PCCS, under Intel’s root)', async () => {
     const { DstackPlatform } = await import('../../engine/src/index.js');
-    const { startFakeDstackAgent } = await import('../../engine/test/attestation/fake-dstack.js');
+    const { startFakeDstackAgent } = await import('@nightjar/testkit/fixtures');
     const dir = mkdtempSync(join(tmpdir(), 'nightjar-sdk-dstack-'));
     const td = await SimulatedPlatform.open({ dir: undefined, composeHash: 'ef'.repeat(32) });
     const agent = await startFakeDstackAgent(join(dir, 'dstack.sock'), td);

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Instrument } from '@nightjar/protocol';
 import { deposit, withdraw, ProofError } from '../src/index.js';
 import { freshAddress, startTestVenue, type TestVenue } from './helpers.js';
-import { newParty } from './fast-venue.js';
+import { newParty } from '@nightjar/testkit';
 
 let v: TestVenue;
 let USDC: string;

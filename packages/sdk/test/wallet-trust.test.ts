@@ -30,7 +30,7 @@ import {
   type StreamClientEvent,
 } from '../src/index.js';
 import { freshAddress, startTestVenue, type TestVenue } from './helpers.js';
-import { FAST_SCRYPT, advanceUntil, finalize, fund, newParty, units } from './fast-venue.js';
+import { FAST_SCRYPT, advanceUntil, finalize, fund, newParty, units } from '@nightjar/testkit';
 
 let v: TestVenue;
 let inst: Instrument;

@@ -28,7 +28,7 @@ import {
 } from '../src/index.js';
 import { paddedRequest, requestHeadBytes } from '../src/transport/pinned-socket.js';
 import { startTestVenue, type TestVenue } from './helpers.js';
-import { advanceUntil, finalize, fund, newParty } from './fast-venue.js';
+import { advanceUntil, finalize, fund, newParty } from '@nightjar/testkit';
 
 interface RecordedRequest {
   line: string;

@@ -25,13 +25,8 @@ import {
 } from '@nightjar/sdk';
 import { createAppServer, type AppServer } from '../../src/index.js';
 import type { VenueConfig } from '../../src/venue.js';
-import {
-  FAST_SLOTS,
-  killAll,
-  startVenueProcess,
-  stopVenueProcess,
-} from '../../../cli/test/nightjar-process.js';
-import { SimulatedPlatform } from '../../../engine/src/index.js';
+import { FAST_SLOTS, killAll, startVenueProcess, stopVenueProcess } from '@nightjar/testkit/process';
+import { SimulatedPlatform } from '@nightjar/engine';
 import { takeScreenshots } from '../../scripts/screenshots.js';
 import {
   launchBrowser,

@@ -21,7 +21,7 @@ import {
 import { registerRoutes } from '../../src/http/register-routes.js';
 import { buildHttpServer } from '../../src/http/server.js';
 import type { BootCertificate } from '../../src/tls.js';
-import { HttpsClient, type HttpsResponse, type RequestOptions } from '../https-client.js';
+import { HttpsClient, type HttpsResponse, type RequestOptions } from '@nightjar/testkit';
 
 /** Cheap Argon2id for tests (production uses OWASP's m=19456, t=2, p=1). */
 export const CHEAP_ARGON2: CredentialHasherOptions = { memoryCost: 1024, timeCost: 1, parallelism: 1 };

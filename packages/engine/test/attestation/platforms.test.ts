@@ -17,7 +17,7 @@ import {
   releaseFiles,
   SimulatedPlatform,
 } from '../../src/index.js';
-import { startFakeDstackAgent } from './fake-dstack.js';
+import { startFakeDstackAgent } from '@nightjar/testkit/fixtures';
 
 const dirs: string[] = [];
 function tempDir(): string {
@@ -141,7 +141,7 @@ describe('dstack platform (against a fake guest-agent socket; no real CVM here)'
 
 describe('an engine on the dstack platform (fake guest agent)', () => {
   it('serves transport attestation from the agent: no collateral, a client fetches it from a PCCS', async () => {
-    const { startTestVenue } = await import('../harness.js');
+    const { startTestVenue } = await import('@nightjar/testkit');
     const dir = tempDir();
     const td = await SimulatedPlatform.open({ dir: undefined, composeHash: COMPOSE });
     const agent = await startFakeDstackAgent(join(dir, 'dstack.sock'), td);

@@ -15,7 +15,7 @@ import {
   transportReportData,
 } from '@nightjar/protocol';
 import { computeComposeHash, EVIDENCE_HEADER } from '../../src/index.js';
-import { startTestVenue, type TestVenue } from '../harness.js';
+import { startTestVenue, type TestVenue } from '@nightjar/testkit';
 
 interface Entry {
   imr: number;

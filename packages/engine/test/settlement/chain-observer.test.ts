@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { decryptFillMemo, deriveNote, noteNullifier } from '@nightjar/crypto';
 import { fieldToHex, hexToBytes, parseAddress } from '@nightjar/protocol';
 import { COMMITMENT_LAG, type BlockTransaction } from '@nightjar/ledger';
-import { SOL, startTestVenue, Trader, USDC, type Note, type TestVenue } from '../harness.js';
+import { SOL, startTestVenue, Trader, USDC, type Note, type TestVenue } from '@nightjar/testkit';
 import { SETTLEMENT_LOCK_SLOTS } from '../../src/orders/market-engine.js';
 import type { LockArgs } from '../../src/settlement/types.js';
 import { has, nullifierOf, ONE_SOL, party, place, PRICE, settleUntil } from './venue-helpers.js';

@@ -8,7 +8,7 @@
 import { afterEach, expect, it } from 'vitest';
 import { decryptFillMemo, deriveNote } from '@nightjar/crypto';
 import { bytesToHex, fieldToHex, hexToBytes, parseAddress } from '@nightjar/protocol';
-import { SOL, startTestVenue, Trader, USDC, type Note, type TestVenue } from '../harness.js';
+import { SOL, startTestVenue, Trader, USDC, type Note, type TestVenue } from '@nightjar/testkit';
 import { StreamClient, type Frame } from '../stream/stream-client.js';
 
 const MIN_ORDER = 1_000_000n; // the dev market's min_order_size

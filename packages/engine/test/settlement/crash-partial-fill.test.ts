@@ -10,9 +10,9 @@
 import { describe, expect, it } from 'vitest';
 import { decryptFillMemo, deriveNote, noteNullifier } from '@nightjar/crypto';
 import { bytesToHex, fieldToHex, hexToBytes, parseAddress } from '@nightjar/protocol';
-import { login, SOL, Trader, USDC } from '../harness.js';
-import { HttpsClient } from '../https-client.js';
-import { crashLedger, ONE_SOL, PRICE, startChild, steppedUntilKilled } from './crash-scenario.js';
+import { login, SOL, Trader, USDC, HttpsClient } from '@nightjar/testkit';
+import { startEngineProcess } from '@nightjar/testkit/process';
+import { crashLedger, ONE_SOL, PRICE, steppedUntilKilled } from './crash-scenario.js';
 import { clientVenue } from './engine-process.js';
 import { nullifierOf } from './venue-helpers.js';
 
@@ -57,7 +57,7 @@ describe('a partial fill survives SIGKILL at each new settlement v2 stage', () =
       const { ledger, server } = lab;
       const dataDir = await lab.dataDir();
       const env = { LEDGER_URL: server.url, DATA_DIR: dataDir };
-      const first = await startChild({ ...env, NIGHTJAR_CRASH_AT: at });
+      const first = await startEngineProcess({ ...env, NIGHTJAR_CRASH_AT: at });
       const client = new HttpsClient(first.url, first.cert);
       const { venue } = await clientVenue(ledger, first, client);
       const adminToken = await login(client, first.admin!);
@@ -85,7 +85,7 @@ describe('a partial fill survives SIGKILL at each new settlement v2 stage', () =
       client.close();
 
       // Restart on the same data directory; recovery reconciles against the ledger.
-      const second = await startChild(env);
+      const second = await startEngineProcess(env);
       const client2 = new HttpsClient(second.url, second.cert);
       const admin2 = await login(client2, first.admin!);
       // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a JSON body read field by field

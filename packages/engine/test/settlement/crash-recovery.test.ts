@@ -8,9 +8,9 @@
 import { describe, expect, it } from 'vitest';
 import { decryptFillMemo } from '@nightjar/crypto';
 import { bytesToHex, hexToBytes } from '@nightjar/protocol';
-import { login, type Trader } from '../harness.js';
-import { HttpsClient } from '../https-client.js';
-import { crashLedger, crashMidSettlement, startChild } from './crash-scenario.js';
+import { login, type Trader, HttpsClient } from '@nightjar/testkit';
+import { startEngineProcess } from '@nightjar/testkit/process';
+import { crashLedger, crashMidSettlement } from './crash-scenario.js';
 import { nullifierOf } from './venue-helpers.js';
 
 const lab = crashLedger();
@@ -46,7 +46,7 @@ describe('settlement survives SIGKILL at every stage', () => {
       );
 
       // Restart on the same data directory; recovery reconciles against the ledger.
-      const second = await startChild(env);
+      const second = await startEngineProcess(env);
       const client2 = new HttpsClient(second.url, second.cert);
       const admin2 = await login(client2, admin);
       // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a JSON body read field by field

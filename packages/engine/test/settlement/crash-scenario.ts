@@ -1,7 +1,7 @@
 /**
- * One crossing pair settled by an engine child process (engine-process.ts) that its pipeline
+ * One crossing pair settled by an engine child process (the test kit's `startEngineProcess`) that its pipeline
  * SIGKILLs at a stage (`NIGHTJAR_CRASH_AT`), for the restart tests; every child started through
- * here is killed by `killChildren` if a test fails half-way.
+ * the test kit is killed by `killEngineProcesses` if a test fails half-way.
  */
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, expect } from 'vitest';
@@ -12,26 +12,12 @@ import {
   serveLedger,
   type LedgerServer,
 } from '@nightjar/ledger';
-import { login, SOL, Trader, USDC, type Credentials, type Note } from '../harness.js';
-import { HttpsClient } from '../https-client.js';
-import { clientVenue, preparedDataDir, startChild as start, type Child } from './engine-process.js';
+import { HttpsClient, login, SOL, Trader, USDC, type Credentials, type Note } from '@nightjar/testkit';
+import { killEngineProcesses, startEngineProcess, type EngineChild } from '@nightjar/testkit/process';
+import { clientVenue, preparedDataDir } from './engine-process.js';
 
 export const ONE_SOL = 1_000_000_000n;
 export const PRICE = 150_000_000n;
-
-const running = new Set<Child>();
-
-export async function startChild(env: Record<string, string>): Promise<Child> {
-  const child = await start(env);
-  running.add(child);
-  void child.exited.then(() => running.delete(child));
-  return child;
-}
-
-/** SIGKILLs every child still running. */
-export function killChildren(): void {
-  for (const child of running) child.proc.kill('SIGKILL');
-}
 
 /** What a crash test file runs against: one dev ledger on a manual clock, served over JSON-RPC. */
 export interface CrashLedger {
@@ -57,7 +43,7 @@ export function crashLedger(): CrashLedger {
     server = await serveLedger(ledger, { port: 0 });
   });
   afterAll(async () => {
-    killChildren();
+    killEngineProcesses();
     await server?.close();
     await ledger?.close();
     for (const d of dirs) rmSync(d, { recursive: true, force: true });
@@ -84,7 +70,7 @@ export interface Crashed {
   sol: Note;
   bid: { order_id: string };
   ask: { order_id: string };
-  admin: NonNullable<Child['admin']>;
+  admin: NonNullable<EngineChild['admin']>;
   /** Alice's (the bid's) account credentials, to log in again after a restart. */
   aliceCredentials: Credentials;
   memosBefore: number;
@@ -99,7 +85,7 @@ export async function crashMidSettlement(
   env: Record<string, string>,
   at: string,
 ): Promise<Crashed> {
-  const first = await startChild({ ...env, NIGHTJAR_CRASH_AT: at });
+  const first = await startEngineProcess({ ...env, NIGHTJAR_CRASH_AT: at });
   const client = new HttpsClient(first.url, first.cert);
   const { venue } = await clientVenue(ledger, first, client);
   const adminToken = await login(client, first.admin!);
@@ -139,7 +125,7 @@ export async function crashMidSettlement(
  * Steps the ledger's slots until `child`'s pipeline SIGKILLs itself at its crash point (polling:
  * the child learns of each slot over the ledger's event socket), and checks that it did.
  */
-export async function steppedUntilKilled(ledger: Ledger, child: Child): Promise<void> {
+export async function steppedUntilKilled(ledger: Ledger, child: EngineChild): Promise<void> {
   let how: NodeJS.Signals | number | null | undefined;
   void child.exited.then((h) => (how = h));
   for (let i = 0; i < 300 && how === undefined; i++) {

@@ -5,7 +5,8 @@
  * journal owes: both notes read `free` on the ledger long before their locks would have ended.
  */
 import { expect, it } from 'vitest';
-import { crashLedger, crashMidSettlement, startChild } from './crash-scenario.js';
+import { startEngineProcess } from '@nightjar/testkit/process';
+import { crashLedger, crashMidSettlement } from './crash-scenario.js';
 import { nullifierOf } from './venue-helpers.js';
 
 const lab = crashLedger();
@@ -20,7 +21,7 @@ it('killed between a failed settlement and its releases: the restarted engine re
   // The failure was journaled, no release sent: both notes are still locked.
   expect(await states()).toEqual(['locked', 'locked']);
 
-  const second = await startChild(env);
+  const second = await startEngineProcess(env);
   for (let i = 0; i < 300 && (await states()).some((s) => s !== 'free'); i++) {
     await ledger.advanceSlots({ slots: 1 });
     await new Promise((r) => setTimeout(r, 20)); // the child hears each slot over the event socket

@@ -8,8 +8,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { RpcError, RPC_ERRORS, type LedgerClient } from '@nightjar/ledger';
-import { SOL, startTestVenue, Trader, USDC, type TestVenue } from '../harness.js';
-import { stubMatchProver } from '../match-provers.js';
+import { SOL, startTestVenue, Trader, USDC, type TestVenue, stubMatchProver } from '@nightjar/testkit';
 import {
   has,
   noteState,

@@ -8,10 +8,10 @@
 import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ensureDevGenesis, Ledger, loadOrCreateDevKeys, serveLedger } from '@nightjar/ledger';
-import { login, SOL, startTestVenue, Trader, USDC, type Credentials } from '../harness.js';
-import { HttpsClient } from '../https-client.js';
+import { login, SOL, startTestVenue, Trader, USDC, type Credentials, HttpsClient } from '@nightjar/testkit';
+import { startEngineProcess } from '@nightjar/testkit/process';
 import { StreamClient } from '../stream/stream-client.js';
-import { clientVenue, preparedDataDir, startChild } from './engine-process.js';
+import { clientVenue, preparedDataDir } from './engine-process.js';
 import { steppedUntilKilled } from './crash-scenario.js';
 
 const ONE_SOL = 1_000_000_000n;
@@ -70,7 +70,7 @@ describe('a partially filled ioc', () => {
       dirs.push(dataDir);
       const env = { LEDGER_URL: server.url, DATA_DIR: dataDir };
       // Killed once its settle transaction is sent: the match lands while no engine runs.
-      const first = await startChild({ ...env, NIGHTJAR_CRASH_AT: 'settling:sent' });
+      const first = await startEngineProcess({ ...env, NIGHTJAR_CRASH_AT: 'settling:sent' });
       const client = new HttpsClient(first.url, first.cert);
       const { venue } = await clientVenue(ledger, first, client);
       const adminToken = await login(client, first.admin!);
@@ -91,7 +91,7 @@ describe('a partially filled ioc', () => {
 
       // The new boot: sessions subscribe before the chain moves (recovery waits for its fence to
       // confirm, which takes a slot), then the slots run until recovery is done.
-      const second = await startChild(env);
+      const second = await startEngineProcess(env);
       const client2 = new HttpsClient(second.url, second.cert);
       try {
         const { venue: venue2 } = await clientVenue(ledger, second, client2);

@@ -9,8 +9,16 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { decryptFillMemo, deriveNote, noteNullifier } from '@nightjar/crypto';
 import { bytesToHex, fieldToHex, hexToBytes, parseAddress } from '@nightjar/protocol';
 import { COMMITMENT_LAG } from '@nightjar/ledger';
-import { login, SOL, startTestVenue, Trader, USDC, type Note, type TestVenue } from '../harness.js';
-import { FAKE_LOCK_PROOF, stubMatchProver, type StubMatchProver } from '../match-provers.js';
+import {
+  login,
+  SOL,
+  startTestVenue,
+  Trader,
+  USDC,
+  FAKE_LOCK_PROOF,
+  stubMatchProver,
+} from '@nightjar/testkit';
+import type { Note, TestVenue, StubMatchProver } from '@nightjar/testkit';
 import {
   expectSolvent,
   has,

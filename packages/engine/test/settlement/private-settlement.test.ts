@@ -6,8 +6,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LedgerClient, Transaction } from '@nightjar/ledger';
-import { SOL, startTestVenue, Trader, USDC, type Note, type TestVenue } from '../harness.js';
-import { stubMatchProver } from '../match-provers.js';
+import { SOL, startTestVenue, Trader, USDC, stubMatchProver } from '@nightjar/testkit';
+import type { Note, TestVenue } from '@nightjar/testkit';
 import {
   expectSolvent,
   has,

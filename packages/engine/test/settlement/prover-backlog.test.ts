@@ -9,8 +9,8 @@
  * the engine's clock is the ledger's (400 ms a slot), so the prover's time is measured in slots.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { login, SOL, startTestVenue, Trader, USDC, type Note, type TestVenue } from '../harness.js';
-import { stubMatchProver } from '../match-provers.js';
+import { login, SOL, startTestVenue, Trader, USDC, stubMatchProver } from '@nightjar/testkit';
+import type { Note, TestVenue } from '@nightjar/testkit';
 import type { MatchProver } from '../../src/settlement/match-prover.js';
 import {
   expectSolvent,

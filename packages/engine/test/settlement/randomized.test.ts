@@ -4,7 +4,7 @@
  * has more than one terminal event, and none is left in `pending_settlement`.
  */
 import { describe, expect, it } from 'vitest';
-import { SOL, startTestVenue, Trader, USDC } from '../harness.js';
+import { SOL, startTestVenue, Trader, USDC } from '@nightjar/testkit';
 import { StreamClient } from '../stream/stream-client.js';
 
 const ONE_SOL = 1_000_000_000n;

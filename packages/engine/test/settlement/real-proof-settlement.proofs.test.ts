@@ -12,7 +12,7 @@ import { deriveNote } from '@nightjar/crypto';
 import { fieldToHex, parseAddress, type PlaceOrderBody } from '@nightjar/protocol';
 import type { BusEvent } from '../../src/event-bus.js';
 import { NoteMatchProver } from '../../src/settlement/match-prover.js';
-import { SOL, startTestVenue, Trader, USDC, type Note, type TestVenue } from '../harness.js';
+import { SOL, startTestVenue, Trader, USDC, type Note, type TestVenue } from '@nightjar/testkit';
 import { provedOrders, realLedgerVerifier, recordingVerifier } from '../real-proofs.js';
 
 const ONE_SOL = 1_000_000_000n;

@@ -22,11 +22,11 @@ import {
 } from '@nightjar/ledger';
 import { JOURNAL_FILE, SettlementJournal } from '../../src/settlement/journal.js';
 import type { JobState } from '../../src/settlement/types.js';
-import { login, type TestVenue } from '../harness.js';
-import { HttpsClient } from '../https-client.js';
-import { crashMidSettlement, killChildren, startChild } from './crash-scenario.js';
+import { login, type TestVenue, HttpsClient } from '@nightjar/testkit';
+import { killEngineProcesses, startEngineProcess, type EngineChild } from '@nightjar/testkit/process';
+import { crashMidSettlement } from './crash-scenario.js';
 import { nullifierOf } from './venue-helpers.js';
-import { preparedDataDir, type Child } from './engine-process.js';
+import { preparedDataDir } from './engine-process.js';
 import { StreamClient } from '../stream/stream-client.js';
 import { loadOrCreateTeeKey } from '../../src/settlement/tee-key.js';
 import { RowSeal } from '../../src/settlement/journal-seal.js';
@@ -45,7 +45,7 @@ beforeAll(async () => {
   rpc = new RpcLedgerClient(server.url, { devSecret: server.devSecret });
 });
 afterAll(async () => {
-  killChildren();
+  killEngineProcesses();
   await rpc.setFaults({ rejectRate: 0 });
   await server.close();
   await ledger.close();
@@ -78,7 +78,7 @@ async function until(what: string, done: () => boolean | Promise<boolean>): Prom
 }
 
 /** The child's admin view: the batch's status record and the settlement metrics. */
-async function observe(child: Child, admin: NonNullable<Child['admin']>) {
+async function observe(child: EngineChild, admin: NonNullable<EngineChild['admin']>) {
   const client = new HttpsClient(child.url, child.cert);
   const token = await login(client, admin);
   return {
@@ -91,7 +91,7 @@ async function observe(child: Child, admin: NonNullable<Child['admin']>) {
 }
 
 /** Enough of a TestVenue for a stream client on the child. */
-const streamVenue = (child: Child) =>
+const streamVenue = (child: EngineChild) =>
   ({ engine: { url: child.url, certificate: { certPem: child.cert } } }) as unknown as TestVenue;
 
 /** The journal's job rows, their sealed bodies opened with the settlement key (journal-seal.ts). */
@@ -139,7 +139,7 @@ describe('restart reconciliation', () => {
     const fences = countSends(key.address, 'release_lock');
     try {
       for (const round of ['running', 'after a planned stop']) {
-        const child = await startChild(env);
+        const child = await startEngineProcess(env);
         const view = await observe(child, crashed.admin);
         // Past one whole landing budget of refused fences (rebroadcast every 300 ms, 3 s budget).
         const seen = fences.count;
@@ -248,7 +248,9 @@ describe('restart reconciliation', () => {
     db.prepare('UPDATE jobs SET body = ? WHERE batch_id = ?').run(JSON.stringify(job), row.batch_id);
     db.close();
 
-    await expect(startChild(env)).rejects.toThrow(/settlement journal: job \d+\/0 fails authentication/);
+    await expect(startEngineProcess(env)).rejects.toThrow(
+      /settlement journal: job \d+\/0 fails authentication/,
+    );
 
     // Nothing reached the ledger: no output, no memo, both inputs unspent (their locks expire).
     await ledger.advanceSlots({ slots: 200 });
@@ -282,7 +284,7 @@ describe('restart reconciliation', () => {
 
     const settles = countSends(key.address, 'settle_batch');
     try {
-      const child = await startChild(env);
+      const child = await startEngineProcess(env);
       const view = await observe(child, crashed.admin);
       // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a JSON body
       let m: Record<string, any> = {};

@@ -7,8 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ValidMatchV2Params } from '@nightjar/circuits';
 import type { LedgerClient } from '@nightjar/ledger';
-import { login, SOL, startTestVenue, Trader, USDC, type TestVenue } from '../harness.js';
-import { stubMatchProver } from '../match-provers.js';
+import { login, SOL, startTestVenue, Trader, USDC, type TestVenue, stubMatchProver } from '@nightjar/testkit';
 import type { MatchProver } from '../../src/settlement/match-prover.js';
 import { expectSolvent, has, kinds, ONE_SOL, party, place, PRICE, settleUntil } from './venue-helpers.js';
 

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { decryptFillMemo, deriveNote, noteNullifier } from '@nightjar/crypto';
 import { bytesToHex, hexToBytes, parseAddress, fieldToHex } from '@nightjar/protocol';
 import { RpcError, RPC_ERRORS, type LedgerClient } from '@nightjar/ledger';
-import { login, SOL, startTestVenue, Trader, USDC, type TestVenue } from '../harness.js';
+import { login, SOL, startTestVenue, Trader, USDC, type TestVenue } from '@nightjar/testkit';
 
 import {
   expectSolvent,

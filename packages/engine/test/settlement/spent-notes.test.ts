@@ -7,7 +7,7 @@
  * `note_spent`). Over HTTPS and the stream, against the in-process ledger on a manual clock.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { SOL, startTestVenue, Trader, USDC, type TestVenue } from '../harness.js';
+import { SOL, startTestVenue, Trader, USDC, type TestVenue } from '@nightjar/testkit';
 import {
   has,
   kinds,

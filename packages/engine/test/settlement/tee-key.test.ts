@@ -29,8 +29,8 @@ import {
   TEE_KEY_PATH,
 } from '../../src/settlement/tee-key.js';
 import { TOKEN_KEY_FILE, TOKEN_KEY_PATH } from '../../src/accounts/token-key.js';
-import { startFakeDstackAgent } from '../attestation/fake-dstack.js';
-import { devCircuitKeys, FAST_ARGON2, stubVerifyInputProof } from '../harness.js';
+import { startFakeDstackAgent } from '@nightjar/testkit/fixtures';
+import { devCircuitKeys, FAST_ARGON2, stubVerifyInputProof } from '@nightjar/testkit';
 
 const dirs: string[] = [];
 function tempDir(): string {

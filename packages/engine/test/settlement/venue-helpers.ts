@@ -8,7 +8,7 @@ import { deriveNote } from '@nightjar/crypto';
 import { randomBytes } from 'node:crypto';
 import { addressToBase58, ed25519PublicKey, fieldToHex, parseAddress } from '@nightjar/protocol';
 import { chainInfo, signTransaction, type Transaction } from '@nightjar/ledger';
-import type { Note, TestVenue, Trader } from '../harness.js';
+import type { Note, TestVenue, Trader } from '@nightjar/testkit';
 import { StreamClient, type Frame } from '../stream/stream-client.js';
 
 export const ONE_SOL = 1_000_000_000n;

@@ -5,7 +5,7 @@
  * 127.0.0.x (the engine listens on 127.0.0.1), with the venue's default limits.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestVenue, type TestVenue } from '../harness.js';
+import { startTestVenue, type TestVenue } from '@nightjar/testkit';
 import { eventually, StreamClient } from './stream-client.js';
 
 const ATTACKER_ADDRESSES = Array.from({ length: 16 }, (_, i) => `127.0.0.${i + 2}`);

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/stream/clock.js';
-import { startTestVenue, type TestVenue } from '../harness.js';
+import { startTestVenue, type TestVenue } from '@nightjar/testkit';
 import { RawWsClient } from './raw-ws.js';
 import { eventually, StreamClient } from './stream-client.js';
 

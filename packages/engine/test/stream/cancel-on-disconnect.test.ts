@@ -5,7 +5,7 @@
  * expired or cancelled, and orders placed elsewhere, are untouched.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SOL, startTestVenue, Trader, USDC, type TestVenue } from '../harness.js';
+import { SOL, startTestVenue, Trader, USDC, type TestVenue } from '@nightjar/testkit';
 import { disconnected, orderStatus, ProofGate } from './disconnect-helpers.js';
 import { eventually, StreamClient } from './stream-client.js';
 

@@ -1,7 +1,7 @@
 /** Socket caps (503 on a full venue, 4290 past 8 per account) and account changes acting on open sockets. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { login, startTestVenue, type TestVenue } from '../harness.js';
+import { login, startTestVenue, type TestVenue } from '@nightjar/testkit';
 import { eventually, StreamClient } from './stream-client.js';
 
 describe('stream caps and account enforcement', () => {

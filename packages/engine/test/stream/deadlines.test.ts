@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/stream/clock.js';
-import { login, startTestVenue, type TestVenue } from '../harness.js';
+import { login, startTestVenue, type TestVenue } from '@nightjar/testkit';
 import { eventually, StreamClient } from './stream-client.js';
 
 describe('stream deadlines', () => {

@@ -3,7 +3,7 @@
  * socket while an order operation is in flight), an order's status over REST, and a close the
  * engine has seen.
  */
-import type { TestVenue } from '../harness.js';
+import type { TestVenue } from '@nightjar/testkit';
 import { eventually, type StreamClient } from './stream-client.js';
 
 export class ProofGate {

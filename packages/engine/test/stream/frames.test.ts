@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { SOCKET_LIMITS, STREAM_BUFFER_MESSAGES } from '@nightjar/protocol';
 import { resolveStreamLimits } from '../../src/stream/options.js';
-import { startTestVenue, type TestVenue } from '../harness.js';
+import { startTestVenue, type TestVenue } from '@nightjar/testkit';
 import { StreamClient } from './stream-client.js';
 
 describe('stream frames and sessions', () => {

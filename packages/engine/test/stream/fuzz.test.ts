@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CATALOGUE, STREAM_ERROR_CODES, stringifyJson } from '@nightjar/protocol';
-import { startTestVenue, USDC, type TestVenue } from '../harness.js';
+import { startTestVenue, USDC, type TestVenue } from '@nightjar/testkit';
 import { encodeFrame, RawWsClient } from './raw-ws.js';
 import { eventually, StreamClient } from './stream-client.js';
 

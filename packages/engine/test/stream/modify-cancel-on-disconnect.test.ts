@@ -4,7 +4,7 @@
  * order's tag: none for an order placed elsewhere, or another session's). Over the real WebSocket.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestVenue, USDC, type TestVenue } from '../harness.js';
+import { startTestVenue, USDC, type TestVenue } from '@nightjar/testkit';
 import { disconnected, orderStatus, ProofGate } from './disconnect-helpers.js';
 import { eventually, StreamClient } from './stream-client.js';
 

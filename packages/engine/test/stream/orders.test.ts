@@ -1,7 +1,7 @@
 /** Order operations over the stream (same intake, codes, bodies and rate limit as REST) and the three channels. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fieldToHex } from '@nightjar/protocol';
-import { startTestVenue, USDC, type Note, type TestVenue, type Trader } from '../harness.js';
+import { startTestVenue, USDC, type Note, type TestVenue, type Trader } from '@nightjar/testkit';
 import { StreamClient, type Frame } from './stream-client.js';
 
 const barrierId = (n: number) => n.toString(16).padStart(32, 'f');

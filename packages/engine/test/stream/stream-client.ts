@@ -5,8 +5,7 @@
  */
 import { WebSocket } from 'ws';
 import { parseJsonExact, stringifyJson } from '@nightjar/protocol';
-import type { TestVenue } from '../harness.js';
-import { numbersWhereSafe } from '../https-client.js';
+import { type TestVenue, numbersWhereSafe } from '@nightjar/testkit';
 
 // Frames are read field by field in tests and checked at run time.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

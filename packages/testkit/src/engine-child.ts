@@ -5,11 +5,9 @@
  * `NIGHTJAR_TEST_PROOFS_FAIL=1` makes every match proof fail (a settlement failure after the locks).
  */
 import { RpcLedgerClient } from '@nightjar/ledger';
-import { startEngine } from '../../src/index.js';
-import { devCircuitKeys } from '../harness.js';
-import { acceptAllMatchProofs, stubMatchProver } from '../match-provers.js';
-
-const FAST_ARGON2 = { memoryCost: 1024, timeCost: 1, parallelism: 1 };
+import { startEngine } from '@nightjar/engine';
+import { devCircuitKeys, FAST_ARGON2 } from './engine-venue.js';
+import { acceptAllMatchProofs, stubMatchProver } from './match-provers.js';
 
 const matchProver = stubMatchProver();
 if (process.env.NIGHTJAR_TEST_PROOFS_FAIL === '1') matchProver.failWhen(() => true);

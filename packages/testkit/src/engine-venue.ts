@@ -31,7 +31,7 @@ import {
   type LedgerProofVerifier,
 } from '@nightjar/ledger';
 import { circuitKeysInfo, loadCircuitKeys } from '@nightjar/circuits';
-import { startEngine, type EngineOptions, type RunningEngine } from '../src/index.js';
+import { startEngine, type EngineOptions, type RunningEngine } from '@nightjar/engine';
 import { HttpsClient } from './https-client.js';
 import { acceptAllMatchProofs, stubMatchProver } from './match-provers.js';
 

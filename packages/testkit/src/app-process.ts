@@ -1,15 +1,14 @@
 /**
  * The app as a user runs it: `nightjar start` (a venue process with the trading app beside it, in
  * its own process) and what a bot or a browser needs from it. For tests that start a whole venue;
- * they must be named `*.proofs.test.ts` (they prove for real). Cheaper tests use `app-harness.ts`.
+ * they must be named `*.proofs.test.ts` (they prove for real). Cheaper tests use the app's
+ * `test/app-harness.ts`.
  */
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FAST_SLOTS, killAll, startVenueProcess, stopVenueProcess } from '../../cli/test/nightjar-process.js';
-
-export { FAST_SLOTS, killAll };
+import { FAST_SLOTS, startVenueProcess, stopVenueProcess } from './cli-process.js';
 
 export interface AppProcess {
   /** The venue's data directory (ready.json, app/api-token). */

@@ -6,7 +6,8 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-export const BIN = fileURLToPath(new URL('../bin/nightjar.mjs', import.meta.url));
+/** The CLI's `bin/nightjar.mjs` (beside this package in the repository). */
+export const BIN = fileURLToPath(new URL('../../cli/bin/nightjar.mjs', import.meta.url));
 
 export interface Run {
   code: number;
@@ -53,6 +54,30 @@ export async function nightjarJson<T>(args: string[], env: Record<string, string
  */
 export const FAST_SLOTS = ['--slot-ms', '200'];
 
+/** A `nightjar start` process that said it is ready: its exit code to come, and its output so far. */
+export interface StartedNightjar {
+  child: ChildProcess;
+  exited: Promise<number | null>;
+  output(): string;
+}
+
+/** Runs `nightjar start ...args` (tracked) and resolves once it prints that the venue is ready. */
+export async function startNightjar(args: readonly string[]): Promise<StartedNightjar> {
+  const child = track(
+    spawn(process.execPath, [BIN, 'start', ...args], { stdio: ['ignore', 'pipe', 'pipe'] }),
+  );
+  let out = '';
+  let err = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (err += d));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.on('data', () => out.includes('venue ready at') && resolve());
+    child.on('exit', () => reject(new Error(`venue exited early: ${out} ${err}`)));
+  });
+  return { child, exited, output: () => out };
+}
+
 /**
  * Starts `nightjar start --port 0 --data-dir dir --no-app [...extra]` and resolves once it prints
  * that it is ready. `{ app: true }` starts the trading app beside it instead (`--app-port 0`, a free
@@ -64,20 +89,7 @@ export async function startVenueProcess(
   options: { app?: boolean } = {},
 ): Promise<ChildProcess> {
   const app = options.app ? ['--app-port', '0'] : ['--no-app'];
-  const venue = track(
-    spawn(process.execPath, [BIN, 'start', '--port', '0', '--data-dir', dir, ...app, ...extra], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    }),
-  );
-  let out = '';
-  await new Promise<void>((resolve, reject) => {
-    venue.stdout?.on('data', (d) => {
-      out += String(d);
-      if (out.includes('venue ready at')) resolve();
-    });
-    venue.on('exit', () => reject(new Error(`venue exited early: ${out}`)));
-  });
-  return venue;
+  return (await startNightjar(['--port', '0', '--data-dir', dir, ...app, ...extra])).child;
 }
 
 /** Stops a venue the way an operator does (SIGINT) and waits for it to exit. */

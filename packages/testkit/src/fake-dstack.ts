@@ -4,7 +4,7 @@
  * quotes (under the simulated root, not Intel's). A real CVM cannot run on a development machine.
  */
 import { createServer } from 'node:http';
-import type { SimulatedPlatform } from '../../src/index.js';
+import type { SimulatedPlatform } from '@nightjar/engine';
 
 export async function startFakeDstackAgent(socketPath: string, td: SimulatedPlatform) {
   const calls: string[] = [];

@@ -13,7 +13,12 @@ import {
   type ValidMatchV2Params,
 } from '@nightjar/circuits';
 import { validMatchV2PublicSignals } from '@nightjar/crypto';
-import type { MatchProof, MatchProver, MatchVerifier } from '../src/settlement/match-prover.js';
+import type { EngineOptions } from '@nightjar/engine';
+
+// The engine's prover seam, named as its options type names it (its own module is not exported).
+type MatchProver = NonNullable<EngineOptions['matchProver']>;
+type MatchVerifier = NonNullable<EngineOptions['matchVerifier']>;
+type MatchProof = Awaited<ReturnType<MatchProver['prove']>>;
 
 export const FAKE_MATCH_PROOF = new Uint8Array(256).fill(0x11);
 export const FAKE_LOCK_PROOF = new Uint8Array(256).fill(0x12);

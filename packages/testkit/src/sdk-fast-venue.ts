@@ -17,8 +17,17 @@ import {
   type CreateClientParameters,
   type Prover,
   type Wallet,
-} from '../src/index.js';
-import { pins, type TestVenue } from './helpers.js';
+} from '@nightjar/sdk';
+import type { TestVenue } from './engine-venue.js';
+
+/** What an SDK client pins for a venue: its simulated root, its release, its ledger. */
+export function pins(v: TestVenue) {
+  return {
+    rootCaDer: v.engine.attestation.rootCa!.der,
+    composeHash: v.engine.attestation.identity.compose_hash,
+    ledger: v.ledger,
+  };
+}
 
 /**
  * Proofs the harness's engine and ledger accept (they check only the first byte). A join-split's and a withdrawal's

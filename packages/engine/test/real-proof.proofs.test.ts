@@ -9,7 +9,7 @@ import { bytesToHex, fieldToHex, type PlaceOrderBody } from '@nightjar/protocol'
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RECENT_ROOT_SLOTS } from '../src/recent-roots.js';
-import { startTestVenue, Trader, USDC, type Note, type TestVenue } from './harness.js';
+import { startTestVenue, Trader, USDC, type Note, type TestVenue } from '@nightjar/testkit';
 import { provedOrder } from './real-proofs.js';
 
 const ONE_SOL = 1_000_000_000n;
