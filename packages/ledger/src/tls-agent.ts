@@ -5,10 +5,10 @@
  * that fails it never sees a byte of the request. Pinning is how a wallet trusts a ledger's
  * self-signed certificate (tls-identity.ts), the way the SDK pins the engine's.
  */
-import { createHash } from 'node:crypto';
 import { Agent, type AgentOptions } from 'node:https';
 import type { Duplex } from 'node:stream';
 import { connect, type ConnectionOptions, type TLSSocket } from 'node:tls';
+import { spkiSha256Of } from '@nightjar/protocol';
 import { RPC_ERRORS, RpcError } from './errors.js';
 
 export interface LedgerClientTls {
@@ -40,10 +40,7 @@ export function checkClientTls(tls: LedgerClientTls): LedgerClientTls {
 
 function spkiOf(socket: TLSSocket): string | undefined {
   const cert = socket.getPeerX509Certificate();
-  if (!cert) return undefined;
-  return createHash('sha256')
-    .update(cert.publicKey.export({ type: 'spki', format: 'der' }))
-    .digest('hex');
+  return cert ? spkiSha256Of(cert) : undefined;
 }
 
 export class PinnedLedgerAgent extends Agent {

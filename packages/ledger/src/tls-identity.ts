@@ -4,9 +4,9 @@
  * vouches for them: the engine's is new at each boot and bound to its attestation (DESIGN.md
  * section 8); the ledger's is kept in its data directory so that its pin survives a restart.
  */
-import { createHash, createPrivateKey, X509Certificate } from 'node:crypto';
+import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { join } from 'node:path';
-import { ensurePrivateDir, readSecretFile, writeSecretFile } from '@nightjar/protocol';
+import { ensurePrivateDir, readSecretFile, spkiSha256Of, writeSecretFile } from '@nightjar/protocol';
 import selfsigned from 'selfsigned';
 
 export interface BootCertificate {
@@ -24,12 +24,8 @@ export interface CertificateOptions {
 
 const DAY_MS = 24 * 3600 * 1000;
 
-/** SHA-256 (hex) of a certificate's DER SubjectPublicKeyInfo: what a client pins. */
-export function spkiSha256Of(cert: X509Certificate): string {
-  return createHash('sha256')
-    .update(cert.publicKey.export({ type: 'spki', format: 'der' }))
-    .digest('hex');
-}
+/** The pin clients check (one definition, in @nightjar/protocol). */
+export { spkiSha256Of };
 
 /** A fresh P-256 key and a self-signed server certificate for `hosts` (names or IPv4 addresses). */
 export async function generateBootCertificate(

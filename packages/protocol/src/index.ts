@@ -20,3 +20,4 @@ export * from './openapi.js';
 export * from './address-key.js';
 export * from './private-files.js';
 export * from './wire-padding.js';
+export * from './spki-pin.js';

@@ -9,7 +9,7 @@
  * against that hash, the socket carries nothing but the public reads verification needs
  * (`publicGet`); `request` refuses with `NotVerifiedError`.
  */
-import { createHash, type X509Certificate } from 'node:crypto';
+import type { X509Certificate } from 'node:crypto';
 import { once } from 'node:events';
 import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { isIP, type NetConnectOpts } from 'node:net';
@@ -22,6 +22,7 @@ import {
   padJsonBody,
   parseJsonExact,
   REQUEST_SIZE_BUCKETS,
+  spkiSha256Of,
   stringifyJson,
 } from '@nightjar/protocol';
 import { NotVerifiedError, SocketClosedError, TlsCertificateError } from './errors.js';
@@ -84,9 +85,7 @@ export class PinnedSocket {
     const cert = socket.getPeerX509Certificate();
     if (!cert) throw new TlsCertificateError('the server presented no certificate');
     this.certificate = cert;
-    this.spkiSha256 = createHash('sha256')
-      .update(cert.publicKey.export({ type: 'spki', format: 'der' }))
-      .digest('hex');
+    this.spkiSha256 = spkiSha256Of(cert);
     this.agent = new OneSocketAgent(socket);
   }
 
