@@ -3,6 +3,7 @@
  * method table. `http://` for a ledger on loopback; `https://` (and its `wss://` event socket) with
  * a pinned certificate for one on another machine (tls-agent.ts).
  */
+import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import WebSocket from 'ws';
 import { RPC_ERRORS, RpcError } from './errors.js';
@@ -124,12 +125,7 @@ export class RpcLedgerClient extends RpcMethods implements DevLedgerClient {
     const signal = AbortSignal.timeout(this.options.timeoutMs ?? 30_000);
     let response: { status: number; text: string };
     try {
-      response = this.agent
-        ? await postOverAgent(this.url, this.agent, headers, payload, signal)
-        : await fetch(this.url, { method: 'POST', headers, body: payload, signal }).then(async (r) => ({
-            status: r.status,
-            text: await readCappedText(r),
-          }));
+      response = await postJson(this.url, this.agent, headers, payload, signal);
     } catch (err) {
       if (err instanceof LedgerTlsError) throw err;
       throw new RpcError(
@@ -226,20 +222,25 @@ export class RpcLedgerClient extends RpcMethods implements DevLedgerClient {
   }
 }
 
-/** One JSON-RPC POST over the pinned agent: the body as text, whatever the status. */
-function postOverAgent(
+/**
+ * One JSON-RPC POST: over `agent` (the pinned TLS agent) for an `https://` ledger, Node's default
+ * agent for `http://`. The body as text, whatever the status; refused past
+ * {@link MAX_RPC_RESPONSE_BYTES}.
+ */
+function postJson(
   url: string,
-  agent: PinnedLedgerAgent,
+  agent: PinnedLedgerAgent | undefined,
   headers: Record<string, string>,
   payload: string,
   signal: AbortSignal,
 ): Promise<{ status: number; text: string }> {
+  const request = agent ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
-    const req = httpsRequest(
+    const req = request(
       url,
       {
         method: 'POST',
-        agent,
+        ...(agent ? { agent } : {}),
         signal,
         headers: { ...headers, 'content-length': String(Buffer.byteLength(payload)) },
       },
@@ -248,7 +249,8 @@ function postOverAgent(
         let size = 0;
         res.on('data', (c: Buffer) => {
           size += c.length;
-          if (size > MAX_RPC_RESPONSE_BYTES) res.destroy(new Error(tooLarge()));
+          if (size > MAX_RPC_RESPONSE_BYTES)
+            res.destroy(new Error(`ledger answer over ${MAX_RPC_RESPONSE_BYTES} bytes`));
           else chunks.push(c);
         });
         res.on('error', reject);
@@ -260,22 +262,4 @@ function postOverAgent(
     req.on('error', reject);
     req.end(payload);
   });
-}
-
-const tooLarge = () => `ledger answer over ${MAX_RPC_RESPONSE_BYTES} bytes`;
-
-/** A fetch response's text, refused past {@link MAX_RPC_RESPONSE_BYTES}. */
-async function readCappedText(response: Response): Promise<string> {
-  if (!response.body) return '';
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of response.body) {
-    size += chunk.length;
-    if (size > MAX_RPC_RESPONSE_BYTES) {
-      await response.body.cancel().catch(() => undefined);
-      throw new Error(tooLarge());
-    }
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }
