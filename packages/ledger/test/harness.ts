@@ -69,6 +69,31 @@ export function tempDir(): string {
   return mkdtempSync(join(tmpdir(), 'nightjar-ledger-'));
 }
 
+/**
+ * A dev ledger in a fresh directory, its genesis done, asking `freshSignerWorkBits` of new signers,
+ * with a {@link TestVerifier} the test can watch (for tests of admission before any proof).
+ */
+export async function openDevLedger(
+  freshSignerWorkBits: number,
+): Promise<{ ledger: Ledger; verifier: TestVerifier; dir: string }> {
+  const dir = tempDir();
+  const verifier = new TestVerifier();
+  const ledger = Ledger.open({
+    dataDir: dir,
+    clock: { mode: 'manual' },
+    dev: true,
+    verifier,
+    freshSignerWorkBits,
+  });
+  try {
+    await ensureDevGenesis(ledger, loadOrCreateDevKeys(dir));
+  } catch (err) {
+    await ledger.close();
+    throw err;
+  }
+  return { ledger, verifier, dir };
+}
+
 export class Actor {
   /** The chain of the ledger the harness opened last: actors sign for it unless given their own. */
   static chain: ChainInfo | undefined;

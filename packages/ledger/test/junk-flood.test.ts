@@ -14,10 +14,7 @@ import { addressToBase58, ed25519PublicKey } from '@nightjar/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   DEFAULT_ADMISSION_LIMITS,
-  ensureDevGenesis,
-  Ledger,
   leadingZeroBits,
-  loadOrCreateDevKeys,
   RpcLedgerClient,
   serveLedger,
   signTransaction,
@@ -25,7 +22,7 @@ import {
   type Instruction,
   type Transaction,
 } from '../src/index.js';
-import { makeNote, SOL, tempDir, TestVerifier } from './harness.js';
+import { makeNote, openDevLedger, SOL } from './harness.js';
 import { junkJoinSplit } from './junk-join-split.js';
 
 const FLOODER = fileURLToPath(new URL('./junk-flooder.ts', import.meta.url));
@@ -96,17 +93,8 @@ afterEach(async () => {
 
 describe('junk proofs from fresh keys (28.4)', () => {
   it('fill only the fresh share of their address; honest deposits are admitted and land; junk is never stored', async () => {
-    const dir = tempDir();
-    const verifier = new TestVerifier();
-    const ledger = Ledger.open({
-      dataDir: dir,
-      clock: { mode: 'manual' },
-      dev: true,
-      verifier,
-      freshSignerWorkBits: WORK_BITS,
-    });
+    const { ledger, verifier } = await openDevLedger(WORK_BITS);
     cleanups.push(() => ledger.close());
-    await ensureDevGenesis(ledger, loadOrCreateDevKeys(dir));
     const server = await serveLedger(ledger);
     cleanups.push(() => server.close());
     const client = new RpcLedgerClient(server.url);

@@ -6,32 +6,15 @@ import { randomBytes } from 'node:crypto';
 import { NOTE_MEMO_BYTES } from '@nightjar/crypto';
 import { addressToBase58, ed25519PublicKey } from '@nightjar/protocol';
 import { describe, expect, it } from 'vitest';
-import {
-  ensureDevGenesis,
-  Ledger,
-  leadingZeroBits,
-  loadOrCreateDevKeys,
-  signTransaction,
-  transactionDigest,
-  type Instruction,
-} from '../src/index.js';
-import { GOOD_PROOF, makeNote, SOL, tempDir, TestVerifier } from './harness.js';
+import { leadingZeroBits, signTransaction, transactionDigest, type Instruction } from '../src/index.js';
+import { GOOD_PROOF, makeNote, openDevLedger, SOL } from './harness.js';
 
 const WORK_BITS = 8;
 
 describe('withdraw from a one-time key', () => {
   it('needs the fresh signer’s work (refused before its proof), and lands with it', async () => {
-    const dir = tempDir();
-    const verifier = new TestVerifier();
-    const ledger = Ledger.open({
-      dataDir: dir,
-      clock: { mode: 'manual' },
-      dev: true,
-      verifier,
-      freshSignerWorkBits: WORK_BITS,
-    });
+    const { ledger, verifier } = await openDevLedger(WORK_BITS);
     try {
-      await ensureDevGenesis(ledger, loadOrCreateDevKeys(dir));
       const chain = await ledger.getChain();
       const funder = Uint8Array.from(randomBytes(32));
       const funderAddress = addressToBase58(ed25519PublicKey(funder));
