@@ -8,7 +8,6 @@
 // Exits 1 when any figure is not zero, so it can gate a review; `--list` names every offender.
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { console } from 'node:console';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
@@ -158,7 +157,7 @@ const report = [
   ['folder import circles', folderCircles],
 ];
 for (const [what, items] of report) {
-  console.log(`${items.length} ${what}`);
-  if (list) for (const item of items) console.log(`  ${item}`);
+  process.stdout.write(`${items.length} ${what}\n`);
+  if (list) for (const item of items) process.stdout.write(`  ${item}\n`);
 }
 process.exitCode = report.some(([, items]) => items.length > 0) ? 1 : 0;
