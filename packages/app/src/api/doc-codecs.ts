@@ -3,7 +3,15 @@
  * the JSON Schema the OpenAPI document shows and the TypeScript type the server and web/ use. The
  * server builds its answers itself, so these never parse (protocol's `described`).
  */
-import { described, object, optional, required, type Codec, type JsonSchema } from '@nightjar/protocol';
+import {
+  described,
+  object,
+  optional,
+  required,
+  type Codec,
+  type JsonSchema,
+  type Prop,
+} from '@nightjar/protocol';
 
 const withDescription = (schema: JsonSchema, description?: string): JsonSchema =>
   description ? { ...schema, description } : schema;
@@ -26,6 +34,9 @@ export const numbersByName = (): Codec<Record<string, number>> =>
   described<Record<string, number>>({ type: 'object', additionalProperties: { type: 'integer' } });
 export const anyObject = (): Codec<Record<string, unknown>> =>
   described<Record<string, unknown>>({ type: 'object' });
+/** Required plain string fields, spread into an object's props: `...strings('asset', 'mint')`. */
+export const strings = <const N extends string>(...names: N[]): { [K in N]: Prop<string, false> } =>
+  Object.fromEntries(names.map((n) => [n, required(str())])) as { [K in N]: Prop<string, false> };
 export { object, optional, required };
 
 /** One of several shapes (the events socket's frames), told apart by their `type`. */

@@ -3,7 +3,7 @@
  * server attaches one handler per id (checked exhaustive at compile time, `handlers.ts`) and
  * registers the Fastify routes from it (`register.ts`); `openapi.ts` documents exactly these.
  */
-import type { RouteParam } from '@nightjar/protocol';
+import { tableEntries, type RouteParam, type RouterRouteIds } from '@nightjar/protocol';
 import { appEvent } from './events.js';
 import { anyObject, list } from './doc-codecs.js';
 import * as q from './requests.js';
@@ -261,10 +261,7 @@ export const APP_ROUTES = {
 
 export type AppRouteId = keyof typeof APP_ROUTES;
 /** The routes the router answers (all but the WebSocket upgrade). */
-export type AppRestRouteId = {
-  [K in AppRouteId]: (typeof APP_ROUTES)[K] extends { upgrade: true } ? never : K;
-}[AppRouteId];
+export type AppRestRouteId = RouterRouteIds<typeof APP_ROUTES>;
 
 /** `[id, descriptor]` for every route, in table order. */
-export const appRouteEntries = (): [AppRouteId, AppRouteDescriptor][] =>
-  Object.entries(APP_ROUTES) as [AppRouteId, AppRouteDescriptor][];
+export const appRouteEntries = () => tableEntries<typeof APP_ROUTES, AppRouteDescriptor>(APP_ROUTES);

@@ -19,6 +19,7 @@ import {
   optional,
   required,
   str,
+  strings,
 } from './doc-codecs.js';
 
 export const SIDES = ['buy', 'sell'] as const;
@@ -86,8 +87,7 @@ export const marketView = object({
 
 /** GET /balances: one row per asset the wallet or funding account holds. */
 export const balanceView = object({
-  asset: required(str()),
-  mint: required(str()),
+  ...strings('asset', 'mint'),
   decimals: required(int()),
   available: required(human('Free notes')),
   locked: required(human('Notes backing resting orders')),
@@ -97,10 +97,7 @@ export const balanceView = object({
 });
 
 export const faucetResult = object({
-  asset: required(str()),
-  amount: required(str()),
-  amount_units: required(str()),
-  ledger_signature: required(str()),
+  ...strings('asset', 'amount', 'amount_units', 'ledger_signature'),
   funding: required(human('Funding balance after the airdrop')),
 });
 
@@ -108,8 +105,7 @@ export const faucetResult = object({
 export const transferView = object({
   id: required(str('The note commitment.')),
   kind: required(oneOf(['deposit', 'withdrawal'])),
-  asset: required(str()),
-  amount: required(str()),
+  ...strings('asset', 'amount'),
   amount_units: required(str('Smallest units, exact.')),
   ledger_signature: optional(str()),
   recipient: optional(str("A withdrawal's recipient.")),
@@ -125,8 +121,7 @@ export const transferView = object({
 export const orderPreview = object({
   ok: required(bool()),
   errors: required(list(apiErrorBody)),
-  amount_units: required(str()),
-  price_units: required(str()),
+  ...strings('amount_units', 'price_units'),
   collateral: required(
     object({ asset: required(str()), amount: required(str()), amount_units: required(str()) }),
   ),
@@ -135,13 +130,10 @@ export const orderPreview = object({
 
 /** An order as the wallet tracks it (SDK vocabulary: `isTerminal` in @nightjar/sdk). */
 export const orderView = object({
-  order_id: required(str()),
-  market: required(str()),
+  ...strings('order_id', 'market'),
   side: required(oneOf(SIDES)),
   type: required(oneOf(ORDER_TYPES)),
-  amount: required(str()),
-  price: required(str()),
-  filled: required(str()),
+  ...strings('amount', 'price', 'filled'),
   state: required(
     oneOf(['open', 'pending_settlement', 'fully_filled', 'cancelled', 'expired', 'settlement_failed']),
   ),
@@ -152,14 +144,10 @@ export const orderView = object({
 
 /** A fill of one of the wallet's orders, with its settlement. */
 export const fillView = object({
-  fill_id: required(str()),
-  order_id: required(str()),
-  market: required(str()),
+  ...strings('fill_id', 'order_id', 'market'),
   side: required(oneOf(SIDES)),
   price: required(str('Clearing price (from the fill memo); empty until it arrives.')),
-  size: required(str()),
-  fee: required(str()),
-  fee_asset: required(str()),
+  ...strings('size', 'fee', 'fee_asset'),
   time: required(int()),
   settlement: required(
     object({
@@ -177,8 +165,7 @@ export const loginLink = object({ url: required(str('http://127.0.0.1:P/?token=T
 /** The answer to POST /operator/login (the credentials stay in the app). */
 export const operatorLoginView = object({
   logged_in: required(constant(true)),
-  api_key: required(str()),
-  account_id: required(str()),
+  ...strings('api_key', 'account_id'),
 });
 
 /** A drain of the venue (GET/POST/DELETE /operator/drain). */
@@ -209,12 +196,14 @@ export const transparencyView = object({
   mints: required(
     list(
       object({
-        asset: required(str()),
-        mint: required(str()),
-        vault_balance: required(str()),
-        outstanding_note_value: required(str()),
-        vault_balance_units: required(str()),
-        outstanding_note_value_units: required(str()),
+        ...strings(
+          'asset',
+          'mint',
+          'vault_balance',
+          'outstanding_note_value',
+          'vault_balance_units',
+          'outstanding_note_value_units',
+        ),
         solvent: required(bool()),
       }),
     ),
@@ -244,8 +233,7 @@ export const metricsView = object({
 
 /** An account, as the venue's admin routes return it. */
 export const accountView = object({
-  account_id: required(str()),
-  api_key: required(str()),
+  ...strings('account_id', 'api_key'),
   is_admin: required(bool()),
   enabled: required(bool()),
   label: optional(str()),
@@ -253,9 +241,6 @@ export const accountView = object({
 
 /** POST /operator/accounts: the new account's credentials, shown this once. */
 export const createdAccountView = object({
-  account_id: required(str()),
-  api_key: required(str()),
-  api_secret: required(str()),
-  passphrase: required(str()),
+  ...strings('account_id', 'api_key', 'api_secret', 'passphrase'),
   is_admin: required(bool()),
 });
