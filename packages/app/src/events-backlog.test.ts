@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EVENTS_BACKLOG_LIMIT, sendBounded } from './server.js';
+import { EVENTS_BACKLOG_LIMIT, sendBounded } from './events-socket.js';
 
 /** A socket whose peer reads nothing: every frame sent stays buffered. */
 function stuckSocket() {

@@ -2,4 +2,5 @@
 export type * from './api-types.js';
 export { createAppServer, DEFAULT_APP_PORT, type AppServer, type CreateAppServerOptions } from './server.js';
 export type { VenueConfig } from './venue.js';
-export { openApiDocument } from './openapi.js';
+export { openApiDocument } from './api/openapi.js';
+export { APP_ROUTES, type AppRouteId } from './api/routes.js';

@@ -13,6 +13,7 @@ import {
 } from '@nightjar/sdk';
 import type {
   AccountView,
+  CreateAccountRequest,
   CreatedAccountView,
   DrainView,
   MetricsView,
@@ -20,28 +21,11 @@ import type {
   OperatorStatusView,
   TransparencyView,
 } from './api-types.js';
-import { AppError, badRequest } from './errors.js';
+import { AppError } from './errors.js';
 import { plain } from './json.js';
 import type { AppState } from './state.js';
 import type { Asset } from './trading.js';
 import type { VenueSession } from './venue.js';
-
-export function parseOperatorLogin(raw: unknown): OperatorLoginRequest {
-  if (typeof raw !== 'object' || raw === null) throw badRequest('the body must be a JSON object');
-  const b = raw as Record<string, unknown>;
-  if (b.dev === true) return { dev: true };
-  for (const k of ['api_key', 'api_secret', 'passphrase'] as const)
-    if (typeof b[k] !== 'string' || (b[k] as string).length === 0 || (b[k] as string).length > 256)
-      throw badRequest(
-        `\`${k}\` is required`,
-        'give the admin account\'s api_key, api_secret and passphrase, or `{"dev": true}` on a dev venue',
-      );
-  return {
-    api_key: b.api_key as string,
-    api_secret: b.api_secret as string,
-    passphrase: b.passphrase as string,
-  };
-}
 
 interface Operator {
   client: Client;
@@ -209,23 +193,18 @@ export class Operators {
     return [...this.accounts.values()];
   }
 
-  async createAccount(sessionId: string, raw: unknown): Promise<CreatedAccountView> {
+  async createAccount(sessionId: string, req: CreateAccountRequest): Promise<CreatedAccountView> {
     const c = this.require(sessionId);
-    const b = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>;
-    if (b.label !== undefined && (typeof b.label !== 'string' || b.label.length > 128))
-      throw badRequest('`label` must be a string of at most 128 characters');
-    if (b.is_admin !== undefined && typeof b.is_admin !== 'boolean')
-      throw badRequest('`is_admin` must be true or false');
     const created = await c.request<CreatedAccountView>('/admin/accounts', {
       method: 'POST',
-      body: { ...(b.label ? { label: b.label } : {}), ...(b.is_admin ? { is_admin: true } : {}) },
+      body: { ...(req.label ? { label: req.label } : {}), ...(req.is_admin ? { is_admin: true } : {}) },
     });
     this.remember({
       account_id: created.account_id,
       api_key: created.api_key,
       is_admin: created.is_admin,
       enabled: true,
-      ...(typeof b.label === 'string' ? { label: b.label } : {}),
+      ...(req.label === undefined ? {} : { label: req.label }),
     });
     return created;
   }

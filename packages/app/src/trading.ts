@@ -120,70 +120,6 @@ export function progressProver(inner: Prover): Prover {
   };
 }
 
-// ---- request checks --------------------------------------------------------------------------
-
-const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
-
-function str(body: Record<string, unknown>, name: string, required: true): string;
-function str(body: Record<string, unknown>, name: string, required?: false): string | undefined;
-function str(body: Record<string, unknown>, name: string, required = false): string | undefined {
-  const v = body[name];
-  if (v === undefined || v === null) {
-    if (required) throw badRequest(`\`${name}\` is required`, `give \`${name}\``);
-    return undefined;
-  }
-  if (typeof v !== 'string' || v.length === 0 || v.length > 64)
-    throw badRequest(`\`${name}\` must be a non-empty string`, `e.g. "${name}": "1.5"`);
-  return v;
-}
-
-const DECIMAL = /^\d+(\.\d+)?$/;
-
-function decimal(body: Record<string, unknown>, name: string, required: true): string;
-function decimal(body: Record<string, unknown>, name: string, required?: false): string | undefined;
-function decimal(body: Record<string, unknown>, name: string, required = false): string | undefined {
-  const v = required ? str(body, name, true) : str(body, name);
-  if (v !== undefined && !DECIMAL.test(v))
-    throw badRequest(
-      `\`${name}\` must be a decimal string in human units, got ${JSON.stringify(v)}`,
-      `e.g. "${name}": "1.5"`,
-    );
-  return v;
-}
-
-function body(v: unknown): Record<string, unknown> {
-  if (!isObj(v) || Array.isArray(v)) throw badRequest('the body must be a JSON object');
-  return v;
-}
-
-/** Checks an order ticket's fields (the venue's own rules come after, from the SDK). */
-export function parseOrderRequest(raw: unknown): OrderRequest {
-  const b = body(raw);
-  const market = str(b, 'market', true);
-  const side = str(b, 'side', true);
-  if (side !== 'buy' && side !== 'sell') throw badRequest('`side` must be buy or sell');
-  const type = str(b, 'type') ?? 'limit';
-  if (type !== 'limit' && type !== 'ioc' && type !== 'fok')
-    throw badRequest('`type` must be limit, ioc or fok');
-  const amount = decimal(b, 'amount', true);
-  const price = decimal(b, 'price', true);
-  const minFill = decimal(b, 'min_fill');
-  const exp = b.expires_in_s;
-  if (exp !== undefined && (typeof exp !== 'number' || !Number.isInteger(exp) || exp <= 0))
-    throw badRequest('`expires_in_s` must be a positive integer (seconds)');
-  const ref = str(b, 'client_ref');
-  return {
-    market,
-    side,
-    type,
-    amount,
-    price,
-    ...(minFill === undefined ? {} : { min_fill: minFill }),
-    ...(exp === undefined ? {} : { expires_in_s: exp }),
-    ...(ref === undefined ? {} : { client_ref: ref }),
-  };
-}
-
 function toParams(req: OrderRequest): BuildOrderParameters {
   return {
     symbol: req.market,
@@ -194,43 +130,6 @@ function toParams(req: OrderRequest): BuildOrderParameters {
     ...(req.min_fill === undefined ? {} : { minFillSize: req.min_fill }),
     ...(req.expires_in_s === undefined ? {} : { expiry: { seconds: req.expires_in_s } }),
   };
-}
-
-export function parseTransfer(raw: unknown): { asset: string; amount: string; faucet?: boolean } {
-  const b = body(raw);
-  const faucet = b.faucet;
-  if (faucet !== undefined && typeof faucet !== 'boolean') throw badRequest('`faucet` must be true or false');
-  return {
-    asset: str(b, 'asset', true),
-    amount: decimal(b, 'amount', true),
-    ...(faucet === undefined ? {} : { faucet }),
-  };
-}
-
-/** A withdrawal: the transfer, the explicit recipient and whether a funding-address link was accepted. */
-export function parseWithdrawal(raw: unknown): WithdrawRequest {
-  const b = body(raw);
-  const { asset, amount } = parseTransfer(raw);
-  const recipient = str(b, 'recipient', true);
-  const confirm = b.confirm_funding_link;
-  if (confirm !== undefined && typeof confirm !== 'boolean')
-    throw badRequest('`confirm_funding_link` must be true or false');
-  const ref = b.client_ref;
-  return {
-    asset,
-    amount,
-    recipient,
-    ...(confirm === undefined ? {} : { confirm_funding_link: confirm }),
-    ...(typeof ref === 'string' ? { client_ref: ref } : {}),
-  };
-}
-
-export function parseModify(raw: unknown): ModifyRequest {
-  const b = body(raw);
-  const price = decimal(b, 'price');
-  const amount = decimal(b, 'amount');
-  if (price === undefined && amount === undefined) throw badRequest('give `price` or `amount` (or both)');
-  return { ...(price ? { price } : {}), ...(amount ? { amount } : {}) };
 }
 
 // ---- the trader ------------------------------------------------------------------------------

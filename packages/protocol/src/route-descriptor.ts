@@ -75,6 +75,15 @@ export type QueryOf<D> = {
   [P in ParamsOf<D> as P extends { in: 'query'; name: infer N extends string } ? N : never]?: unknown;
 };
 
+/** The ids of a route table's routes a router answers (all but the WebSocket upgrades). */
+export type RouterRouteIds<T> = {
+  [K in keyof T]: T[K] extends { upgrade: true } ? never : K;
+}[keyof T];
+
+/** `[id, descriptor]` for every route of a table, in table order. */
+export const tableEntries = <T extends object, D>(table: T): [keyof T, D][] =>
+  Object.entries(table) as [keyof T, D][];
+
 /** The router's form of a route's path: `{order_id}` as `:order_id`, a wildcard as `*`. */
 export function routerPath(route: Pick<RouteDescriptor, 'path' | 'params'>): string {
   return route.path.replace(/\{([^}]+)\}/g, (_m, name: string) =>

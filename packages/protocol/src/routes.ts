@@ -13,7 +13,7 @@ import {
 } from './bodies.js';
 import { LEAVES_PAGE_CAP } from './limits.js';
 import * as r from './responses.js';
-import type { RouteDescriptor } from './route-descriptor.js';
+import { tableEntries, type RouteDescriptor, type RouterRouteIds } from './route-descriptor.js';
 import { apiKey, hex, ORDER_ERRORS, orderId, treeId, uint } from './route-params.js';
 
 const ADMIN_READ = [1101, 1150] as const;
@@ -378,13 +378,10 @@ export const VENUE_ROUTES = {
 
 export type RouteId = keyof typeof VENUE_ROUTES;
 /** The routes the REST router answers (all but the WebSocket upgrade). */
-export type RestRouteId = {
-  [K in RouteId]: (typeof VENUE_ROUTES)[K] extends { upgrade: true } ? never : K;
-}[RouteId];
+export type RestRouteId = RouterRouteIds<typeof VENUE_ROUTES>;
 
 /** `[id, descriptor]` for every route, in table order. */
-export const routeEntries = (): [RouteId, RouteDescriptor][] =>
-  Object.entries(VENUE_ROUTES) as [RouteId, RouteDescriptor][];
+export const routeEntries = () => tableEntries<typeof VENUE_ROUTES, RouteDescriptor>(VENUE_ROUTES);
 
 /** `GET /orders/{order_id}`: the method and OpenAPI path of a route. */
 export const routeKey = (d: Pick<RouteDescriptor, 'method' | 'path'>): string =>

@@ -1,0 +1,246 @@
+/**
+ * The local API's answers and WebSocket frames as codecs (`doc-codecs.ts`): the OpenAPI document's
+ * schemas and the wire types of `api-types.ts` both come from here. Every amount and price is a
+ * decimal string in human units; the exact smallest-unit value travels beside it where a user
+ * should see the conversion.
+ */
+import { described } from '@nightjar/protocol';
+import {
+  anyObject,
+  bool,
+  constant,
+  human,
+  int,
+  list,
+  num,
+  numbersByName,
+  object,
+  oneOf,
+  optional,
+  required,
+  str,
+  strings,
+} from './doc-codecs.js';
+
+export const SIDES = ['buy', 'sell'] as const;
+export const ORDER_TYPES = ['limit', 'ioc', 'fok'] as const;
+
+/** A failed call's `error`: `code` is stable; `fix` says what to do, in the asset's units. */
+export const apiErrorBody = object({
+  code: required(
+    str(
+      "Stable code: BAD_REQUEST, UNAUTHORIZED, FORBIDDEN_HOST, FORBIDDEN_ORIGIN, NOT_FOUND, ATTESTATION_FAILED, VENUE_UNAVAILABLE, OPERATOR_LOGIN_REQUIRED, DEV_ONLY, INSUFFICIENT_NOTES, NOTES_PENDING, NOTE_HELD, the SDK's note codes...",
+    ),
+  ),
+  message: required(str()),
+  fix: optional(str('What to do about it.')),
+  venue_code: optional(
+    described<number | string>({
+      type: ['integer', 'string'],
+      description: "The venue's or ledger's own code.",
+    }),
+  ),
+});
+/** A failed call: HTTP status 4xx/5xx with this body. */
+export const apiError = object({ error: required(apiErrorBody) });
+
+/** One of the transport checks (a)–(d) of DESIGN 8, as last run by the app. */
+export const attestationCheck = object({
+  id: required(oneOf(['a', 'b', 'c', 'd'])),
+  title: required(str()),
+  ok: required(bool()),
+  detail: required(str('What was verified, or why not.')),
+});
+
+/** GET /venue: 'verified' once all of (a)–(d) passed on the current connection. */
+export const venueView = object({
+  base_url: required(str()),
+  attestation: required(oneOf(['verified', 'failed', 'checking'])),
+  checks: required(list(attestationCheck)),
+  error: optional(apiErrorBody),
+  boot_session_id: optional(str()),
+  compose_hash: optional(str()),
+  tls_spki_sha256: optional(str()),
+  checked_at: optional(int('Unix ms of the last verification.')),
+  dev: required(bool('A dev venue: the faucet is available.')),
+  account_id: optional(str()),
+});
+
+export const asset = object({
+  symbol: required(str()),
+  mint: required(str('Base58.')),
+  decimals: required(int()),
+});
+
+/** GET /markets: what an order ticket needs, in human units. */
+export const marketView = object({
+  symbol: required(str()),
+  base: required(asset),
+  quote: required(asset),
+  tick_size: required(human('Price tick')),
+  min_size: required(human('Minimum order size')),
+  min_expiry_s: required(int()),
+  max_expiry_s: required(int()),
+  fee_bps: optional(int()),
+  trading_enabled: optional(bool()),
+});
+
+/** GET /balances: one row per asset the wallet or funding account holds. */
+export const balanceView = object({
+  ...strings('asset', 'mint'),
+  decimals: required(int()),
+  available: required(human('Free notes')),
+  locked: required(human('Notes backing resting orders')),
+  pending_settlement: required(human('Notes locked while a match settles')),
+  pending_deposit: required(human('Notes not yet final')),
+  funding: required(human("The funding account's public ledger balance")),
+});
+
+export const faucetResult = object({
+  ...strings('asset', 'amount', 'amount_units', 'ledger_signature'),
+  funding: required(human('Funding balance after the airdrop')),
+});
+
+/** The result of a deposit or withdrawal. */
+export const transferView = object({
+  id: required(str('The note commitment.')),
+  kind: required(oneOf(['deposit', 'withdrawal'])),
+  ...strings('asset', 'amount'),
+  amount_units: required(str('Smallest units, exact.')),
+  ledger_signature: optional(str()),
+  recipient: optional(str("A withdrawal's recipient.")),
+  change_units: optional(
+    str(
+      "A withdrawal's change note left in the wallet, smallest units; absent when the whole note was paid.",
+    ),
+  ),
+  state: required(oneOf(['usable', 'landed', 'failed'], 'usable: the note can back an order now.')),
+});
+
+/** POST /orders/preview: the exact conversion and the order checks, without a proof. */
+export const orderPreview = object({
+  ok: required(bool()),
+  errors: required(list(apiErrorBody)),
+  ...strings('amount_units', 'price_units'),
+  collateral: required(
+    object({ asset: required(str()), amount: required(str()), amount_units: required(str()) }),
+  ),
+  nearest_prices: optional(list(str())),
+});
+
+/** An order as the wallet tracks it (SDK vocabulary: `isTerminal` in @nightjar/sdk). */
+export const orderView = object({
+  ...strings('order_id', 'market'),
+  side: required(oneOf(SIDES)),
+  type: required(oneOf(ORDER_TYPES)),
+  ...strings('amount', 'price', 'filled'),
+  state: required(
+    oneOf(['open', 'pending_settlement', 'fully_filled', 'cancelled', 'expired', 'settlement_failed']),
+  ),
+  terminal: required(bool('The order will not change again.')),
+  created_at: required(int()),
+  expires_at: optional(int()),
+});
+
+/** A fill of one of the wallet's orders, with its settlement. */
+export const fillView = object({
+  ...strings('fill_id', 'order_id', 'market'),
+  side: required(oneOf(SIDES)),
+  price: required(str('Clearing price (from the fill memo); empty until it arrives.')),
+  ...strings('size', 'fee', 'fee_asset'),
+  time: required(int()),
+  settlement: required(
+    object({
+      batch_id: optional(str()),
+      stage: required(str('queued, locking_notes, proving, verifying, settling, closing, done, failed')),
+      outcome: required(oneOf(['pending', 'settled', 'failed'])),
+      ledger_signature: optional(str('The settle transaction.')),
+    }),
+  ),
+});
+
+export const loggedOut = object({ logged_in: required(constant(false)) });
+export const loginLink = object({ url: required(str('http://127.0.0.1:P/?token=T')) });
+
+/** The answer to POST /operator/login (the credentials stay in the app). */
+export const operatorLoginView = object({
+  logged_in: required(constant(true)),
+  ...strings('api_key', 'account_id'),
+});
+
+/** A drain of the venue (GET/POST/DELETE /operator/drain). */
+export const drainView = object({
+  state: required(oneOf(['idle', 'draining', 'drained'])),
+  started_at_ms: optional(int()),
+  open_orders: required(int()),
+  pending_settlements: required(int()),
+  in_flight_settlements: optional(int()),
+  safe_to_stop: optional(bool()),
+});
+
+/** GET /operator/status: the venue's /system/status and its drain. */
+export const operatorStatusView = object({
+  matching: required(oneOf(['running', 'stopped'])),
+  settlement: required(oneOf(['wired', 'not_wired', 'degraded'])),
+  ledger: required(oneOf(['connected', 'unavailable'])),
+  trading: required(oneOf(['open', 'paused'])),
+  draining: required(bool()),
+  slot: required(str()),
+  drain: required(drainView),
+  account_id: required(str()),
+});
+
+/** GET /operator/transparency: the venue's solvency per mint, in human units. */
+export const transparencyView = object({
+  slot: required(str()),
+  mints: required(
+    list(
+      object({
+        ...strings(
+          'asset',
+          'mint',
+          'vault_balance',
+          'outstanding_note_value',
+          'vault_balance_units',
+          'outstanding_note_value_units',
+        ),
+        solvent: required(bool()),
+      }),
+    ),
+  ),
+  orders: required(numbersByName()),
+  settlement: required(numbersByName()),
+  engine: required(anyObject()),
+});
+
+/** GET /operator/metrics: settlement latency per stage (from /admin/metrics/settlement). */
+export const metricsView = object({
+  stages: required(
+    list(
+      object({
+        stage: required(str()),
+        count: required(int()),
+        p50_ms: required(num()),
+        p90_ms: required(num()),
+        p99_ms: required(num()),
+      }),
+    ),
+  ),
+  queue_depth: required(numbersByName()),
+  counters: required(numbersByName()),
+  raw: required(anyObject()),
+});
+
+/** An account, as the venue's admin routes return it. */
+export const accountView = object({
+  ...strings('account_id', 'api_key'),
+  is_admin: required(bool()),
+  enabled: required(bool()),
+  label: optional(str()),
+});
+
+/** POST /operator/accounts: the new account's credentials, shown this once. */
+export const createdAccountView = object({
+  ...strings('account_id', 'api_key', 'api_secret', 'passphrase'),
+  is_admin: required(bool()),
+});
