@@ -5,7 +5,7 @@
  * order's ticket, a fill's price) the app remembers in its state directory.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { MAX_ORDER_LIFETIME_SLOTS, SETTLEMENT_BUFFER_SLOTS, bytesToHex } from '@nightjar/protocol';
+import { MAX_ORDER_LIFETIME_SLOTS, SETTLEMENT_BUFFER_SLOTS } from '@nightjar/protocol';
 import {
   cancelOrder,
   deposit,
@@ -29,13 +29,13 @@ import {
   type Client,
   type Instrument,
   type JoinSplitProgress,
-  type MemoIngestResult,
   type OrderEvent,
-  type Prover,
+  type ProofProgress,
   type SettlementStatusResponse,
   type StreamClientEvent,
   type TrackedOrder,
   type Wallet,
+  type WalletFillEvent,
   type WalletNote,
 } from '@nightjar/sdk';
 import type {
@@ -85,8 +85,6 @@ type Progress = (stage: string, detail?: string) => void;
 /** The order (or transfer) whose progress a prover call belongs to. */
 const progressContext = new AsyncLocalStorage<Progress>();
 
-type FillMemo = Extract<MemoIngestResult, { status: 'stored' }>['memo'];
-
 const sideOf = (s: 'bid' | 'ask'): 'buy' | 'sell' => (s === 'bid' ? 'buy' : 'sell');
 
 /** A join-split's stage as a progress detail. */
@@ -103,21 +101,12 @@ function splitDetail(p: JoinSplitProgress): string {
   }
 }
 
-/** The prover, telling the current action's progress when a proof starts and ends. */
-export function progressProver(inner: Prover): Prover {
-  const around = async <T>(stage: string, after: string | undefined, work: () => Promise<T>) => {
-    const emit = progressContext.getStore();
-    emit?.(stage);
-    const r = await work();
-    if (after) emit?.(after);
-    return r;
-  };
-  return {
-    proveValidInputV2: (req) => around('proving', 'sending', () => inner.proveValidInputV2(req)),
-    proveValidSpendV2: (req) => around('proving', 'sending', () => inner.proveValidSpendV2(req)),
-    proveValidJoinSplit: (req) => around('preparing_note', undefined, () => inner.proveValidJoinSplit(req)),
-    close: () => inner.close(),
-  };
+/** A proof's start or end as the progress of the order (or transfer) it belongs to. */
+function proofProgress(e: ProofProgress): void {
+  const emit = progressContext.getStore();
+  if (e.proof === 'valid_join_split') {
+    if (e.stage === 'start') emit?.('preparing_note');
+  } else emit?.(e.stage === 'start' ? 'proving' : 'sending');
 }
 
 function toParams(req: OrderRequest): BuildOrderParameters {
@@ -151,19 +140,12 @@ export class Trader {
     this.orders = new Map(state.load<OrderRecord[]>('orders.json', []).map((o) => [o.order_id, o]));
     this.fills = new Map(state.load<FillView[]>('fills.json', []).map((f) => [f.fill_id, f]));
     // Every fill memo the wallet stores (from the stream or a sync) is a fill with its amounts.
-    const ingest = wallet.ingestMemo.bind(wallet);
-    wallet.ingestMemo = (hex, mints) => {
-      const r = ingest(hex, mints);
-      if (r.status === 'stored') this.onMemo(r.memo, r.consumed);
-      return r;
-    };
+    wallet.on('fill', (f) => this.onWalletFill(f));
   }
 
   /** A new client of the venue: its proofs tell the progress of the action they belong to. */
   attach(client: Client): void {
-    const inner = client.prover.bind(client);
-    let wrapped: Prover | undefined;
-    client.prover = () => (wrapped ??= progressProver(inner()));
+    client.onProof(proofProgress);
     this.instruments = undefined;
   }
 
@@ -683,21 +665,13 @@ export class Trader {
   }
 
   /** A fill memo the wallet stored: the fill's size, price and fee (the venue sends them nowhere else). */
-  private onMemo(memo: FillMemo, consumed: WalletNote): void {
-    const orderId = bytesToHex(memo.orderId);
-    const fill = this.fillOf(orderId, memo.matchId.toString());
+  private onWalletFill(f: WalletFillEvent): void {
+    const fill = this.fillOf(f.orderId, f.matchId);
     const inst = this.instruments?.find((i) => i.symbol === fill?.market);
     if (!fill || !inst) return;
-    const spent = consumed.amount - memo.changeAmount - memo.feeAmount;
-    const [q, quote] = fill.side === 'buy' ? [memo.tradeAmount, spent] : [spent, memo.tradeAmount];
-    if (q > 0n) {
-      // quote = floor(q × p / price_scale) at a clearing price p on the tick: the smallest such p.
-      let p = (quote * inst.price_scale + q - 1n) / q;
-      p = ((p + inst.tick_size - 1n) / inst.tick_size) * inst.tick_size;
-      fill.price = formatPrice(p, inst);
-    }
-    fill.size = formatUnits(q, inst.base_decimals);
-    fill.fee = formatUnits(memo.feeAmount, fill.side === 'buy' ? inst.quote_decimals : inst.base_decimals);
+    if (f.price !== undefined) fill.price = formatPrice(f.price, inst);
+    fill.size = formatUnits(f.size, inst.base_decimals);
+    fill.fee = formatUnits(f.fee, fill.side === 'buy' ? inst.quote_decimals : inst.base_decimals);
     if (fill.settlement.outcome === 'pending') fill.settlement = { ...fill.settlement, outcome: 'settled' };
     this.saveFills();
     this.emit({ type: 'fill', fill: { ...fill } });

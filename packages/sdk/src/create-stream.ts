@@ -1,14 +1,14 @@
 /**
  * `createStream`: the stream client over its connection, and, when the client has a wallet, the
- * wallet following it (`wallet/follow-stream.ts`): order events update the tracked orders, fill
+ * wallet following it (`follow-stream.ts`): order events update the tracked orders, fill
  * memos are verified and stored, and a reconnect re-reads the wallet, before a program sees them.
  */
 import type { Client } from './client.js';
-import { StreamConnection } from './stream/connection.js';
-import { StreamClient } from './stream/stream-client.js';
-import { unfollowed } from './stream/unfollowed.js';
-import type { CreateStreamParameters } from './stream/types.js';
-import { followStream } from './wallet/follow-stream.js';
+import { StreamConnection } from './core/stream/connection.js';
+import { StreamClient } from './core/stream/stream-client.js';
+import { unfollowed } from './core/stream/unfollowed.js';
+import type { CreateStreamParameters } from './core/stream/types.js';
+import { followStream } from './follow-stream.js';
 
 /**
  * Opens the stream: a verified WebSocket, logged in and subscribed.

@@ -27,7 +27,7 @@ import {
   type JoinSplitProgress,
   type Wallet,
 } from '../src/index.js';
-import { noteWitness } from '../src/actions/note-witness.js';
+import { noteWitness } from '../src/notes/note-witness.js';
 import { SYMBOL, kinds, storedFills, unspent, useE2eVenue } from './e2e-venue.js';
 import { advanceUntil } from '@nightjar/testkit';
 import { freshAddress } from './helpers.js';

@@ -26,7 +26,7 @@ import {
   placeOrder,
   type StreamClientEvent,
 } from '../src/index.js';
-import { paddedRequest, requestHeadBytes } from '../src/transport/pinned-socket.js';
+import { paddedRequest, requestHeadBytes } from '../src/core/transport/pinned-socket.js';
 import { startTestVenue, type TestVenue } from './helpers.js';
 import { advanceUntil, finalize, fund, newParty } from '@nightjar/testkit';
 

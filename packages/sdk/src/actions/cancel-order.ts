@@ -1,6 +1,8 @@
-import { cancelResponseCodec, encodeCancelBody, signCanonical } from '@nightjar/protocol';
+import { cancelResponseCodec } from '@nightjar/protocol';
 import type { Client } from '../client.js';
-import { withSendLock } from '../utils/send-lock.js';
+import type { NightjarError } from '../core/errors.js';
+import { withSendLock } from '../core/utils/send-lock.js';
+import { signCancel } from '../orders/sign-cancel.js';
 
 /** The order to cancel. */
 export interface CancelOrderParameters {
@@ -13,27 +15,8 @@ export interface CancelOrderReturnType {
   status: 'cancelled';
 }
 
-/** Signs a cancel for `orderId` with a fresh durable `cancel_nonce`. */
-export async function signCancel(client: Client, orderId: string) {
-  const trading = client.wallet.keys.trading;
-  const session = await client.bootSessionId();
-  const nonce = client.nonces.next(trading.publicKey, 'cancel');
-  const signature = signCanonical(
-    trading.seed,
-    encodeCancelBody({
-      order_id: orderId,
-      trading_key: trading.publicKey,
-      cancel_nonce: nonce,
-      session_id: session,
-    }),
-  );
-  return {
-    trading_key: trading.publicKey,
-    cancel_nonce: nonce.toString(),
-    session_id: session,
-    trading_key_signature: signature,
-  };
-}
+/** What `cancelOrder` throws: `NotFoundError` (the order already left the book) or another typed error. */
+export type CancelOrderErrorType = NightjarError;
 
 /**
  * Cancels a resting order (`DELETE /orders/{id}`). A `NotFoundError` means the order already left
@@ -55,7 +38,7 @@ export async function cancelOrder(
   );
   const tracked = client.wallet.orders.get(params.orderId);
   if (tracked) {
-    tracked.status = 'cancelled';
+    client.wallet.updateOrder(tracked, (o) => (o.status = 'cancelled'));
     client.wallet.save();
   }
   return { orderId: r.order_id, status: r.status };

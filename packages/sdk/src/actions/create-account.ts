@@ -1,5 +1,6 @@
 import { createdAccountCodec, type CreatedAccountResponse } from '@nightjar/protocol';
 import type { Client } from '../client.js';
+import type { NightjarError } from '../core/errors.js';
 
 /** The account to create. */
 export interface CreateAccountParameters {
@@ -37,3 +38,6 @@ export async function createAccount(
     codec: createdAccountCodec,
   });
 }
+
+/** What `createAccount` throws: the SDK's typed errors (`NightjarError` and its subclasses). */
+export type CreateAccountErrorType = NightjarError;

@@ -1,17 +1,18 @@
 import type { Client } from '../client.js';
+import type { NightjarError } from '../core/errors.js';
 import {
   DepositPendingError,
   LedgerRefusedError,
   ParameterError,
   TransactionPendingError,
-} from '../errors.js';
+} from '../core/errors.js';
 import { waitForVenueTree } from '../notes/venue-wait.js';
-import { parseUnits } from '../utils/decimal.js';
-import { landTransaction } from '../utils/land-transaction.js';
-import { signAsFunding } from '../utils/sign-ledger.js';
-import { withFundingLock } from '../utils/send-lock.js';
+import { parseUnits } from '../core/utils/decimal.js';
+import { landTransaction } from '../core/utils/land-transaction.js';
+import { signAsFunding } from '../notes/sign-ledger.js';
+import { withFundingLock } from '../core/utils/send-lock.js';
 import type { WalletNote } from '../wallet/wallet.js';
-import { assetParameter } from './assets.js';
+import { assetParameter } from '../core/assets.js';
 
 /**
  * When `deposit` resolves: `usable` (default) once the venue's tree has the note, so it can back
@@ -137,3 +138,6 @@ export async function deposit(client: Client, params: DepositParameters): Promis
   params.onProgress?.({ stage: 'usable', signature, note: stored });
   return { note: stored, signature, index, usable: true };
 }
+
+/** What `deposit` throws: the SDK's typed errors (`NightjarError` and its subclasses). */
+export type DepositErrorType = NightjarError;

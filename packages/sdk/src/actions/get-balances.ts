@@ -1,7 +1,8 @@
 import type { Client } from '../client.js';
-import { formatUnits } from '../utils/decimal.js';
+import type { NightjarError } from '../core/errors.js';
+import { formatUnits } from '../core/utils/decimal.js';
 import type { MintBalance } from '../wallet/wallet.js';
-import { getAssets } from './assets.js';
+import { venueAssets } from '../core/assets.js';
 import { syncWallet } from './sync-wallet.js';
 
 /** Options of `getBalances`. */
@@ -63,7 +64,7 @@ export async function getBalances(
   const byMint = client.wallet.balances();
   if (params.by !== 'symbol') return byMint;
   const out: GetBalancesBySymbolReturnType = {};
-  for (const a of await getAssets(client)) {
+  for (const a of await venueAssets(client)) {
     const b = byMint[a.mint] ?? ZERO;
     const f = (v: bigint) => formatUnits(v, a.decimals);
     out[a.symbol] = {
@@ -81,3 +82,6 @@ export async function getBalances(
   }
   return out;
 }
+
+/** What `getBalances` throws: the SDK's typed errors (`NightjarError` and its subclasses). */
+export type GetBalancesErrorType = NightjarError;

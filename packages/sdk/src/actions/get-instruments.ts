@@ -1,6 +1,7 @@
-import { instrumentListCodec, type Instrument } from '@nightjar/protocol';
+import type { Instrument } from '@nightjar/protocol';
 import type { Client } from '../client.js';
-import { registerInstrument } from '../utils/asset-registry.js';
+import type { NightjarError } from '../core/errors.js';
+import { fetchInstruments } from '../core/venue-reads.js';
 
 /** No parameters. */
 export type GetInstrumentsParameters = Record<string, never>;
@@ -17,7 +18,8 @@ export async function getInstruments(
   client: Client,
   _params: GetInstrumentsParameters = {},
 ): Promise<GetInstrumentsReturnType> {
-  const list = await client.request('/instruments', { auth: false, codec: instrumentListCodec });
-  for (const i of list) registerInstrument(i);
-  return list;
+  return fetchInstruments(client);
 }
+
+/** What `getInstruments` throws: the SDK's typed errors (`NightjarError` and its subclasses). */
+export type GetInstrumentsErrorType = NightjarError;

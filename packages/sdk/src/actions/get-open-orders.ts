@@ -1,5 +1,6 @@
 import { accountOrdersCodec, type OrderStatusResponse } from '@nightjar/protocol';
 import type { Client } from '../client.js';
+import type { NightjarError } from '../core/errors.js';
 
 /** No parameters. */
 export type GetOpenOrdersParameters = Record<string, never>;
@@ -18,3 +19,6 @@ export async function getOpenOrders(
 ): Promise<GetOpenOrdersReturnType> {
   return client.request('/account/orders', { codec: accountOrdersCodec });
 }
+
+/** What `getOpenOrders` throws: the SDK's typed errors (`NightjarError` and its subclasses). */
+export type GetOpenOrdersErrorType = NightjarError;

@@ -1,5 +1,7 @@
-import { orderStatusCodec, type OrderStatusResponse } from '@nightjar/protocol';
+import type { OrderStatusResponse } from '@nightjar/protocol';
 import type { Client } from '../client.js';
+import type { NightjarError } from '../core/errors.js';
+import { fetchOrder } from '../core/venue-reads.js';
 
 /** The order to read. */
 export interface GetOrderParameters {
@@ -17,5 +19,8 @@ export type GetOrderReturnType = OrderStatusResponse;
  * const { status, filled_quantity } = await getOrder(client, { orderId });
  */
 export async function getOrder(client: Client, params: GetOrderParameters): Promise<GetOrderReturnType> {
-  return client.request(`/orders/${params.orderId}`, { codec: orderStatusCodec });
+  return fetchOrder(client, params.orderId);
 }
+
+/** What `getOrder` throws: the SDK's typed errors (`NightjarError` and its subclasses). */
+export type GetOrderErrorType = NightjarError;

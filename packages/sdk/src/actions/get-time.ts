@@ -1,5 +1,6 @@
-import { timeResponseCodec } from '@nightjar/protocol';
 import type { Client } from '../client.js';
+import type { NightjarError } from '../core/errors.js';
+import { fetchTime } from '../core/venue-reads.js';
 
 /** No parameters. */
 export type GetTimeParameters = Record<string, never>;
@@ -17,6 +18,8 @@ export interface GetTimeReturnType {
  * const { slot } = await getTime(client);
  */
 export async function getTime(client: Client, _params: GetTimeParameters = {}): Promise<GetTimeReturnType> {
-  const r = await client.request('/time', { auth: false, codec: timeResponseCodec });
-  return { slot: r.slot, unixMs: Number(r.unix_ms) };
+  return fetchTime(client);
 }
+
+/** What `getTime` throws: the SDK's typed errors (`NightjarError` and its subclasses). */
+export type GetTimeErrorType = NightjarError;

@@ -1,16 +1,17 @@
+// The public verbs: one per file, each with its `…Parameters`, `…ReturnType` and `…ErrorType`.
 export * from './get-time.js';
 export * from './get-instruments.js';
-export * from './expiry.js';
+export * from './get-assets.js';
 export * from './select-note.js';
 export * from './get-inclusion.js';
+export * from './wait-for-inclusion.js';
 export * from './build-order.js';
 export * from './place-order.js';
+export * from './place-orders.js';
 export * from './cancel-order.js';
 export * from './modify-order.js';
 export * from './get-order.js';
 export * from './get-open-orders.js';
-export * from './mint-decimals.js';
-export * from './assets.js';
 export * from './request-faucet.js';
 export * from './create-account.js';
 export * from './deposit.js';
@@ -20,6 +21,3 @@ export * from './withdraw.js';
 export * from './join-split.js';
 export * from './split-note.js';
 export * from './merge-notes.js';
-export * from './place-orders.js';
-export * from './note-states.js';
-export * from './refresh-order.js';

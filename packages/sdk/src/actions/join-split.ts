@@ -1,4 +1,5 @@
 import type { Client } from '../client.js';
+import type { NightjarError } from '../core/errors.js';
 import {
   runJoinSplit,
   type JoinSplitProgress,
@@ -64,3 +65,6 @@ export async function joinSplit(client: Client, params: JoinSplitParameters): Pr
     for (const n of inputs) client.wallet.reserved.delete(n.commitment);
   }
 }
+
+/** What `joinSplit` throws: the SDK's typed errors (`NightjarError` and its subclasses). */
+export type JoinSplitErrorType = NightjarError;

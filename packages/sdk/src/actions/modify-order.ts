@@ -1,15 +1,16 @@
 import { encodeCancelBody, modifyCancelFields, modifyResponseCodec, signCanonical } from '@nightjar/protocol';
 import type { Client } from '../client.js';
-import { NotFoundError, OrderNotModifiableError } from '../errors.js';
-import { withSendLock } from '../utils/send-lock.js';
+import { NotFoundError, OrderNotModifiableError, type NightjarError } from '../core/errors.js';
+import { withSendLock } from '../core/utils/send-lock.js';
 import type { TrackedOrder } from '../wallet/wallet.js';
-import { prepareOrder, signOrder, type BuildOrderParameters } from './build-order.js';
-import { trackPlaced, type PlaceOrderReturnType } from './place-order.js';
-import { refreshOrder } from './refresh-order.js';
+import type { OrderParameters } from '../orders/order-terms.js';
+import { prepareOrder, signOrder } from '../orders/prepare-order.js';
+import { trackPlaced, type PlacedOrder } from '../orders/submit-order.js';
+import { refreshOrder } from '../orders/refresh-order.js';
 
 /** The order to replace and its replacement's fields (symbol and note are the old order's). */
 export interface ModifyOrderParameters extends Omit<
-  BuildOrderParameters,
+  OrderParameters,
   'symbol' | 'note' | 'prepareNote' | 'onNoteProgress'
 > {
   /** The resting order to replace. */
@@ -19,7 +20,13 @@ export interface ModifyOrderParameters extends Omit<
 }
 
 /** The replacement, as `placeOrder` returns it. */
-export type ModifyOrderReturnType = PlaceOrderReturnType;
+export type ModifyOrderReturnType = PlacedOrder;
+
+/**
+ * What `modifyOrder` throws: `OrderNotModifiableError` (no longer resting), `NotFoundError`, and
+ * what `placeOrder` throws for the replacement.
+ */
+export type ModifyOrderErrorType = NightjarError;
 
 /** Whether the order's note can still back a replacement (not consumed by a fill). */
 function noteUsable(client: Client, order: TrackedOrder): boolean {
@@ -83,7 +90,7 @@ export async function modifyOrder(
       });
     });
     // The old order is gone (a replacement with its own id ends it `cancelled`).
-    if (body.order_id !== orderId) old.status = 'cancelled';
+    if (body.order_id !== orderId) client.wallet.updateOrder(old, (o) => (o.status = 'cancelled'));
     await trackPlaced(client, body, note.commitment);
     return {
       orderId: r.order_id,

@@ -1,25 +1,18 @@
-import { placeOrderResponseCodec, type PlaceOrderBody } from '@nightjar/protocol';
 import type { Client } from '../client.js';
-import type { JoinSplitReturnType } from '../notes/run-join-split.js';
-import { withSendLock } from '../utils/send-lock.js';
-import { prepareOrder, signOrder, type BuildOrderParameters } from './build-order.js';
+import type { NightjarError } from '../core/errors.js';
+import { withSendLock } from '../core/utils/send-lock.js';
+import type { OrderParameters } from '../orders/order-terms.js';
+import { prepareOrder, signOrder } from '../orders/prepare-order.js';
+import { submitOrder, type PlacedOrder } from '../orders/submit-order.js';
 
 /** What to order (see `BuildOrderParameters`). */
-export type PlaceOrderParameters = BuildOrderParameters;
+export type PlaceOrderParameters = OrderParameters;
 
 /** The accepted order. */
-export interface PlaceOrderReturnType {
-  orderId: string;
-  /** Always `accepted`: verified and booked (accepted is not filled). */
-  status: 'accepted';
-  arrivalSlot: bigint;
-  /** The note backing the order. */
-  noteCommitment: string;
-  /** The signed body as sent. */
-  body: PlaceOrderBody;
-  /** The split or merge made first because no free note fitted (see `prepareNote`). */
-  split?: JoinSplitReturnType;
-}
+export type PlaceOrderReturnType = PlacedOrder;
+
+/** What `placeOrder` throws: what `buildOrder` throws, and the venue's refusals (`VenueRequestError` and its kin). */
+export type PlaceOrderErrorType = NightjarError;
 
 /**
  * Builds, proves, signs and places an order (`POST /orders`), and tracks it in the wallet.
@@ -40,49 +33,4 @@ export async function placeOrder(
     submitOrder(client, signOrder(client, body), note.commitment),
   ).finally(() => client.wallet.reserved.delete(note.commitment));
   return split ? { ...placed, split } : placed;
-}
-
-/**
- * Sends a signed order (from `buildOrder`) and tracks it. Orders must reach the venue in nonce
- * order: send built orders one at a time, in the order they were built.
- */
-export async function submitOrder(
-  client: Client,
-  body: PlaceOrderBody,
-  noteCommitment: string,
-): Promise<PlaceOrderReturnType> {
-  const wallet = client.wallet;
-  try {
-    const r = await client.request('/orders', { method: 'POST', body, codec: placeOrderResponseCodec });
-    await trackPlaced(client, body, noteCommitment);
-    return {
-      orderId: r.order_id,
-      status: r.status,
-      arrivalSlot: r.arrival_slot,
-      noteCommitment,
-      body,
-    };
-  } finally {
-    wallet.reserved.delete(noteCommitment);
-  }
-}
-
-/** Records a placed order in the wallet. */
-export async function trackPlaced(
-  client: Client,
-  body: PlaceOrderBody,
-  noteCommitment: string,
-): Promise<void> {
-  const inst = await client.instrument(body.symbol);
-  client.wallet.trackOrder({
-    orderId: body.order_id,
-    symbol: body.symbol,
-    side: body.side,
-    noteCommitment,
-    status: 'open',
-    baseMint: inst.base_mint,
-    quoteMint: inst.quote_mint,
-    filledQuantity: 0n,
-  });
-  client.wallet.save();
 }

@@ -1,15 +1,22 @@
 import type { Client } from '../client.js';
+import type { NightjarError } from '../core/errors.js';
 import { fundNotes } from '../notes/fund.js';
 import type { JoinSplitProgress, JoinSplitReturnType } from '../notes/run-join-split.js';
-import { withSendLock } from '../utils/send-lock.js';
+import { withSendLock } from '../core/utils/send-lock.js';
 import type { WalletNote } from '../wallet/wallet.js';
-import { orderTerms, prepareOrder, signOrder, type NotePreparation, type OrderTerms } from './build-order.js';
-import { submitOrder, type PlaceOrderParameters, type PlaceOrderReturnType } from './place-order.js';
+import {
+  orderTerms,
+  type NotePreparation,
+  type OrderParameters,
+  type OrderTerms,
+} from '../orders/order-terms.js';
+import { prepareOrder, signOrder } from '../orders/prepare-order.js';
+import { submitOrder, type PlacedOrder } from '../orders/submit-order.js';
 
 /** Orders to place together (a ladder), and how to find their notes. */
 export interface PlaceOrdersParameters {
   /** The orders, each as `placeOrder` takes it; sent in this order. */
-  orders: readonly Omit<PlaceOrderParameters, 'prepareNote' | 'onNoteProgress'>[];
+  orders: readonly Omit<OrderParameters, 'prepareNote' | 'onNoteProgress'>[];
   /**
    * How the orders without a named `note` get theirs (default `auto`): an exact free note each
    * first; then, with `auto`, a larger note each when there are enough for all of them; else
@@ -30,7 +37,7 @@ export type PlaceOrdersProgress =
 
 /** One order's outcome. */
 export type PlaceOrdersResult =
-  { status: 'success'; result: PlaceOrderReturnType } | { status: 'failure'; error: Error };
+  { status: 'success'; result: PlacedOrder } | { status: 'failure'; error: Error };
 
 /** Per order in the order given, and the splits made for them. */
 export interface PlaceOrdersReturnType {
@@ -124,3 +131,6 @@ export async function placeOrders(
   await sending;
   return { results: results as PlaceOrdersResult[], splits };
 }
+
+/** What `placeOrders` throws: the SDK's typed errors (`NightjarError` and its subclasses). */
+export type PlaceOrdersErrorType = NightjarError;

@@ -1,9 +1,10 @@
 import type { Client } from '../client.js';
-import { FaucetError, LedgerError, ParameterError } from '../errors.js';
-import { describeAmount } from '../utils/asset-registry.js';
-import { parseUnits } from '../utils/decimal.js';
-import { ledgerRpcCode } from '../utils/typed-ledger.js';
-import { assetParameter } from './assets.js';
+import type { NightjarError } from '../core/errors.js';
+import { FaucetError, LedgerError, ParameterError } from '../core/errors.js';
+import { describeAmount } from '../core/utils/asset-registry.js';
+import { parseUnits } from '../core/utils/decimal.js';
+import { ledgerRpcCode } from '../core/utils/typed-ledger.js';
+import { assetParameter } from '../core/assets.js';
 
 /** What to draw from a dev ledger's faucet. */
 export interface RequestFaucetParameters {
@@ -86,3 +87,6 @@ export async function requestFaucet(
     }
   }
 }
+
+/** What `requestFaucet` throws: the SDK's typed errors (`NightjarError` and its subclasses). */
+export type RequestFaucetErrorType = NightjarError;

@@ -1,13 +1,14 @@
 import type { Client } from '../client.js';
-import { JoinSplitAmountsError, ParameterError } from '../errors.js';
+import type { NightjarError } from '../core/errors.js';
+import { JoinSplitAmountsError, ParameterError } from '../core/errors.js';
 import { shortfall } from '../notes/fund.js';
 import { runJoinSplit, type JoinSplitProgress, type JoinSplitReturnType } from '../notes/run-join-split.js';
 import { takeFreeNotes } from '../notes/take-notes.js';
-import { parseUnits } from '../utils/decimal.js';
+import { parseUnits } from '../core/utils/decimal.js';
 import type { WalletNote } from '../wallet/wallet.js';
-import { mintDecimals } from './mint-decimals.js';
-import { venueTree } from './select-note.js';
-import { describeAmount } from '../utils/asset-registry.js';
+import { mintDecimals } from '../core/mint-decimals.js';
+import { venueTree } from '../notes/choose-note.js';
+import { describeAmount } from '../core/utils/asset-registry.js';
 
 /** Options of every split. */
 interface SplitNoteOptions {
@@ -122,3 +123,6 @@ function withRemainder(amounts: readonly bigint[], total: bigint, mint: string):
     );
   return out;
 }
+
+/** What `splitNote` throws: the SDK's typed errors (`NightjarError` and its subclasses). */
+export type SplitNoteErrorType = NightjarError;

@@ -4,24 +4,24 @@
  * in a change note of this wallet. It is signed by a fresh one-time key, never the funding key, so
  * nothing on chain names the address that made the deposits; and it needs no split before it.
  */
-import { encryptNoteMemo, JOIN_SPLIT_MAX_OUTPUTS } from '@nightjar/crypto';
 import { bytesToHex, fieldToHex, parseAddress } from '@nightjar/protocol';
-import type { Client, SpendV2ProofResult } from '../client.js';
+import type { Client } from '../client.js';
 import {
   FundingAddressLinkError,
   InsufficientNotesError,
   ParameterError,
-  ProofError,
   TransactionPendingError,
-} from '../errors.js';
+  type NightjarError,
+} from '../core/errors.js';
 import { takeFreeNotes } from '../notes/take-notes.js';
-import { parseUnits } from '../utils/decimal.js';
-import { landTransaction } from '../utils/land-transaction.js';
-import { signAsOneTimeKey } from '../utils/sign-ledger.js';
-import type { Wallet, WalletNote } from '../wallet/wallet.js';
-import { assetParameter, learnAsset } from './assets.js';
-import { noteWitness } from './note-witness.js';
-import { largestAmount } from './select-note.js';
+import { parseUnits } from '../core/utils/decimal.js';
+import { landTransaction } from '../core/utils/land-transaction.js';
+import { signAsOneTimeKey } from '../notes/sign-ledger.js';
+import { fundingAddresses } from '../wallet/funding-addresses.js';
+import type { WalletNote } from '../wallet/wallet.js';
+import { assetParameter, learnAsset } from '../core/assets.js';
+import { proveSpend } from '../notes/spend-proof.js';
+import { largestAmount } from '../notes/choose-note.js';
 
 /** Which note to withdraw, how much of it, and where to. */
 export interface WithdrawParameters {
@@ -65,14 +65,6 @@ export interface WithdrawReturnType {
   signer: string;
   /** The change note (stored in the wallet once landed); absent when the whole note was paid. */
   change?: WalletNote;
-}
-
-/**
- * The addresses that funded this wallet's deposits: its funding key's (deposits are signed by it
- * alone). A withdrawal paid there is public proof that the two belong together.
- */
-export function fundingAddresses(wallet: Wallet): string[] {
-  return [wallet.keys.funding.address];
 }
 
 /** Refuses a recipient that funded this wallet's deposits unless the caller accepted the link. */
@@ -149,6 +141,12 @@ async function amountOf(
 }
 
 /**
+ * What `withdraw` throws: `FundingAddressLinkError`, `InsufficientNotesError`, `ParameterError`,
+ * `ProofError`, or a ledger refusal (`LedgerRefusedError`).
+ */
+export type WithdrawErrorType = NightjarError;
+
+/**
  * Withdraws `amount` of one note (or a whole note) to `recipient` in one transaction: a VALID_SPEND
  * v2 proof binds the recipient and the change (DESIGN 3), the change's note memo is sealed to this
  * wallet's viewing key (so a wallet rebuilt from its seed finds it), and a fresh one-time key signs.
@@ -165,42 +163,7 @@ export async function withdraw(client: Client, params: WithdrawParameters): Prom
   const recipient = params.recipient;
   const { note, amount } = await noteToWithdraw(client, params);
   try {
-    const witness = await noteWitness(client, note);
-    // The change (if any) goes to the note's shard with its memo sealed to this wallet's viewing
-    // key, both made before the proof, which binds them (change_memo_hash): a relay that re-signs
-    // the withdrawal cannot swap the memo or the shard for ones this wallet's seed never finds.
-    const changeAmount = note.amount - amount;
-    const memo =
-      changeAmount === 0n
-        ? undefined
-        : encryptNoteMemo(wallet.keys.viewingPublicKey, {
-            mint: witness.note.mint,
-            parentInner: witness.note.noteInnerHash,
-            amounts: [changeAmount, ...Array<bigint>(JOIN_SPLIT_MAX_OUTPUTS - 1).fill(0n)],
-          });
-    let proved: SpendV2ProofResult;
-    try {
-      proved = await client.prover().proveValidSpendV2({
-        mint: witness.note.mint,
-        noteAmount: note.amount,
-        spendingKey: witness.note.spendingKey,
-        noteInnerHash: witness.note.noteInnerHash,
-        path: witness.path,
-        merkleRoot: witness.merkleRoot,
-        amount,
-        recipient: recipientBytes,
-        ...(memo ? { change: { treeId: note.treeId, memo } } : {}),
-      });
-    } catch (err) {
-      throw new ProofError(`VALID_SPEND proof failed: ${(err as Error).message}`, { cause: err });
-    }
-    // The wallet recomputes the change from its keys (as recovery will).
-    const change =
-      changeAmount === 0n
-        ? undefined
-        : wallet.noteFor(note.mint, changeAmount, proved.change.inner, note.treeId, 'withdrawal_change');
-    if (change && change.commitment !== fieldToHex(proved.change.commitment))
-      throw new ProofError('the prover’s change note differs from the wallet’s');
+    const { witness, memo, proved, change } = await proveSpend(client, note, amount, recipientBytes);
     const memoHex = memo ? bytesToHex(memo) : undefined;
     const tx = await signAsOneTimeKey(client, {
       name: 'withdraw',

@@ -6,12 +6,12 @@
  * does); every other note the plan touched is released here.
  */
 import type { Client } from '../client.js';
-import { InsufficientNotesError } from '../errors.js';
+import { InsufficientNotesError } from '../core/errors.js';
 import type { WalletNote } from '../wallet/wallet.js';
-import { largestAmount } from '../actions/select-note.js';
+import { largestAmount } from './choose-note.js';
 import { planNotes } from './plan.js';
 import { runJoinSplit, type JoinSplitProgress, type JoinSplitReturnType } from './run-join-split.js';
-import { assetName, describeAmount, humanAmount } from '../utils/asset-registry.js';
+import { assetName, describeAmount, humanAmount } from '../core/utils/asset-registry.js';
 
 /** Notes to make. */
 export interface FundNotesRequest {

@@ -8,8 +8,8 @@
 import { MerkleTree } from '@nightjar/crypto';
 import { LEAVES_PAGE_CAP } from '@nightjar/protocol';
 import type { Client } from '../client.js';
-import { ProofError } from '../errors.js';
-import { sleep } from '../utils/backoff.js';
+import { ProofError } from '../core/errors.js';
+import { sleep } from '../core/utils/backoff.js';
 import type { Wallet, WalletNote } from '../wallet/wallet.js';
 
 const trees = new WeakMap<Wallet, Map<number, MerkleTree>>();

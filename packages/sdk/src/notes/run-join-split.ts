@@ -15,13 +15,13 @@ import {
   ParameterError,
   ProofError,
   SplitOutputsPendingError,
-} from '../errors.js';
-import { landTransaction } from '../utils/land-transaction.js';
-import { signAsOneTimeKey } from '../utils/sign-ledger.js';
+} from '../core/errors.js';
+import { landTransaction } from '../core/utils/land-transaction.js';
+import { signAsOneTimeKey } from './sign-ledger.js';
 import type { WalletNote } from '../wallet/wallet.js';
-import { largestAmount } from '../actions/select-note.js';
-import { noteWitness } from '../actions/note-witness.js';
-import { describeAmount } from '../utils/asset-registry.js';
+import { largestAmount } from './choose-note.js';
+import { noteWitness } from './note-witness.js';
+import { describeAmount } from '../core/utils/asset-registry.js';
 import { waitForLedgerLeaves } from './local-tree.js';
 import { waitForVenueTree } from './venue-wait.js';
 
@@ -76,21 +76,10 @@ export function checkJoinSplitAmounts(inputTotal: bigint, amounts: readonly bigi
     );
 }
 
-/** Runs one join-split (see the module comment). */
-export async function runJoinSplit(client: Client, req: RunJoinSplitRequest): Promise<JoinSplitReturnType> {
+/** The join-split's note memo and proof, and its outputs as the wallet recomputes them (checked against the prover's). */
+async function proveJoinSplit(client: Client, req: RunJoinSplitRequest, mintBytes: Uint8Array) {
   const wallet = client.wallet;
   const { mint, inputs, amounts } = req;
-  const mintBytes = parseAddress(mint);
-  if (!mintBytes) throw new ParameterError('mint must be a Base58 address');
-  if (inputs.length < 1 || inputs.length > JOIN_SPLIT_MAX_INPUTS)
-    throw new ParameterError(`a split or merge consumes 1 to ${JOIN_SPLIT_MAX_INPUTS} notes`);
-  const inputTotal = inputs.reduce((s, n) => s + n.amount, 0n);
-  checkJoinSplitAmounts(inputTotal, amounts, mint);
-
-  // Paths are built locally from the ledger's leaves: wait until the ledger has every input.
-  const ready = await waitForLedgerLeaves(client, inputs, { waitMs: req.waitMs });
-  if (!ready.usable)
-    throw new NotesPendingError(mint, inputTotal, largestAmount(inputs.filter(ready.has)), ready.waitedMs);
   const witnesses = await Promise.all(inputs.map((n) => noteWitness(client, n)));
   const parent = witnesses[0]!.note.noteInnerHash;
   const padded = [...amounts, ...Array<bigint>(JOIN_SPLIT_MAX_OUTPUTS - amounts.length).fill(0n)];
@@ -124,6 +113,48 @@ export async function runJoinSplit(client: Client, req: RunJoinSplitRequest): Pr
   const outputs = proved.outputs.map((o) => wallet.noteFor(mint, o.amount, o.inner, treeId, 'join_split'));
   if (outputs.some((n, i) => n.commitment !== fieldToHex(proved.outputs[i]!.commitment)))
     throw new ProofError('the prover’s output notes differ from the wallet’s');
+  return { memo, proved, outputs, treeId };
+}
+
+/** Stores the landed outputs at their leaves (free), the inputs as spent. */
+function storeOutputs(
+  client: Client,
+  req: RunJoinSplitRequest,
+  outputs: readonly WalletNote[],
+  leaves: readonly { tree_id: number; leaf_index: number }[],
+  treeId: number,
+): WalletNote[] {
+  const wallet = client.wallet;
+  // Landed without error: the ledger consumed the inputs and appended the outputs.
+  const notes = outputs.map((n, i): WalletNote => {
+    const leaf = leaves[i];
+    if (leaf) wallet.leaves.set(n.commitment, { treeId: leaf.tree_id, leafIndex: leaf.leaf_index });
+    return { ...n, treeId: leaf?.tree_id ?? treeId, leafIndex: leaf?.leaf_index, state: 'free' };
+  });
+  for (const n of req.inputs) n.state = 'spent';
+  for (const n of notes) {
+    if (req.keepOutputsReserved) wallet.reserved.add(n.commitment);
+    wallet.addNote(n);
+  }
+  return notes;
+}
+
+/** Runs one join-split (see the module comment). */
+export async function runJoinSplit(client: Client, req: RunJoinSplitRequest): Promise<JoinSplitReturnType> {
+  const wallet = client.wallet;
+  const { mint, inputs, amounts } = req;
+  const mintBytes = parseAddress(mint);
+  if (!mintBytes) throw new ParameterError('mint must be a Base58 address');
+  if (inputs.length < 1 || inputs.length > JOIN_SPLIT_MAX_INPUTS)
+    throw new ParameterError(`a split or merge consumes 1 to ${JOIN_SPLIT_MAX_INPUTS} notes`);
+  const inputTotal = inputs.reduce((s, n) => s + n.amount, 0n);
+  checkJoinSplitAmounts(inputTotal, amounts, mint);
+
+  // Paths are built locally from the ledger's leaves: wait until the ledger has every input.
+  const ready = await waitForLedgerLeaves(client, inputs, { waitMs: req.waitMs });
+  if (!ready.usable)
+    throw new NotesPendingError(mint, inputTotal, largestAmount(inputs.filter(ready.has)), ready.waitedMs);
+  const { memo, proved, outputs, treeId } = await proveJoinSplit(client, req, mintBytes);
 
   const memoHex = bytesToHex(memo);
   const tx = await signAsOneTimeKey(client, {
@@ -146,18 +177,7 @@ export async function runJoinSplit(client: Client, req: RunJoinSplitRequest): Pr
   req.onProgress?.({ stage: 'sending', signature: tx.signature });
   const rec = await landTransaction(client, tx);
 
-  // Landed without error: the ledger consumed the inputs and appended the outputs.
-  const leaves = rec.result?.leaves ?? [];
-  const notes = outputs.map((n, i): WalletNote => {
-    const leaf = leaves[i];
-    if (leaf) wallet.leaves.set(n.commitment, { treeId: leaf.tree_id, leafIndex: leaf.leaf_index });
-    return { ...n, treeId: leaf?.tree_id ?? treeId, leafIndex: leaf?.leaf_index, state: 'free' };
-  });
-  for (const n of inputs) n.state = 'spent';
-  for (const n of notes) {
-    if (req.keepOutputsReserved) wallet.reserved.add(n.commitment);
-    wallet.addNote(n);
-  }
+  const notes = storeOutputs(client, req, outputs, rec.result?.leaves ?? [], treeId);
   wallet.memos.add(memoHex); // a later sync finds it stored already
   wallet.save();
   const result = { signature: tx.signature, spent: [...inputs], notes };

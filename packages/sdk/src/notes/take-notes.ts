@@ -1,7 +1,7 @@
 import type { Client } from '../client.js';
-import { NoteNotFreeError, ParameterError } from '../errors.js';
+import { NoteNotFreeError, ParameterError } from '../core/errors.js';
 import type { WalletNote } from '../wallet/wallet.js';
-import { largestAmount } from '../actions/select-note.js';
+import { largestAmount } from './choose-note.js';
 
 /**
  * The wallet notes `commitments` of `mint`, each checked free and reserved in the same tick (so no

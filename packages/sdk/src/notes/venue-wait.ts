@@ -4,9 +4,9 @@
  * (a deposit, a split output, a change note) is usable about 31 slots later.
  */
 import type { Client } from '../client.js';
-import { sleep } from '../utils/backoff.js';
+import { sleep } from '../core/utils/backoff.js';
 import type { WalletNote } from '../wallet/wallet.js';
-import { venueTree } from '../actions/select-note.js';
+import { venueTree } from './choose-note.js';
 
 /** How long to wait for the venue's tree, and how often to look. */
 export interface VenueWaitOptions {

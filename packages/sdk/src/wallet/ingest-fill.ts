@@ -9,10 +9,10 @@
 import { OutputRole, type FillMemo } from '@nightjar/crypto';
 import { bytesToHex } from '@nightjar/protocol';
 import { derivesFrom, memoOutputs } from './memo-outputs.js';
-import type { MemoIngestResult, Wallet, WalletNote } from './wallet.js';
+import type { MemoIngestResult, NoteBook, WalletNote } from './types.js';
 
 /** Stores a memo's outputs in `wallet` when they check out (see the module comment). */
-export function ingestFill(wallet: Wallet, memo: FillMemo, mints: readonly string[]): MemoIngestResult {
+export function ingestFill(wallet: NoteBook, memo: FillMemo, mints: readonly string[]): MemoIngestResult {
   const outputs = memoOutputs(memo);
   const first = outputs?.[0];
   if (!outputs || !first) return { status: 'orphan', memo };
@@ -48,7 +48,7 @@ export function ingestFill(wallet: Wallet, memo: FillMemo, mints: readonly strin
 
 /** The note with this opening in one of `mints` whose commitment is a known leaf. */
 function findLeafNote(
-  wallet: Wallet,
+  wallet: NoteBook,
   mints: readonly string[],
   amount: bigint,
   inner: bigint,

@@ -12,7 +12,7 @@
  */
 import { joinSplitOutputInner, withdrawalChangeInner, type NoteMemo } from '@nightjar/crypto';
 import { addressToBase58, fieldToHex } from '@nightjar/protocol';
-import type { Wallet, WalletNote } from './wallet.js';
+import type { NoteBook, WalletNote } from './types.js';
 
 /** What ingesting a note memo did. */
 export type NoteMemoIngestResult =
@@ -26,13 +26,13 @@ export type NoteMemoIngestResult =
   | { status: 'orphan'; memo: NoteMemo };
 
 /** Stores a note memo's outputs in `wallet` when every one is a known leaf (see the module comment). */
-export function ingestSplit(wallet: Wallet, memo: NoteMemo): NoteMemoIngestResult {
+export function ingestSplit(wallet: NoteBook, memo: NoteMemo): NoteMemoIngestResult {
   const r = ingestJoinSplit(wallet, memo);
   return r.status === 'unverified' ? ingestWithdrawalChange(wallet, memo) : r;
 }
 
 /** A withdrawal's change: one output in slot 0, inner Poseidon(9, parent inner), if it is a leaf. */
-function ingestWithdrawalChange(wallet: Wallet, memo: NoteMemo): NoteMemoIngestResult {
+function ingestWithdrawalChange(wallet: NoteBook, memo: NoteMemo): NoteMemoIngestResult {
   const amount = memo.amounts[0] ?? 0n;
   if (amount === 0n || memo.amounts.slice(1).some((a) => a !== 0n)) return { status: 'unverified', memo };
   const mint = addressToBase58(memo.mint);
@@ -42,7 +42,7 @@ function ingestWithdrawalChange(wallet: Wallet, memo: NoteMemo): NoteMemoIngestR
   return store(wallet, memo, [{ ...note, treeId: leaf.treeId, leafIndex: leaf.leafIndex }]);
 }
 
-function ingestJoinSplit(wallet: Wallet, memo: NoteMemo): NoteMemoIngestResult {
+function ingestJoinSplit(wallet: NoteBook, memo: NoteMemo): NoteMemoIngestResult {
   const mint = addressToBase58(memo.mint);
   const found: WalletNote[] = [];
   for (const [slot, amount] of memo.amounts.entries()) {
@@ -57,7 +57,7 @@ function ingestJoinSplit(wallet: Wallet, memo: NoteMemo): NoteMemoIngestResult {
 }
 
 /** Stores `found` and marks the parent (the note consumed) `spending`. */
-function store(wallet: Wallet, memo: NoteMemo, found: WalletNote[]): NoteMemoIngestResult {
+function store(wallet: NoteBook, memo: NoteMemo, found: WalletNote[]): NoteMemoIngestResult {
   for (const n of found) wallet.addNote(n);
   const parentInner = fieldToHex(memo.parentInner);
   for (const n of wallet.notes.values())

@@ -6,7 +6,7 @@
  */
 import { createCipheriv, createDecipheriv, randomBytes, scryptSync } from 'node:crypto';
 import { readSecretFile } from '@nightjar/protocol';
-import { WalletDecryptError } from '../errors.js';
+import { WalletDecryptError } from '../core/errors.js';
 
 /** scrypt cost parameters. */
 export interface ScryptParams {

@@ -7,7 +7,7 @@
  * error proves nothing, and the order stays as it was.
  */
 import type { OrderEvent, OrderEventKind, OrderStatusResponse } from '@nightjar/protocol';
-import type { TrackedOrder, WalletNote } from './wallet.js';
+import type { TrackedOrder, WalletNote } from './types.js';
 
 export type OrderStatus = TrackedOrder['status'];
 

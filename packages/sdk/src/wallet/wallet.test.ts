@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { encryptFillMemo, OutputRole, outputInner, type FillMemo } from '@nightjar/crypto';
 import { hexToBytes, bytesToHex } from '@nightjar/protocol';
-import { WalletDecryptError } from '../errors.js';
+import { WalletDecryptError } from '../core/errors.js';
 import { deriveWalletKeys } from './keys.js';
 import { createWallet, type Wallet } from './wallet.js';
 

@@ -6,9 +6,9 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { deriveNote, openingHash, type FillMemo } from '@nightjar/crypto';
+import { deriveNote, openingHash } from '@nightjar/crypto';
 import { bytesToHex, ensurePrivateDir, fieldToHex, hexToBytes, parseAddress } from '@nightjar/protocol';
-import type { NoteNotFreeReason } from '../errors.js';
+import type { NoteNotFreeReason } from '../core/errors.js';
 import { ingestFill } from './ingest-fill.js';
 import { ingestSplit, type NoteMemoIngestResult } from './ingest-split.js';
 import { MemoDecryptor } from './memo-decryptor.js';
@@ -16,75 +16,18 @@ import { ParentIndex } from './memo-outputs.js';
 import { isLiveStatus } from './order-status.js';
 import { deriveWalletKeys, depositNoteInner, type WalletKeys } from './keys.js';
 import { DEFAULT_SCRYPT, readText, WalletSealer, writeFileAtomic, type ScryptParams } from './keystore.js';
+import type {
+  MemoIngestResult,
+  MintBalance,
+  NoteBook,
+  NoteOrigin,
+  TrackedOrder,
+  WalletNote,
+} from './types.js';
+import { WalletEmitter, type WalletEventName, type WalletListener } from './events.js';
+import { fillEvent } from './fill-amounts.js';
 
-/**
- * Where a note came from (`join_split`: an output of a split or merge; `withdrawal_change`: what a
- * withdrawal of part of a note left to the wallet).
- */
-export type NoteOrigin = 'deposit' | 'trade' | 'change' | 'join_split' | 'withdrawal_change';
-
-/** A note the wallet owns. Amounts are atomic units of `mint`. */
-export interface WalletNote {
-  /** Note commitment, 64 hex. */
-  commitment: string;
-  /** Mint, Base58. */
-  mint: string;
-  amount: bigint;
-  /** note_inner_hash, 64 hex (secret). */
-  inner: string;
-  /** Nullifier, 64 hex (secret: only the owner can compute it). */
-  nullifier: string;
-  treeId: number;
-  leafIndex: number | undefined;
-  origin: NoteOrigin;
-  /**
-   * Last state read from the ledger (`free`, `locked`, `spent`; `unknown` before the first read),
-   * or `spending`: this wallet saw it being consumed (a confirmed fill's memo, a withdrawal it
-   * sent) and the ledger has not said so yet. Only the ledger (its spent-nullifier list, which the
-   * wallet mirrors) makes a note `spent`; a `spending` note is offered to no order and is re-read
-   * at every sync.
-   */
-  state: 'free' | 'locked' | 'spent' | 'unknown' | 'spending';
-}
-
-/** The wallet's view of one of its orders. */
-export interface TrackedOrder {
-  orderId: string;
-  symbol: string;
-  side: 'bid' | 'ask';
-  /** The note backing it now (after a partial fill, the re-locked change note). */
-  noteCommitment: string;
-  /** `open` (resting), `pending_settlement`, or a terminal kind. */
-  status: 'open' | 'pending_settlement' | 'fully_filled' | 'cancelled' | 'expired' | 'settlement_failed';
-  /** Base mint, quote mint of its market. */
-  baseMint: string;
-  quoteMint: string;
-  filledQuantity: bigint;
-}
-
-/** Balances of one mint, in atomic units. */
-export interface MintBalance {
-  /** Free notes not backing a live order. */
-  available: bigint;
-  /** Notes backing live (resting) orders. */
-  locked: bigint;
-  /** Notes locked on the ledger while a match settles. (A `spending` note counts nowhere.) */
-  pendingSettlement: bigint;
-  /** Notes whose leaf is not in the tree yet (a deposit that has not landed): not spendable. */
-  pending: bigint;
-}
-
-/** What ingesting a memo did. */
-export type MemoIngestResult =
-  /** Stored: its outputs (`notes`) and the note it consumed (now `spending`). */
-  | { status: 'stored'; memo: FillMemo; notes: WalletNote[]; consumed: WalletNote }
-  | { status: 'duplicate' }
-  | { status: 'not_ours' }
-  /** Decrypted, but an output commitment is not (yet) among the known leaves: not stored. */
-  | { status: 'unverified'; memo: FillMemo }
-  /** Decrypted, but its outputs derive from no note of this wallet (or are malformed): ignored. */
-  | { status: 'orphan'; memo: FillMemo };
-
+export type { MemoIngestResult, MintBalance, NoteOrigin, TrackedOrder, WalletNote } from './types.js';
 export type { NoteMemoIngestResult } from './ingest-split.js';
 
 /** The wallet file's state format: 2 since only the ledger marks a note `spent`. */
@@ -113,7 +56,7 @@ export interface CreateWalletParameters {
 }
 
 /** A wallet: keys from one seed, notes, tracked orders; saved encrypted when it has a file. Create it with `createWallet`. */
-export class Wallet {
+export class Wallet implements NoteBook {
   readonly keys: WalletKeys;
   /** Deposits made so far (the next deposit uses this index). */
   depositCount = 0;
@@ -130,6 +73,7 @@ export class Wallet {
   /** Notes promised to an order being placed (not yet tracked). */
   readonly reserved = new Set<string>();
   private readonly decryptor: MemoDecryptor;
+  private readonly events = new WalletEmitter();
   private readonly parents = new ParentIndex();
 
   constructor(
@@ -200,7 +144,18 @@ export class Wallet {
 
   /** Stores a note (idempotent). */
   addNote(note: WalletNote): void {
-    if (!this.notes.has(note.commitment)) this.notes.set(note.commitment, note);
+    if (this.notes.has(note.commitment)) return;
+    this.notes.set(note.commitment, note);
+    this.events.emit('note-stored', { note });
+  }
+
+  /** Calls `listener` on each `name` event (see wallet/events.ts); returns the unsubscribe. */
+  on<K extends WalletEventName>(name: K, listener: WalletListener<K>): () => void {
+    return this.events.on(name, listener);
+  }
+
+  off<K extends WalletEventName>(name: K, listener: WalletListener<K>): void {
+    this.events.off(name, listener);
   }
 
   /**
@@ -213,7 +168,10 @@ export class Wallet {
     const memo = this.decryptor.open(hexToBytes(key));
     if (!memo) return { status: 'not_ours' };
     const r = ingestFill(this, memo, mints);
-    if (r.status === 'stored') this.memos.add(key);
+    if (r.status !== 'stored') return r;
+    this.memos.add(key);
+    const order = this.orders.get(bytesToHex(memo.orderId));
+    if (order) this.events.emit('fill', fillEvent(order, memo, r.consumed, r.notes));
     return r;
   }
 
@@ -240,6 +198,15 @@ export class Wallet {
   /** Starts tracking an order this wallet placed. */
   trackOrder(order: TrackedOrder): void {
     this.orders.set(order.orderId, order);
+    this.events.emit('order', { order, previous: undefined });
+  }
+
+  /** Runs `change` on a tracked order and tells an `order` event if its status or fill changed. */
+  updateOrder(order: TrackedOrder, change: (order: TrackedOrder) => void): void {
+    const previous = { status: order.status, filledQuantity: order.filledQuantity };
+    change(order);
+    if (order.status !== previous.status || order.filledQuantity !== previous.filledQuantity)
+      this.events.emit('order', { order, previous });
   }
 
   /** Whether a tracked order is still live (resting or settling). */

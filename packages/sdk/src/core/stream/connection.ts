@@ -17,7 +17,7 @@ import {
   type OrderEvent,
   type TreeEvent,
 } from '@nightjar/protocol';
-import type { Client } from '../client.js';
+import type { VenueSession } from '../session.js';
 import { NightjarError, venueError } from '../errors.js';
 import { backoffDelay, sleep } from '../utils/backoff.js';
 import { Heartbeat, nodeTimers } from './heartbeat.js';
@@ -50,7 +50,7 @@ export class StreamConnection implements EventSource<ReceivedEvent> {
   reconnects = 0;
 
   constructor(
-    private readonly client: Client,
+    private readonly client: VenueSession,
     private readonly params: CreateStreamParameters = {},
   ) {}
 

@@ -1,8 +1,8 @@
 import { parseAddress } from '@nightjar/protocol';
 import type { Client } from '../client.js';
-import { localInclusion } from '../notes/local-tree.js';
+import { localInclusion } from './local-tree.js';
 import type { WalletNote } from '../wallet/wallet.js';
-import { getInclusion } from './get-inclusion.js';
+import { fetchInclusion } from '../core/venue-reads.js';
 
 /** The private inputs VALID_INPUT and VALID_SPEND share: the note's opening and its inclusion path. */
 export interface NoteWitness {
@@ -45,7 +45,7 @@ export async function noteWitness(client: Client, note: WalletNote): Promise<Not
  * note to the venue anyway (the spec): this is the only read that names a commitment.
  */
 export async function orderNoteWitness(client: Client, note: WalletNote): Promise<NoteWitness> {
-  const path = await getInclusion(client, { commitment: note.commitment, treeId: note.treeId });
+  const path = await fetchInclusion(client, note.commitment, note.treeId);
   return witness(
     client,
     note,

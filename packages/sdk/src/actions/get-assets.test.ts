@@ -7,8 +7,9 @@ import { RpcError } from '@nightjar/ledger';
 import type { Instrument } from '@nightjar/protocol';
 import { describe, expect, it } from 'vitest';
 import type { Client } from '../client.js';
-import { FaucetError, InsufficientNotesError, NotesPendingError, ParameterError } from '../errors.js';
-import { getAssets, resolveAsset } from './assets.js';
+import { FaucetError, InsufficientNotesError, NotesPendingError, ParameterError } from '../core/errors.js';
+import { getAssets } from './get-assets.js';
+import { resolveAsset } from '../core/assets.js';
 import { requestFaucet } from './request-faucet.js';
 
 const SOL = 'So11111111111111111111111111111111111111112';

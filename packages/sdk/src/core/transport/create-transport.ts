@@ -48,6 +48,45 @@ interface Connection {
   ready: Promise<{ socket: PinnedSocket; report: VerifyTransportReturnType }>;
 }
 
+/**
+ * Upgrades a verified socket (detached from its HTTP use) to a WebSocket on `path`: the upgrade
+ * request is the first thing sent after verification; a refused upgrade closes the socket.
+ */
+async function upgradeToWebSocket(
+  raw: ReturnType<PinnedSocket['detach']>,
+  url: URL,
+  path: string,
+  options: Omit<ClientOptions, 'createConnection'>,
+): Promise<WebSocket> {
+  const wsUrl = new URL(path, url);
+  wsUrl.protocol = 'wss:';
+  const ws = new WebSocket(wsUrl, {
+    ...options,
+    // The upgrade request is padded like every other request (issue 30, item 5).
+    headers: paddedUpgradeHeaders(wsUrl.pathname + wsUrl.search, url.host, {
+      ...(options.headers ? { headers: options.headers as Record<string, string> } : {}),
+      ...(options.origin === undefined ? {} : { origin: options.origin }),
+    }),
+    perMessageDeflate: false,
+    protocolVersion: 13,
+    createConnection: (() => raw) as unknown as typeof createConnection,
+  });
+  try {
+    await Promise.race([
+      once(ws, 'open'),
+      once(ws, 'unexpected-response').then((args) => {
+        const res = args[1] as { statusCode?: number } | undefined;
+        throw new Error(`the WebSocket upgrade was refused with ${res?.statusCode}`);
+      }),
+    ]);
+  } catch (err) {
+    ws.terminate();
+    raw.destroy();
+    throw err;
+  }
+  return ws;
+}
+
 export function createTransport(params: CreateTransportParameters): CreateTransportReturnType {
   const url = new URL(params.url);
   assertPinnedMeasurements(params.measurements);
@@ -109,32 +148,7 @@ export function createTransport(params: CreateTransportParameters): CreateTransp
       if (closed) throw new Error('transport closed');
       const { socket, report } = await openVerified();
       const raw = socket.detach();
-      const wsUrl = new URL(path, url);
-      wsUrl.protocol = 'wss:';
-      const ws = new WebSocket(wsUrl, {
-        ...options,
-        // The upgrade request is padded like every other request (issue 30, item 5).
-        headers: paddedUpgradeHeaders(wsUrl.pathname + wsUrl.search, url.host, {
-          ...(options.headers ? { headers: options.headers as Record<string, string> } : {}),
-          ...(options.origin === undefined ? {} : { origin: options.origin }),
-        }),
-        perMessageDeflate: false,
-        protocolVersion: 13,
-        createConnection: (() => raw) as unknown as typeof createConnection,
-      });
-      try {
-        await Promise.race([
-          once(ws, 'open'),
-          once(ws, 'unexpected-response').then((args) => {
-            const res = args[1] as { statusCode?: number } | undefined;
-            throw new Error(`the WebSocket upgrade was refused with ${res?.statusCode}`);
-          }),
-        ]);
-      } catch (err) {
-        ws.terminate();
-        raw.destroy();
-        throw err;
-      }
+      const ws = await upgradeToWebSocket(raw, url, path, options);
       return { ws, verification: report };
     },
 

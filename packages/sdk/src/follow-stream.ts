@@ -13,13 +13,14 @@
  * - `tree`, `error`: delivered as received.
  */
 import type { FillEvent, OrderEvent } from '@nightjar/protocol';
-import type { Client } from '../client.js';
-import { refreshNoteStates } from '../actions/note-states.js';
-import { refreshOrder } from '../actions/refresh-order.js';
-import { syncShard, syncWallet } from '../actions/sync-wallet.js';
-import { Listeners, type EventSource } from '../stream/listeners.js';
-import type { ReceivedEvent, ResyncReason, StreamClientEvent } from '../stream/types.js';
-import { applyOrderEvent, isLiveStatus, statusFromEvent } from './order-status.js';
+import type { Client } from './client.js';
+import { refreshNoteStates } from './notes/note-states.js';
+import { refreshOrder } from './orders/refresh-order.js';
+import { syncWallet } from './actions/sync-wallet.js';
+import { syncShard } from './notes/ledger-sync.js';
+import { Listeners, type EventSource } from './core/stream/listeners.js';
+import type { ReceivedEvent, ResyncReason, StreamClientEvent } from './core/stream/types.js';
+import { applyOrderEvent, isLiveStatus, statusFromEvent } from './wallet/order-status.js';
 
 /** Follows `received` into the client's wallet; returns the events to deliver. */
 export function followStream(
@@ -65,7 +66,7 @@ class StreamFollower {
     const o = wallet.orders.get(event.order_id);
     if (o) {
       const wasLive = isLiveStatus(o.status);
-      applyOrderEvent(o, event.kind, filled);
+      wallet.updateOrder(o, () => applyOrderEvent(o, event.kind, filled));
       wallet.save();
       // It ended: its note's state is the ledger's (locked after a failed settlement, until the
       // lock expires; spent after a fill; free after a cancel).

@@ -3,7 +3,7 @@
  * check of the spec's Authentication rule 15 it belongs to ('a' to 'd'). Messages may change;
  * codes do not.
  */
-import type { MeasurementRegister } from './check-measurements.js';
+import type { MeasurementRegister } from './measurements.js';
 
 export type TransportCheck = 'a' | 'b' | 'c' | 'd';
 

@@ -8,14 +8,14 @@
  *   each holds the lock until its transaction landed (or was refused; a `wait: 'sent'` deposit,
  *   until sent).
  */
-import type { Client } from '../client.js';
+import type { VenueSession } from '../session.js';
 
 type LockName = 'venue' | 'funding';
 
-const tails = new WeakMap<Client, Map<LockName, Promise<unknown>>>();
+const tails = new WeakMap<VenueSession, Map<LockName, Promise<unknown>>>();
 
 /** Runs `fn` after every earlier call of `client` under the same lock has settled. */
-function withLock<T>(client: Client, name: LockName, fn: () => Promise<T>): Promise<T> {
+function withLock<T>(client: VenueSession, name: LockName, fn: () => Promise<T>): Promise<T> {
   let locks = tails.get(client);
   if (!locks) tails.set(client, (locks = new Map()));
   const prev = locks.get(name) ?? Promise.resolve();
@@ -28,11 +28,11 @@ function withLock<T>(client: Client, name: LockName, fn: () => Promise<T>): Prom
 }
 
 /** Runs `fn` after every earlier `withSendLock` call of `client` has settled. */
-export function withSendLock<T>(client: Client, fn: () => Promise<T>): Promise<T> {
+export function withSendLock<T>(client: VenueSession, fn: () => Promise<T>): Promise<T> {
   return withLock(client, 'venue', fn);
 }
 
 /** Runs `fn` after every earlier `withFundingLock` call of `client` has settled. */
-export function withFundingLock<T>(client: Client, fn: () => Promise<T>): Promise<T> {
+export function withFundingLock<T>(client: VenueSession, fn: () => Promise<T>): Promise<T> {
   return withLock(client, 'funding', fn);
 }

@@ -7,14 +7,14 @@
 import type { TDReport10 } from '@phala/dcap-qvl';
 import { RTMR_BYTES } from '@nightjar/protocol';
 import { MeasurementMismatchError } from './errors.js';
+import { MEASUREMENT_REGISTERS, type PinnedMeasurements, type PlatformMeasurements } from './measurements.js';
 
-export const MEASUREMENT_REGISTERS = ['mrtd', 'rtmr0', 'rtmr1', 'rtmr2'] as const;
-export type MeasurementRegister = (typeof MEASUREMENT_REGISTERS)[number];
-
-/** Pinned values, 48 bytes of hex each (either case); any subset. */
-export type PinnedMeasurements = Partial<Record<MeasurementRegister, string>>;
-/** The quote's values, lower-case hex. */
-export type PlatformMeasurements = Record<MeasurementRegister, string>;
+export {
+  MEASUREMENT_REGISTERS,
+  type MeasurementRegister,
+  type PinnedMeasurements,
+  type PlatformMeasurements,
+} from './measurements.js';
 
 const MEASUREMENT_HEX = new RegExp(`^[0-9a-fA-F]{${RTMR_BYTES * 2}}$`);
 

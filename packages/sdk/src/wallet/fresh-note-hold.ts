@@ -9,7 +9,7 @@
  * used (later, never earlier). Notes made by trades, change and join-splits are not held.
  */
 import { randomInt } from 'node:crypto';
-import type { WalletNote } from '../wallet/wallet.js';
+import type { WalletNote } from './wallet.js';
 
 export interface FreshNoteHoldOptions {
   /** Largest hold in ms; each deposit note draws its own in `[0, maxMs]`. 0 turns it off. */

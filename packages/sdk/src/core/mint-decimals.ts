@@ -1,13 +1,13 @@
-import type { Client } from '../client.js';
-import { ParameterError } from '../errors.js';
-import { knownAsset } from '../utils/asset-registry.js';
-import { getInstruments } from './get-instruments.js';
+import { ParameterError } from './errors.js';
+import type { VenueSession } from './session.js';
+import { knownAsset } from './utils/asset-registry.js';
+import { fetchInstruments } from './venue-reads.js';
 
 /** Decimals of `mint`, from the venue's instruments. */
-export async function mintDecimals(client: Client, mint: string): Promise<number> {
+export async function mintDecimals(client: VenueSession, mint: string): Promise<number> {
   const known = knownAsset(mint);
   if (known) return known.decimals;
-  for (const i of await getInstruments(client)) {
+  for (const i of await fetchInstruments(client)) {
     if (i.base_mint === mint) return i.base_decimals;
     if (i.quote_mint === mint) return i.quote_decimals;
   }
@@ -17,9 +17,9 @@ export async function mintDecimals(client: Client, mint: string): Promise<number
 }
 
 /** Every mint the venue's markets trade. */
-export async function marketMints(client: Client): Promise<string[]> {
+export async function marketMints(client: VenueSession): Promise<string[]> {
   const set = new Set<string>();
-  for (const i of await getInstruments(client)) {
+  for (const i of await fetchInstruments(client)) {
     set.add(i.base_mint);
     set.add(i.quote_mint);
   }

@@ -1,10 +1,10 @@
-import type { OrderEvent } from '@nightjar/protocol';
+import type { OrderEvent, OrderStatusResponse } from '@nightjar/protocol';
 import type { Client } from '../client.js';
-import { NotFoundError } from '../errors.js';
+import { NotFoundError } from '../core/errors.js';
 import { eventKindBetween, isLiveStatus, statusFromLookup } from '../wallet/order-status.js';
 import type { TrackedOrder } from '../wallet/wallet.js';
-import { getOrder } from './get-order.js';
-import { refreshNoteStates } from './note-states.js';
+import { fetchOrder } from '../core/venue-reads.js';
+import { refreshNoteStates } from '../notes/note-states.js';
 
 /**
  * Re-reads a tracked order with `GET /orders/{id}` and updates it through the wallet's one status
@@ -17,17 +17,19 @@ export async function refreshOrder(
   order: TrackedOrder,
 ): Promise<OrderEvent['kind'] | undefined> {
   const before = { status: order.status, filledQuantity: order.filledQuantity };
-  let lookup;
+  let lookup: OrderStatusResponse | undefined;
   try {
-    lookup = await getOrder(client, { orderId: order.orderId });
+    lookup = await fetchOrder(client, order.orderId);
   } catch (err) {
     if (!(err instanceof NotFoundError)) throw err;
   }
   const note = client.wallet.notes.get(order.noteCommitment);
   // A 404 is read with the ledger's word on the note (locked or spent: the order was matched).
   if (!lookup && note) await refreshNoteStates(client, [note]);
-  order.status = statusFromLookup(order, lookup, note?.state);
-  if (lookup && lookup.filled_quantity > order.filledQuantity) order.filledQuantity = lookup.filled_quantity;
+  client.wallet.updateOrder(order, (o) => {
+    o.status = statusFromLookup(o, lookup, note?.state);
+    if (lookup && lookup.filled_quantity > o.filledQuantity) o.filledQuantity = lookup.filled_quantity;
+  });
   // An order that ended lets its note go: its state is the ledger's (spent after a fill).
   if (lookup && note && !isLiveStatus(order.status)) await refreshNoteStates(client, [note]);
   return eventKindBetween(before, order);

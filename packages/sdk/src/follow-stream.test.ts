@@ -8,11 +8,11 @@
 import { describe, expect, it } from 'vitest';
 import { encryptFillMemo, OutputRole, outputInner } from '@nightjar/crypto';
 import { bytesToHex, hexToBytes, type FillEvent, type OrderEvent } from '@nightjar/protocol';
-import type { Client } from '../client.js';
-import { Listeners } from '../stream/listeners.js';
-import type { ReceivedEvent, StreamClientEvent } from '../stream/types.js';
+import type { Client } from './client.js';
+import { Listeners } from './core/stream/listeners.js';
+import type { ReceivedEvent, StreamClientEvent } from './core/stream/types.js';
 import { followStream } from './follow-stream.js';
-import { createWallet, type TrackedOrder, type Wallet, type WalletNote } from './wallet.js';
+import { createWallet, type TrackedOrder, type Wallet, type WalletNote } from './wallet/wallet.js';
 
 const SOL = 'So11111111111111111111111111111111111111112';
 const USDC = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v';

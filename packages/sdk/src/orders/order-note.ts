@@ -4,17 +4,17 @@
  * `placeOrders` already made and reserved for it.
  */
 import type { Client } from '../client.js';
-import { InsufficientNotesError, NoteHeldError, NotesPendingError } from '../errors.js';
+import { InsufficientNotesError, NoteHeldError, NotesPendingError } from '../core/errors.js';
 import type { WalletNote } from '../wallet/wallet.js';
-import type { BuildOrderParameters, OrderTerms, PrepareOptions } from '../actions/build-order.js';
-import { chooseNote, largestAmount, venueTree, type SelectNoteReturnType } from '../actions/select-note.js';
-import { fundNotes } from './fund.js';
-import type { JoinSplitReturnType } from './run-join-split.js';
-import { waitForVenueTree } from './venue-wait.js';
-import { assetName, describeAmount, humanAmount } from '../utils/asset-registry.js';
+import type { OrderParameters, OrderTerms, PrepareOptions } from './order-terms.js';
+import { chooseNote, largestAmount, venueTree, type ChosenNote } from '../notes/choose-note.js';
+import { fundNotes } from '../notes/fund.js';
+import type { JoinSplitReturnType } from '../notes/run-join-split.js';
+import { waitForVenueTree } from '../notes/venue-wait.js';
+import { assetName, describeAmount, humanAmount } from '../core/utils/asset-registry.js';
 
 /** The order's note, and the split or merge that made it. */
-export type OrderNote = SelectNoteReturnType & { split?: JoinSplitReturnType };
+export type OrderNote = ChosenNote & { split?: JoinSplitReturnType };
 
 /**
  * Backs an order with `note` (reserved already): once the venue's tree has it (bounded by
@@ -25,7 +25,7 @@ async function heldNote(
   note: WalletNote,
   required: bigint,
   waitMs?: number,
-): Promise<SelectNoteReturnType> {
+): Promise<ChosenNote> {
   const ready = await waitForVenueTree(client, [note], { waitMs });
   if (!ready.usable) {
     client.wallet.reserved.delete(note.commitment);
@@ -50,7 +50,7 @@ async function onHold(client: Client, mint: string): Promise<{ exclude?: Set<str
 async function preparedNote(
   client: Client,
   terms: OrderTerms,
-  params: BuildOrderParameters,
+  params: OrderParameters,
   allowLarger: boolean,
 ): Promise<OrderNote> {
   const { funded, splits } = await fundNotes(client, {
@@ -71,7 +71,7 @@ async function preparedNote(
 export async function orderNote(
   client: Client,
   terms: OrderTerms,
-  params: BuildOrderParameters,
+  params: OrderParameters,
   options: PrepareOptions,
 ): Promise<OrderNote> {
   if (options.held) return heldNote(client, options.held, terms.required, params.noteWaitMs);

@@ -4,7 +4,7 @@
  * landed) is answered by reading the record, never by resending.
  */
 import { RPC_ERRORS, type Transaction, type TransactionRecord } from '@nightjar/ledger/client';
-import type { Client } from '../client.js';
+import type { VenueSession } from '../session.js';
 import { LedgerRefusedError, TransactionPendingError } from '../errors.js';
 import { sleep } from './backoff.js';
 import { ledgerRpcCode } from './typed-ledger.js';
@@ -22,7 +22,7 @@ export interface LandTransactionOptions {
  * landing, or landed with an error) and `TransactionPendingError` when no record came in time.
  */
 export async function landTransaction(
-  client: Client,
+  client: VenueSession,
   tx: Transaction,
   options: LandTransactionOptions = {},
 ): Promise<TransactionRecord> {

@@ -15,9 +15,11 @@ export interface Asset {
 }
 
 const byMint = new Map<string, Asset>();
+const bySymbol = new Map<string, Instrument>();
 
-/** Records both assets of a market (`SOL` and `USDC` of `SOL-USDC`). */
+/** Records the market's instrument and both its assets (`SOL` and `USDC` of `SOL-USDC`). */
 export function registerInstrument(inst: Instrument): void {
+  bySymbol.set(inst.symbol, inst);
   const [base, quote] = inst.symbol.split('-');
   byMint.set(inst.base_mint, {
     symbol: base || inst.base_mint,
@@ -60,4 +62,9 @@ export function humanAmount(mint: string, amount: bigint): string {
 /** `USDC`, or the mint itself when no instrument named it. */
 export function assetName(mint: string): string {
   return byMint.get(mint)?.symbol ?? mint;
+}
+
+/** The instrument of a market this process has learnt (`SOL-USDC`), if any. */
+export function knownInstrument(symbol: string): Instrument | undefined {
+  return bySymbol.get(symbol);
 }

@@ -1,32 +1,17 @@
-import type { Client } from '../client.js';
-import { ParameterError } from '../errors.js';
-import { knownAsset, type Asset } from '../utils/asset-registry.js';
-import { getInstruments } from './get-instruments.js';
+/** The venue's assets by symbol or mint (from its instruments), for the actions that take an `asset`. */
+import { ParameterError } from './errors.js';
+import type { VenueSession } from './session.js';
+import { knownAsset, type Asset } from './utils/asset-registry.js';
+import { fetchInstruments } from './venue-reads.js';
 
-export type { Asset } from '../utils/asset-registry.js';
-
-/** No parameters. */
-export type GetAssetsParameters = Record<string, never>;
 /** Every asset the venue's markets trade, each once. */
-export type GetAssetsReturnType = Asset[];
-
-/**
- * Every asset the venue's markets trade (`SOL`, `USDC`, `ETH`), with mint and decimals, from
- * `GET /instruments`. The symbols are the parts of the instruments' symbols (`SOL-USDC`).
- *
- * @example
- * for (const a of await getAssets(client)) console.log(a.symbol, a.mint, a.decimals);
- */
-export async function getAssets(
-  client: Client,
-  _params: GetAssetsParameters = {},
-): Promise<GetAssetsReturnType> {
+export async function venueAssets(client: VenueSession): Promise<Asset[]> {
   const mints = new Set<string>();
-  for (const i of await getInstruments(client)) {
+  for (const i of await fetchInstruments(client)) {
     mints.add(i.base_mint);
     mints.add(i.quote_mint);
   }
-  // getInstruments registered every one of them.
+  // fetchInstruments registered every one of them.
   return [...mints].map((m) => knownAsset(m)!);
 }
 
@@ -37,10 +22,10 @@ export async function getAssets(
  * @example
  * const { mint, decimals } = await resolveAsset(client, 'USDC');
  */
-export async function resolveAsset(client: Client, symbolOrMint: string): Promise<Asset> {
+export async function resolveAsset(client: VenueSession, symbolOrMint: string): Promise<Asset> {
   const cached = knownAsset(symbolOrMint);
   if (cached) return cached;
-  const assets = await getAssets(client);
+  const assets = await venueAssets(client);
   const found = assets.find(
     (a) => a.mint === symbolOrMint || a.symbol.toUpperCase() === symbolOrMint.toUpperCase(),
   );
@@ -56,7 +41,7 @@ export async function resolveAsset(client: Client, symbolOrMint: string): Promis
  * the error when neither is given.
  */
 export async function assetParameter(
-  client: Client,
+  client: VenueSession,
   params: { asset?: string | undefined; mint?: string | undefined },
   what: string,
 ): Promise<Asset> {
@@ -78,6 +63,6 @@ export async function assetParameter(
  * Makes sure errors about `mint` can name its asset and units: reads the venue's instruments once
  * when no instrument named it yet (a failure to read them only leaves the messages in atomic units).
  */
-export async function learnAsset(client: Client, mint: string): Promise<void> {
-  if (!knownAsset(mint)) await getInstruments(client).catch(() => undefined);
+export async function learnAsset(client: VenueSession, mint: string): Promise<void> {
+  if (!knownAsset(mint)) await fetchInstruments(client).catch(() => undefined);
 }

@@ -1,8 +1,8 @@
 /** Order expiry: a duration or a wall-clock time, converted to `expiry_slot` through `GET /time`. */
 import { MAX_ORDER_LIFETIME_SLOTS, SETTLEMENT_BUFFER_SLOTS } from '@nightjar/protocol';
 import type { Client } from '../client.js';
-import { ParameterError } from '../errors.js';
-import { getTime } from './get-time.js';
+import { ParameterError } from '../core/errors.js';
+import { fetchTime } from '../core/venue-reads.js';
 
 /** When an order expires: after some slots or seconds, at a wall-clock time, or at a slot. */
 export type Expiry = { slots: number } | { seconds: number } | { at: Date | number } | { slot: bigint };
@@ -56,7 +56,7 @@ export function checkExpiry(client: Client, expiry: Expiry = DEFAULT_EXPIRY): vo
  */
 export async function resolveExpirySlot(client: Client, expiry: Expiry = DEFAULT_EXPIRY): Promise<bigint> {
   if ('slot' in expiry) return expiry.slot;
-  const now = await getTime(client);
+  const now = await fetchTime(client);
   let slots = durationSlots(client, expiry);
   if (slots === undefined) {
     const at = 'at' in expiry ? (typeof expiry.at === 'number' ? expiry.at : expiry.at.getTime()) : NaN;

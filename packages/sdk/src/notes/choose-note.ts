@@ -1,0 +1,129 @@
+/** Choosing the note that backs an order: free, of the right value, and in the venue's tree. */
+import { treeRootCodec } from '@nightjar/protocol';
+import type { Client } from '../client.js';
+import { InsufficientNotesError, NoteHeldError, NotesPendingError } from '../core/errors.js';
+import { sleep } from '../core/utils/backoff.js';
+import type { WalletNote } from '../wallet/wallet.js';
+import type { FreshNoteHold } from '../wallet/fresh-note-hold.js';
+
+/** The collateral an order needs. */
+export interface NoteChoiceParameters {
+  /** Mint of the collateral (quote for a bid, base for an ask). */
+  mint: string;
+  /** The collateral the order requires (nominal + fee). */
+  required: bigint;
+  /** Use this note (commitment) instead of choosing. */
+  commitment?: string;
+  /** The order a modify replaces: its note may back the replacement. */
+  replacing?: string;
+  /** Consider only the notes for which this holds (e.g. those the venue's tree has). */
+  usable?: (note: WalletNote) => boolean;
+}
+
+/** The chosen note and the `collateral_amount` to declare. */
+export interface ChosenNote {
+  note: WalletNote;
+  /** The note's value when it exceeds `required` (the surplus returns as change); else undefined. */
+  collateralAmount: bigint | undefined;
+}
+
+/** The largest amount among `notes` (0 for none). */
+export function largestAmount(notes: readonly WalletNote[]): bigint {
+  return notes.reduce((m, n) => (n.amount > m ? n.amount : m), 0n);
+}
+
+function pick(free: readonly WalletNote[], params: NoteChoiceParameters): WalletNote | undefined {
+  const note = params.commitment
+    ? free.find((n) => n.commitment === params.commitment)
+    : (free.find((n) => n.amount === params.required) ?? free.find((n) => n.amount > params.required));
+  return note && note.amount >= params.required ? note : undefined;
+}
+
+/**
+ * The note that backs an order among the wallet's free notes (see `selectNote`); throws
+ * `InsufficientNotesError` when none would do.
+ */
+export function selectFreeNote(client: Client, params: NoteChoiceParameters): ChosenNote {
+  const all = client.wallet.freeNotes(params.mint, { replacing: params.replacing });
+  const free = params.usable ? all.filter(params.usable) : all;
+  const note = pick(free, params);
+  if (!note) throw new InsufficientNotesError(params.mint, params.required, largestAmount(free));
+  return { note, collateralAmount: note.amount === params.required ? undefined : note.amount };
+}
+
+/** A view of the venue's tree mirror: which notes' leaves it already has. */
+export async function venueTree(
+  client: Client,
+  notes: readonly WalletNote[],
+): Promise<(n: WalletNote) => boolean> {
+  const counts = new Map<number, number>();
+  for (const treeId of new Set(notes.map((n) => n.treeId))) {
+    const r = await client.request(`/tree/root?tree_id=${treeId}`, { auth: false, codec: treeRootCodec });
+    counts.set(treeId, Number(r.leaf_count));
+  }
+  return (n) => n.leafIndex !== undefined && n.leafIndex < (counts.get(n.treeId) ?? 0);
+}
+
+/** Options of `chooseNote`: how long to wait for the venue's tree to have a note. */
+export interface ChooseNoteOptions {
+  /** Longest wait (default 20 s: a deposit is finalized about 13 s after it lands). */
+  waitMs?: number;
+  /** Poll interval (default one slot). */
+  pollMs?: number;
+}
+
+/**
+ * `selectFreeNote` among the notes the venue's tree already has (an input proof is built against the
+ * venue's tree: a note it lacks gets 1301). When only notes it lacks would do, waits (bounded) for
+ * it to catch up, then throws `NotesPendingError`. The chosen note is reserved (`wallet.reserved`)
+ * until the caller releases it.
+ */
+export async function chooseNote(
+  client: Client,
+  params: NoteChoiceParameters,
+  options: ChooseNoteOptions = {},
+): Promise<ChosenNote> {
+  const waitMs = options.waitMs ?? 20_000;
+  const hold = client.noteHold?.enabled ? client.noteHold : undefined;
+  const start = Date.now();
+  for (;;) {
+    const candidates = client.wallet.freeNotes(params.mint, { replacing: params.replacing });
+    const inTree = await venueTree(client, candidates);
+    // A deposit note on its fresh-note hold backs no order yet (notes/fresh-note-hold.ts).
+    const usable = hold ? (n: WalletNote) => inTree(n) && hold.ready(n, true) : inTree;
+    try {
+      const chosen = selectFreeNote(client, { ...params, usable });
+      // Reserved in the same tick it was chosen: a concurrent choice cannot take it too.
+      client.wallet.reserved.add(chosen.note.commitment);
+      return chosen;
+    } catch (err) {
+      // Would a note the venue lacks do? Then wait for it; else there is none.
+      if (!(err instanceof InsufficientNotesError) || !pick(candidates, params)) throw err;
+      const waited = Date.now() - start;
+      const held = hold ? heldRelease(candidates.filter(inTree), params, hold) : undefined;
+      if (held !== undefined && hold) {
+        // One the venue has would do once its hold passes: wait for it if that is soon enough.
+        const left = held - hold.now();
+        if (left > waitMs - waited) throw new NoteHeldError(params.mint, params.required, held);
+        await sleep(Math.max(1, left));
+        continue;
+      }
+      if (waited >= waitMs) throw new NotesPendingError(params.mint, params.required, err.available, waited);
+      await sleep(Math.min(options.pollMs ?? client.slotMs, waitMs - waited));
+    }
+  }
+}
+
+/** The earliest time a held note among `final` would back the order, or undefined. */
+function heldRelease(
+  final: readonly WalletNote[],
+  params: NoteChoiceParameters,
+  hold: FreshNoteHold,
+): number | undefined {
+  let earliest: number | undefined;
+  for (const n of final) {
+    const at = pick([n], params) ? hold.releaseAt(n, true) : undefined;
+    if (at !== undefined && (earliest === undefined || at < earliest)) earliest = at;
+  }
+  return earliest;
+}

@@ -1,0 +1,82 @@
+/** The wallet's records (notes, tracked orders, balances) and the part of it memo ingest writes to. */
+import type { FillMemo } from '@nightjar/crypto';
+
+/**
+ * Where a note came from (`join_split`: an output of a split or merge; `withdrawal_change`: what a
+ * withdrawal of part of a note left to the wallet).
+ */
+export type NoteOrigin = 'deposit' | 'trade' | 'change' | 'join_split' | 'withdrawal_change';
+
+/** A note the wallet owns. Amounts are atomic units of `mint`. */
+export interface WalletNote {
+  /** Note commitment, 64 hex. */
+  commitment: string;
+  /** Mint, Base58. */
+  mint: string;
+  amount: bigint;
+  /** note_inner_hash, 64 hex (secret). */
+  inner: string;
+  /** Nullifier, 64 hex (secret: only the owner can compute it). */
+  nullifier: string;
+  treeId: number;
+  leafIndex: number | undefined;
+  origin: NoteOrigin;
+  /**
+   * Last state read from the ledger (`free`, `locked`, `spent`; `unknown` before the first read),
+   * or `spending`: this wallet saw it being consumed (a confirmed fill's memo, a withdrawal it
+   * sent) and the ledger has not said so yet. Only the ledger (its spent-nullifier list, which the
+   * wallet mirrors) makes a note `spent`; a `spending` note is offered to no order and is re-read
+   * at every sync.
+   */
+  state: 'free' | 'locked' | 'spent' | 'unknown' | 'spending';
+}
+
+/** The wallet's view of one of its orders. */
+export interface TrackedOrder {
+  orderId: string;
+  symbol: string;
+  side: 'bid' | 'ask';
+  /** The note backing it now (after a partial fill, the re-locked change note). */
+  noteCommitment: string;
+  /** `open` (resting), `pending_settlement`, or a terminal kind. */
+  status: 'open' | 'pending_settlement' | 'fully_filled' | 'cancelled' | 'expired' | 'settlement_failed';
+  /** Base mint, quote mint of its market. */
+  baseMint: string;
+  quoteMint: string;
+  filledQuantity: bigint;
+}
+
+/** Balances of one mint, in atomic units. */
+export interface MintBalance {
+  /** Free notes not backing a live order. */
+  available: bigint;
+  /** Notes backing live (resting) orders. */
+  locked: bigint;
+  /** Notes locked on the ledger while a match settles. (A `spending` note counts nowhere.) */
+  pendingSettlement: bigint;
+  /** Notes whose leaf is not in the tree yet (a deposit that has not landed): not spendable. */
+  pending: bigint;
+}
+
+/** What ingesting a memo did. */
+export type MemoIngestResult =
+  /** Stored: its outputs (`notes`) and the note it consumed (now `spending`). */
+  | { status: 'stored'; memo: FillMemo; notes: WalletNote[]; consumed: WalletNote }
+  | { status: 'duplicate' }
+  | { status: 'not_ours' }
+  /** Decrypted, but an output commitment is not (yet) among the known leaves: not stored. */
+  | { status: 'unverified'; memo: FillMemo }
+  /** Decrypted, but its outputs derive from no note of this wallet (or are malformed): ignored. */
+  | { status: 'orphan'; memo: FillMemo };
+
+/** What memo ingest reads and writes of the wallet (the `Wallet` is one). */
+export interface NoteBook {
+  readonly notes: Map<string, WalletNote>;
+  readonly orders: Map<string, TrackedOrder>;
+  /** Commitments of the tree's leaves: `commitment → {treeId, leafIndex}`. */
+  readonly leaves: Map<string, { treeId: number; leafIndex: number }>;
+  noteFor(mint: string, amount: bigint, inner: bigint, treeId: number, origin: NoteOrigin): WalletNote;
+  addNote(note: WalletNote): void;
+  parentOf(inner: bigint): WalletNote | undefined;
+  isLive(order: TrackedOrder): boolean;
+}
