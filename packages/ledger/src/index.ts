@@ -21,10 +21,10 @@
  *   root-window.ts    a shard's root window by age (getRootWindow)
  *   root-history.ts   every root every shard ever had (what locks, join-splits, withdrawals name)
  *   store.ts          SQLite persistence
- *   proof-checks.ts   which proofs an instruction carries and their public inputs
  *   proof-verifier.ts the Groth16 verifier on worker threads
  *   program/          the vault program: argument codecs, one handler per instruction, locks,
- *                     settle_batch, the checks admission runs before proofs
+ *                     settle_batch, the checks admission runs before proofs, and
+ *                     proof-checks.ts: which proofs an instruction carries and their public inputs
  * Setup
  *   genesis.ts        vault, demo mints and markets; dev keys
  *   genesis-authority.ts  who alone may initialize a production ledger
@@ -60,7 +60,12 @@ export {
   type InstructionName,
 } from './program/args.js';
 export { LOCK_TTL_CEILING_SLOTS } from './program/locks.js';
-export { validMatchJob, type Circuit, type LedgerProofVerifier, type ProofJob } from './proof-checks.js';
+export {
+  validMatchJob,
+  type Circuit,
+  type LedgerProofVerifier,
+  type ProofJob,
+} from './program/proof-checks.js';
 export { MAX_MEMOS_PER_READ, MAX_NULLIFIERS_PER_READ } from './queries.js';
 export * from './rpc-server.js';
 export * from './tls-identity.js';
