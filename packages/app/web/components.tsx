@@ -100,3 +100,28 @@ export function Section({ title, id, children }: { title: string; id: string; ch
     </section>
   );
 }
+
+/** A labelled text input, the label wrapping it as in every form of the page. */
+export function TextField({
+  id,
+  label,
+  value,
+  onInput,
+  ...input
+}: {
+  id: string;
+  label: ComponentChildren;
+  value: string;
+  onInput: (value: string) => void;
+  autocomplete?: string;
+  inputMode?: 'decimal';
+  placeholder?: string;
+  disabled?: boolean;
+}) {
+  return (
+    <label for={id}>
+      {label}
+      <input id={id} {...input} value={value} onInput={(e) => onInput(e.currentTarget.value)} />
+    </label>
+  );
+}
