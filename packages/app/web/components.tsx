@@ -114,6 +114,7 @@ export function TextField({
   value: string;
   onInput: (value: string) => void;
   autocomplete?: string;
+  spellcheck?: boolean;
   inputMode?: 'decimal';
   placeholder?: string;
   disabled?: boolean;
