@@ -101,28 +101,36 @@ export function Section({ title, id, children }: { title: string; id: string; ch
   );
 }
 
-/** A labelled text input, the label wrapping it as in every form of the page. */
+/** A labelled text (or, `secret`, password) input, the label wrapping it as in every form of the page. */
 export function TextField({
   id,
   label,
   value,
   onInput,
+  secret,
   ...input
 }: {
   id: string;
   label: ComponentChildren;
   value: string;
   onInput: (value: string) => void;
+  secret?: boolean;
   autocomplete?: string;
   spellcheck?: boolean;
   inputMode?: 'decimal';
   placeholder?: string;
   disabled?: boolean;
 }) {
+  const props = {
+    id,
+    ...input,
+    value,
+    onInput: (e: { currentTarget: HTMLInputElement }) => onInput(e.currentTarget.value),
+  };
   return (
     <label for={id}>
       {label}
-      <input id={id} {...input} value={value} onInput={(e) => onInput(e.currentTarget.value)} />
+      {secret ? <input type="password" {...props} /> : <input {...props} />}
     </label>
   );
 }

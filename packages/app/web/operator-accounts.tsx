@@ -65,38 +65,26 @@ function AccountButtons({
   const id = shortId(String(a.account_id ?? key));
   const act = (what: 'disable' | 'enable' | 'revoke-tokens') =>
     void action.run(() => api('POST', `/operator/accounts/${encodeURIComponent(key)}/${what}`), onChange);
+  const [what, verb] =
+    a.enabled === false ? (['enable', 'Enable'] as const) : (['disable', 'Disable'] as const);
+  const buttons = [
+    { what, text: verb, label: `${verb} account ${id}` },
+    { what: 'revoke-tokens' as const, text: 'Revoke tokens', label: `Revoke tokens of account ${id}` },
+  ];
   return (
     <div class="row-actions">
-      {a.enabled === false ? (
+      {buttons.map((b) => (
         <button
+          key={b.what}
           type="button"
           class="secondary"
           disabled={action.busy}
-          onClick={() => act('enable')}
-          aria-label={`Enable account ${id}`}
+          onClick={() => act(b.what)}
+          aria-label={b.label}
         >
-          Enable
+          {b.text}
         </button>
-      ) : (
-        <button
-          type="button"
-          class="secondary"
-          disabled={action.busy}
-          onClick={() => act('disable')}
-          aria-label={`Disable account ${id}`}
-        >
-          Disable
-        </button>
-      )}
-      <button
-        type="button"
-        class="secondary"
-        disabled={action.busy}
-        onClick={() => act('revoke-tokens')}
-        aria-label={`Revoke tokens of account ${id}`}
-      >
-        Revoke tokens
-      </button>
+      ))}
     </div>
   );
 }

@@ -2,7 +2,7 @@
 import { useState } from 'preact/hooks';
 import type { OperatorLoginRequest } from '../src/api-types.js';
 import { api } from './api.js';
-import { ErrorBox, Section } from './components.js';
+import { ErrorBox, Section, TextField } from './components.js';
 import { useAction } from './use-action.js';
 
 export function LoginForm({ dev, onLoggedIn }: { dev: boolean; onLoggedIn: () => void }) {
@@ -28,35 +28,16 @@ export function LoginForm({ dev, onLoggedIn }: { dev: boolean; onLoggedIn: () =>
   return (
     <Section title="Operator login" id="op-login">
       <form class="stack narrow" onSubmit={submit} noValidate>
-        <label for="op-key">
-          API key
-          <input
-            id="op-key"
-            autocomplete="username"
-            value={apiKey}
-            onInput={(e) => setApiKey(e.currentTarget.value)}
-          />
-        </label>
-        <label for="op-secret">
-          API secret
-          <input
-            id="op-secret"
-            type="password"
-            autocomplete="current-password"
-            value={secret}
-            onInput={(e) => setSecret(e.currentTarget.value)}
-          />
-        </label>
-        <label for="op-pass">
-          Passphrase
-          <input
-            id="op-pass"
-            type="password"
-            autocomplete="off"
-            value={pass}
-            onInput={(e) => setPass(e.currentTarget.value)}
-          />
-        </label>
+        <TextField id="op-key" label="API key" autocomplete="username" value={apiKey} onInput={setApiKey} />
+        <TextField
+          id="op-secret"
+          label="API secret"
+          secret
+          autocomplete="current-password"
+          value={secret}
+          onInput={setSecret}
+        />
+        <TextField id="op-pass" label="Passphrase" secret autocomplete="off" value={pass} onInput={setPass} />
         <div class="actions">
           <button type="submit" disabled={busy}>
             Log in

@@ -95,34 +95,40 @@ function TicketAmounts({
   const base = market?.base.symbol ?? 'base';
   const quote = market?.quote.symbol ?? 'quote';
   const limit = draft.type === 'limit';
+  const decimals: {
+    id: string;
+    field: 'amount' | 'price' | 'minFill';
+    label: string;
+    placeholder?: string;
+  }[] = [
+    {
+      id: 't-amount',
+      field: 'amount',
+      label: `Amount (${base})`,
+      placeholder: market ? `min ${market.min_size}` : '',
+    },
+    {
+      id: 't-price',
+      field: 'price',
+      label: `Price (${quote} per ${base})`,
+      placeholder: market ? `tick ${market.tick_size}` : '',
+    },
+    { id: 't-minfill', field: 'minFill', label: `Minimum fill (${base}, optional)` },
+  ];
   return (
     <div class="row">
-      <TextField
-        id="t-amount"
-        label={`Amount (${base})`}
-        inputMode="decimal"
-        autocomplete="off"
-        value={draft.amount}
-        placeholder={market ? `min ${market.min_size}` : ''}
-        onInput={set('amount')}
-      />
-      <TextField
-        id="t-price"
-        label={`Price (${quote} per ${base})`}
-        inputMode="decimal"
-        autocomplete="off"
-        value={draft.price}
-        placeholder={market ? `tick ${market.tick_size}` : ''}
-        onInput={set('price')}
-      />
-      <TextField
-        id="t-minfill"
-        label={`Minimum fill (${base}, optional)`}
-        inputMode="decimal"
-        autocomplete="off"
-        value={draft.minFill}
-        onInput={set('minFill')}
-      />
+      {decimals.map((f) => (
+        <TextField
+          key={f.id}
+          id={f.id}
+          label={f.label}
+          inputMode="decimal"
+          autocomplete="off"
+          value={draft[f.field]}
+          {...(f.placeholder !== undefined ? { placeholder: f.placeholder } : {})}
+          onInput={set(f.field)}
+        />
+      ))}
       <TextField
         id="t-expiry"
         label="Expires in (e.g. 30s, 5m, 1h)"
