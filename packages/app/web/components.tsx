@@ -134,3 +134,23 @@ export function TextField({
     </label>
   );
 }
+
+/** A labelled checkbox, the label after it. */
+export function CheckField({
+  id,
+  label,
+  checked,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+}) {
+  return (
+    <label class="check" for={id}>
+      <input id={id} type="checkbox" checked={checked} onChange={(e) => onChange(e.currentTarget.checked)} />
+      {label}
+    </label>
+  );
+}

@@ -1,7 +1,7 @@
 /** The operator view's accounts: create one (its secret shown once), enable, disable, revoke tokens. */
 import { useState } from 'preact/hooks';
 import { api, type ErrorBody } from './api.js';
-import { DataTable, ErrorBox, Section } from './components.js';
+import { CheckField, DataTable, ErrorBox, Section } from './components.js';
 import { shortId, text } from './format.js';
 import { KeyValues, obj, type Obj } from './key-values.js';
 import { useAction, type Action } from './use-action.js';
@@ -27,15 +27,7 @@ function CreateAccountForm({ action, onChange }: { action: Action; onChange: () 
           Label (optional)
           <input id="acct-label" value={label} onInput={(e) => setLabel(e.currentTarget.value)} />
         </label>
-        <label class="check" for="acct-admin">
-          <input
-            id="acct-admin"
-            type="checkbox"
-            checked={isAdmin}
-            onChange={(e) => setIsAdmin(e.currentTarget.checked)}
-          />
-          Admin
-        </label>
+        <CheckField id="acct-admin" label="Admin" checked={isAdmin} onChange={setIsAdmin} />
         <button type="submit" disabled={action.busy}>
           Create account
         </button>

@@ -2,7 +2,7 @@
 import { useState } from 'preact/hooks';
 import type { FillView, ModifyRequest, OrderView } from '../src/api-types.js';
 import { api } from './api.js';
-import { DataTable, ErrorBox, Section, TextField } from './components.js';
+import { CheckField, DataTable, ErrorBox, Section, TextField } from './components.js';
 import { formatTime, isPositiveDecimal, shortId } from './format.js';
 import { useAction } from './use-action.js';
 
@@ -106,15 +106,7 @@ export function OrdersPanel({ orders }: { orders: OrderView[] }) {
     .slice(0, 100);
   return (
     <Section title="Your orders" id="orders">
-      <label class="check" for="orders-done">
-        <input
-          id="orders-done"
-          type="checkbox"
-          checked={showDone}
-          onChange={(e) => setShowDone(e.currentTarget.checked)}
-        />
-        Show finished orders
-      </label>
+      <CheckField id="orders-done" label="Show finished orders" checked={showDone} onChange={setShowDone} />
       <div aria-live="polite">
         <DataTable
           caption="Your orders"

@@ -2,7 +2,7 @@
 import { useState } from 'preact/hooks';
 import type { BalanceView, DepositRequest, TransferView, WithdrawRequest } from '../src/api-types.js';
 import { api, errorOf, type ErrorBody } from './api.js';
-import { DataTable, ErrorBox, Section, TextField } from './components.js';
+import { CheckField, DataTable, ErrorBox, Section, TextField } from './components.js';
 import { isPositiveDecimal, newRef } from './format.js';
 import type { ProgressStep } from './ticket.js';
 
@@ -107,15 +107,7 @@ function DepositNotes({
         Round amounts (100, not 137.42) help: deposits are public, and an odd one is easy to trace on.
       </p>
       {dev ? (
-        <label class="check" for="dep-faucet">
-          <input
-            id="dep-faucet"
-            type="checkbox"
-            checked={faucet}
-            onChange={(e) => onFaucet(e.currentTarget.checked)}
-          />
-          From the dev faucet
-        </label>
+        <CheckField id="dep-faucet" label="From the dev faucet" checked={faucet} onChange={onFaucet} />
       ) : null}
     </>
   );
