@@ -100,3 +100,57 @@ export function Section({ title, id, children }: { title: string; id: string; ch
     </section>
   );
 }
+
+/** A labelled text (or, `secret`, password) input, the label wrapping it as in every form of the page. */
+export function TextField({
+  id,
+  label,
+  value,
+  onInput,
+  secret,
+  ...input
+}: {
+  id: string;
+  label: ComponentChildren;
+  value: string;
+  onInput: (value: string) => void;
+  secret?: boolean;
+  autocomplete?: string;
+  spellcheck?: boolean;
+  inputMode?: 'decimal';
+  placeholder?: string;
+  disabled?: boolean;
+}) {
+  const props = {
+    id,
+    ...input,
+    value,
+    onInput: (e: { currentTarget: HTMLInputElement }) => onInput(e.currentTarget.value),
+  };
+  return (
+    <label for={id}>
+      {label}
+      {secret ? <input type="password" {...props} /> : <input {...props} />}
+    </label>
+  );
+}
+
+/** A labelled checkbox, the label after it. */
+export function CheckField({
+  id,
+  label,
+  checked,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+}) {
+  return (
+    <label class="check" for={id}>
+      <input id={id} type="checkbox" checked={checked} onChange={(e) => onChange(e.currentTarget.checked)} />
+      {label}
+    </label>
+  );
+}

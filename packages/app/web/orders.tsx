@@ -1,9 +1,10 @@
 /** The wallet's orders (live from `order` frames) with cancel and modify, fills, and the fills chart. */
 import { useState } from 'preact/hooks';
 import type { FillView, ModifyRequest, OrderView } from '../src/api-types.js';
-import { api, errorOf, type ErrorBody } from './api.js';
-import { DataTable, ErrorBox, Section } from './components.js';
+import { api } from './api.js';
+import { CheckField, DataTable, ErrorBox, Section, TextField } from './components.js';
 import { formatTime, isPositiveDecimal, shortId } from './format.js';
+import { useAction } from './use-action.js';
 
 const STATE_TEXT: Record<OrderView['state'], string> = {
   open: 'open',
@@ -17,8 +18,7 @@ const STATE_TEXT: Record<OrderView['state'], string> = {
 function ModifyForm({ order, onClose }: { order: OrderView; onClose: () => void }) {
   const [price, setPrice] = useState(order.price);
   const [amount, setAmount] = useState(order.amount);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ErrorBody>();
+  const { busy, error, setError, run } = useAction();
   const id = `mod-${order.order_id}`;
   const submit = async (e: Event) => {
     e.preventDefault();
@@ -44,37 +44,18 @@ function ModifyForm({ order, onClose }: { order: OrderView; onClose: () => void 
       });
       return;
     }
-    setBusy(true);
-    setError(undefined);
-    try {
-      await api<OrderView>('PATCH', `/orders/${encodeURIComponent(order.order_id)}`, body);
-      onClose();
-    } catch (err) {
-      setError(errorOf(err));
-    } finally {
-      setBusy(false);
-    }
+    await run(() => api<OrderView>('PATCH', `/orders/${encodeURIComponent(order.order_id)}`, body), onClose);
   };
   return (
     <form class="modify" onSubmit={submit} noValidate>
-      <label for={`${id}-price`}>
-        New price
-        <input
-          id={`${id}-price`}
-          inputMode="decimal"
-          value={price}
-          onInput={(e) => setPrice(e.currentTarget.value)}
-        />
-      </label>
-      <label for={`${id}-amount`}>
-        New amount
-        <input
-          id={`${id}-amount`}
-          inputMode="decimal"
-          value={amount}
-          onInput={(e) => setAmount(e.currentTarget.value)}
-        />
-      </label>
+      <TextField id={`${id}-price`} label="New price" inputMode="decimal" value={price} onInput={setPrice} />
+      <TextField
+        id={`${id}-amount`}
+        label="New amount"
+        inputMode="decimal"
+        value={amount}
+        onInput={setAmount}
+      />
       <button type="submit" disabled={busy}>
         {busy ? 'Saving…' : 'Save'}
       </button>
@@ -88,20 +69,9 @@ function ModifyForm({ order, onClose }: { order: OrderView; onClose: () => void 
 
 function OrderActions({ order }: { order: OrderView }) {
   const [modifying, setModifying] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ErrorBody>();
+  const { busy, error, run } = useAction();
   if (order.terminal) return <span class="muted">—</span>;
-  const cancel = async () => {
-    setBusy(true);
-    setError(undefined);
-    try {
-      await api('DELETE', `/orders/${encodeURIComponent(order.order_id)}`);
-    } catch (err) {
-      setError(errorOf(err));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const cancel = () => run(() => api('DELETE', `/orders/${encodeURIComponent(order.order_id)}`));
   return (
     <div class="row-actions">
       <button
@@ -136,15 +106,7 @@ export function OrdersPanel({ orders }: { orders: OrderView[] }) {
     .slice(0, 100);
   return (
     <Section title="Your orders" id="orders">
-      <label class="check" for="orders-done">
-        <input
-          id="orders-done"
-          type="checkbox"
-          checked={showDone}
-          onChange={(e) => setShowDone(e.currentTarget.checked)}
-        />
-        Show finished orders
-      </label>
+      <CheckField id="orders-done" label="Show finished orders" checked={showDone} onChange={setShowDone} />
       <div aria-live="polite">
         <DataTable
           caption="Your orders"

@@ -33,6 +33,39 @@ const STATUS_TEXT: Record<VenueView['attestation'], string> = {
   checking: 'Checking…',
 };
 
+/** A `<dt>`/`<dd>` pair of a code value, none when the value is absent. */
+function CodeValue({ label, value, wrap }: { label: string; value: string | undefined; wrap?: boolean }) {
+  if (!value) return null;
+  return (
+    <>
+      <dt>{label}</dt>
+      <dd>
+        <code class={wrap ? 'break' : undefined}>{value}</code>
+      </dd>
+    </>
+  );
+}
+
+function AttestationChecks({ checks }: { checks: VenueView['checks'] }) {
+  if (checks.length === 0) return <p class="muted">No check has run yet.</p>;
+  return (
+    <ul class="checks">
+      {checks.map((c) => (
+        <li key={c.id} class={c.ok ? 'ok' : 'bad'} data-testid={`check-${c.id}`}>
+          <span class="mark" aria-hidden="true">
+            {c.ok ? '✓' : '✗'}
+          </span>
+          <span>
+            <strong>{c.title.startsWith(`(${c.id})`) ? c.title : `(${c.id}) ${c.title}`}</strong>{' '}
+            <span class="sr-only">{c.ok ? 'passed' : 'failed'}</span>
+            <span class="detail">{c.detail}</span>
+          </span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 export function VenuePanel({ venue }: { venue: VenueView | undefined }) {
   return (
     <section class="card" aria-labelledby="venue-h">
@@ -52,38 +85,10 @@ export function VenuePanel({ venue }: { venue: VenueView | undefined }) {
             <dd>
               <code>{venue.base_url}</code>
             </dd>
-            {venue.account_id ? (
-              <>
-                <dt>Your account</dt>
-                <dd>
-                  <code>{venue.account_id}</code>
-                </dd>
-              </>
-            ) : null}
-            {venue.boot_session_id ? (
-              <>
-                <dt>Boot session</dt>
-                <dd>
-                  <code class="break">{venue.boot_session_id}</code>
-                </dd>
-              </>
-            ) : null}
-            {venue.compose_hash ? (
-              <>
-                <dt>Compose hash</dt>
-                <dd>
-                  <code class="break">{venue.compose_hash}</code>
-                </dd>
-              </>
-            ) : null}
-            {venue.tls_spki_sha256 ? (
-              <>
-                <dt>TLS key (SPKI SHA-256)</dt>
-                <dd>
-                  <code class="break">{venue.tls_spki_sha256}</code>
-                </dd>
-              </>
-            ) : null}
+            <CodeValue label="Your account" value={venue.account_id} />
+            <CodeValue label="Boot session" value={venue.boot_session_id} wrap />
+            <CodeValue label="Compose hash" value={venue.compose_hash} wrap />
+            <CodeValue label="TLS key (SPKI SHA-256)" value={venue.tls_spki_sha256} wrap />
             {venue.checked_at ? (
               <>
                 <dt>Last checked</dt>
@@ -92,24 +97,7 @@ export function VenuePanel({ venue }: { venue: VenueView | undefined }) {
             ) : null}
           </dl>
           <h3>Attestation checks</h3>
-          {venue.checks.length === 0 ? (
-            <p class="muted">No check has run yet.</p>
-          ) : (
-            <ul class="checks">
-              {venue.checks.map((c) => (
-                <li key={c.id} class={c.ok ? 'ok' : 'bad'} data-testid={`check-${c.id}`}>
-                  <span class="mark" aria-hidden="true">
-                    {c.ok ? '✓' : '✗'}
-                  </span>
-                  <span>
-                    <strong>{c.title.startsWith(`(${c.id})`) ? c.title : `(${c.id}) ${c.title}`}</strong>{' '}
-                    <span class="sr-only">{c.ok ? 'passed' : 'failed'}</span>
-                    <span class="detail">{c.detail}</span>
-                  </span>
-                </li>
-              ))}
-            </ul>
-          )}
+          <AttestationChecks checks={venue.checks} />
         </>
       )}
     </section>

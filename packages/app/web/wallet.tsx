@@ -2,7 +2,7 @@
 import { useState } from 'preact/hooks';
 import type { BalanceView, DepositRequest, TransferView, WithdrawRequest } from '../src/api-types.js';
 import { api, errorOf, type ErrorBody } from './api.js';
-import { DataTable, ErrorBox, Section } from './components.js';
+import { CheckField, DataTable, ErrorBox, Section, TextField } from './components.js';
 import { isPositiveDecimal, newRef } from './format.js';
 import type { ProgressStep } from './ticket.js';
 
@@ -41,74 +41,195 @@ function TransferResult({ t }: { t: TransferView }) {
   );
 }
 
-function TransferForm({
-  kind,
-  assets,
+type TransferKind = 'deposit' | 'withdrawal';
+
+/** What the page sees wrong with a transfer before asking the app, with its fix. */
+function transferProblem(
+  kind: TransferKind,
+  asset: string,
+  amount: string,
+  recipient: string,
+): ErrorBody | undefined {
+  if (!isPositiveDecimal(amount))
+    return {
+      code: 'BAD_AMOUNT',
+      message: `The amount "${amount}" is not a positive number.`,
+      fix: `Enter the amount in ${asset || 'the asset'}'s own units, e.g. 1.5.`,
+    };
+  if (kind === 'withdrawal' && recipient.trim() === '')
+    return {
+      code: 'BAD_RECIPIENT',
+      message: 'Enter the ledger address to withdraw to.',
+      fix: 'Use a fresh address of yours: your funding address would link this withdrawal to your deposits.',
+    };
+  return undefined;
+}
+
+interface TransferAsk {
+  asset: string;
+  amount: string;
+  recipient: string;
+  faucet: boolean;
+  confirmFundingLink: boolean;
+  clientRef: string;
+}
+
+function postTransfer(kind: TransferKind, t: TransferAsk): Promise<TransferView> {
+  return kind === 'deposit'
+    ? api<TransferView>('POST', '/deposits', {
+        asset: t.asset,
+        amount: t.amount.trim(),
+        ...(t.faucet ? { faucet: true } : {}),
+        client_ref: t.clientRef,
+      } satisfies DepositRequest)
+    : api<TransferView>('POST', '/withdrawals', {
+        asset: t.asset,
+        amount: t.amount.trim(),
+        recipient: t.recipient.trim(),
+        ...(t.confirmFundingLink ? { confirm_funding_link: true } : {}),
+        client_ref: t.clientRef,
+      } satisfies WithdrawRequest);
+}
+
+/** A deposit's hint on amounts, and in dev mode the faucet choice. */
+function DepositNotes({
   dev,
-  progress,
-  onDone,
+  faucet,
+  onFaucet,
 }: {
-  kind: 'deposit' | 'withdrawal';
-  assets: string[];
   dev: boolean;
-  progress: Record<string, ProgressStep[]>;
-  onDone: () => void;
+  faucet: boolean;
+  onFaucet: (on: boolean) => void;
 }) {
+  return (
+    <>
+      <p class="muted" data-testid="dep-round-hint">
+        Round amounts (100, not 137.42) help: deposits are public, and an odd one is easy to trace on.
+      </p>
+      {dev ? (
+        <CheckField id="dep-faucet" label="From the dev faucet" checked={faucet} onChange={onFaucet} />
+      ) : null}
+    </>
+  );
+}
+
+/** The submit button, and the progress of the transfer while it is sent. */
+function TransferSubmit({
+  deposit,
+  busy,
+  testId,
+  steps,
+}: {
+  deposit: boolean;
+  busy: boolean;
+  testId: string;
+  steps: ProgressStep[] | undefined;
+}) {
+  return (
+    <>
+      <button type="submit" disabled={busy}>
+        {busy ? (deposit ? 'Depositing…' : 'Withdrawing…') : deposit ? 'Deposit' : 'Withdraw'}
+      </button>
+      {busy && steps ? (
+        <p class="muted" aria-live="polite" data-testid={testId}>
+          {steps.map((st) => st.stage).join(' → ') || 'Sending…'}
+        </p>
+      ) : null}
+    </>
+  );
+}
+
+/** A withdrawal to the funding address: the app's warning, and the choice to go on or not. */
+function LinkWarning({
+  message,
+  busy,
+  onConfirm,
+  onCancel,
+}: {
+  message: string;
+  busy: boolean;
+  onConfirm: () => void;
+  onCancel: () => void;
+}) {
+  return (
+    <div class="warning" role="alert" data-testid="wd-link-warning">
+      <p>
+        <strong>This links your withdrawal to your deposits.</strong> {message}
+      </p>
+      <div class="row">
+        <button type="button" disabled={busy} onClick={onConfirm}>
+          Withdraw to my funding address anyway
+        </button>
+        <button type="button" class="secondary" onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** The asset and amount of a transfer. */
+function AssetAmount({
+  p,
+  verb,
+  assets,
+  chosen,
+  amount,
+  onAsset,
+  onAmount,
+}: {
+  p: string;
+  verb: string;
+  assets: string[];
+  chosen: string;
+  amount: string;
+  onAsset: (asset: string) => void;
+  onAmount: (amount: string) => void;
+}) {
+  return (
+    <div class="row">
+      <label for={`${p}-asset`}>
+        {verb} asset
+        <select id={`${p}-asset`} value={chosen} onChange={(e) => onAsset(e.currentTarget.value)}>
+          {assets.map((a) => (
+            <option key={a} value={a}>
+              {a}
+            </option>
+          ))}
+        </select>
+      </label>
+      <TextField
+        id={`${p}-amount`}
+        label={`${verb} amount (${chosen})`}
+        inputMode="decimal"
+        autocomplete="off"
+        value={amount}
+        onInput={onAmount}
+        placeholder="e.g. 10"
+      />
+    </div>
+  );
+}
+
+/** Sending a transfer: busy, its progress ref, its result, its error or the funding-link warning. */
+function useTransferSend(kind: TransferKind, onDone: () => void) {
   const [ref, setRef] = useState<string>();
-  const [asset, setAsset] = useState('');
-  const [amount, setAmount] = useState('');
-  const [recipient, setRecipient] = useState('');
   // A withdrawal to a funding address: the server's warning, shown until the user confirms or edits.
   const [linkWarning, setLinkWarning] = useState<string>();
-  const [faucetChoice, setFaucet] = useState<boolean>();
-  const faucet = faucetChoice ?? dev;
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ErrorBody>();
   const [result, setResult] = useState<TransferView>();
-  const chosen = asset || assets[0] || '';
-  const p = kind === 'deposit' ? 'dep' : 'wd';
-  const verb = kind === 'deposit' ? 'Deposit' : 'Withdraw';
-
-  const send = async (confirmFundingLink: boolean) => {
+  const send = async (ask: Omit<TransferAsk, 'clientRef'>) => {
     setResult(undefined);
-    if (!isPositiveDecimal(amount)) {
-      setError({
-        code: 'BAD_AMOUNT',
-        message: `The amount "${amount}" is not a positive number.`,
-        fix: `Enter the amount in ${chosen || 'the asset'}'s own units, e.g. 1.5.`,
-      });
-      return;
-    }
-    if (kind === 'withdrawal' && recipient.trim() === '') {
-      setError({
-        code: 'BAD_RECIPIENT',
-        message: 'Enter the ledger address to withdraw to.',
-        fix: 'Use a fresh address of yours: your funding address would link this withdrawal to your deposits.',
-      });
-      return;
-    }
-    setError(undefined);
+    const problem = transferProblem(kind, ask.asset, ask.amount, ask.recipient);
+    setError(problem);
+    if (problem) return;
     setLinkWarning(undefined);
     setBusy(true);
     const clientRef = newRef();
     setRef(clientRef);
     try {
-      const t =
-        kind === 'deposit'
-          ? await api<TransferView>('POST', '/deposits', {
-              asset: chosen,
-              amount: amount.trim(),
-              ...(dev && faucet ? { faucet: true } : {}),
-              client_ref: clientRef,
-            } satisfies DepositRequest)
-          : await api<TransferView>('POST', '/withdrawals', {
-              asset: chosen,
-              amount: amount.trim(),
-              recipient: recipient.trim(),
-              ...(confirmFundingLink ? { confirm_funding_link: true } : {}),
-              client_ref: clientRef,
-            } satisfies WithdrawRequest);
-      setResult(t);
+      setResult(await postTransfer(kind, { ...ask, clientRef }));
       onDone();
     } catch (err) {
       const body = errorOf(err);
@@ -119,99 +240,85 @@ function TransferForm({
       setBusy(false);
     }
   };
-  const submit = (e: Event) => {
-    e.preventDefault();
-    void send(false);
-  };
+  return { ref, linkWarning, setLinkWarning, busy, error, result, send };
+}
+
+function TransferForm({
+  kind,
+  assets,
+  dev,
+  progress,
+  onDone,
+}: {
+  kind: TransferKind;
+  assets: string[];
+  dev: boolean;
+  progress: Record<string, ProgressStep[]>;
+  onDone: () => void;
+}) {
+  const [asset, setAsset] = useState('');
+  const [amount, setAmount] = useState('');
+  const [recipient, setRecipient] = useState('');
+  const [faucetChoice, setFaucet] = useState<boolean>();
+  const faucet = faucetChoice ?? dev;
+  const { ref, linkWarning, setLinkWarning, busy, error, result, send } = useTransferSend(kind, onDone);
+  const chosen = asset || assets[0] || '';
+  const p = kind === 'deposit' ? 'dep' : 'wd';
+  const deposit = kind === 'deposit';
+  const sendNow = (confirmFundingLink: boolean) =>
+    void send({ asset: chosen, amount, recipient, faucet: dev && faucet, confirmFundingLink });
 
   return (
-    <form onSubmit={submit} class="stack" aria-labelledby={`${p}-h`} noValidate>
-      <h3 id={`${p}-h`}>{kind === 'deposit' ? 'Deposit' : 'Withdraw'}</h3>
-      <div class="row">
-        <label for={`${p}-asset`}>
-          {verb} asset
-          <select id={`${p}-asset`} value={chosen} onChange={(e) => setAsset(e.currentTarget.value)}>
-            {assets.map((a) => (
-              <option key={a} value={a}>
-                {a}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label for={`${p}-amount`}>
-          {verb} amount ({chosen})
-          <input
-            id={`${p}-amount`}
-            inputMode="decimal"
-            autocomplete="off"
-            value={amount}
-            onInput={(e) => setAmount(e.currentTarget.value)}
-            placeholder="e.g. 10"
-          />
-        </label>
-      </div>
-      {kind === 'deposit' ? (
-        <p class="muted" data-testid="dep-round-hint">
-          Round amounts (100, not 137.42) help: deposits are public, and an odd one is easy to trace on.
-        </p>
-      ) : null}
-      {kind === 'withdrawal' ? (
-        <label for="wd-recipient">
-          Withdraw to (ledger address)
-          <input
-            id="wd-recipient"
-            autocomplete="off"
-            spellcheck={false}
-            value={recipient}
-            onInput={(e) => {
-              setRecipient(e.currentTarget.value);
-              setLinkWarning(undefined);
-            }}
-            placeholder="a fresh address of yours"
-          />
-        </label>
-      ) : null}
-      {kind === 'deposit' && dev ? (
-        <label class="check" for="dep-faucet">
-          <input
-            id="dep-faucet"
-            type="checkbox"
-            checked={faucet}
-            onChange={(e) => setFaucet(e.currentTarget.checked)}
-          />
-          From the dev faucet
-        </label>
-      ) : null}
-      <button type="submit" disabled={busy}>
-        {busy
-          ? kind === 'deposit'
-            ? 'Depositing…'
-            : 'Withdrawing…'
-          : kind === 'deposit'
-            ? 'Deposit'
-            : 'Withdraw'}
-      </button>
-      {busy && ref ? (
-        <p class="muted" aria-live="polite" data-testid={`${p}-progress`}>
-          {(progress[ref] ?? []).map((st) => st.stage).join(' → ') || 'Sending…'}
-        </p>
-      ) : null}
+    <form
+      onSubmit={(e) => {
+        e.preventDefault();
+        sendNow(false);
+      }}
+      class="stack"
+      aria-labelledby={`${p}-h`}
+      noValidate
+    >
+      <h3 id={`${p}-h`}>{deposit ? 'Deposit' : 'Withdraw'}</h3>
+      <AssetAmount
+        p={p}
+        verb={deposit ? 'Deposit' : 'Withdraw'}
+        assets={assets}
+        chosen={chosen}
+        amount={amount}
+        onAsset={setAsset}
+        onAmount={setAmount}
+      />
+      {deposit ? (
+        <DepositNotes dev={dev} faucet={faucet} onFaucet={setFaucet} />
+      ) : (
+        <TextField
+          id="wd-recipient"
+          label="Withdraw to (ledger address)"
+          autocomplete="off"
+          spellcheck={false}
+          value={recipient}
+          onInput={(v) => {
+            setRecipient(v);
+            setLinkWarning(undefined);
+          }}
+          placeholder="a fresh address of yours"
+        />
+      )}
+      <TransferSubmit
+        deposit={deposit}
+        busy={busy}
+        testId={`${p}-progress`}
+        steps={ref ? (progress[ref] ?? []) : undefined}
+      />
       {linkWarning ? (
-        <div class="warning" role="alert" data-testid="wd-link-warning">
-          <p>
-            <strong>This links your withdrawal to your deposits.</strong> {linkWarning}
-          </p>
-          <div class="row">
-            <button type="button" disabled={busy} onClick={() => void send(true)}>
-              Withdraw to my funding address anyway
-            </button>
-            <button type="button" class="secondary" onClick={() => setLinkWarning(undefined)}>
-              Cancel
-            </button>
-          </div>
-        </div>
+        <LinkWarning
+          message={linkWarning}
+          busy={busy}
+          onConfirm={() => sendNow(true)}
+          onCancel={() => setLinkWarning(undefined)}
+        />
       ) : null}
-      <ErrorBox error={error} title={kind === 'deposit' ? 'Deposit failed' : 'Withdrawal failed'} />
+      <ErrorBox error={error} title={deposit ? 'Deposit failed' : 'Withdrawal failed'} />
       {result ? <TransferResult t={result} /> : null}
     </form>
   );

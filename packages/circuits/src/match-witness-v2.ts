@@ -174,6 +174,103 @@ function memoHashOf(m: ValidMatchV2Params['memos']): bigint {
   }
 }
 
+/** The trade's amounts: DESIGN 4, exact floors; the circuit checks each with its remainder. */
+interface TradeAmounts {
+  quote: bigint;
+  quoteRem: bigint;
+  bidFee: bigint;
+  bidFeeRem: bigint;
+  askFee: bigint;
+  askFeeRem: bigint;
+  bidChange: bigint;
+  askChange: bigint;
+}
+
+function tradeAmounts(q: bigint, price: bigint, priceScale: bigint, feeBps: bigint, bid: Party, ask: Party): TradeAmounts {
+  const quote = (q * price) / priceScale;
+  const quoteRem = (q * price) % priceScale;
+  if (quote > U64_MAX) fail('quote_overflow', `quote ${quote} does not fit in a u64`);
+  const bidFee = (quote * feeBps) / 10000n;
+  const askFee = (q * feeBps) / 10000n;
+  const bidChange = bid.amount - quote - bidFee;
+  const askChange = ask.amount - q - askFee;
+  if (bidChange < 0n)
+    fail('insufficient_note', `note of ${bid.amount} cannot pay ${quote} + fee ${bidFee}`, 'bid');
+  if (askChange < 0n) fail('insufficient_note', `note of ${ask.amount} cannot pay ${q} + fee ${askFee}`, 'ask');
+  const bidFeeRem = (quote * feeBps) % 10000n;
+  const askFeeRem = (q * feeBps) % 10000n;
+  return { quote, quoteRem, bidFee, bidFeeRem, askFee, askFeeRem, bidChange, askChange };
+}
+
+/** The clearing price against both limits, then each order's terms against the trade. */
+function checkTrade(bid: Party, ask: Party, q: bigint, price: bigint, settleBySlot: bigint): void {
+  if (price > bid.terms.priceLimit)
+    fail('price_outside_limit', `price ${price} is above the limit ${bid.terms.priceLimit}`, 'bid');
+  if (price < ask.terms.priceLimit)
+    fail('price_outside_limit', `price ${price} is below the limit ${ask.terms.priceLimit}`, 'ask');
+  checkTerms('bid', bid.terms, q, settleBySlot);
+  checkTerms('ask', ask.terms, q, settleBySlot);
+}
+
+const s = (v: bigint) => v.toString();
+
+function sideSignals(prefix: SideName, x: Party): Record<string, string> {
+  return {
+    [`${prefix}_amount`]: s(x.amount),
+    [`${prefix}_owner`]: s(x.owner),
+    [`${prefix}_inner`]: s(x.inner),
+    [`${prefix}_order_amount`]: s(x.terms.amount),
+    [`${prefix}_price_limit`]: s(x.terms.priceLimit),
+    [`${prefix}_min_fill_size`]: s(x.terms.minFillSize),
+    [`${prefix}_expiry_slot`]: s(x.terms.expirySlot),
+    [`${prefix}_order_id`]: s(x.terms.orderId),
+  };
+}
+
+/** The circuit's signals, in the order valid_match_v2.circom declares them. */
+function circuitInput(
+  pub: ValidMatchV2Public,
+  halves: { market: Halves; base: Halves; quote: Halves },
+  trade: { bid: Party; ask: Party; q: bigint; price: bigint; amounts: TradeAmounts },
+): CircuitInput {
+  const { market, base, quote } = halves;
+  const { bid, ask, q, price, amounts: a } = trade;
+  const c = pub.outputs;
+  return {
+    bid_use_tag: s(pub.bidUseTag),
+    ask_use_tag: s(pub.askUseTag),
+    market_lo: s(market.lo),
+    market_hi: s(market.hi),
+    base_mint_lo: s(base.lo),
+    base_mint_hi: s(base.hi),
+    quote_mint_lo: s(quote.lo),
+    quote_mint_hi: s(quote.hi),
+    price_scale: s(pub.priceScale),
+    fee_bps: s(pub.feeBps),
+    fee_owner_commitment: s(pub.feeOwnerCommitment),
+    settle_by_slot: s(pub.settleBySlot),
+    bid_trade_out: s(c[0]),
+    bid_change: s(c[1]),
+    bid_fee: s(c[2]),
+    ask_trade_out: s(c[3]),
+    ask_change: s(c[4]),
+    ask_fee: s(c[5]),
+    memo_hash: s(pub.memoHash),
+    ...sideSignals('bid', bid),
+    ...sideSignals('ask', ask),
+    quantity: s(q),
+    price: s(price),
+    quote: s(a.quote),
+    quote_rem: s(a.quoteRem),
+    bid_fee_amount: s(a.bidFee),
+    bid_fee_rem: s(a.bidFeeRem),
+    ask_fee_amount: s(a.askFee),
+    ask_fee_rem: s(a.askFeeRem),
+    bid_change_amount: s(a.bidChange),
+    ask_change_amount: s(a.askChange),
+  };
+}
+
 export function validMatchV2Witness(p: ValidMatchV2Params): ValidMatchV2Witness {
   const market = split32(p.marketId, 'marketId');
   const base = split32(p.baseMint, 'baseMint');
@@ -189,25 +286,8 @@ export function validMatchV2Witness(p: ValidMatchV2Params): ValidMatchV2Witness 
 
   const bid = party('bid', 0, p.bid, market, quote);
   const ask = party('ask', 1, p.ask, market, base);
-  if (price > bid.terms.priceLimit)
-    fail('price_outside_limit', `price ${price} is above the limit ${bid.terms.priceLimit}`, 'bid');
-  if (price < ask.terms.priceLimit)
-    fail('price_outside_limit', `price ${price} is below the limit ${ask.terms.priceLimit}`, 'ask');
-  checkTerms('bid', bid.terms, q, settleBySlot);
-  checkTerms('ask', ask.terms, q, settleBySlot);
-
-  // DESIGN 4, exact floors; the circuit checks each with its remainder.
-  const quoteAmount = (q * price) / priceScale;
-  const quoteRem = (q * price) % priceScale;
-  if (quoteAmount > U64_MAX) fail('quote_overflow', `quote ${quoteAmount} does not fit in a u64`);
-  const bidFee = (quoteAmount * feeBps) / 10000n;
-  const askFee = (q * feeBps) / 10000n;
-  const bidChange = bid.amount - quoteAmount - bidFee;
-  const askChange = ask.amount - q - askFee;
-  if (bidChange < 0n)
-    fail('insufficient_note', `note of ${bid.amount} cannot pay ${quoteAmount} + fee ${bidFee}`, 'bid');
-  if (askChange < 0n)
-    fail('insufficient_note', `note of ${ask.amount} cannot pay ${q} + fee ${askFee}`, 'ask');
+  checkTrade(bid, ask, q, price, settleBySlot);
+  const amounts = tradeAmounts(q, price, priceScale, feeBps, bid, ask);
 
   const bidRemainder = { ...bid.terms, amount: bid.terms.amount - q };
   const askRemainder = { ...ask.terms, amount: ask.terms.amount - q };
@@ -217,7 +297,7 @@ export function validMatchV2Witness(p: ValidMatchV2Params): ValidMatchV2Witness 
     ...sideOutputs(
       0,
       bid,
-      { receives: q, change: bidChange, fee: bidFee },
+      { receives: q, change: amounts.bidChange, fee: amounts.bidFee },
       { own: quote, other: base },
       feeOwner,
       bidRemainderDigest,
@@ -225,15 +305,12 @@ export function validMatchV2Witness(p: ValidMatchV2Params): ValidMatchV2Witness 
     ...sideOutputs(
       3,
       ask,
-      { receives: quoteAmount, change: askChange, fee: askFee },
+      { receives: amounts.quote, change: amounts.askChange, fee: amounts.askFee },
       { own: base, other: quote },
       feeOwner,
       askRemainderDigest,
     ),
   ];
-  const commitments = outputs.map((o) => o.commitment) as [bigint, bigint, bigint, bigint, bigint, bigint];
-  const memoHash = memoHashOf(p.memos);
-
   const publicInputs: ValidMatchV2Public = {
     bidUseTag: bid.useTag,
     askUseTag: ask.useTag,
@@ -244,56 +321,11 @@ export function validMatchV2Witness(p: ValidMatchV2Params): ValidMatchV2Witness 
     feeBps,
     feeOwnerCommitment: feeOwner,
     settleBySlot,
-    outputs: commitments,
-    memoHash,
-  };
-
-  const s = (v: bigint) => v.toString();
-  const sideSignals = (prefix: SideName, x: Party): Record<string, string> => ({
-    [`${prefix}_amount`]: s(x.amount),
-    [`${prefix}_owner`]: s(x.owner),
-    [`${prefix}_inner`]: s(x.inner),
-    [`${prefix}_order_amount`]: s(x.terms.amount),
-    [`${prefix}_price_limit`]: s(x.terms.priceLimit),
-    [`${prefix}_min_fill_size`]: s(x.terms.minFillSize),
-    [`${prefix}_expiry_slot`]: s(x.terms.expirySlot),
-    [`${prefix}_order_id`]: s(x.terms.orderId),
-  });
-  const input: CircuitInput = {
-    bid_use_tag: s(bid.useTag),
-    ask_use_tag: s(ask.useTag),
-    market_lo: s(market.lo),
-    market_hi: s(market.hi),
-    base_mint_lo: s(base.lo),
-    base_mint_hi: s(base.hi),
-    quote_mint_lo: s(quote.lo),
-    quote_mint_hi: s(quote.hi),
-    price_scale: s(priceScale),
-    fee_bps: s(feeBps),
-    fee_owner_commitment: s(feeOwner),
-    settle_by_slot: s(settleBySlot),
-    bid_trade_out: s(commitments[0]),
-    bid_change: s(commitments[1]),
-    bid_fee: s(commitments[2]),
-    ask_trade_out: s(commitments[3]),
-    ask_change: s(commitments[4]),
-    ask_fee: s(commitments[5]),
-    memo_hash: s(memoHash),
-    ...sideSignals('bid', bid),
-    ...sideSignals('ask', ask),
-    quantity: s(q),
-    price: s(price),
-    quote: s(quoteAmount),
-    quote_rem: s(quoteRem),
-    bid_fee_amount: s(bidFee),
-    bid_fee_rem: s((quoteAmount * feeBps) % 10000n),
-    ask_fee_amount: s(askFee),
-    ask_fee_rem: s((q * feeBps) % 10000n),
-    bid_change_amount: s(bidChange),
-    ask_change_amount: s(askChange),
+    outputs: outputs.map((o) => o.commitment) as [bigint, bigint, bigint, bigint, bigint, bigint],
+    memoHash: memoHashOf(p.memos),
   };
   return {
-    input,
+    input: circuitInput(publicInputs, { market, base, quote }, { bid, ask, q, price, amounts }),
     publicInputs,
     outputs,
     bid: { useTag: bid.useTag, remainder: bidRemainder, remainderDigest: bidRemainderDigest },

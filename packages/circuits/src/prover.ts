@@ -6,8 +6,6 @@
  *
  * The proving keys come from a DEV-ONLY ceremony (see README.md).
  */
-import { Worker } from 'node:worker_threads';
-
 import { snarkjsProofToBytes, validMatchV2PublicSignals } from '@nightjar/crypto';
 
 import { loadCircuitArtifacts, type CircuitName } from './artifacts.js';
@@ -34,13 +32,10 @@ import {
   type ValidSpendV2Witness,
 } from './spend-witness-v2.js';
 import type { ProverBackend } from './native-prover.js';
-import type {
-  ProverWorkerData,
-  ProverWorkerReady,
-  ProverWorkerReply,
-  ProverWorkerRequest,
-} from './prover-protocol.js';
-import { ProverInputError, type CircuitInput } from './witness.js';
+import { ProverClosedError, ProverError, ProverQueueFullError } from './prover-errors.js';
+import type { ProverWorkerData, ProverWorkerReply, ProverWorkerRequest } from './prover-protocol.js';
+import { spawnSlot, type Job, type Prepared, type Slot } from './prover-slot.js';
+import { ProverInputError } from './witness.js';
 
 export interface ProofResult {
   /** 256 bytes: A.x ‖ A.y ‖ B.x.c1 ‖ B.x.c0 ‖ B.y.c1 ‖ B.y.c0 ‖ C.x ‖ C.y, 32-byte big-endian each. */
@@ -85,59 +80,14 @@ export interface ProverOptions {
 
 const BACKENDS: readonly ProverBackend[] = ['native', 'snarkjs'];
 
-/** The queue of pending proofs is full. */
-export class ProverQueueFullError extends Error {
-  override readonly name = 'ProverQueueFullError';
-  constructor(readonly maxQueue: number) {
-    super(`prover queue is full (${maxQueue} pending proofs)`);
-  }
-}
-
-/** The prover was closed. */
-export class ProverClosedError extends Error {
-  override readonly name = 'ProverClosedError';
-  constructor() {
-    super('prover is closed');
-  }
-}
-
-/** Proving failed inside a worker (witness rejected by the circuit, worker crash, ...). */
-export class ProverError extends Error {
-  override readonly name = 'ProverError';
-}
-
+export { ProverClosedError, ProverError, ProverQueueFullError } from './prover-errors.js';
 export { ProverInputError };
-
-/** What a worker proves, and the public signals the proof must carry. */
-interface Prepared {
-  input: CircuitInput;
-  expected: bigint[];
-}
-
-interface Job extends Prepared {
-  circuit: CircuitName;
-  resolve: (r: { proof: Uint8Array; publicSignals: bigint[] }) => void;
-  reject: (e: Error) => void;
-}
 
 /**
  * Proved from the start (order intake and withdrawals); the others (VALID_LOCK, VALID_MATCH v2 and
  * the larger zkeys only the engine or a join-split needs) load on first use.
  */
 const EAGER_CIRCUITS = ['valid_input_v2', 'valid_spend_v2'] as const satisfies readonly CircuitName[];
-
-interface Slot {
-  worker: Worker;
-  job: Job | undefined;
-  jobId: number;
-  /** The worker has loaded its modules and answered. */
-  ready: boolean;
-  /** Settles when the worker is ready (or failed to start). */
-  started: Promise<void>;
-  /** Circuits whose artifacts this worker holds. */
-  loaded: Set<CircuitName>;
-  abortStart: (err: Error) => void;
-}
 
 export class NoteProver {
   readonly #workerCount: number;
@@ -346,66 +296,46 @@ export class NoteProver {
   }
 
   #spawn(): Slot {
-    // The entry is a tiny .mjs: it imports prover-worker.js when compiled, else loads
-    // prover-worker.ts through tsx (see that file for why).
-    const worker = new Worker(new URL('./prover-worker-boot.mjs', import.meta.url), {
-      workerData: this.#data,
-      execArgv: [],
+    const slot: Slot = spawnSlot(this.#data, {
+      ready: (backend) => {
+        this.#backend ??= backend;
+      },
+      reply: (msg) => this.#onReply(slot, msg),
+      failure: (err) => this.#onFailure(slot, err),
     });
-    let onReady!: () => void;
-    let onStartFailure!: (err: Error) => void;
-    const started = new Promise<void>((resolve, reject) => {
-      onReady = resolve;
-      onStartFailure = reject;
-    });
-    started.catch(() => {});
-    const slot: Slot = {
-      worker,
-      job: undefined,
-      jobId: 0,
-      ready: false,
-      started,
-      abortStart: onStartFailure,
-      loaded: new Set(Object.keys(this.#data?.circuits ?? {}) as CircuitName[]),
-    };
-    worker.unref();
-    worker.on('message', (msg: ProverWorkerReply | ProverWorkerReady) => {
-      if (!('id' in msg)) {
-        slot.ready = true;
-        this.#backend ??= msg.backend;
-        onReady();
-        return;
-      }
-      if (msg.id !== slot.jobId || !slot.job) return;
-      const job = slot.job;
-      slot.job = undefined;
-      worker.unref();
-      slot.loaded.add(job.circuit);
-      if (msg.ok) this.#finish(job, msg.proof, msg.publicSignals);
-      else job.reject(new ProverError(`${job.circuit}: ${msg.error}`));
-      this.#pump();
-    });
-    const onFailure = (err: Error) => {
-      const i = this.#slots.indexOf(slot);
-      if (this.#closed || i < 0) return;
-      this.#slots.splice(i, 1);
-      const failure = new ProverError(
-        `prover worker ${slot.ready ? 'failed' : 'failed to start'}: ${err.message}`,
-      );
-      onStartFailure(failure);
-      slot.job?.reject(failure);
-      slot.job = undefined;
-      if (!slot.ready) {
-        // A worker that cannot even start would fail again: fail what is queued instead of
-        // respawning in a loop. The next proof request tries to start a worker again.
-        for (const job of this.#queue.splice(0)) job.reject(failure);
-        return;
-      }
-      this.#pump();
-    };
-    worker.on('error', onFailure);
-    worker.on('exit', (code) => onFailure(new Error(`exited with code ${code}`)));
     return slot;
+  }
+
+  /** A worker's answer to its job. */
+  #onReply(slot: Slot, msg: ProverWorkerReply): void {
+    if (msg.id !== slot.jobId || !slot.job) return;
+    const job = slot.job;
+    slot.job = undefined;
+    slot.worker.unref();
+    slot.loaded.add(job.circuit);
+    if (msg.ok) this.#finish(job, msg.proof, msg.publicSignals);
+    else job.reject(new ProverError(`${job.circuit}: ${msg.error}`));
+    this.#pump();
+  }
+
+  /** A worker failed or exited: its job fails; a worker that never started fails the queue too. */
+  #onFailure(slot: Slot, err: Error): void {
+    const i = this.#slots.indexOf(slot);
+    if (this.#closed || i < 0) return;
+    this.#slots.splice(i, 1);
+    const failure = new ProverError(
+      `prover worker ${slot.ready ? 'failed' : 'failed to start'}: ${err.message}`,
+    );
+    slot.abortStart(failure);
+    slot.job?.reject(failure);
+    slot.job = undefined;
+    if (!slot.ready) {
+      // A worker that cannot even start would fail again: fail what is queued instead of
+      // respawning in a loop. The next proof request tries to start a worker again.
+      for (const job of this.#queue.splice(0)) job.reject(failure);
+      return;
+    }
+    this.#pump();
   }
 
   #pump(): void {

@@ -50,7 +50,7 @@ describe('NoteProver.proveValidJoinSplit (real proofs)', () => {
     expect(r.proof).toHaveLength(256);
     expect(r.publicInputs).toHaveLength(CIRCUITS.valid_join_split_v2.publicInputs.length);
     expect([...CIRCUITS.valid_join_split_v2.publicInputs]).toEqual([...VALID_JOIN_SPLIT_PUBLIC_INPUTS]);
-    // What the ledger derives from the transaction's arguments (proof-checks.ts).
+    // What the ledger derives from the transaction's arguments (program/proof-checks.ts).
     const outputs = Array<bigint>(8).fill(0n);
     for (const o of r.outputs) outputs[o.slot] = o.commitment;
     expect(r.publicInputs).toEqual(

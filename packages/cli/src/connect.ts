@@ -44,17 +44,24 @@ export interface ConnectOptions {
   freshNoteHold?: FreshNoteHoldOptions;
 }
 
-/** A verified, logged-in client. */
-export async function connect(paths: Paths, opts: ConnectOptions = {}): Promise<Client> {
-  const ready = readReady(paths);
+/** The venue and its ledger as ready.json names them, and what verifies them: a client's options. */
+export function venueOptions(ready: Ready) {
   const ledger = ledgerConnection(ready);
-  return createClient({
+  return {
     baseUrl: ready.base_url,
     pinnedRoot: pinnedRoot(ready),
     composeHash: ready.compose_hash,
     ledgerUrl: ledger.url,
     ...(ledger.tls ? { ledgerTls: ledger.tls } : {}),
     ...(ready.ledger_dev_secret ? { ledgerDevSecret: ready.ledger_dev_secret } : {}),
+  };
+}
+
+/** A verified, logged-in client. */
+export async function connect(paths: Paths, opts: ConnectOptions = {}): Promise<Client> {
+  const ready = readReady(paths);
+  return createClient({
+    ...venueOptions(ready),
     credentials: opts.credentials ?? loadCredentials(paths, ready),
     ...(opts.wallet ? { wallet: opts.wallet } : {}),
     ...(opts.freshNoteHold ? { freshNoteHold: opts.freshNoteHold } : {}),

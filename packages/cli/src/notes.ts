@@ -1,7 +1,8 @@
 /**
- * What the note commands (`wallet split|merge|withdraw`) share: notes in human units, the progress
- * text of a join-split, the errors of a note that cannot be used (naming the fix, in the asset's
- * units) and the hint to merge small notes.
+ * What the note commands (`wallet deposit|split|merge|withdraw`) share: the synced wallet and the
+ * asset acted on, notes in human units, the progress text of a join-split, waiting for a note to be
+ * final, the errors of a note that cannot be used (naming the fix, in the asset's units) and the
+ * hint to merge small notes.
  */
 import {
   formatUnits,
@@ -11,6 +12,8 @@ import {
   NoteNotFreeError,
   NotesPendingError,
   NothingToMergeError,
+  syncWallet,
+  waitForInclusion,
   type Client,
   type JoinSplitProgress,
   type NoteNotFreeReason,
@@ -21,7 +24,7 @@ import { listAssets, resolveAsset, type Asset } from './assets.js';
 import { UsageError } from './args.js';
 import { NOTE_NOT_FREE_FIX } from './classify-error.js';
 import { CliError, EXIT } from './exit-codes.js';
-import type { Output } from './output.js';
+import type { Output, SetStage } from './output.js';
 
 /** How long a command waits for a new note to be final (in the venue's tree), as `wallet deposit` does. */
 export const FINAL_WAIT_MS = 60_000;
@@ -185,4 +188,63 @@ export function mergeHints(client: Client, assets: readonly Asset[], out: Output
         `hint: ${n} small ${a.name} notes; merge them with \`nightjar wallet merge --asset ${a.name}\``,
       );
   }
+}
+
+/** Waits until the note is in the engine's tree, else exit 6 (timeout). */
+export async function untilFinal(client: Client, commitment: string, timeoutMs: number): Promise<void> {
+  if (!(await waitForInclusion(client, { commitment, intervalMs: 500, timeoutMs })))
+    throw new CliError(
+      `note ${commitment} not final after ${timeoutMs / 1000}s; check \`nightjar status\``,
+      EXIT.timeout,
+    );
+}
+
+/** Runs a note action, its SDK errors explained in the asset's units. */
+export async function explained<T>(client: Client, asset: Asset, work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (err) {
+    throw explainNoteError(err, client.wallet, asset);
+  }
+}
+
+/**
+ * Syncs the wallet, then finds the asset a note command acts on: the mint of the notes named (all
+ * of one mint), else `--asset`.
+ */
+export async function syncedAsset(
+  out: Output,
+  client: Client,
+  assetName: string | undefined,
+  commitments: readonly string[] | undefined,
+): Promise<Asset> {
+  await out.progress('syncing the wallet', syncWallet(client, { refreshOrders: true }));
+  const mint = commitments === undefined ? undefined : checkNotes(client.wallet, commitments);
+  return assetOf(client, assetName, mint);
+}
+
+/** What a join-split is told: wait (or not) until its notes are usable, and report its stages. */
+export interface JoinSplitWaits {
+  waitUsable: boolean;
+  waitMs: number;
+  onProgress: (p: JoinSplitProgress) => void;
+}
+
+/** Runs a join-split (`wallet split|merge`) under a progress line, its errors explained. */
+export function joinSplitProgress<T>(
+  out: Output,
+  client: Client,
+  asset: Asset,
+  label: string,
+  noWait: boolean,
+  run: (waits: JoinSplitWaits) => Promise<T>,
+): Promise<T> {
+  return out.progress(label, (stage: SetStage) => {
+    stage(WAITING_FOR_INPUTS);
+    return explained(
+      client,
+      asset,
+      run({ waitUsable: !noWait, waitMs: FINAL_WAIT_MS, onProgress: (p) => stage(joinSplitStage(p)) }),
+    );
+  });
 }

@@ -15,7 +15,7 @@ import { RPC_ERRORS, RpcError } from './errors.js';
 import type { DecodedInstruction } from './program/args.js';
 import type { ExecContext, ProofVerdict } from './program/context.js';
 import { precheckProofs } from './program/prechecks.js';
-import { proofJobs, verifyJobs, type LedgerProofVerifier } from './proof-checks.js';
+import { proofJobs, verifyJobs, type LedgerProofVerifier } from './program/proof-checks.js';
 
 export interface AdmissionLimits {
   /** Transactions one signer may have accepted and not yet landed. */

@@ -18,7 +18,12 @@ export {
   type InstructionName,
 } from './program/args.js';
 export { LOCK_TTL_CEILING_SLOTS } from './program/locks.js';
-export { validMatchJob, type Circuit, type LedgerProofVerifier, type ProofJob } from './proof-checks.js';
+export {
+  validMatchJob,
+  type Circuit,
+  type LedgerProofVerifier,
+  type ProofJob,
+} from './program/proof-checks.js';
 export { MAX_MEMOS_PER_READ, MAX_NULLIFIERS_PER_READ } from './queries.js';
 export * from './rpc-server.js';
 export * from './tls-identity.js';

@@ -20,7 +20,7 @@ import type { GenesisAuthority } from './genesis-authority.js';
 import type { HeavyReads } from './heavy-reads.js';
 import { LedgerReads } from './ledger-reads.js';
 import { decodeInstruction } from './program/args.js';
-import type { LedgerProofVerifier } from './proof-checks.js';
+import type { LedgerProofVerifier } from './program/proof-checks.js';
 import { ReaderThread } from './reader-thread.js';
 import { DATABASE_FILE, getMeta, openDatabase, setMeta, type Db } from './store.js';
 import {

@@ -14,7 +14,7 @@ import {
   type VerificationKey,
 } from '@nightjar/crypto';
 import { RPC_ERRORS, RpcError } from './errors.js';
-import type { Circuit, LedgerProofVerifier } from './proof-checks.js';
+import type { Circuit, LedgerProofVerifier } from './program/proof-checks.js';
 
 type Key = VerificationKey | SnarkjsVerificationKey;
 

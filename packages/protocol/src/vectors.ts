@@ -119,9 +119,12 @@ function signedCancel(name: string, keyLabel: string, orderId: string, nonce: bi
   };
 }
 
-export function buildSigningVectors(): SigningVectors {
-  const orders = [
-    signedOrder('bid-limit', 'key-a', {
+/** The orders the vectors sign: every order type and side, the optional fields, and the u64 maxima. */
+const ORDER_CASES: readonly { name: string; key: string; spec: OrderSpec }[] = [
+  {
+    name: 'bid-limit',
+    key: 'key-a',
+    spec: {
       symbol: 'SOL-USDC',
       side: 'bid',
       order_type: 'limit',
@@ -129,8 +132,12 @@ export function buildSigningVectors(): SigningVectors {
       price_limit: 150_250_000n,
       expiry_slot: 1_000_500n,
       arrival_nonce: 1n,
-    }),
-    signedOrder('ask-limit-min-fill', 'key-a', {
+    },
+  },
+  {
+    name: 'ask-limit-min-fill',
+    key: 'key-a',
+    spec: {
       symbol: 'SOL-USDC',
       side: 'ask',
       order_type: 'limit',
@@ -140,8 +147,12 @@ export function buildSigningVectors(): SigningVectors {
       expiry_slot: 1_000_600n,
       arrival_nonce: 2n,
       collateral_amount: 1_500_000_000n,
-    }),
-    signedOrder('bid-ioc', 'key-b', {
+    },
+  },
+  {
+    name: 'bid-ioc',
+    key: 'key-b',
+    spec: {
       symbol: 'ETH-USDC',
       side: 'bid',
       order_type: 'ioc',
@@ -150,8 +161,12 @@ export function buildSigningVectors(): SigningVectors {
       expiry_slot: 77n,
       arrival_nonce: 0n,
       tree_id: 3,
-    }),
-    signedOrder('ask-fok-all-or-none', 'key-b', {
+    },
+  },
+  {
+    name: 'ask-fok-all-or-none',
+    key: 'key-b',
+    spec: {
       symbol: 'ETH-USDC',
       side: 'ask',
       order_type: 'fok',
@@ -160,8 +175,12 @@ export function buildSigningVectors(): SigningVectors {
       min_fill_size: 42n,
       expiry_slot: 4_500n,
       arrival_nonce: 9n,
-    }),
-    signedOrder('bid-fok', 'key-c', {
+    },
+  },
+  {
+    name: 'bid-fok',
+    key: 'key-c',
+    spec: {
       symbol: 'BTC-USDC',
       side: 'bid',
       order_type: 'fok',
@@ -169,8 +188,12 @@ export function buildSigningVectors(): SigningVectors {
       price_limit: 1n,
       expiry_slot: 21n,
       arrival_nonce: 1n,
-    }),
-    signedOrder('ask-ioc-max-values', 'key-c', {
+    },
+  },
+  {
+    name: 'ask-ioc-max-values',
+    key: 'key-c',
+    spec: {
       symbol: 'ABCDEFGHIJKLMNOP-QRSTUVWXYZ01234',
       side: 'ask',
       order_type: 'ioc',
@@ -180,8 +203,38 @@ export function buildSigningVectors(): SigningVectors {
       expiry_slot: U64_MAX,
       arrival_nonce: U64_MAX,
       collateral_amount: U64_MAX,
-    }),
-  ];
+    },
+  },
+];
+
+/** A modify: the cancel of `oldOrderId`, signed with `keyLabel` and bound to its signed replacement. */
+function signedModify(
+  name: string,
+  keyLabel: string,
+  oldOrderId: string,
+  cancelNonce: bigint,
+  replacement: OrderVector,
+): ModifyVector {
+  const seed = vectorSeed(keyLabel);
+  const cancelCanonical = encodeCancelBody(modifyCancelFields(oldOrderId, cancelNonce, replacement.body));
+  return {
+    name,
+    seed: bytesToHex(seed),
+    old_order_id: oldOrderId,
+    body: {
+      cancel_signature: signCanonical(seed, cancelCanonical),
+      cancel_nonce: cancelNonce.toString(),
+      replacement: replacement.body,
+    },
+    cancel_canonical_hex: bytesToHex(cancelCanonical),
+    cancel_digest_hex: bytesToHex(signingDigest(cancelCanonical)),
+    replacement_canonical_hex: replacement.canonical_hex,
+    replacement_digest_hex: replacement.digest_hex,
+  };
+}
+
+export function buildSigningVectors(): SigningVectors {
+  const orders = ORDER_CASES.map((c) => signedOrder(c.name, c.key, c.spec));
   const cancels = [
     signedCancel('cancel-first', 'key-a', orders[0]!.body.order_id, 0n),
     signedCancel('cancel-later', 'key-b', orders[2]!.body.order_id, 123_456_789n),
@@ -196,27 +249,7 @@ export function buildSigningVectors(): SigningVectors {
     expiry_slot: 1_000_700n,
     arrival_nonce: 3n,
   });
-  const seed = vectorSeed('key-a');
-  const cancelNonce = 1n;
-  const cancelCanonical = encodeCancelBody(
-    modifyCancelFields(orders[0]!.body.order_id, cancelNonce, replacement.body),
-  );
-  const modifies: ModifyVector[] = [
-    {
-      name: 'modify-reprice',
-      seed: bytesToHex(seed),
-      old_order_id: orders[0]!.body.order_id,
-      body: {
-        cancel_signature: signCanonical(seed, cancelCanonical),
-        cancel_nonce: cancelNonce.toString(),
-        replacement: replacement.body,
-      },
-      cancel_canonical_hex: bytesToHex(cancelCanonical),
-      cancel_digest_hex: bytesToHex(signingDigest(cancelCanonical)),
-      replacement_canonical_hex: replacement.canonical_hex,
-      replacement_digest_hex: replacement.digest_hex,
-    },
-  ];
+  const modifies = [signedModify('modify-reprice', 'key-a', orders[0]!.body.order_id, 1n, replacement)];
   return {
     description:
       'Nightjar signing vectors (DESIGN.md section 2). seed = Ed25519 private key (RFC 8032 seed); signatures are over SHA-256(canonical body). Integers are exact JSON integers: parse them losslessly.',

@@ -25,6 +25,97 @@ function amountOption(name: string, value: string | undefined, fallback: string)
   return value;
 }
 
+/** One line per event: `[demo 27.6s] text`, or with --json the text and the event's fields. */
+type Log = (text: string, fields?: Record<string, unknown>) => void;
+
+/** Until SIGTERM or SIGINT: `running()` turns false and `stopped` settles. */
+function untilSignal(): { running: () => boolean; stopped: Promise<void> } {
+  let running = true;
+  const stopped = new Promise<void>((resolve) => {
+    const stop = () => {
+      running = false;
+      resolve();
+    };
+    process.once('SIGTERM', stop);
+    process.once('SIGINT', stop);
+  });
+  return { running: () => running, stopped };
+}
+
+/** Logs each trader's own fills and failed settlements; the first full fill says how long it took. */
+async function logFills(traders: readonly Trader[], log: Log, t: () => string): Promise<void> {
+  let firstFill = true;
+  for (const tr of traders)
+    await tr.listen((kind, orderId) => {
+      const order = tr.client.wallet.orders.get(orderId);
+      if (!order) return; // another trader's (same account)
+      if (kind !== 'fully_filled' && kind !== 'partially_filled' && kind !== 'settlement_failed') return;
+      const fields = { trader: tr.name, event: kind, side: order.side, orderId };
+      if (kind === 'fully_filled' && firstFill) {
+        firstFill = false;
+        log(`FIRST fully_filled ${orderId} (${tr.name}) ${t()} after start`, fields);
+      } else log(`${tr.name} ${orderId.slice(0, 8)} ${order.side} ${kind}`, fields);
+    });
+}
+
+/** A trader's round events as log lines, in the market's units (nothing once stopping). */
+function roundReporter(market: Trader['market'], log: Log, running: () => boolean) {
+  const base = (a: bigint) => `${formatUnits(a, market.base_decimals)} ${BASE}`;
+  const price = (p: bigint) => formatPrice(p, market);
+  const asset = (side: Side) => (side === 'ask' ? BASE : QUOTE);
+  const collateral = (side: Side, a: bigint) =>
+    side === 'ask' ? base(a) : `${formatUnits(a, market.quote_decimals)} ${QUOTE}`;
+  return (tr: Trader) => (e: RoundEvent) => {
+    if (!running()) return;
+    const fields = { trader: tr.name, ...e };
+    if (e.event === 'placed')
+      log(`${tr.name} ${e.side} ${base(e.amount)} @ ${price(e.price)} → ${e.orderId.slice(0, 8)}`, fields);
+    else if (e.event === 'failed')
+      log(`${tr.name} ${e.side} ${base(e.amount)} @ ${price(e.price)} failed: ${e.error}`, fields);
+    else if (e.event === 'merge_failed' || e.event === 'refill_failed')
+      log(`${tr.name} ${e.event.replace('_', ' ')} (${asset(e.side)}): ${e.error}`, fields);
+    else if (e.event === 'merge')
+      log(`${tr.name} merged ${e.notes} ${asset(e.side)} notes into ${collateral(e.side, e.amount)}`, fields);
+    else
+      log(
+        `${tr.name} refill: ${asset(e.side)} ran out, +${collateral(e.side, e.amount)} from the faucet`,
+        fields,
+      );
+  };
+}
+
+interface LoopSetting {
+  since: number;
+  refill: { quote: string; base: string };
+  report: (tr: Trader) => (e: RoundEvent) => void;
+  running: () => boolean;
+  log: Log;
+}
+
+/** Trader `i` quotes a round every 2 to 4 s until stopped; a failed round is logged, not fatal. */
+async function quoteLoop(tr: Trader, i: number, s: LoopSetting): Promise<void> {
+  await sleep(i * 300);
+  for (let round = 0; s.running(); round++) {
+    try {
+      await quoteRound(tr, {
+        mid: referencePrice(Date.now() - s.since),
+        // The first round crosses, even traders bidding and odd ones asking, so a
+        // newcomer sees a fill at once.
+        ...(round === 0 ? { opening: i % 2 === 0 ? ('bid' as const) : ('ask' as const) } : {}),
+        refill: s.refill,
+        onEvent: s.report(tr),
+      });
+    } catch (err) {
+      if (!s.running()) break; // stopping: the clients were closed under it
+      s.log(`${tr.name} ${err instanceof Error ? err.message : String(err)}`, {
+        trader: tr.name,
+        event: 'error',
+      });
+    }
+    await sleep(2_000 + Math.random() * 2_000);
+  }
+}
+
 export const demoTraders: Command = {
   name: 'demo-traders',
   summary: 'run N simulated traders against the local venue (what start --demo-traders runs)',
@@ -49,8 +140,7 @@ export const demoTraders: Command = {
       base: amountOption('base-deposit', str(values, 'base-deposit'), '10'),
     };
     const t = () => `${((Date.now() - since) / 1000).toFixed(1)}s`;
-    // One line per event: `[demo 27.6s] text`, or with --json the text and the event's fields.
-    const log = (text: string, fields: Record<string, unknown> = {}) =>
+    const log: Log = (text, fields = {}) =>
       out.line({ t_ms: Date.now() - since, text, ...fields }, `[demo ${t()}] ${text}`);
     const prover = new NoteProver({ workers: Math.max(1, Math.min(4, n)), singleThread: true });
     // Every trader has its own wallet (so its own trading key and owner: no self-trades between
@@ -60,83 +150,15 @@ export const demoTraders: Command = {
     const traders = await Promise.all(
       Array.from({ length: n }, (_, i) => Trader.open(paths, `trader-${i}`, admin, prover)),
     );
-    const market = traders[0]!.market;
-    const base = (a: bigint) => `${formatUnits(a, market.base_decimals)} ${BASE}`;
-    const price = (p: bigint) => formatPrice(p, market);
-    const asset = (side: Side) => (side === 'ask' ? BASE : QUOTE);
-    const collateral = (side: Side, a: bigint) =>
-      side === 'ask' ? base(a) : `${formatUnits(a, market.quote_decimals)} ${QUOTE}`;
-    let running = true;
-    const stopped = new Promise<void>((resolve) => {
-      const stop = () => {
-        running = false;
-        resolve();
-      };
-      process.once('SIGTERM', stop);
-      process.once('SIGINT', stop);
-    });
-    let firstFill = true;
+    const { running, stopped } = untilSignal();
     log(
       `${n} traders funding (faucet, one deposit per side each: ${refill.quote} ${QUOTE}, ${refill.base} ${BASE})`,
     );
     await Promise.all(traders.map((tr) => tr.fund(1, refill.quote, refill.base)));
-    for (const tr of traders)
-      await tr.listen((kind, orderId) => {
-        const order = tr.client.wallet.orders.get(orderId);
-        if (!order) return; // another trader's (same account)
-        if (kind !== 'fully_filled' && kind !== 'partially_filled' && kind !== 'settlement_failed') return;
-        const fields = { trader: tr.name, event: kind, side: order.side, orderId };
-        if (kind === 'fully_filled' && firstFill) {
-          firstFill = false;
-          log(`FIRST fully_filled ${orderId} (${tr.name}) ${t()} after start`, fields);
-        } else log(`${tr.name} ${orderId.slice(0, 8)} ${order.side} ${kind}`, fields);
-      });
+    await logFills(traders, log, t);
     log('funded; quoting around 150 USDC');
-
-    const report = (tr: Trader) => (e: RoundEvent) => {
-      if (!running) return;
-      const fields = { trader: tr.name, ...e };
-      if (e.event === 'placed')
-        log(`${tr.name} ${e.side} ${base(e.amount)} @ ${price(e.price)} → ${e.orderId.slice(0, 8)}`, fields);
-      else if (e.event === 'failed')
-        log(`${tr.name} ${e.side} ${base(e.amount)} @ ${price(e.price)} failed: ${e.error}`, fields);
-      else if (e.event === 'merge_failed' || e.event === 'refill_failed')
-        log(`${tr.name} ${e.event.replace('_', ' ')} (${asset(e.side)}): ${e.error}`, fields);
-      else if (e.event === 'merge')
-        log(
-          `${tr.name} merged ${e.notes} ${asset(e.side)} notes into ${collateral(e.side, e.amount)}`,
-          fields,
-        );
-      else
-        log(
-          `${tr.name} refill: ${asset(e.side)} ran out, +${collateral(e.side, e.amount)} from the faucet`,
-          fields,
-        );
-    };
-    const loops = Promise.all(
-      traders.map(async (tr, i) => {
-        await sleep(i * 300);
-        for (let round = 0; running; round++) {
-          try {
-            await quoteRound(tr, {
-              mid: referencePrice(Date.now() - since),
-              // The first round crosses, even traders bidding and odd ones asking, so a
-              // newcomer sees a fill at once.
-              ...(round === 0 ? { opening: i % 2 === 0 ? ('bid' as const) : ('ask' as const) } : {}),
-              refill,
-              onEvent: report(tr),
-            });
-          } catch (err) {
-            if (!running) break; // stopping: the clients were closed under it
-            log(`${tr.name} ${err instanceof Error ? err.message : String(err)}`, {
-              trader: tr.name,
-              event: 'error',
-            });
-          }
-          await sleep(2_000 + Math.random() * 2_000);
-        }
-      }),
-    );
+    const setting = { since, refill, report: roundReporter(traders[0]!.market, log, running), running, log };
+    const loops = Promise.all(traders.map((tr, i) => quoteLoop(tr, i, setting)));
     // A round may be waiting for a split to be final (up to ~20 s): stop without waiting for it;
     // its calls fail on the closed clients and its loop ends.
     await Promise.race([loops, stopped]);

@@ -10,16 +10,9 @@ import { orderCancel, orderList, orderModify, orderPlace, orderStatus } from './
 import { ledger, start } from './services.js';
 import { status } from './status.js';
 import { watch } from './watch.js';
-import {
-  walletBalances,
-  walletDeposit,
-  walletInit,
-  walletMerge,
-  walletNotes,
-  walletRecover,
-  walletSplit,
-  walletWithdraw,
-} from './wallet.js';
+import { walletBalances, walletDeposit, walletInit, walletNotes, walletRecover } from './wallet.js';
+import { walletMerge, walletSplit } from './wallet-join-split.js';
+import { walletWithdraw } from './wallet-withdraw.js';
 
 export const COMMANDS: Command[] = [
   start,

@@ -162,36 +162,44 @@ ${ORDER_FLAGS_USAGE}`,
   },
 };
 
-export const orderCancel: Command = {
-  name: 'order cancel',
-  summary: 'cancel a resting order',
-  usage: `nightjar order cancel --id ORDER_ID`,
-  options: { id: { type: 'string' } },
-  async run({ out, paths, values }) {
-    const orderId = requireId(values);
-    const wallet = openWallet(paths);
-    return withClient(paths, { wallet }, async (client) => {
-      const res = await cancelOrder(client, { orderId });
-      out.result(res, `order ${orderId} cancelled`);
-      return 0;
-    });
-  },
-};
+/** `order cancel|status --id ORDER_ID`: one call about one order, its answer printed. */
+function byIdCommand(
+  verb: string,
+  summary: string,
+  withWallet: boolean,
+  act: (client: Client, orderId: string) => Promise<{ data: unknown; text: string }>,
+): Command {
+  return {
+    name: `order ${verb}`,
+    summary,
+    usage: `nightjar order ${verb} --id ORDER_ID`,
+    options: { id: { type: 'string' } },
+    async run({ out, paths, values }) {
+      const orderId = requireId(values);
+      return withClient(paths, withWallet ? { wallet: openWallet(paths) } : {}, async (client) => {
+        const { data, text } = await act(client, orderId);
+        out.result(data, text);
+        return 0;
+      });
+    },
+  };
+}
 
-export const orderStatus: Command = {
-  name: 'order status',
-  summary: "an order's status and fill",
-  usage: `nightjar order status --id ORDER_ID`,
-  options: { id: { type: 'string' } },
-  async run({ out, paths, values }) {
-    const orderId = requireId(values);
-    return withClient(paths, {}, async (client) => {
-      const d = await describe(client, await getOrder(client, { orderId }));
-      out.result(d, line(d));
-      return 0;
-    });
+// A cancel opens the wallet (the order is one of its orders); a status needs none.
+export const orderCancel = byIdCommand('cancel', 'cancel a resting order', true, async (client, orderId) => ({
+  data: await cancelOrder(client, { orderId }),
+  text: `order ${orderId} cancelled`,
+}));
+
+export const orderStatus = byIdCommand(
+  'status',
+  "an order's status and fill",
+  false,
+  async (client, orderId) => {
+    const d = await describe(client, await getOrder(client, { orderId }));
+    return { data: d, text: line(d) };
   },
-};
+);
 
 export const orderList: Command = {
   name: 'order list',

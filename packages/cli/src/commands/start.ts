@@ -117,14 +117,20 @@ export interface RunningVenue {
   close(): Promise<void>;
 }
 
-/**
- * Starts the ledger and the engine. ready.json is written once they answer, or with `deferReady`
- * when the caller calls `writeReady` (`nightjar start` waits for the app first: tests poll for it).
- */
-export async function startVenue(
-  argv: string[],
-  options: { deferReady?: boolean } = {},
-): Promise<RunningVenue> {
+/** What `startVenue` starts from: its flags, checked, and the circuit keys. */
+interface StartConfig {
+  opts: ReturnType<typeof parseOptions<typeof START_OPTIONS>>;
+  platformKind: 'simulated' | 'dstack';
+  dev: boolean;
+  authority: LoadedAuthority | undefined;
+  circuitKeys: Awaited<ReturnType<typeof loadCircuitKeys>>;
+  dataDir: string;
+  tokenTtlSeconds: number;
+  fillPushHoldMs: number;
+  ledgerTlsPin: string | undefined;
+}
+
+async function startConfig(argv: string[]): Promise<StartConfig> {
   const opts = parseOptions(argv, START_OPTIONS);
   // The engine attests to the release's sources (its compose hash), which an installed CLI lacks.
   if (!isReleaseCheckout())
@@ -151,6 +157,100 @@ export async function startVenue(
   const fillPushHoldMs = fillPushHoldOption(opts['fill-push-hold-ms']);
   const ledgerTlsPin = ledgerTlsPinOption(opts.ledger, opts['ledger-tls-pin']);
   if (tokenTtlSeconds > 3600) throw new UsageError('--token-ttl must be at most 3600');
+  return {
+    opts,
+    platformKind,
+    dev,
+    authority,
+    circuitKeys,
+    dataDir,
+    tokenTtlSeconds,
+    fillPushHoldMs,
+    ledgerTlsPin,
+  };
+}
+
+/** The ledger the engine talks to, and what its admin and local tools need of it. */
+interface VenueLedger {
+  url: string;
+  /** The ledger's admin (dev: its generated key; production: the operator's authority) registers
+   * the engine's settlement key at first boot. */
+  registerTeeKeys?: (keys: string[]) => Promise<void>;
+  /** The dev ledger served here: its faucet's secret goes into ready.json (0600) for local tools. */
+  devSecret?: string;
+  /** The ledger over TLS for local tools (the engine keeps the plain loopback URL). */
+  tls?: { url: string; spkiSha256: string };
+}
+
+/** Opens and serves the ledger of `<data-dir>/ledger` (dev genesis, or the authority's). */
+async function serveLocalLedger(c: StartConfig, closers: (() => Promise<void>)[]): Promise<VenueLedger> {
+  const ledgerDir = join(c.dataDir, 'ledger');
+  const ledger = Ledger.open({
+    dataDir: ledgerDir,
+    dev: c.dev,
+    ...(c.authority ? { genesis: c.authority.genesis } : {}),
+    verifier: await createGroth16Verifier(c.circuitKeys.keys),
+    clock: { mode: 'auto', slotMs: positiveIntOption('slot-ms', c.opts['slot-ms'], 400) },
+  });
+  closers.push(() => ledger.close());
+  let registerTeeKeys: (keys: string[]) => Promise<void>;
+  if (c.dev) {
+    const devKeys = loadOrCreateDevKeys(ledgerDir);
+    await ensureDevGenesis(ledger, devKeys);
+    registerTeeKeys = (keys) =>
+      runAsAdmin(ledger, devKeys.adminSeed, [{ name: 'set_tee_keys', args: { keys } }]);
+  } else registerTeeKeys = await asAuthority(ledger, c.authority!);
+  // Kept in the ledger's directory: a restart keeps the pin local tools have.
+  const identity = await loadOrCreateLedgerIdentity(ledgerDir);
+  const server = await serveLedger(ledger, {
+    port: 0,
+    tls: { keyPem: identity.keyPem, certPem: identity.certPem, host: '127.0.0.1', port: 0 },
+  });
+  closers.push(() => server.close());
+  return {
+    url: server.url,
+    registerTeeKeys,
+    ...(server.devSecret !== undefined ? { devSecret: server.devSecret } : {}),
+    ...(server.tlsUrl && server.tlsSpkiSha256
+      ? { tls: { url: server.tlsUrl, spkiSha256: server.tlsSpkiSha256 } }
+      : {}),
+  };
+}
+
+/** What ready.json says of the venue: the engine, the ledger, and in dev mode the admin. */
+function readyOf(
+  engine: Awaited<ReturnType<typeof startEngine>>,
+  ledger: VenueLedger,
+  admin: Credentials | undefined,
+): Ready {
+  const { tls, devSecret } = ledger;
+  return {
+    base_url: engine.url,
+    ledger_url: ledger.url,
+    ...(tls ? { ledger_tls_url: tls.url, ledger_tls_spki_sha256: tls.spkiSha256 } : {}),
+    boot_session_id: engine.bootSessionId,
+    compose_hash: engine.attestation.identity.compose_hash,
+    ...(engine.attestation.rootCa?.path ? { platform_root: engine.attestation.rootCa.path } : {}),
+    ...(admin ? { admin } : {}),
+    ...(devSecret ? { ledger_dev_secret: devSecret } : {}),
+  };
+}
+
+/** `--ledger URL`: a running ledger, pinned when `--ledger-tls-pin` is given. */
+function remoteLedger(c: StartConfig, url: string): VenueLedger {
+  return c.ledgerTlsPin === undefined ? { url } : { url, tls: { url, spkiSha256: c.ledgerTlsPin } };
+}
+
+/**
+ * Starts the ledger and the engine. ready.json is written once they answer, or with `deferReady`
+ * when the caller calls `writeReady` (`nightjar start` waits for the app first: tests poll for it).
+ */
+export async function startVenue(
+  argv: string[],
+  options: { deferReady?: boolean } = {},
+): Promise<RunningVenue> {
+  const c = await startConfig(argv);
+  const { opts, dev, authority, circuitKeys, dataDir, ledgerTlsPin } = c;
   // ssh's StrictModes: a data directory another user made or may write to is refused, not adopted.
   ensurePrivateDir(dataDir);
   const readyFile = join(dataDir, 'ready.json');
@@ -162,52 +262,18 @@ export async function startVenue(
     rmSync(readyFile, { force: true });
   };
   try {
-    let ledgerUrl = opts.ledger;
-    // The ledger's admin (dev: its generated key; production: the operator's authority) registers
-    // the engine's settlement key at first boot.
-    let registerTeeKeys: ((keys: string[]) => Promise<void>) | undefined;
-    // The dev ledger served here: its faucet's secret goes into ready.json (0600) for local tools.
-    let ledgerDevSecret: string | undefined;
-    // The ledger over TLS for local tools (the engine keeps the plain loopback URL).
-    let ledgerTls: { url: string; spkiSha256: string } | undefined =
-      ledgerUrl !== undefined && ledgerTlsPin !== undefined
-        ? { url: ledgerUrl, spkiSha256: ledgerTlsPin }
-        : undefined;
-    if (ledgerUrl === undefined) {
-      const ledgerDir = join(dataDir, 'ledger');
-      const ledger = Ledger.open({
-        dataDir: ledgerDir,
-        dev,
-        ...(authority ? { genesis: authority.genesis } : {}),
-        verifier: await createGroth16Verifier(circuitKeys.keys),
-        clock: { mode: 'auto', slotMs: positiveIntOption('slot-ms', opts['slot-ms'], 400) },
-      });
-      closers.push(() => ledger.close());
-      if (dev) {
-        const devKeys = loadOrCreateDevKeys(ledgerDir);
-        await ensureDevGenesis(ledger, devKeys);
-        registerTeeKeys = (keys) =>
-          runAsAdmin(ledger, devKeys.adminSeed, [{ name: 'set_tee_keys', args: { keys } }]);
-      } else registerTeeKeys = await asAuthority(ledger, authority!);
-      // Kept in the ledger's directory: a restart keeps the pin local tools have.
-      const identity = await loadOrCreateLedgerIdentity(ledgerDir);
-      const server = await serveLedger(ledger, {
-        port: 0,
-        tls: { keyPem: identity.keyPem, certPem: identity.certPem, host: '127.0.0.1', port: 0 },
-      });
-      closers.push(() => server.close());
-      ledgerUrl = server.url;
-      ledgerDevSecret = server.devSecret;
-      if (server.tlsUrl && server.tlsSpkiSha256)
-        ledgerTls = { url: server.tlsUrl, spkiSha256: server.tlsSpkiSha256 };
-    }
+    const venueLedger =
+      opts.ledger === undefined ? await serveLocalLedger(c, closers) : remoteLedger(c, opts.ledger);
     const client = new RpcLedgerClient(
-      ledgerUrl,
+      venueLedger.url,
       ledgerTlsPin === undefined ? {} : { tls: { spkiSha256: ledgerTlsPin } },
     );
     closers.push(() => client.close());
     await client.connectEvents();
-    if (opts.ledger !== undefined && authority) registerTeeKeys = await asAuthority(client, authority);
+    const registerTeeKeys =
+      opts.ledger !== undefined && authority
+        ? await asAuthority(client, authority)
+        : venueLedger.registerTeeKeys;
 
     const engineDir = join(dataDir, 'engine');
     const engine = await startEngine({
@@ -215,14 +281,14 @@ export async function startVenue(
       dataDir: engineDir,
       port: portOption(opts.port, 8443),
       dev,
-      tokenTtlSeconds,
-      fillPushHold: { maxDelayMs: fillPushHoldMs },
+      tokenTtlSeconds: c.tokenTtlSeconds,
+      fillPushHold: { maxDelayMs: c.fillPushHoldMs },
       validInputKey: circuitKeys.keys.valid_input_v2,
       // Match proofs: made by the default prover (worker threads), checked with this key first.
       validMatchKey: circuitKeys.keys.valid_match_v2,
       circuitKeys: circuitKeysInfo(circuitKeys),
       logger: { level: 'warn' },
-      ...(platformKind === 'dstack' ? { attestation: { platform: await DstackPlatform.open() } } : {}),
+      ...(c.platformKind === 'dstack' ? { attestation: { platform: await DstackPlatform.open() } } : {}),
       // With --ledger URL and no authority here, the engine logs that the operator must register its key.
       ...(registerTeeKeys ? { registerTeeKeys } : {}),
     });
@@ -232,16 +298,7 @@ export async function startVenue(
     const admin = dev ? devAdminCredentials(engineDir, engine.devAdmin) : undefined;
     const firstAdmin = dev ? undefined : await engine.context.accounts.ensureFirstAdmin('operator');
 
-    const ready: Ready = {
-      base_url: engine.url,
-      ledger_url: ledgerUrl,
-      ...(ledgerTls ? { ledger_tls_url: ledgerTls.url, ledger_tls_spki_sha256: ledgerTls.spkiSha256 } : {}),
-      boot_session_id: engine.bootSessionId,
-      compose_hash: engine.attestation.identity.compose_hash,
-      ...(engine.attestation.rootCa?.path ? { platform_root: engine.attestation.rootCa.path } : {}),
-      ...(admin ? { admin } : {}),
-      ...(ledgerDevSecret ? { ledger_dev_secret: ledgerDevSecret } : {}),
-    };
+    const ready = readyOf(engine, venueLedger, admin);
     const writeReady = (extra: Partial<Ready> = {}) => {
       Object.assign(ready, extra);
       writeSecretFile(readyFile, JSON.stringify(ready, null, 2) + '\n');

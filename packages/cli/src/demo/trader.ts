@@ -23,8 +23,8 @@ import {
 } from '@nightjar/sdk';
 import type { Instrument } from '@nightjar/protocol';
 import type { Paths } from '../config.js';
-import { ledgerConnection, readReady } from '../config.js';
-import { pinnedRoot } from '../connect.js';
+import { readReady } from '../config.js';
+import { venueOptions } from '../connect.js';
 import { priceLimit } from './quote-plan.js';
 
 export const SYMBOL = 'SOL-USDC';
@@ -54,16 +54,10 @@ async function openClient(
   name?: string,
 ): Promise<Client> {
   const ready = readReady(paths);
-  const ledger = ledgerConnection(ready);
   const credentials = creds ?? ready.admin;
   if (!credentials) throw new Error('ready.json has no dev admin: demo traders need a dev venue');
   return createClient({
-    baseUrl: ready.base_url,
-    pinnedRoot: pinnedRoot(ready),
-    composeHash: ready.compose_hash,
-    ledgerUrl: ledger.url,
-    ...(ledger.tls ? { ledgerTls: ledger.tls } : {}),
-    ...(ready.ledger_dev_secret ? { ledgerDevSecret: ready.ledger_dev_secret } : {}),
+    ...venueOptions(ready),
     credentials,
     ...(creds ? { wallet: createWallet() } : {}),
     ...(prover ? { prover } : {}),

@@ -183,6 +183,8 @@ export const argCodecs = {
 
 export type InstructionName = keyof typeof argCodecs;
 export type Args<N extends InstructionName> = InferObject<(typeof argCodecs)[N]['props']>;
+/** One match of a `settle_batch`. */
+export type MatchArgs = Args<'settle_batch'>['matches'][number];
 
 export function isInstructionName(name: unknown): name is InstructionName {
   return typeof name === 'string' && Object.hasOwn(argCodecs, name);

@@ -10,9 +10,8 @@
  */
 import { MATCH_OUTPUT_SLOTS } from '@nightjar/crypto';
 import { InstructionError } from '../errors.js';
-import { validMatchJob } from '../proof-checks.js';
 import type { MarketRecord, MatchOutcome } from '../types.js';
-import type { Args } from './args.js';
+import type { Args, MatchArgs } from './args.js';
 import {
   appendOutput,
   inSavepoint,
@@ -24,8 +23,7 @@ import {
   type ProofVerdict,
 } from './context.js';
 import { requireLocker } from './locks.js';
-
-export type MatchArgs = Args<'settle_batch'>['matches'][number];
+import { lockedUseTags, validMatchJob } from './proof-checks.js';
 
 export function requireMarket(ctx: ExecContext, marketId: string): MarketRecord {
   const market = ctx.state.markets.get(marketId);
@@ -54,15 +52,6 @@ export function sharedNullifiers(args: Args<'settle_batch'>): Set<string> {
   for (const m of args.matches)
     for (const n of new Set(m.inputs.map((i) => i.nullifier))) count.set(n, (count.get(n) ?? 0) + 1);
   return new Set([...count].filter(([, k]) => k > 1).map(([n]) => n));
-}
-
-/**
- * The use tags the locks of a match's inputs recorded, bid then ask, or undefined when an input
- * has no lock or a lock from before settlement v2 (no use tag). Never the transaction's.
- */
-export function lockedUseTags(ctx: Pick<ExecContext, 'state'>, m: MatchArgs): [string, string] | undefined {
-  const tags = m.inputs.map((i) => ctx.state.lock(i.nullifier)?.use_tag);
-  return tags[0] && tags[1] ? [tags[0], tags[1]] : undefined;
 }
 
 /**

@@ -17,11 +17,11 @@ import {
   validMatchV2PublicSignals,
 } from '@nightjar/crypto';
 import { mintToFields, parseAddress } from '@nightjar/protocol';
-import type { ChainState } from './chain-state.js';
-import type { Args } from './program/args.js';
-import type { LockEntry } from './program/locks.js';
-import { lockedUseTags, type MatchArgs } from './program/settle.js';
-import type { MarketRecord } from './types.js';
+import type { ChainState } from '../chain-state.js';
+import type { MarketRecord } from '../types.js';
+import type { Args, MatchArgs } from './args.js';
+import type { ExecContext } from './context.js';
+import type { LockEntry } from './locks.js';
 
 export type Circuit =
   'valid_spend_v2' | 'valid_input_v2' | 'valid_lock' | 'valid_match_v2' | 'valid_join_split_v2';
@@ -49,6 +49,15 @@ export interface ProofJob {
 }
 
 const field = (hex: string) => BigInt('0x' + hex);
+
+/**
+ * The use tags the locks of a match's inputs recorded, bid then ask, or undefined when an input
+ * has no lock or a lock from before settlement v2 (no use tag). Never the transaction's.
+ */
+export function lockedUseTags(ctx: Pick<ExecContext, 'state'>, m: MatchArgs): [string, string] | undefined {
+  const tags = m.inputs.map((i) => ctx.state.lock(i.nullifier)?.use_tag);
+  return tags[0] && tags[1] ? [tags[0], tags[1]] : undefined;
+}
 
 /**
  * A match's VALID_MATCH v2 job. Every public input comes from the ledger's own state (the use tags
