@@ -5,13 +5,20 @@
  * The quickstart program (examples/quickstart.ts) is the one docs/quickstart.md and docs/sdk.md
  * show: the test checks both code blocks equal the file, then runs it twice (the second run
  * reopens the wallet and reuses the account). One venue with 200 ms slots serves every example.
+ *
+ * The examples run side by side (each its own account and wallet, so they share nothing but the
+ * venue), the longest (ladder) first; most of their time is waits on slots and the ledger. Only
+ * these orderings hold: the wrong-password run needs the quickstart's wallet file; recover-wallet
+ * needs place-and-cancel's wallet; and market-maker waits for the quickstart, because its asks
+ * (150.5 up) would cross the quickstart's bid at 155 and take the fill meant for the seller.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { gate } from '@nightjar/testkit/gate';
 import {
   createAccount,
   createClient,
@@ -140,60 +147,13 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe('examples/ against a started venue', () => {
-  it('docs/quickstart.md and docs/sdk.md show examples/quickstart.ts as it is', () => {
-    const file = readFileSync(join(ROOT, 'examples/quickstart.ts'), 'utf8');
-    expect(codeBlocks('docs/quickstart.md')).toContain(file);
-    expect(codeBlocks('docs/sdk.md')[0]).toBe(file);
-  });
+describe.concurrent('examples/ against a started venue', () => {
+  const quickstartDone = gate();
+  const placeAndCancelDone = gate();
 
-  it('quickstart: its own account and a wallet file; ends on the order’s terminal event; a second run reuses both', async () => {
-    // A seller's ask at the bid's price: the quickstart's bid fills, and the program ends there.
-    const [first] = await Promise.all([runExample('quickstart'), restingAsk()]);
-    const kinds = succeeded(first).trim().split('\n');
-    expect(kinds.at(-1)).toBe('fully_filled');
-    const account = JSON.parse(readFileSync(join(dir, 'first-trade.account.json'), 'utf8')) as {
-      api_key: string;
-    };
-    const ready = JSON.parse(readFileSync(join(dir, 'ready.json'), 'utf8')) as { admin: { api_key: string } };
-    expect(account.api_key).not.toBe(ready.admin.api_key);
-    const wallet = createWallet({ path: join(dir, 'first-trade.wallet'), password: PASSWORD });
-    expect(wallet.depositCount).toBe(1);
-    const seed = Buffer.from(wallet.seed).toString('hex');
-
-    const [second] = await Promise.all([runExample('quickstart'), restingAsk()]);
-    expect(succeeded(second).trim().split('\n').at(-1)).toBe('fully_filled');
-    const again = createWallet({ path: join(dir, 'first-trade.wallet'), password: PASSWORD });
-    expect(Buffer.from(again.seed).toString('hex')).toBe(seed);
-    expect(again.depositCount).toBe(2);
-    expect(JSON.parse(readFileSync(join(dir, 'first-trade.account.json'), 'utf8'))).toEqual(account);
-  });
-
-  it('quickstart surfaces an error instead of looping: a wrong wallet password fails at once', async () => {
-    const run = await runExample('quickstart', { WALLET_PASSWORD: 'not the password' }, 60_000);
-    expect(run.code).not.toBe(0);
-    expect(run.err).toContain('WalletDecryptError');
-  });
-
-  it('place-and-cancel: faucet, deposit (usable when it resolves), place, reprice, cancel', async () => {
-    const out = succeeded(await runExample('place-and-cancel'));
-    expect(out).toContain('created account');
-    expect(out).toMatch(/placed [0-9a-f]{32} (pending|open)/);
-    expect(out).toMatch(/^markets SOL-USDC.* at slot \d+$/m);
-    expect(out).toContain('open orders 1');
-    expect(out).toContain('USDC locked');
-    expect(out).toContain('cancelled cancelled');
-    expect(existsSync(join(dir, 'place-and-cancel.account.json'))).toBe(true);
-  });
-
-  it('recover-wallet: the place-and-cancel wallet rebuilt from its seed alone', async () => {
-    const out = succeeded(await runExample('recover-wallet'));
-    expect(out).toMatch(/scanned \d+ memos/);
-    expect(out).toContain('200 USDC free');
-    expect(out).toMatch(/USDC available 200 locked 0/);
-  });
-
-  it('ladder: one deposit, five orders from one split, merged back, split and joined, 12.34 USDC withdrawn', async () => {
+  it('ladder: one deposit, five orders from one split, merged back, split and joined, 12.34 USDC withdrawn', async ({
+    expect,
+  }) => {
     const out = succeeded(await runExample('ladder'));
     expect(out).toContain('deposited 800 USDC');
     expect(out.match(/^placed /gm)).toHaveLength(5);
@@ -204,9 +164,82 @@ describe('examples/ against a started venue', () => {
     expect(out).toContain('USDC available 787.66');
   });
 
-  it('market-maker: one round (NIGHTJAR_EXAMPLE_ROUNDS=1) quotes six orders and cancels them', async () => {
+  it('docs/quickstart.md and docs/sdk.md show examples/quickstart.ts as it is', ({ expect }) => {
+    const file = readFileSync(join(ROOT, 'examples/quickstart.ts'), 'utf8');
+    expect(codeBlocks('docs/quickstart.md')).toContain(file);
+    expect(codeBlocks('docs/sdk.md')[0]).toBe(file);
+  });
+
+  it('quickstart: its own account and a wallet file; ends on the order’s terminal event; a second run reuses both', async ({
+    expect,
+  }) => {
+    try {
+      // A seller's ask at the bid's price: the quickstart's bid fills, and the program ends there.
+      const [first] = await Promise.all([runExample('quickstart'), restingAsk()]);
+      const kinds = succeeded(first).trim().split('\n');
+      expect(kinds.at(-1)).toBe('fully_filled');
+      const account = JSON.parse(readFileSync(join(dir, 'first-trade.account.json'), 'utf8')) as {
+        api_key: string;
+      };
+      const ready = JSON.parse(readFileSync(join(dir, 'ready.json'), 'utf8')) as {
+        admin: { api_key: string };
+      };
+      expect(account.api_key).not.toBe(ready.admin.api_key);
+      const wallet = createWallet({ path: join(dir, 'first-trade.wallet'), password: PASSWORD });
+      expect(wallet.depositCount).toBe(1);
+      const seed = Buffer.from(wallet.seed).toString('hex');
+
+      const [second] = await Promise.all([runExample('quickstart'), restingAsk()]);
+      expect(succeeded(second).trim().split('\n').at(-1)).toBe('fully_filled');
+      const again = createWallet({ path: join(dir, 'first-trade.wallet'), password: PASSWORD });
+      expect(Buffer.from(again.seed).toString('hex')).toBe(seed);
+      expect(again.depositCount).toBe(2);
+      expect(JSON.parse(readFileSync(join(dir, 'first-trade.account.json'), 'utf8'))).toEqual(account);
+    } finally {
+      quickstartDone.open();
+    }
+  });
+
+  it('place-and-cancel: faucet, deposit (usable when it resolves), place, reprice, cancel', async ({
+    expect,
+  }) => {
+    try {
+      const out = succeeded(await runExample('place-and-cancel'));
+      expect(out).toContain('created account');
+      expect(out).toMatch(/placed [0-9a-f]{32} (pending|open)/);
+      expect(out).toMatch(/^markets SOL-USDC.* at slot \d+$/m);
+      expect(out).toContain('open orders 1');
+      expect(out).toContain('USDC locked');
+      expect(out).toContain('cancelled cancelled');
+      expect(existsSync(join(dir, 'place-and-cancel.account.json'))).toBe(true);
+    } finally {
+      placeAndCancelDone.open();
+    }
+  });
+
+  it('market-maker: one round (NIGHTJAR_EXAMPLE_ROUNDS=1) quotes six orders and cancels them', async ({
+    expect,
+  }) => {
+    await quickstartDone.opened;
     const out = succeeded(await runExample('market-maker', { NIGHTJAR_EXAMPLE_ROUNDS: '1' }));
     expect(out).toMatch(/quoting around [0-9.]+: 6 orders, \d+ split\(s\)/);
     expect(out).toContain('stopped: 6 orders cancelled');
+  });
+
+  it('quickstart surfaces an error instead of looping: a wrong wallet password fails at once', async ({
+    expect,
+  }) => {
+    await quickstartDone.opened;
+    const run = await runExample('quickstart', { WALLET_PASSWORD: 'not the password' }, 60_000);
+    expect(run.code).not.toBe(0);
+    expect(run.err).toContain('WalletDecryptError');
+  });
+
+  it('recover-wallet: the place-and-cancel wallet rebuilt from its seed alone', async ({ expect }) => {
+    await placeAndCancelDone.opened;
+    const out = succeeded(await runExample('recover-wallet'));
+    expect(out).toMatch(/scanned \d+ memos/);
+    expect(out).toContain('200 USDC free');
+    expect(out).toMatch(/USDC available 200 locked 0/);
   });
 });
