@@ -1,14 +1,14 @@
 /**
  * The venue's event bus: everything the stream pushes passes here, in one order: order lifecycle
- * events (routed by the account recorded at intake; a terminal event is the last), fill memos
- * (published by settlement's order effects), and tree leaves. Publishers need no stream: an event
- * published before the stream exists (boot recovery) is still published. Each publication is stamped with a bus sequence number, so the stream's fan-out can
+ * events (routed by the account recorded at intake; a terminal event is the last) and fill memos
+ * (both from `publishEffects`, orders/market-writer.ts), and tree leaves. Publishers need no
+ * stream: an event published before the stream exists (boot recovery) is still published. Each
+ * publication is stamped with a bus sequence number, so the stream's fan-out can
  * check that it saw every one: a loss anywhere between here and a socket closes sessions with 1011
  * instead of passing unnoticed (a per-connection seq stamped at send time cannot show it).
  */
 import { randomInt } from 'node:crypto';
 import type { FillEvent, OrderEvent, TreeEvent } from '@nightjar/protocol';
-import type { StreamClock } from './stream/clock.js';
 
 export type OrderEventBody = Omit<OrderEvent, 'seq' | 'channel'>;
 export type FillEventBody = Omit<FillEvent, 'seq' | 'channel'>;
@@ -35,11 +35,18 @@ export type BusListener = (event: BusEvent) => void;
  * settlement holding the trader's match, so the push's timing named the settlement. Each held
  * group waits a uniform, crypto-random `0..maxDelayMs` before it is published.
  */
+/** The timers a hold runs on (the stream's clock, stream/clock.ts, is one). */
+export interface HoldClock {
+  now(): number;
+  /** Runs `fn` once, at or after Unix ms `atMs`; returns a function that cancels it. */
+  at(atMs: number, fn: () => void): () => void;
+}
+
 export interface PushHoldOptions {
   /** Largest hold in ms; 0 publishes at once. */
   maxDelayMs: number;
   /** Timers (tests pass a manual clock). */
-  clock: StreamClock;
+  clock: HoldClock;
   /** A uniform integer in `[0, maxInclusive]`; by default `crypto.randomInt`. */
   random?: (maxInclusive: number) => number;
 }

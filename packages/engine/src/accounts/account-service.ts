@@ -1,9 +1,9 @@
 /**
  * Accounts, credentials and bearer tokens (spec "Authentication" rules 1–8 and 14).
  *
- * Every account is cached in memory (the table is operator-sized) and the cache is updated
- * synchronously with each admin change, so {@link AccountService.authenticate}, which runs on
- * every request, costs one HMAC and three map lookups and never touches SQLite.
+ * Every account is cached in memory (`AccountCache`: the table is operator-sized) and the cache
+ * is updated synchronously with each admin change, so {@link AccountService.authenticate}, which
+ * runs on every request, costs one HMAC and three map lookups and never touches SQLite.
  *
  * Login order (`POST /auth/token`):
  *   1. unknown api_key → 401 1101, before any hashing and without touching any rate limit;
@@ -45,6 +45,7 @@ import {
 import { TokenDenylist } from './denylist.js';
 import { RateLimiter } from '../limits/rate-limiter.js';
 import { AccountStore, type AccountRow } from './store.js';
+import { AccountCache } from './account-cache.js';
 import { TokenCodec, TOKEN_LENGTH } from './tokens.js';
 
 /** The authenticated caller of a request or stream session. */
@@ -111,8 +112,7 @@ export class AccountService {
   private readonly now: () => number;
   private readonly tokens: TokenCodec;
   private readonly loginLimiter: RateLimiter;
-  private readonly byId = new Map<string, AccountRow>();
-  private readonly byApiKey = new Map<string, AccountRow>();
+  private readonly accounts = new AccountCache();
   private readonly denylist: TokenDenylist;
   private readonly listeners = new Set<(event: AccountEvent) => void>();
 
@@ -128,7 +128,7 @@ export class AccountService {
     this.loginLimiter = new RateLimiter({ ...limit, now: this.now });
     this.store = new AccountStore(options.db);
     this.tokens = new TokenCodec(options.tokenKey ?? randomBytes(32));
-    for (const row of this.store.listAccounts()) this.cache(row);
+    for (const row of this.store.listAccounts()) this.accounts.add(row);
     this.denylist = new TokenDenylist(this.store, this.now);
   }
 
@@ -136,7 +136,7 @@ export class AccountService {
 
   /** `POST /auth/token`: exchanges credentials for a bearer token (order of checks: module doc). */
   async login(request: TokenRequest): Promise<TokenResponse> {
-    const account = this.byApiKey.get(request.api_key);
+    const account = this.accounts.byKey(request.api_key);
     if (account === undefined) throw new VenueError(1101, 'bad credentials');
     const taken = this.loginLimiter.take(account.accountId, 1);
     if (!taken.ok) {
@@ -219,9 +219,9 @@ export class AccountService {
 
   /** Suspends an account; refuses to disable the last enabled admin (409 1206). Idempotent. */
   disable(apiKey: string): AccountStateResponse {
-    const account = this.require(apiKey);
+    const account = this.accounts.require(apiKey);
     if (account.enabled) {
-      if (account.isAdmin && this.enabledAdminCount() <= 1)
+      if (account.isAdmin && this.accounts.enabledAdminCount() <= 1)
         throw new VenueError(1206, 'change refused: would leave no enabled admin account');
       this.store.setEnabled(account.accountId, false);
       account.enabled = false;
@@ -232,7 +232,7 @@ export class AccountService {
 
   /** Reinstates an account: its unexpired, unrevoked tokens work again. Idempotent. */
   enable(apiKey: string): AccountStateResponse {
-    const account = this.require(apiKey);
+    const account = this.accounts.require(apiKey);
     if (!account.enabled) {
       this.store.setEnabled(account.accountId, true);
       account.enabled = true;
@@ -246,7 +246,7 @@ export class AccountService {
    * resolution: a token issued later in this same second is refused too; the next second's works).
    */
   revokeTokens(apiKey: string): AccountStateResponse {
-    const account = this.require(apiKey);
+    const account = this.accounts.require(apiKey);
     const seconds = Math.max(account.tokensValidAfterS, Math.floor(this.now() / 1000));
     this.store.setTokensValidAfter(account.accountId, seconds);
     account.tokensValidAfterS = seconds;
@@ -264,20 +264,20 @@ export class AccountService {
 
   /** Creates the venue's first admin, labelled `label`, unless an admin exists; its credentials once. */
   async ensureFirstAdmin(label: string): Promise<CreatedAccountResponse | undefined> {
-    if (this.hasAdmin()) return undefined;
+    if (this.accounts.hasAdmin()) return undefined;
     const creds = await this.generateCredentials();
-    if (this.hasAdmin()) return undefined; // another call won the race while hashing
+    if (this.accounts.hasAdmin()) return undefined; // another call won the race while hashing
     return this.insert(true, label, creds);
   }
 
   // ---------------------------------------------------------------- settings
 
   getSettings(accountId: string): AccountSettings {
-    return { cancel_on_disconnect_default: this.requireId(accountId).cancelOnDisconnectDefault };
+    return { cancel_on_disconnect_default: this.accounts.requireId(accountId).cancelOnDisconnectDefault };
   }
 
   putSettings(accountId: string, settings: AccountSettings): AccountSettings {
-    const account = this.requireId(accountId);
+    const account = this.accounts.requireId(accountId);
     this.store.setCancelOnDisconnectDefault(accountId, settings.cancel_on_disconnect_default);
     account.cancelOnDisconnectDefault = settings.cancel_on_disconnect_default;
     return { cancel_on_disconnect_default: account.cancelOnDisconnectDefault };
@@ -295,8 +295,8 @@ export class AccountService {
 
   stats(): AccountServiceStats {
     return {
-      accounts: this.byId.size,
-      enabledAdmins: this.enabledAdminCount(),
+      accounts: this.accounts.size,
+      enabledAdmins: this.accounts.enabledAdminCount(),
       denylisted: this.denylist.size,
       loginBuckets: this.loginLimiter.size,
       verificationsInFlight: this.hasher.inFlight,
@@ -315,7 +315,7 @@ export class AccountService {
     )
       throw new VenueError(1101, 'invalid token');
     if (this.denylist.has(jti)) throw new VenueError(1101, 'token revoked');
-    const account = this.byId.get(accountId);
+    const account = this.accounts.get(accountId);
     if (account === undefined) throw new VenueError(1101, 'invalid token');
     if (issuedAtS <= account.tokensValidAfterS)
       throw new VenueError(1101, 'token invalidated by an operator');
@@ -353,7 +353,7 @@ export class AccountService {
       createdAtMs: this.now(),
     };
     this.store.insertAccount(row);
-    this.cache(row);
+    this.accounts.add(row);
     return {
       account_id: row.accountId,
       api_key: row.apiKey,
@@ -361,34 +361,6 @@ export class AccountService {
       passphrase: creds.passphrase,
       is_admin: isAdmin,
     };
-  }
-
-  private cache(row: AccountRow): void {
-    this.byId.set(row.accountId, row);
-    this.byApiKey.set(row.apiKey, row);
-  }
-
-  private require(apiKey: string): AccountRow {
-    const account = this.byApiKey.get(apiKey);
-    if (account === undefined) throw new VenueError(1301, 'no such account');
-    return account;
-  }
-
-  private requireId(accountId: string): AccountRow {
-    const account = this.byId.get(accountId);
-    if (account === undefined) throw new VenueError(1301, 'no such account');
-    return account;
-  }
-
-  private hasAdmin(): boolean {
-    for (const a of this.byId.values()) if (a.isAdmin) return true;
-    return false;
-  }
-
-  private enabledAdminCount(): number {
-    let n = 0;
-    for (const a of this.byId.values()) if (a.isAdmin && a.enabled) n++;
-    return n;
   }
 
   private emit(event: AccountEvent): void {

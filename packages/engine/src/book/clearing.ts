@@ -111,10 +111,6 @@ export function clearingPriceOf(
 }
 
 // Scratch reused across calls (the engine is single threaded and clearBook is synchronous).
-const bidPrices: bigint[] = [];
-const bidVolumes: bigint[] = [];
-const askPrices: bigint[] = [];
-const askVolumes: bigint[] = [];
 const bidCursor = new LevelCursor<BookOrder>();
 const askCursor = new LevelCursor<BookOrder>();
 
@@ -137,8 +133,50 @@ function nextLevel(
   return 0n;
 }
 
-const bidSlot: { level?: Level<BookOrder> } = {};
-const askSlot: { level?: Level<BookOrder> } = {};
+/**
+ * One side in the race of `clearBook` (scratch, reused): its current level (`price` < 0 when the
+ * side is exhausted), that level's volume and what the race left of it, and the levels recorded
+ * for the clearing rule so far (`prices`, `volumes`, the first `n` of them).
+ */
+class RaceSide {
+  readonly slot: { level?: Level<BookOrder> } = {};
+  readonly prices: bigint[] = [];
+  readonly volumes: bigint[] = [];
+  n = 0;
+  price = -1n;
+  volume = 0n;
+  rest = 0n;
+  touched = false;
+
+  /** Stands at a level of this price and volume, untouched. */
+  at(price: bigint, volume: bigint): void {
+    this.price = price;
+    this.volume = volume;
+    this.rest = volume;
+    this.touched = false;
+  }
+
+  /** Moves on to the cursor's next level with matchable volume. */
+  advance(cursor: LevelCursor<BookOrder>, cutoff: bigint, tick: number, admits: Admits | undefined): void {
+    const volume = nextLevel(cursor, cutoff, tick, this.slot, admits);
+    this.at(this.slot.level?.price ?? -1n, volume);
+  }
+
+  /** Records the current level for the clearing rule. */
+  record(): void {
+    this.prices[this.n] = this.price;
+    this.volumes[this.n++] = this.volume;
+  }
+
+  reset(): void {
+    this.slot.level = undefined;
+    this.n = 0;
+    this.at(-1n, 0n);
+  }
+}
+
+const bidSide = new RaceSide();
+const askSide = new RaceSide();
 
 /**
  * The clearing price of the book's orders that are matchable at this auction (status pending,
@@ -175,100 +213,84 @@ export function clearBook<O extends BookOrder>(
   const asks = askCursor.reset(book.askLevels as unknown as SortedLevels<BookOrder>, true);
   const bids = bidCursor.reset(book.bidLevels as unknown as SortedLevels<BookOrder>, false);
   try {
-    let nBids = 0;
-    let nAsks = 0;
+    bidSide.reset();
+    askSide.reset();
     let zero = 0n;
     let first = asks.next();
     if (first !== undefined && first.price === 0n) {
       zero = eligibleVolume(first, cutoff, tick, admits);
       first = undefined;
     }
-    // Current bid level (price bp, volume bv, remainder rb); bp < 0 when the side is exhausted.
-    let bv = nextLevel(bids, cutoff, tick, bidSlot, admits);
-    let bp = bidSlot.level?.price ?? -1n;
-    if (bp < 0n) return NO_PRICE;
-    let rb = bv;
-    let bidTouched = false;
-    // Current ask level: the asks at 0 first (not a candidate), then non-zero levels.
-    let ap: bigint;
-    let av: bigint;
-    if (zero > 0n) {
-      ap = 0n;
-      av = zero;
-    } else {
-      if (first !== undefined) {
-        av = eligibleVolume(first, cutoff, tick, admits);
-        ap = first.price;
-        if (av === 0n) {
-          av = nextLevel(asks, cutoff, tick, askSlot, admits);
-          ap = askSlot.level?.price ?? -1n;
-        }
-      } else {
-        av = nextLevel(asks, cutoff, tick, askSlot, admits);
-        ap = askSlot.level?.price ?? -1n;
-      }
-    }
-    let ra = av;
-    let askTouched = false;
-
-    while (bp >= 0n && ap >= 0n && bp >= ap) {
-      const x = rb < ra ? rb : ra;
-      rb -= x;
-      ra -= x;
-      if (!bidTouched) {
-        bidPrices[nBids] = bp;
-        bidVolumes[nBids++] = bv;
-        bidTouched = true;
-      }
-      if (!askTouched) {
-        if (ap > 0n) {
-          askPrices[nAsks] = ap;
-          askVolumes[nAsks++] = av;
-        }
-        askTouched = true;
-      }
-      if (rb === 0n) {
-        bv = nextLevel(bids, cutoff, tick, bidSlot, admits);
-        bp = bidSlot.level?.price ?? -1n;
-        rb = bv;
-        bidTouched = false;
-      }
-      if (ra === 0n) {
-        av = nextLevel(asks, cutoff, tick, askSlot, admits);
-        ap = askSlot.level?.price ?? -1n;
-        ra = av;
-        askTouched = false;
-      }
-    }
-
-    // nb, nb2: the first two untouched bid levels; na: the first untouched non-zero ask level.
-    if (bidTouched && bp >= 0n) {
-      bv = nextLevel(bids, cutoff, tick, bidSlot, admits);
-      bp = bidSlot.level?.price ?? -1n;
-    }
-    let lo: bigint | undefined;
-    if (bp >= 0n) {
-      bidPrices[nBids] = bp;
-      bidVolumes[nBids++] = bv;
-      nextLevel(bids, cutoff, tick, bidSlot, admits);
-      lo = bidSlot.level?.price;
-    }
-    if ((askTouched || ap === 0n) && ap >= 0n) {
-      av = nextLevel(asks, cutoff, tick, askSlot, admits);
-      ap = askSlot.level?.price ?? -1n;
-    }
-    let hi: bigint | undefined;
-    if (ap > 0n) {
-      askPrices[nAsks] = ap;
-      askVolumes[nAsks++] = av;
-      hi = ap;
-    }
-    if (nBids === 0) return NO_PRICE;
-    return sweepClearing(bidPrices, bidVolumes, nBids, askPrices, askVolumes, nAsks, zero, lo, hi);
+    bidSide.advance(bids, cutoff, tick, admits);
+    if (bidSide.price < 0n) return NO_PRICE;
+    // The ask side starts at the asks at 0 (not a candidate), then non-zero levels.
+    const firstVolume = first === undefined ? 0n : eligibleVolume(first, cutoff, tick, admits);
+    if (zero > 0n) askSide.at(0n, zero);
+    else if (first !== undefined && firstVolume > 0n) {
+      askSide.slot.level = first;
+      askSide.at(first.price, firstVolume);
+    } else askSide.advance(asks, cutoff, tick, admits);
+    race(bids, asks, cutoff, tick, admits);
+    return clearingAfterRace(bids, asks, cutoff, tick, admits, zero);
   } finally {
     asks.clear();
     bids.clear();
-    bidSlot.level = undefined;
-    askSlot.level = undefined;
+    bidSide.slot.level = undefined;
+    askSide.slot.level = undefined;
   }
+}
+
+/** Step 1: consume volume pairwise while the current bid is at or above the current ask. */
+function race(
+  bids: LevelCursor<BookOrder>,
+  asks: LevelCursor<BookOrder>,
+  cutoff: bigint,
+  tick: number,
+  admits: Admits | undefined,
+): void {
+  const bid = bidSide;
+  const ask = askSide;
+  while (bid.price >= 0n && ask.price >= 0n && bid.price >= ask.price) {
+    const x = bid.rest < ask.rest ? bid.rest : ask.rest;
+    bid.rest -= x;
+    ask.rest -= x;
+    if (!bid.touched) {
+      bid.record();
+      bid.touched = true;
+    }
+    if (!ask.touched) {
+      if (ask.price > 0n) ask.record();
+      ask.touched = true;
+    }
+    if (bid.rest === 0n) bid.advance(bids, cutoff, tick, admits);
+    if (ask.rest === 0n) ask.advance(asks, cutoff, tick, admits);
+  }
+}
+
+/** Steps 2–4: nb, nb2 (the first two untouched bid levels), na (the first untouched non-zero ask), then the rule. */
+function clearingAfterRace(
+  bids: LevelCursor<BookOrder>,
+  asks: LevelCursor<BookOrder>,
+  cutoff: bigint,
+  tick: number,
+  admits: Admits | undefined,
+  zero: bigint,
+): ClearingResult {
+  const bid = bidSide;
+  const ask = askSide;
+  if (bid.touched && bid.price >= 0n) bid.advance(bids, cutoff, tick, admits);
+  let lo: bigint | undefined;
+  if (bid.price >= 0n) {
+    bid.record();
+    nextLevel(bids, cutoff, tick, bid.slot, admits);
+    lo = bid.slot.level?.price;
+  }
+  if ((ask.touched || ask.price === 0n) && ask.price >= 0n) ask.advance(asks, cutoff, tick, admits);
+  let hi: bigint | undefined;
+  if (ask.price > 0n) {
+    ask.record();
+    hi = ask.price;
+  }
+  if (bid.n === 0) return NO_PRICE;
+  return sweepClearing(bid.prices, bid.volumes, bid.n, ask.prices, ask.volumes, ask.n, zero, lo, hi);
 }

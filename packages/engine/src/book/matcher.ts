@@ -135,26 +135,110 @@ class SideWalk {
   }
 }
 
+/**
+ * The ask queue of one walk: the asks earlier bids passed over (the "skipped" list, a singly
+ * linked list over scratch arrays, in priority order), then the asks not yet reached (the ask
+ * walk's cursor). Reused: `reset` before each walk, `clear` after.
+ */
+class AskQueue {
+  private readonly skippedNodes: (OrderNode<BookOrder> | null)[] = [];
+  private readonly skippedNext: number[] = [];
+  private asks: SideWalk | undefined;
+  private nSkipped = 0;
+  private head = -1;
+  private tail = -1;
+  /** The cursor may still yield asks. */
+  private asksLeft = true;
+  /** The fill quantity of the ask `take` last returned. */
+  q = 0n;
+
+  reset(asks: SideWalk): void {
+    this.asks = asks;
+    this.nSkipped = 0;
+    this.head = -1;
+    this.tail = -1;
+    this.asksLeft = true;
+  }
+
+  /** No ask is left for any later bid. */
+  get empty(): boolean {
+    return this.head === -1 && !this.asksLeft;
+  }
+
+  /**
+   * The first ask in the queue `bid` is compatible with, within `maxProbes` tries, taken out of
+   * the queue (its quantity in `q`); the asks tried before it keep their place. Null: none.
+   */
+  take(bid: BookOrder, maxProbes: number): OrderNode<BookOrder> | null {
+    const { skippedNodes, skippedNext } = this;
+    let probes = 0;
+    for (let k = this.head, prev = -1; k !== -1 && probes < maxProbes; prev = k, k = skippedNext[k]!) {
+      const candidate = skippedNodes[k]!;
+      const a = candidate.order;
+      const qq = bid.amount < a.amount ? bid.amount : a.amount;
+      probes++;
+      if (!compatible(bid, a, qq)) continue;
+      this.q = qq;
+      const after = skippedNext[k]!;
+      if (prev === -1) this.head = after;
+      else skippedNext[prev] = after;
+      if (this.tail === k) this.tail = prev;
+      skippedNodes[k] = null;
+      return candidate;
+    }
+    while (this.asksLeft && probes < maxProbes) {
+      const candidate = this.asks!.next();
+      if (candidate === null) {
+        this.asksLeft = false;
+        return null;
+      }
+      const a = candidate.order;
+      const qq = bid.amount < a.amount ? bid.amount : a.amount;
+      probes++;
+      if (compatible(bid, a, qq)) {
+        this.q = qq;
+        return candidate;
+      }
+      const k = this.nSkipped++;
+      skippedNodes[k] = candidate;
+      skippedNext[k] = -1;
+      if (this.tail === -1) this.head = k;
+      else skippedNext[this.tail] = k;
+      this.tail = k;
+    }
+    return null;
+  }
+
+  clear(): void {
+    for (let k = 0; k < this.nSkipped; k++) this.skippedNodes[k] = null;
+    this.asks?.clear();
+    this.asks = undefined;
+  }
+}
+
 // Scratch reused across auctions (single threaded, synchronous).
 const bidWalk = new SideWalk();
 const askWalk = new SideWalk();
-const skippedNodes: (OrderNode<BookOrder> | null)[] = [];
-const skippedNext: number[] = [];
+const askQueue = new AskQueue();
 const matchedNodes: (OrderNode<BookOrder> | null)[] = [];
+
+function checkAuctionOptions(options: AuctionOptions, maxPerBatch: number, maxProbes: number): void {
+  if (options.priceScale <= 0n) throw new RangeError('priceScale must be positive');
+  if (options.feeBps < 0n) throw new RangeError('feeBps must be non-negative');
+  if (options.settlementBufferSlots < 0n) throw new RangeError('settlementBufferSlots must be non-negative');
+  if (!Number.isInteger(maxPerBatch) || maxPerBatch < 1)
+    throw new RangeError('maxMatchesPerBatch must be ≥ 1');
+  if (!Number.isInteger(maxProbes) || maxProbes < 1) throw new RangeError('maxProbesPerOrder must be ≥ 1');
+}
 
 export function runAuction<O extends BookOrder>(
   book: OrderBook<O>,
   options: AuctionOptions,
 ): AuctionResult<O> {
-  const { slot, tick, priceScale, feeBps, settlementBufferSlots } = options;
+  const { slot, tick, settlementBufferSlots } = options;
   const maxPerBatch = options.maxMatchesPerBatch ?? DEFAULT_MAX_MATCHES_PER_BATCH;
   const maxProbes = options.maxProbesPerOrder ?? DEFAULT_MAX_PROBES_PER_ORDER;
-  if (priceScale <= 0n) throw new RangeError('priceScale must be positive');
-  if (feeBps < 0n) throw new RangeError('feeBps must be non-negative');
-  if (settlementBufferSlots < 0n) throw new RangeError('settlementBufferSlots must be non-negative');
-  if (!Number.isInteger(maxPerBatch) || maxPerBatch < 1)
-    throw new RangeError('maxMatchesPerBatch must be ≥ 1');
-  if (!Number.isInteger(maxProbes) || maxProbes < 1) throw new RangeError('maxProbesPerOrder must be ≥ 1');
+  checkAuctionOptions(options, maxPerBatch, maxProbes);
 
   let nextId = typeof options.nextMatchId === 'bigint' ? options.nextMatchId : undefined;
   const idSource = typeof options.nextMatchId === 'function' ? options.nextMatchId : undefined;
@@ -174,76 +258,25 @@ export function runAuction<O extends BookOrder>(
       tick,
       options.admits,
     );
-    const asks = askWalk.reset(
-      book.askLevels as unknown as SortedLevels<BookOrder>,
-      false,
-      price,
-      cutoff,
-      tick,
-      options.admits,
+    askQueue.reset(
+      askWalk.reset(
+        book.askLevels as unknown as SortedLevels<BookOrder>,
+        false,
+        price,
+        cutoff,
+        tick,
+        options.admits,
+      ),
     );
-    // The skipped asks: a singly linked list over the scratch arrays, in priority order.
-    let nSkipped = 0;
-    let head = -1;
-    let tail = -1;
-    let asksLeft = true; // the cursor may still yield asks
     try {
-      for (let bidNode = bids.next(); bidNode !== null; bidNode = bids.next()) {
-        if (head === -1 && !asksLeft) break;
+      for (let bidNode = bids.next(); bidNode !== null && !askQueue.empty; bidNode = bids.next()) {
         const bid = bidNode.order;
-        let probes = 0;
-        let askNode: OrderNode<BookOrder> | null = null;
-        let q = 0n;
-        for (let k = head, prev = -1; k !== -1 && probes < maxProbes; prev = k, k = skippedNext[k]!) {
-          const candidate = skippedNodes[k]!;
-          const a = candidate.order;
-          const qq = bid.amount < a.amount ? bid.amount : a.amount;
-          probes++;
-          if (!compatible(bid, a, qq)) continue;
-          askNode = candidate;
-          q = qq;
-          const after = skippedNext[k]!;
-          if (prev === -1) head = after;
-          else skippedNext[prev] = after;
-          if (tail === k) tail = prev;
-          skippedNodes[k] = null;
-          break;
-        }
-        while (askNode === null && asksLeft && probes < maxProbes) {
-          const candidate = asks.next();
-          if (candidate === null) {
-            asksLeft = false;
-            break;
-          }
-          const a = candidate.order;
-          const qq = bid.amount < a.amount ? bid.amount : a.amount;
-          probes++;
-          if (compatible(bid, a, qq)) {
-            askNode = candidate;
-            q = qq;
-            break;
-          }
-          const k = nSkipped++;
-          skippedNodes[k] = candidate;
-          skippedNext[k] = -1;
-          if (tail === -1) head = k;
-          else skippedNext[tail] = k;
-          tail = k;
-        }
+        const askNode = askQueue.take(bid, maxProbes);
         if (askNode === null) continue;
-
         const ask = askNode.order;
-        const quote = quoteForFill(q, price, priceScale);
-        const match: Match<O> = {
-          matchId: nextId !== undefined ? nextId++ : idSource!(),
-          bid: bid as O,
-          ask: ask as O,
-          quantity: q,
-          price,
-          quote,
-          buyerFee: feeOn(quote, feeBps),
-          sellerFee: feeOn(q, feeBps),
-        };
+        const q = askQueue.q;
+        const matchId = nextId !== undefined ? nextId++ : idSource!();
+        const match = fill(matchId, bid as O, ask as O, q, price, options);
         matches.push(match);
         matchedNodes[nMatched++] = bidNode;
         matchedNodes[nMatched++] = askNode;
@@ -254,8 +287,7 @@ export function runAuction<O extends BookOrder>(
       }
     } finally {
       bids.clear();
-      asks.clear();
-      for (let k = 0; k < nSkipped; k++) skippedNodes[k] = null;
+      askQueue.clear();
     }
   }
 
@@ -264,8 +296,52 @@ export function runAuction<O extends BookOrder>(
     book.reserveNode(matchedNodes[k] as unknown as OrderNode<O>);
     matchedNodes[k] = null;
   }
+  dropUnfilledImmediates(book, tick, leaving);
+  return {
+    clearingPrice: price,
+    executableVolume: clearing.volume,
+    matches,
+    batches: inBatches(matches, maxPerBatch),
+    leaving,
+    nextMatchId: nextId,
+  };
+}
 
-  // ioc/fok judged in this auction: those still resting got no fill and leave now.
+/** One fill of q at the clearing price: the quote it costs and each side's fee. */
+function fill<O extends BookOrder>(
+  matchId: bigint,
+  bid: O,
+  ask: O,
+  q: bigint,
+  price: bigint,
+  options: AuctionOptions,
+): Match<O> {
+  const quote = quoteForFill(q, price, options.priceScale);
+  return {
+    matchId,
+    bid,
+    ask,
+    quantity: q,
+    price,
+    quote,
+    buyerFee: feeOn(quote, options.feeBps),
+    sellerFee: feeOn(q, options.feeBps),
+  };
+}
+
+/** The matches in priority order, at most `maxPerBatch` to a settlement batch. */
+function inBatches<O extends BookOrder>(matches: Match<O>[], maxPerBatch: number): Match<O>[][] {
+  const batches: Match<O>[][] = [];
+  for (let k = 0; k < matches.length; k += maxPerBatch) batches.push(matches.slice(k, k + maxPerBatch));
+  return batches;
+}
+
+/** ioc/fok judged in this auction: those still resting got no fill and leave now. */
+function dropUnfilledImmediates<O extends BookOrder>(
+  book: OrderBook<O>,
+  tick: number,
+  leaving: LeavingOrder<O>[],
+): void {
   for (const node of book.takeDueImmediates(tick)) {
     if (node.state !== NODE_RESTING) continue; // matched (partial ioc already reported) or reserved
     book.removeNode(node);
@@ -274,16 +350,4 @@ export function runAuction<O extends BookOrder>(
       reason: node.order.orderType === 'fok' ? 'fok_unfilled' : 'ioc_unfilled',
     });
   }
-
-  const batches: Match<O>[][] = [];
-  for (let k = 0; k < matches.length; k += maxPerBatch) batches.push(matches.slice(k, k + maxPerBatch));
-
-  return {
-    clearingPrice: price,
-    executableVolume: clearing.volume,
-    matches,
-    batches,
-    leaving,
-    nextMatchId: nextId,
-  };
 }

@@ -5,7 +5,7 @@
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { stringifyJson, VenueError } from '@nightjar/protocol';
-import { padReply } from './pad-response.js';
+import { padReply } from '../wire/pad-response.js';
 
 /** Largest request body: a modify (two orders' worth of hex) is about 3 KiB. */
 export const MAX_BODY_BYTES = 16 * 1024;

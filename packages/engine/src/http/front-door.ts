@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { VenueError } from '@nightjar/protocol';
-import { paddedRawResponse } from './pad-response.js';
+import { paddedRawResponse } from '../wire/pad-response.js';
 
 const requestIds = new WeakMap<IncomingMessage, string>();
 

@@ -9,7 +9,7 @@ import { JsonSyntaxError, parseJsonExact, stringifyJson, VenueError } from '@nig
 import type { BootCertificate } from '../tls.js';
 import { MAX_BODY_BYTES, MAX_PARAM_LENGTH, replyWithEnvelope } from './envelope.js';
 import { answerClientError, framingError, requestIdOf, wireRawServer } from './front-door.js';
-import { padResponseHook } from './pad-response.js';
+import { padResponseHook } from '../wire/pad-response.js';
 
 export { MAX_BODY_BYTES } from './envelope.js';
 
@@ -82,7 +82,7 @@ export function buildHttpServer(options: HttpServerOptions): FastifyInstance {
     }
   });
   app.setReplySerializer((payload) => stringifyJson(payload));
-  // Every response lands on a size bucket (issue 30, item 5); see pad-response.ts.
+  // Every response lands on a size bucket (issue 30, item 5); see wire/pad-response.ts.
   app.addHook('onSend', padResponseHook(app.server));
 
   app.setErrorHandler(replyWithEnvelope);

@@ -8,9 +8,21 @@
  * batches its auction matched) comes back as `MarketEffects`, which the market's writer carries
  * out once the command is applied (market-writer.ts).
  */
-import type { PartyPlan, SettlementBatch } from '../settlement/types.js';
-import type { OrderEventBody } from '../event-bus.js';
+import type { JobState, RejectReason, SettlementBatch } from '../settlement/types.js';
+import type { BusPublication, OrderEventBody } from '../event-bus.js';
 import type { EngineOrder } from './engine-order.js';
+
+/**
+ * What settlement found of one party's order in a job (settlement-effects.ts sends it): the job
+ * carries the match's journaled plan, from which the book change and the events are made.
+ */
+export type SettlementOutcomeFor =
+  /** The ledger confirmed the match: the order fills as its party plan describes. */
+  | { kind: 'settle_confirmed'; job: JobState; side: 'bid' | 'ask' }
+  /** A definitive settlement failure of this party's match. */
+  | { kind: 'settle_failed'; job: JobState; side: 'bid' | 'ask'; reason: RejectReason }
+  /** The counterparty's lock failed but this order's held (settlement releases it): it rests again. */
+  | { kind: 'settle_returned'; job: JobState; side: 'bid' | 'ask' };
 
 export type MarketCommand =
   /** An accepted order rests on the book (intake checked it and stamped its seq). */
@@ -21,12 +33,8 @@ export type MarketCommand =
   | { kind: 'reclaim'; old: EngineOrder; replacement: EngineOrder }
   /** One slot passed: expiry, then the auction; matched orders go to settlement. */
   | { kind: 'slot'; slot: bigint }
-  /** The ledger confirmed a match of this order, as its party plan describes. */
-  | { kind: 'settle_confirmed'; order: EngineOrder; party: PartyPlan }
-  /** A definitive settlement failure of this order's match. */
-  | { kind: 'settle_failed'; order: EngineOrder }
-  /** The counterparty's lock failed but this order's held (settlement releases it): it rests again. */
-  | { kind: 'settle_returned'; order: EngineOrder };
+  /** A settlement outcome for this live order of the market. */
+  | (SettlementOutcomeFor & { order: EngineOrder });
 
 export type MarketCommandKind = MarketCommand['kind'];
 
@@ -41,8 +49,18 @@ export interface AccountOrderEvent {
   body: OrderEventBody;
 }
 
-/** What one command set off, in the order it happened: published, then handed to settlement. */
+/** Publications for one account that leave together after a random hold (a confirmed fill's). */
+export interface HeldPublications {
+  accountId: string;
+  publications: BusPublication[];
+}
+
+/**
+ * What one command set off, in the order it happened: its events published, then its held
+ * groups, then its batches handed to settlement.
+ */
 export interface MarketEffects {
   events: AccountOrderEvent[];
+  held: HeldPublications[];
   batches: SettlementBatch[];
 }

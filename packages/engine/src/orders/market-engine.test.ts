@@ -27,17 +27,22 @@ describe('a market driven from a list of commands', () => {
     const applied: MarketCommand[] = [];
     // The market alone, with no bus and no settlement: each command's effects are what it returns.
     const events: OrderEventBody[] = [];
+    const accounts = new Map<string, string>();
     let slot = 0n;
     /** Applies the commands in order; returns the settlement jobs their auctions' batches plan into. */
     const run = (commands: MarketCommand[]) =>
       commands.flatMap((c) => {
         applied.push(c);
         if (c.kind === 'slot') t.advanceTo((slot = c.slot));
+        if (c.kind === 'place') accounts.set(c.order.orderId, c.order.accountId);
         const effects = t.market.apply(c);
         for (const e of effects.events) {
-          expect(e.accountId).toBe(t.registry.get(e.body.order_id)?.accountId);
+          expect(e.accountId).toBe(accounts.get(e.body.order_id));
           events.push(e.body);
         }
+        // A confirmed fill's memo and order event, held together (publishHeld).
+        for (const h of effects.held)
+          for (const p of h.publications) if (p.channel === 'orders') events.push(p.body);
         return effects.batches.flatMap((b) => planBatch(SOL_USDC, b, slot));
       });
     const kindsOf = (orderId: string) => events.filter((e) => e.order_id === orderId).map((e) => e.kind);
@@ -68,13 +73,15 @@ describe('a market driven from a list of commands', () => {
     ]);
     expect(t.market.book.size).toBe(3);
 
-    // The ledger confirmed the match (its events are the settlement's to publish, not the market's);
-    // the low bid is cancelled.
+    // The ledger confirmed the match (the outcome comes to the market as a command, with the
+    // match's plan); the low bid is cancelled.
     run([
-      { kind: 'settle_confirmed', order: ask, party: first!.plan.ask },
-      { kind: 'settle_confirmed', order: bid, party: first!.plan.bid },
+      { kind: 'settle_confirmed', order: ask, job: first!, side: 'ask' },
+      { kind: 'settle_confirmed', order: bid, job: first!, side: 'bid' },
       { kind: 'cancel', order: low },
     ]);
+    expect(kindsOf(ask.orderId)).toEqual(['pending_settlement', 'fully_filled']);
+    expect(kindsOf(bid.orderId)).toEqual(['pending_settlement', 'partially_filled']);
     expect(t.registry.get(ask.orderId)).toMatchObject({ lifecycle: 'empty', filledQuantity: M });
     expect(bid).toMatchObject({ lifecycle: 'pending', amount: 2n * M, filledQuantity: M });
     // The remainder rests on its change note, not locked on chain: its next lock is the engine's
@@ -114,9 +121,10 @@ describe('a market driven from a list of commands', () => {
       },
     });
     run([
-      { kind: 'settle_returned', order: bid },
-      { kind: 'settle_failed', order: second },
+      { kind: 'settle_returned', order: bid, job: rematch!, side: 'bid' },
+      { kind: 'settle_failed', order: second, job: rematch!, side: 'ask', reason: 'lock_rejected' },
     ]);
+    expect(events.at(-1)).toMatchObject({ order_id: second.orderId, kind: 'settlement_failed' });
     expect(bid).toMatchObject({ lifecycle: 'pending', amount: 2n * M });
     expect(t.registry.get(second.orderId)).toBeUndefined();
 
@@ -155,13 +163,13 @@ describe('a market driven from a list of commands', () => {
     for (const order of [a1!, b1!, c1!]) viaCommands.apply({ kind: 'place', order });
     const jobs1 = viaCommands.apply({ kind: 'slot', slot: 100n });
     viaCommands.apply({ kind: 'cancel', order: c1! });
-    viaCommands.apply({ kind: 'settle_confirmed', order: a1!, party: jobs1[0]!.plan.ask });
+    viaCommands.apply({ kind: 'settle_confirmed', order: a1!, job: jobs1[0]!, side: 'ask' });
 
     const [a2, b2, c2] = script(viaMethods);
     for (const order of [a2!, b2!, c2!]) viaMethods.writer.add(order);
     const jobs2 = viaMethods.slot(100n);
     viaMethods.writer.cancel(c2!);
-    viaMethods.writer.settleConfirmed(a2!, jobs2[0]!.plan.ask);
+    viaMethods.writer.settle(a2!, { kind: 'settle_confirmed', job: jobs2[0]!, side: 'ask' });
 
     expect(viaMethods.events).toEqual(viaCommands.events);
     expect(jobs2.map((j) => j.plan)).toEqual(jobs1.map((j) => j.plan));

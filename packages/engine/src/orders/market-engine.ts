@@ -14,7 +14,13 @@ import type { EngineOrder } from './engine-order.js';
 import type { OrderEventBody } from '../event-bus.js';
 import type { OrderRegistry } from './order-registry.js';
 import { confirmedKind, orderEvent } from './event-bodies.js';
-import { unknownCommand, type MarketCommand, type MarketEffects } from './market-commands.js';
+import { recordSettledEvents } from './settled-events.js';
+import {
+  unknownCommand,
+  type MarketCommand,
+  type MarketEffects,
+  type SettlementOutcomeFor,
+} from './market-commands.js';
 import { SETTLEMENT_LOCK_SLOTS } from '../settlement/lock-window.js';
 import { auctionShares } from '../settlement/account-share.js';
 import { circuitTerms, plannedTerms, useTagFor } from '../settlement/order-terms.js';
@@ -84,7 +90,7 @@ export class MarketEngine {
   apply(command: MarketCommand): MarketEffects {
     if (this.applying)
       throw new Error(`market ${this.instrument.symbol}: '${command.kind}' applied inside another command`);
-    const effects: MarketEffects = { events: [], batches: [] };
+    const effects: MarketEffects = { events: [], held: [], batches: [] };
     this.applying = effects;
     try {
       this.run(command);
@@ -105,14 +111,22 @@ export class MarketEngine {
       case 'slot':
         return this.runSlot(command.slot);
       case 'settle_confirmed':
-        return this.confirmFill(command.order, command.party);
+        this.confirmFill(command.order, command.job.plan[command.side]);
+        return this.recordSettled(command);
       case 'settle_failed':
-        return this.dropFailed(command.order);
+        this.dropFailed(command.order);
+        return this.recordSettled(command);
       case 'settle_returned':
-        return this.rebookReturned(command.order);
+        this.rebookReturned(command.order);
+        return this.recordSettled(command);
       default:
         return unknownCommand(command);
     }
+  }
+
+  /** A settlement outcome's events follow the book change it makes (settled-events.ts). */
+  private recordSettled(outcome: SettlementOutcomeFor): void {
+    recordSettledEvents(outcome, this.deps.now(), this.applying!);
   }
 
   // What each command does.
@@ -196,7 +210,7 @@ export class MarketEngine {
   }
 
   /**
-   * A confirmed match: quantities change only here (settlement publishes the match's event). A
+   * A confirmed match: quantities change only here (its events: settled-events.ts). A
    * continuing order rests again on its change note, which is not locked on chain: the engine
    * keeps it reserved for the remainder (registry) and locks it at the next match with the
    * VALID_LOCK proof settlement makes for it (`lockSource` 'change', the remainder's use tag). One
@@ -229,7 +243,7 @@ export class MarketEngine {
     this.deps.registry.retire(order, kind === 'fully_filled' ? 'empty' : 'cancelled');
   }
 
-  /** A definitive settlement failure: gone from the lookup, never rebooked (settlement publishes it). */
+  /** A definitive settlement failure: gone from the lookup, never rebooked (its event: settled-events.ts). */
   private dropFailed(order: EngineOrder): void {
     this.book.remove(order.orderId);
     this.deps.registry.forget(order);

@@ -29,7 +29,10 @@
  * - `ledger-codes.ts`: ledger error codes to the closed set of reject reasons (one exhaustive table).
  * - `status-history.ts`: the status record of batches in flight and the last 1,024 terminal ones.
  * - `signer-readiness.ts`: waiting for the settlement key to be in the finalized signer set.
- * - `recovery.ts`: restart reconciliation: reads the ledger, one decision per journaled job.
+ * - `recovery.ts`: restart reconciliation: reads the ledger, one decision per journaled job;
+ *   `recovery-run.ts` executes them (reopen, fence, reconcile).
+ * - `batch-run.ts`: a submitted batch planned into a run; `crash-hook.ts` the SIGKILL test hook;
+ *   `pipeline-log.ts` the logger.
  * - `ledger-io.ts`: signing, sending, rebroadcasting and awaiting transactions (nonces).
  * - `journal.ts`, `journal-mac.ts`: the durable, authenticated job journal.
  * - `metrics.ts`: counters and stage latencies for `/admin/metrics/settlement`.
@@ -38,7 +41,7 @@
 import type { Instrument, SettlementStatusResponse } from '@nightjar/protocol';
 import type { LedgerClient } from '@nightjar/ledger';
 import type { ChainView } from '../chain-view.js';
-import { isLive, JobMachine, liveJobs, newJob, openRun, type BatchRun } from './job.js';
+import { isLive, JobMachine, liveJobs, type BatchRun } from './job.js';
 import type { SettlementJournal } from './journal.js';
 import type { PathMirror } from './input-path.js';
 import { LedgerIo } from './ledger-io.js';
@@ -46,23 +49,20 @@ import type { MatchProver, MatchVerifier } from './match-prover.js';
 import { FairProofQueue } from './fair-proof-queue.js';
 import { LockWindow } from './lock-window.js';
 import { ChangeLocks } from './change-locks.js';
-import { fillMemos } from './memo.js';
 import { SettlementMetrics } from './metrics.js';
 import { BatchPhases } from './phases.js';
-import { minimalPlan, planMatch } from './plan.js';
 import { MatchProving } from './proving.js';
-import { recoveryDecisions, type RecoveryDecision } from './recovery.js';
-import { BatchScheduler, park, untilNextSlot } from './scheduler.js';
+import { BatchScheduler, untilNextSlot } from './scheduler.js';
 import { SignerReadiness } from './signer-readiness.js';
 import { RECENT_BATCHES, StatusHistory, statusRecord, type FinishedJob } from './status-history.js';
 import type { TeeKey } from './tee-key.js';
-import type { JobState, OrderEffects, OwedRelease, SettlementBatch, SettlementSeam } from './types.js';
+import type { OrderEffects, OwedRelease, SettlementBatch, SettlementSeam } from './types.js';
+import { planBatchRun } from './batch-run.js';
+import { crashHook } from './crash-hook.js';
+import { errText, type PipelineLog } from './pipeline-log.js';
+import { RecoveryRun } from './recovery-run.js';
 
-export interface PipelineLog {
-  info(obj: object, msg: string): void;
-  warn(obj: object, msg: string): void;
-  error(obj: object, msg: string): void;
-}
+export type { PipelineLog };
 
 export interface PipelineOptions {
   ledger: LedgerClient;
@@ -94,8 +94,6 @@ export interface PipelineOptions {
   crashAt?: string;
 }
 
-const errText = (err: unknown) => (err instanceof Error ? err.message : 'unknown');
-
 export class SettlementPipeline implements SettlementSeam {
   readonly metrics = new SettlementMetrics();
   private readonly io: LedgerIo;
@@ -113,22 +111,12 @@ export class SettlementPipeline implements SettlementSeam {
   private closed = false;
   private terminalSincePrune = 0;
   recovery: Promise<void> = Promise.resolve();
-  /** How often each crash point was reached (for `point#n`: the n-th time). */
-  private readonly crashSeen = new Map<string, number>();
-  /**
-   * The SIGKILL test hook: right after journaling this point, or the n-th time it is reached when
-   * `crashAt` is `point#n` (a partial fill's second match passes the first match's points again).
-   */
-  private readonly crash = (point: string): void => {
-    if (!this.o.crashAt) return;
-    const [at, nth] = this.o.crashAt.split('#');
-    if (at !== point) return;
-    const seen = (this.crashSeen.get(point) ?? 0) + 1;
-    this.crashSeen.set(point, seen);
-    if (seen === Number(nth ?? 1)) process.kill(process.pid, 'SIGKILL');
-  };
+  private readonly recoveryRun: RecoveryRun;
+  /** The SIGKILL test hook (crash-hook.ts). */
+  private readonly crash: (point: string) => void;
 
   constructor(private readonly o: PipelineOptions) {
+    this.crash = crashHook(o.crashAt);
     o.journal.authenticate(o.key.seed);
     this.io = new LedgerIo(o.ledger, o.key, {
       budgetMs: o.budgetMs ?? 20_000,
@@ -181,6 +169,17 @@ export class SettlementPipeline implements SettlementSeam {
       metrics: this.metrics,
       window: this.window,
     });
+    this.recoveryRun = new RecoveryRun({
+      ...o,
+      metrics: this.metrics,
+      io: this.io,
+      signer: this.signer,
+      scheduler: this.scheduler,
+      jobs: this.jobs,
+      phases: this.phases,
+      closed: () => this.closed,
+      finish: (run) => this.finish(run),
+    });
   }
 
   get teeAddress(): string {
@@ -226,7 +225,7 @@ export class SettlementPipeline implements SettlementSeam {
       this.history.remember(j.batchId, j.marketId, j);
       this.releaseOwed(j); // a failure journaled before its locks' release landed (a crash between)
     }
-    this.recovery = this.scheduler.track(this.recover());
+    this.recovery = this.scheduler.track(this.recoveryRun.recover());
   }
 
   async close(): Promise<void> {
@@ -239,29 +238,12 @@ export class SettlementPipeline implements SettlementSeam {
 
   submit(batch: SettlementBatch): void {
     const instrument = this.o.instrument(batch.marketId)!;
-    const nowMs = this.o.now();
-    const slot = BigInt(this.o.chain.slot);
-    const run = openRun(batch.batchId, batch.marketId, []);
-    const unplannable: JobState[] = [];
-    batch.matches.forEach((m, idx) => {
-      let job: JobState;
-      try {
-        const plan = planMatch(m, idx, {
-          instrument,
-          feeOwnerCommitment: this.feeOwnerCommitment,
-          slot,
-          lockExpirySlot: batch.lockExpirySlot,
-        });
-        job = newJob(batch, plan, nowMs);
-        // Encrypted before proving: VALID_MATCH binds the memos' hash, so they never change after.
-        job.memos = fillMemos(job);
-      } catch (err) {
-        this.o.log.error({ err: errText(err) }, 'settlement plan failed');
-        job = newJob(batch, minimalPlan(m, idx, batch.lockExpirySlot), nowMs);
-        unplannable.push(job);
-      }
-      run.jobs.push(job);
-      run.stageSince.set(idx, performance.now());
+    const { run, unplannable } = planBatchRun(batch, {
+      instrument,
+      feeOwnerCommitment: this.feeOwnerCommitment,
+      slot: BigInt(this.o.chain.slot),
+      nowMs: this.o.now(),
+      log: this.o.log,
     });
     this.metrics.count('batches_submitted');
     this.metrics.count('matches_submitted', run.jobs.length);
@@ -375,104 +357,6 @@ export class SettlementPipeline implements SettlementSeam {
   /** Matches that no longer settle (a lock failed) give up their proofs, queued or not yet begun. */
   private dropUnneededProofs(run: BatchRun): void {
     for (const j of run.jobs) if (!isLive(j)) run.proofs.get(j.plan.matchIdx)?.abort();
-  }
-
-  // ---- recovery ----
-
-  /**
-   * Restart reconciliation. The journaled matches are open at once (status record, drain) and stay
-   * open until the fence has landed: before that an older transaction may still land, so nothing
-   * is judged, and a ledger that refuses, drops or cannot answer is simply tried again.
-   */
-  private async recover(): Promise<void> {
-    const open = this.o.journal.openJobs();
-    if (open.length === 0) return;
-    this.o.log.info({ matches: open.length }, 'settlement recovery: reconciling journaled matches');
-    const runs = this.reopen(open);
-    await this.signer.whenReady();
-    while (!this.closed) {
-      try {
-        if (!(await this.fence())) continue;
-        for (const run of runs) if (liveJobs(run).length > 0) await this.reconcile(run);
-        this.o.log.info({ counters: this.metrics.counters }, 'settlement recovery done');
-        return;
-      } catch (err) {
-        this.o.log.warn({ err: errText(err) }, 'settlement recovery: the ledger did not answer; retrying');
-        await park(this.o.parkMs ?? 2000);
-      }
-    }
-  }
-
-  /** The journal's open jobs as runs again, one per batch, as journaled. */
-  private reopen(open: JobState[]): BatchRun[] {
-    const byBatch = new Map<bigint, JobState[]>();
-    for (const j of open) byBatch.set(j.batchId, [...(byBatch.get(j.batchId) ?? []), j]);
-    return [...byBatch].map(([batchId, jobs]) => {
-      const run = openRun(batchId, jobs[0]!.marketId, jobs);
-      this.scheduler.runs.set(batchId, run);
-      return run;
-    });
-  }
-
-  /**
-   * A transaction with a nonce above every journaled one: once it landed, or the signer's nonce
-   * passed it (`lost`), no older transaction can land. False only when the engine is closing.
-   */
-  private async fence(): Promise<boolean> {
-    const { tx } = await this.io.submit(
-      { name: 'release_lock', args: { nullifier: '00'.repeat(31) + '01' } },
-      (tx) => this.o.journal.write([], [{ tx, batchId: 0n, kind: 'fence' }]),
-    );
-    let landing = await this.io.awaitLanding(tx);
-    while (landing.kind === 'unknown' && !this.closed) {
-      this.o.log.warn({}, 'settlement recovery: the fence has not landed; matches stay open');
-      landing = await this.io.awaitLanding(tx);
-    }
-    return landing.kind !== 'unknown';
-  }
-
-  /** Executes recovery's decisions for a reopened batch (after the fence). */
-  private async reconcile(run: BatchRun): Promise<void> {
-    let redrive: JobState[] = [];
-    for (const d of await recoveryDecisions(this.o.ledger, run.jobs)) {
-      this.o.log.info(
-        { batch: run.batchId.toString(), match_idx: d.job.plan.matchIdx, class: d.kind },
-        'settlement recovery',
-      );
-      if (this.execute(run, d)) redrive.push(d.job);
-    }
-    // The journaled plan is checked again before it is signed again.
-    redrive = this.phases.balanced(run, redrive);
-    if (redrive.length > 0) await this.phases.settleJobs(run, redrive);
-    this.finish(run);
-  }
-
-  /** One recovery decision; true when the job is to be settled again. */
-  private execute(run: BatchRun, d: RecoveryDecision): boolean {
-    const j = d.job;
-    switch (d.kind) {
-      case 'already_settled':
-        this.metrics.count('recovery_already_settled');
-        this.jobs.confirm(run, j, d.signature);
-        return false;
-      case 'redrive':
-        // With its journaled memos and proof (the proof binds the memos).
-        this.metrics.count('recovery_redriven');
-        return true;
-      case 'indeterminate':
-        this.metrics.count('recovery_indeterminate');
-        this.metrics.count('indeterminate_for_operator');
-        this.o.log.error(
-          { batch: run.batchId.toString(), match_idx: j.plan.matchIdx },
-          'settlement recovery: an input was consumed outside this match; operator action needed',
-        );
-        this.jobs.indeterminate(run, j);
-        return false;
-      case 'release':
-        this.metrics.count('recovery_released');
-        this.jobs.rejectBoth(run, j, 'engine_restarted');
-        return false;
-    }
   }
 
   // ---- bookkeeping ----

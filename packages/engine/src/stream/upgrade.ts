@@ -12,7 +12,7 @@ import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { stringifyJson, VENUE_ROUTES, VenueError } from '@nightjar/protocol';
-import { paddedRawResponse } from '../http/pad-response.js';
+import { paddedRawResponse } from '../wire/pad-response.js';
 import type { StreamHub } from './hub.js';
 
 /** The route table's upgrade route, the only path the upgrade answers. */
