@@ -19,7 +19,7 @@ import { createFastify, installFrontDoor } from './front-door.js';
 import { Operators } from './operator.js';
 import { DEFAULT_SESSION_POLICY, Sessions, type SessionPolicy } from './security.js';
 import { AppState, readReadyFile } from './state.js';
-import { Trader } from './trading.js';
+import { Trader } from './trading/trader.js';
 import { VenueSession, type VenueConfig } from './venue.js';
 import { registerWebApp } from './web/index.js';
 

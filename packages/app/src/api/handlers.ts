@@ -6,7 +6,7 @@
 import { AppError } from '../errors.js';
 import type { Operators } from '../operator.js';
 import { Sessions, type Session } from '../security.js';
-import type { Trader } from '../trading.js';
+import type { Trader } from '../trading/trader.js';
 import type { VenueSession } from '../venue.js';
 import type { AppHandlers } from './register.js';
 
