@@ -19,21 +19,18 @@ afterAll(() => rmSync(base, { recursive: true, force: true }));
 
 const SCRYPT = { N: 2 ** 4, r: 8, p: 1 };
 const PASSWORD = 'pw';
-const SOL = 'So11111111111111111111111111111111111111112';
-const USDC = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v';
+/** What the views read of SOL-USDC (the venue's other fields play no part here). */
 const MARKET = {
   symbol: 'SOL-USDC',
-  market_id: '11111111111111111111111111111111',
-  base_mint: SOL,
-  quote_mint: USDC,
   base_decimals: 9,
   quote_decimals: 6,
-  price_scale: 1_000_000_000n,
+  price_scale: 10n ** 9n,
   tick_size: 1_000n,
-  min_order_size: 1_000_000n,
-  fee_bps: 10n,
-  trading_enabled: true,
-} satisfies Instrument;
+} as Instrument;
+const [SOL, USDC] = [
+  'So11111111111111111111111111111111111111112',
+  'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v',
+];
 
 const BID = 'aa'.repeat(16);
 const ASK = 'bb'.repeat(16);

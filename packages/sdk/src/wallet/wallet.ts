@@ -30,16 +30,8 @@ import { WalletEmitter, type WalletEventName, type WalletListener } from './even
 import { fillEvent } from './fill-amounts.js';
 import { fillKey, loadFill, newFill, recordAmounts, saveFill, type SavedFill } from './tracked-fills.js';
 
-export type {
-  FillSettlement,
-  MemoIngestResult,
-  MintBalance,
-  NoteOrigin,
-  OrderTicket,
-  TrackedFill,
-  TrackedOrder,
-  WalletNote,
-} from './types.js';
+export type { MemoIngestResult, MintBalance, NoteOrigin, TrackedOrder, WalletNote } from './types.js';
+export type { FillSettlement, OrderTicket, TrackedFill } from './types.js';
 export { fillKey } from './tracked-fills.js';
 export type { NoteMemoIngestResult } from './ingest-split.js';
 
