@@ -76,16 +76,11 @@ const settledFill: FillView = {
   time: 5000,
   settlement: { batch_id: '3', stage: 'done', outcome: 'settled', ledger_signature: 'sig-settle' },
 };
+/** A fill heard of from an order event only: its memo (the amounts) had not come. */
 const pendingFill: FillView = {
-  fill_id: `${ASK}:8`,
-  order_id: ASK,
-  market: 'SOL-USDC',
-  side: 'sell',
-  price: '',
-  size: '',
-  fee: '',
-  fee_asset: 'SOL',
-  time: 6000,
+  ...settledFill,
+  ...{ fill_id: `${ASK}:8`, order_id: ASK, side: 'sell', fee_asset: 'SOL', time: 6000 },
+  ...{ price: '', size: '', fee: '' },
   settlement: { stage: 'queued', outcome: 'pending' },
 };
 /** A fill of an order the wallet does not track: it cannot be shown, and stays in the renamed file. */
