@@ -119,7 +119,7 @@ export async function createAppServer(options: CreateAppServerOptions = {}): Pro
   const sweeper = setInterval(() => sessions.sweep(), Math.min(60_000, sessionPolicy.idleMs / 2));
   sweeper.unref();
   const { venue, trader: t, connection } = openVenue(config, wallet, state, options, sockets);
-  const operators = new Operators(venue, state, async () => t.assets(venue.require()));
+  const operators = new Operators(venue, state, async () => t.markets.assets(venue.require()));
   late.operators = operators;
 
   const { app, routes } = createFastify(options.logger, (err) => venue.noteFailure(err));

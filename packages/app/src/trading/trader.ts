@@ -17,17 +17,16 @@ import { Orders } from './orders.js';
 import { proofProgress } from './progress.js';
 import { Transfers } from './transfers.js';
 
-export type { Asset } from './markets.js';
-
+/** The trader's parts, which the route handlers call; the stream's news comes in through `onStream`. */
 export class Trader {
-  private readonly markets: Markets;
-  private readonly balancesPart: Balances;
-  private readonly transfers: Transfers;
-  private readonly orders: Orders;
-  private readonly fills: Fills;
+  readonly markets: Markets;
+  readonly balances: Balances;
+  readonly transfers: Transfers;
+  readonly orders: Orders;
+  readonly fills: Fills;
 
   constructor(
-    private readonly venue: VenueSession,
+    venue: VenueSession,
     wallet: Wallet,
     state: AppState,
     private readonly emit: (e: AppEvent) => void,
@@ -35,11 +34,11 @@ export class Trader {
     // An app data directory from before the wallet kept the orders' tickets and the fills.
     migrateOrders(state, wallet);
     this.markets = new Markets((instruments) => migrateFills(state, wallet, instruments));
-    this.balancesPart = new Balances(venue, wallet, this.markets, (balances) =>
+    this.balances = new Balances(venue, wallet, this.markets, (balances) =>
       emit({ type: 'balances', balances }),
     );
-    const ctx = new TradingContext(venue, wallet, this.markets, emit, () => this.balancesPart.soon());
-    this.transfers = new Transfers(ctx, this.balancesPart);
+    const ctx = new TradingContext(venue, wallet, this.markets, emit, () => this.balances.soon());
+    this.transfers = new Transfers(ctx, this.balances);
     this.orders = new Orders(ctx);
     this.fills = new Fills(ctx);
     // Every fill memo the wallet stores (from the stream or a sync) is a fill with its amounts.
@@ -52,26 +51,12 @@ export class Trader {
     this.markets.reset();
   }
 
-  assets = (client: Client) => this.markets.assets(client);
-  marketViews = () => this.markets.views(this.venue.require());
-  balances = (options?: { sync?: boolean }) => this.balancesPart.views(options);
-  faucet: Transfers['faucet'] = (req) => this.transfers.faucet(req);
-  deposit: Transfers['deposit'] = (req) => this.transfers.deposit(req);
-  withdraw: Transfers['withdraw'] = (req) => this.transfers.withdraw(req);
-  preview: Orders['preview'] = (req) => this.orders.preview(req);
-  place: Orders['place'] = (req) => this.orders.place(req);
-  cancel: Orders['cancel'] = (id) => this.orders.cancel(id);
-  modify: Orders['modify'] = (id, req) => this.orders.modify(id, req);
-  orderView: Orders['view'] = (id) => this.orders.view(id);
-  orderViews: Orders['views'] = () => this.orders.views();
-  fillViews: Fills['views'] = () => this.fills.views();
-
   /** What the stream tells, applied to the views. */
   onStream(e: StreamClientEvent): void {
     if (e.type === 'order') this.onOrderEvent(e.event);
     else if (e.type === 'fill' || e.type === 'resync') {
       // Views of every order after a resync (its order events came with `source: 'resync'`).
-      this.balancesPart.soon();
+      this.balances.soon();
     }
   }
 
@@ -81,10 +66,10 @@ export class Trader {
     if (!view) return;
     this.emit({ type: 'order', order: view });
     if (event.match_id !== undefined) this.fills.onMatchEvent({ ...event, match_id: event.match_id });
-    if (isTerminal(view.state) || event.kind === 'partially_filled') this.balancesPart.soon();
+    if (isTerminal(view.state) || event.kind === 'partially_filled') this.balances.soon();
   }
 
   close(): void {
-    this.balancesPart.close();
+    this.balances.close();
   }
 }
