@@ -33,7 +33,7 @@ import {
   VenueRequestError,
   WalletDecryptError,
 } from '@nightjar/sdk';
-import type { ApiError } from './api-types.js';
+import type { ApiError } from './wire/types.js';
 
 /** An error the app answers with: its status and body. */
 export class AppError extends Error {

@@ -24,7 +24,7 @@ import type {
 import { AppError } from './errors.js';
 import { plain } from './json.js';
 import type { AppState } from './state.js';
-import type { Asset } from './trading.js';
+import type { Asset } from './trading/markets.js';
 import type { VenueSession } from './venue.js';
 
 interface Operator {

@@ -8,9 +8,9 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { createWallet, type Credentials, type Prover, type ScryptParams, type Wallet } from '@nightjar/sdk';
-import { appHandlers } from './api/handlers.js';
+import { appHandlers } from './http/handlers.js';
 import { openApiDocument } from './api/openapi.js';
-import { registerAppRoutes } from './api/register.js';
+import { registerAppRoutes } from './http/register.js';
 import { API_PREFIX } from './api/route-descriptor.js';
 import { APP_ROUTES } from './api/routes.js';
 import type { VenueView } from './api-types.js';
@@ -19,7 +19,7 @@ import { createFastify, installFrontDoor } from './front-door.js';
 import { Operators } from './operator.js';
 import { DEFAULT_SESSION_POLICY, Sessions, type SessionPolicy } from './security.js';
 import { AppState, readReadyFile } from './state.js';
-import { Trader } from './trading.js';
+import { Trader } from './trading/trader.js';
 import { VenueSession, type VenueConfig } from './venue.js';
 import { registerWebApp } from './web/index.js';
 
@@ -119,7 +119,7 @@ export async function createAppServer(options: CreateAppServerOptions = {}): Pro
   const sweeper = setInterval(() => sessions.sweep(), Math.min(60_000, sessionPolicy.idleMs / 2));
   sweeper.unref();
   const { venue, trader: t, connection } = openVenue(config, wallet, state, options, sockets);
-  const operators = new Operators(venue, state, async () => t.assets(venue.require()));
+  const operators = new Operators(venue, state, async () => t.markets.assets(venue.require()));
   late.operators = operators;
 
   const { app, routes } = createFastify(options.logger, (err) => venue.noteFailure(err));

@@ -2,11 +2,12 @@
  * The app's own state directory, `<data-dir>/app/` (mode 0700, every file 0600): the wallet
  * (`wallet.json`, encrypted with the random password in `wallet-password`), the trading account's
  * credentials (`credentials.json`; without it a dev venue's admin from ready.json), the bot API
- * token (`api-token`), and what the app remembers of its orders, fills and created accounts
- * (`orders.json`, `fills.json`, `accounts.json`: no secrets).
+ * token (`api-token`), and the accounts the app created (`accounts.json`: no secrets). Orders and
+ * fills are the wallet's (`orders.json` and `fills.json` of older versions are migrated into it
+ * once and renamed `*.migrated`: trading/migrate-memory.ts).
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   ensurePrivateDir,
@@ -95,7 +96,7 @@ export class AppState {
     return saved === undefined ? fallback : (JSON.parse(saved) as Credentials);
   }
 
-  /** A JSON document of the app's memory (`orders.json`...), or `empty` when there is none. */
+  /** A JSON document of the app's memory (`accounts.json`...), or `empty` when there is none. */
   load<T>(name: string, empty: T): T {
     const file = join(this.dir, name);
     if (!existsSync(file)) return empty;
@@ -108,5 +109,11 @@ export class AppState {
 
   save(name: string, value: unknown): void {
     writePrivate(join(this.dir, name), JSON.stringify(value, null, 1) + '\n');
+  }
+
+  /** Sets a document aside as `<name>.migrated` once its content lives elsewhere. */
+  retire(name: string): void {
+    const file = join(this.dir, name);
+    if (existsSync(file)) renameSync(file, `${file}.migrated`);
   }
 }

@@ -3,11 +3,11 @@
  * (`routes.ts`) and its codecs: a served route is a documented one, its schemas the ones it parses.
  */
 import type { Codec, JsonSchema } from '@nightjar/protocol';
-import { appEvent } from './events.js';
+import { appEvent } from '../wire/events.js';
 import * as q from './requests.js';
 import { API_PREFIX, APP_ROUTE_TAGS, type AppRouteDescriptor } from './route-descriptor.js';
 import { appRouteEntries, type AppRouteId } from './routes.js';
-import * as v from './views.js';
+import * as v from '../wire/views.js';
 
 /** The named schemas, `$ref`ed wherever a route (or a list a route answers) uses them. */
 const SCHEMAS: Record<string, Codec<unknown>> = {

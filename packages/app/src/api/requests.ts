@@ -6,7 +6,7 @@
  */
 import type { Codec, InferObject, JsonSchema, Prop } from '@nightjar/protocol';
 import { badRequest } from '../errors.js';
-import { ORDER_TYPES, SIDES } from './views.js';
+import { ORDER_TYPES, SIDES } from '../wire/views.js';
 
 type Field<T, O extends boolean> = Prop<T, O> & { readonly fallback?: T };
 type Fields = Record<string, Field<unknown, boolean>>;

@@ -4,11 +4,11 @@
  * registers the Fastify routes from it (`register.ts`); `openapi.ts` documents exactly these.
  */
 import { tableEntries, type RouteParam, type RouterRouteIds } from '@nightjar/protocol';
-import { appEvent } from './events.js';
-import { anyObject, list } from './doc-codecs.js';
+import { appEvent } from '../wire/events.js';
+import { anyObject, list } from '../wire/doc-codecs.js';
 import * as q from './requests.js';
 import type { AppErrorStatus, AppRouteDescriptor } from './route-descriptor.js';
-import * as v from './views.js';
+import * as v from '../wire/views.js';
 
 /** Every route may answer these with the `ApiError` envelope. */
 const ERRORS = [400, 401, 403, 404, 409, 503] as const satisfies readonly AppErrorStatus[];

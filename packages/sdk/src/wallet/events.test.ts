@@ -3,7 +3,7 @@ import { encryptFillMemo, OutputRole, outputInner } from '@nightjar/crypto';
 import { bytesToHex, hexToBytes, type Instrument } from '@nightjar/protocol';
 import { registerInstrument } from '../core/utils/asset-registry.js';
 import type { WalletFillEvent, WalletNoteStoredEvent, WalletOrderEvent } from './events.js';
-import { createWallet, type TrackedOrder } from './wallet.js';
+import { createWallet, fillKey, type TrackedOrder } from './wallet.js';
 
 const SOL = 'So11111111111111111111111111111111111111112';
 const USDC = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v';
@@ -103,6 +103,15 @@ describe('wallet events', () => {
       ['trade', 75n],
       ['change', 499n],
     ]);
+    // Kept as the order's fill (for views that outlive the event), its settlement not yet heard of.
+    expect(w.fills.get(fillKey(ORDER, '9'))).toMatchObject({
+      orderId: ORDER,
+      matchId: '9',
+      size: 500n,
+      fee: 1n,
+      price: 150_000_000n,
+      settlement: { stage: 'queued', outcome: 'pending' },
+    });
   });
 
   it('tells no price for a market this process has not learnt; an unsubscribed listener hears nothing', () => {

@@ -44,6 +44,43 @@ export interface TrackedOrder {
   baseMint: string;
   quoteMint: string;
   filledQuantity: bigint;
+  /** What its placer said of it that the venue never echoes (set with `wallet.setTicket`). */
+  ticket?: OrderTicket;
+}
+
+/** An order's ticket as its placer gave it (amount and price as typed, in human units). */
+export interface OrderTicket {
+  type: 'limit' | 'ioc' | 'fok';
+  amount: string;
+  price: string;
+  /** Unix ms. */
+  createdAt: number;
+  expiresAt?: number;
+  clientRef?: string;
+}
+
+/** How the venue's settlement of a fill went (its batch job's stage, outcome and settle signature). */
+export interface FillSettlement {
+  batchId?: string;
+  /** queued, locking_notes, proving, verifying, settling, closing, done, failed. */
+  stage: string;
+  outcome: 'pending' | 'settled' | 'failed';
+  signature?: string;
+}
+
+/**
+ * A fill of one of the wallet's orders: heard of from an order event or its memo, whichever came
+ * first. The amounts (atomic units, as in `WalletFillEvent`) arrive with the memo.
+ */
+export interface TrackedFill {
+  orderId: string;
+  matchId: string;
+  /** Unix ms when this wallet first heard of it. */
+  time: number;
+  size?: bigint;
+  price?: bigint;
+  fee?: bigint;
+  settlement: FillSettlement;
 }
 
 /** Balances of one mint, in atomic units. */

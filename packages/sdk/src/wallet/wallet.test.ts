@@ -42,6 +42,41 @@ describe('wallet', () => {
     }
   });
 
+  it("keeps an order's ticket and its fills in the wallet file", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wallet-'));
+    try {
+      const path = join(dir, 'w.json');
+      const w = createWallet({ path, password: 'pw', scrypt: FAST });
+      const orderId = 'ab'.repeat(16);
+      w.trackOrder({
+        orderId,
+        symbol: 'SOL-USDC',
+        side: 'bid',
+        noteCommitment: '00'.repeat(32),
+        status: 'open',
+        baseMint: 'So11111111111111111111111111111111111111112',
+        quoteMint: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v',
+        filledQuantity: 0n,
+      });
+      const ticket = { type: 'limit' as const, amount: '1.5', price: '100', createdAt: 1, expiresAt: 2 };
+      expect(w.setTicket(orderId, ticket)).toBe(true);
+      expect(w.setTicket('cd'.repeat(16), ticket)).toBe(false);
+      const fill = w.trackFill(orderId, '7', 3);
+      expect(w.trackFill(orderId, '7')).toBe(fill);
+      Object.assign(fill, {
+        size: 5n,
+        fee: 1n,
+        settlement: { batchId: '4', stage: 'done', outcome: 'settled' },
+      });
+      w.save();
+      const again = createWallet({ path, password: 'pw', scrypt: FAST });
+      expect(again.orders.get(orderId)?.ticket).toEqual(ticket);
+      expect([...again.fills.values()]).toEqual([fill]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('stores a memo only once every output is a leaf; skips the fee note; ignores foreign memos', () => {
     const w = createWallet({ seed: new Uint8Array(32).fill(3) });
     const input = w.depositNote(0, USDC, 9n).note;

@@ -21,13 +21,18 @@ import type {
   MintBalance,
   NoteBook,
   NoteOrigin,
+  OrderTicket,
+  TrackedFill,
   TrackedOrder,
   WalletNote,
 } from './types.js';
 import { WalletEmitter, type WalletEventName, type WalletListener } from './events.js';
 import { fillEvent } from './fill-amounts.js';
+import { fillKey, loadFill, newFill, recordAmounts, saveFill, type SavedFill } from './tracked-fills.js';
 
 export type { MemoIngestResult, MintBalance, NoteOrigin, TrackedOrder, WalletNote } from './types.js';
+export type { FillSettlement, OrderTicket, TrackedFill } from './types.js';
+export { fillKey } from './tracked-fills.js';
 export type { NoteMemoIngestResult } from './ingest-split.js';
 
 /** The wallet file's state format: 2 since only the ledger marks a note `spent`. */
@@ -41,6 +46,8 @@ interface Saved {
   orders: (Omit<TrackedOrder, 'filledQuantity'> & { filledQuantity: string })[];
   memos: string[];
   memoCursor: number;
+  /** Absent in files written before the wallet kept its fills. */
+  fills?: SavedFill[];
 }
 
 /** Options of `createWallet`. */
@@ -64,6 +71,8 @@ export class Wallet implements NoteBook {
   memoCursor = 0;
   readonly notes = new Map<string, WalletNote>();
   readonly orders = new Map<string, TrackedOrder>();
+  /** Fills of the tracked orders by `fillKey(orderId, matchId)`. */
+  readonly fills = new Map<string, TrackedFill>();
   /** Memos already stored (hex), so a memo seen on the stream and on the ledger counts once. */
   readonly memos = new Set<string>();
   /** Commitments of the tree's leaves: `commitment → {treeId, leafIndex}`. */
@@ -171,7 +180,11 @@ export class Wallet implements NoteBook {
     if (r.status !== 'stored') return r;
     this.memos.add(key);
     const order = this.orders.get(bytesToHex(memo.orderId));
-    if (order) this.events.emit('fill', fillEvent(order, memo, r.consumed, r.notes));
+    if (order) {
+      const event = fillEvent(order, memo, r.consumed, r.notes);
+      recordAmounts(this.trackFill(event.orderId, event.matchId), event);
+      this.events.emit('fill', event);
+    }
     return r;
   }
 
@@ -199,6 +212,21 @@ export class Wallet implements NoteBook {
   trackOrder(order: TrackedOrder): void {
     this.orders.set(order.orderId, order);
     this.events.emit('order', { order, previous: undefined });
+  }
+
+  /** Keeps what the placer said of a tracked order (the venue never echoes it); false when untracked. */
+  setTicket(orderId: string, ticket: OrderTicket): boolean {
+    const order = this.orders.get(orderId);
+    if (order) order.ticket = ticket;
+    return order !== undefined;
+  }
+
+  /** The fill of `orderId`'s match `matchId`, recorded (settlement pending) when first heard of. */
+  trackFill(orderId: string, matchId: string, time = Date.now()): TrackedFill {
+    const key = fillKey(orderId, matchId);
+    let fill = this.fills.get(key);
+    if (!fill) this.fills.set(key, (fill = newFill(orderId, matchId, time)));
+    return fill;
   }
 
   /** Runs `change` on a tracked order and tells an `order` event if its status or fill changed. */
@@ -292,6 +320,7 @@ export class Wallet implements NoteBook {
       orders: [...this.orders.values()].map((o) => ({ ...o, filledQuantity: o.filledQuantity.toString() })),
       memos: [...this.memos],
       memoCursor: this.memoCursor,
+      fills: [...this.fills.values()].map(saveFill),
     };
     writeFileAtomic(this.file.path, this.file.sealer.seal(JSON.stringify(saved)));
   }
@@ -310,6 +339,7 @@ export class Wallet implements NoteBook {
     for (const o of saved.orders)
       this.orders.set(o.orderId, { ...o, filledQuantity: BigInt(o.filledQuantity) });
     for (const m of saved.memos) this.memos.add(m);
+    for (const f of saved.fills ?? []) this.fills.set(fillKey(f.orderId, f.matchId), loadFill(f));
   }
 
   /** Opens an encrypted wallet file. */

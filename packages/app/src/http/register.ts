@@ -6,8 +6,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { routerPath } from '@nightjar/protocol';
 import type { Session } from '../security.js';
-import { API_PREFIX, type BodyOf, type OkOf, type PathParamsOf } from './route-descriptor.js';
-import { appRouteEntries, type APP_ROUTES, type AppRestRouteId } from './routes.js';
+import { API_PREFIX, type BodyOf, type OkOf, type PathParamsOf } from '../api/route-descriptor.js';
+import { appRouteEntries, type APP_ROUTES, type AppRestRouteId } from '../api/routes.js';
 
 type Descriptor<K extends AppRestRouteId> = (typeof APP_ROUTES)[K];
 

@@ -6,7 +6,7 @@
 import { AppError } from '../errors.js';
 import type { Operators } from '../operator.js';
 import { Sessions, type Session } from '../security.js';
-import type { Trader } from '../trading.js';
+import type { Trader } from '../trading/trader.js';
 import type { VenueSession } from '../venue.js';
 import type { AppHandlers } from './register.js';
 
@@ -42,26 +42,26 @@ export function appHandlers(deps: HandlerDeps): AppHandlers {
     },
     getVenue: async () => venue.venueView(),
     verifyVenue: async () => venue.reverify(),
-    getMarkets: async () => t.marketViews(),
-    getBalances: async () => t.balances(),
-    faucet: async ({ body }) => t.faucet(body),
-    deposit: async ({ body }) => t.deposit(body),
-    withdraw: async ({ body }) => t.withdraw(body),
+    getMarkets: async () => t.markets.views(venue.require()),
+    getBalances: async () => t.balances.views(),
+    faucet: async ({ body }) => t.transfers.faucet(body),
+    deposit: async ({ body }) => t.transfers.deposit(body),
+    withdraw: async ({ body }) => t.transfers.withdraw(body),
     listOrders: async () => {
       venue.require();
-      return t.orderViews();
+      return t.orders.views();
     },
-    placeOrder: async ({ body }) => t.place(body),
-    previewOrder: async ({ body }) => t.preview(body),
+    placeOrder: async ({ body }) => t.orders.place(body),
+    previewOrder: async ({ body }) => t.orders.preview(body),
     getOrder: async ({ params }) => {
       venue.require();
-      const v = t.orderView(params.order_id);
+      const v = t.orders.view(params.order_id);
       if (!v) throw new AppError(404, 'NOT_FOUND', `no order ${params.order_id} in this wallet`);
       return v;
     },
-    cancelOrder: async ({ params }) => t.cancel(params.order_id),
-    modifyOrder: async ({ params, body }) => t.modify(params.order_id, body),
-    listFills: async () => t.fillViews(),
+    cancelOrder: async ({ params }) => t.orders.cancel(params.order_id),
+    modifyOrder: async ({ params, body }) => t.orders.modify(params.order_id, body),
+    listFills: async () => t.fills.views(),
     ...operatorHandlers(deps),
   };
 }

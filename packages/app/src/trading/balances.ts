@@ -1,0 +1,64 @@
+/** The wallet's balances per asset (free, locked, settling, not yet final) beside its funding account. */
+import { formatUnits, syncWallet, type Client, type Wallet } from '@nightjar/sdk';
+import type { BalanceView } from '../api-types.js';
+import type { VenueSession } from '../venue.js';
+import type { Markets } from './markets.js';
+
+export class Balances {
+  private syncing: Promise<unknown> | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly venue: VenueSession,
+    private readonly wallet: Wallet,
+    private readonly markets: Markets,
+    private readonly tell: (balances: BalanceView[]) => void,
+  ) {}
+
+  /** Syncs the wallet from the ledger (one sync at a time; callers meanwhile share it). */
+  sync(client: Client): Promise<unknown> {
+    this.syncing ??= syncWallet(client, { refreshOrders: true }).finally(() => (this.syncing = undefined));
+    return this.syncing;
+  }
+
+  async views(options: { sync?: boolean } = {}): Promise<BalanceView[]> {
+    const client = this.venue.require();
+    if (options.sync ?? true) await this.sync(client);
+    const assets = await this.markets.assets(client);
+    const mine = this.wallet.balances();
+    const owner = this.wallet.keys.funding.address;
+    return Promise.all(
+      assets.map(async (a) => {
+        const b = mine[a.mint] ?? { available: 0n, locked: 0n, pendingSettlement: 0n, pending: 0n };
+        const funding = BigInt(await client.ledger.getBalance({ owner, mint: a.mint }));
+        const f = (v: bigint) => formatUnits(v, a.decimals);
+        return {
+          asset: a.symbol,
+          mint: a.mint,
+          decimals: a.decimals,
+          available: f(b.available),
+          locked: f(b.locked),
+          pending_settlement: f(b.pendingSettlement),
+          pending_deposit: f(b.pending ?? 0n),
+          funding: f(funding),
+        };
+      }),
+    );
+  }
+
+  /** Tells the balances soon (one frame for a burst of changes). */
+  soon(): void {
+    if (this.timer || this.closed) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.views({ sync: false }).then(this.tell, () => undefined);
+    }, 250);
+    this.timer.unref();
+  }
+
+  close(): void {
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+  }
+}
