@@ -9,7 +9,10 @@ import { MAX_ORDER_LIFETIME_SLOTS, SETTLEMENT_BUFFER_SLOTS } from '@nightjar/pro
 import {
   cancelOrder,
   deposit,
-  DepositPendingError,
+  isNightjarError,
+  NightjarError,
+  NIGHTJAR_ERROR__DEPOSIT_PENDING,
+  NIGHTJAR_ERROR__LINKS_FUNDING_ADDRESS,
   formatPrice,
   formatUnits,
   waitForInclusion,
@@ -24,7 +27,6 @@ import {
   syncWallet,
   withdraw,
   fundingAddresses,
-  FundingAddressLinkError,
   type BuildOrderParameters,
   type Client,
   type Instrument,
@@ -332,9 +334,9 @@ export class Trader {
         });
       } catch (err) {
         // Landed, not final within the wait: the note is in the wallet and backs orders soon.
-        if (!(err instanceof DepositPendingError)) throw err;
-        const note = this.wallet.notes.get(err.commitment)!;
-        res = { note, signature: err.signature, usable: false };
+        if (!isNightjarError(err, NIGHTJAR_ERROR__DEPOSIT_PENDING)) throw err;
+        const note = this.wallet.notes.get(err.context.commitment)!;
+        res = { note, signature: err.context.signature, usable: false };
       }
       const { note, signature, usable } = res;
       this.balancesSoon();
@@ -364,7 +366,7 @@ export class Trader {
     const linkFundingAddress = req.confirm_funding_link === true;
     // Refused before anything is synced or proved (the SDK would refuse it too).
     if (fundingAddresses(this.wallet).includes(req.recipient) && !linkFundingAddress)
-      throw new FundingAddressLinkError(req.recipient);
+      throw new NightjarError(NIGHTJAR_ERROR__LINKS_FUNDING_ADDRESS, { recipient: req.recipient });
     const progress = this.progress('withdrawal', req.client_ref);
     return this.tracked(progress, async () => {
       progress('syncing');

@@ -7,11 +7,17 @@
  * reopens the wallet and reuses the account). One venue with 200 ms slots serves every example.
  */
 import { spawn } from 'node:child_process';
+
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+
 import { tmpdir } from 'node:os';
+
 import { join } from 'node:path';
+
 import { fileURLToPath } from 'node:url';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import {
   createAccount,
   createClient,
@@ -22,6 +28,7 @@ import {
   type Client,
 } from '../src/index.js';
 import { FAST_SLOTS, killAll, startVenueProcess, stopVenueProcess, track } from '@nightjar/testkit/process';
+
 import type { ChildProcess } from 'node:child_process';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -172,7 +179,7 @@ describe('examples/ against a started venue', () => {
   it('quickstart surfaces an error instead of looping: a wrong wallet password fails at once', async () => {
     const run = await runExample('quickstart', { WALLET_PASSWORD: 'not the password' }, 60_000);
     expect(run.code).not.toBe(0);
-    expect(run.err).toContain('WalletDecryptError');
+    expect(run.err).toContain('wrong password or damaged wallet file');
   });
 
   it('place-and-cancel: faucet, deposit (usable when it resolves), place, reprice, cancel', async () => {
