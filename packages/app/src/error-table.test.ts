@@ -116,12 +116,13 @@ describe('toAppError by code', () => {
       fix: 'nothing was spent; see GET /api/v1/balances',
       venue_code: 'NoteSpent',
     });
-    expect(answer(new NightjarError(WALLET_DECRYPT, { detail: 'x' }))).toEqual({
-      status: 500,
-      code: 'WALLET',
-      message: 'cannot open the wallet',
-      fix: 'check <data-dir>/app/wallet-password',
-    });
+    const wallet = answer(new NightjarError(WALLET_DECRYPT, { detail: 'x' }));
+    expect([wallet.status, wallet.code, wallet.message, wallet.fix]).toEqual([
+      500,
+      'WALLET',
+      'cannot open the wallet',
+      'check <data-dir>/app/wallet-password',
+    ]);
     expect(answer(new NightjarError(INVALID_RESPONSE, { detail: 'x' }))).toEqual({
       status: 500,
       code: 'INTERNAL',
