@@ -5,7 +5,8 @@
  */
 import {
   createClient,
-  ForbiddenError,
+  FORBIDDEN_CODES,
+  isNightjarError,
   formatUnits,
   type Client,
   type Credentials,
@@ -67,7 +68,7 @@ export class Operators {
       await client.request('/admin/drain');
     } catch (err) {
       await client.close();
-      if (err instanceof ForbiddenError)
+      if (isNightjarError(err, FORBIDDEN_CODES))
         throw new AppError(
           403,
           'NOT_ADMIN',

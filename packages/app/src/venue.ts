@@ -16,7 +16,10 @@ import {
   type Prover,
   type StreamClient,
   type StreamClientEvent,
-  type TransportError,
+  nightjarErrorName,
+  TRANSPORT_CHECK,
+  type NightjarError,
+  type TransportErrorCode,
   type VerifyTransportReturnType,
   type Wallet,
 } from '@nightjar/sdk';
@@ -79,15 +82,17 @@ export function checksOf(report: VerifyTransportReturnType): AttestationCheck[] 
 }
 
 /** The checks after a failure: those before the failed one passed, those after were not run. */
-export function checksOfFailure(err: TransportError): AttestationCheck[] {
+export function checksOfFailure(err: NightjarError<TransportErrorCode>): AttestationCheck[] {
   const order = ['a', 'b', 'c', 'd'] as const;
-  const failedAt = err.check === undefined ? -1 : order.indexOf(err.check);
+  const check = TRANSPORT_CHECK[err.code];
+  const code = nightjarErrorName(err.code);
+  const failedAt = check === undefined ? -1 : order.indexOf(check);
   return order.map((id, i) => {
     if (failedAt < 0)
-      return { id, title: TITLES[id], ok: false, detail: `not verified: ${err.code}: ${err.message}` };
+      return { id, title: TITLES[id], ok: false, detail: `not verified: ${code}: ${err.message}` };
     if (i < failedAt) return { id, title: TITLES[id], ok: true, detail: 'passed' };
     if (i === failedAt)
-      return { id, title: TITLES[id], ok: false, detail: `FAILED (${err.code}): ${err.message}` };
+      return { id, title: TITLES[id], ok: false, detail: `FAILED (${code}): ${err.message}` };
     return { id, title: TITLES[id], ok: false, detail: 'not run (an earlier check failed)' };
   });
 }
@@ -287,7 +292,8 @@ export class VenueSession {
     if (bootChanged) this.on.connection('reconnected');
   }
 
-  private fail(err: TransportError): void {
+  private fail(err: NightjarError<TransportErrorCode>): void {
+    const check = TRANSPORT_CHECK[err.code];
     this.failed = true;
     this.view = {
       ...this.view,
@@ -296,9 +302,9 @@ export class VenueSession {
       checked_at: Date.now(),
       error: {
         code: 'ATTESTATION_FAILED',
-        message: `check ${err.check ? `(${err.check}) ` : ''}failed: ${err.message}`,
+        message: `check ${check ? `(${check}) ` : ''}failed: ${err.message}`,
         fix: "the venue is not the attested release you pinned: nothing was sent to it. Check ready.json's platform_root and compose_hash; POST /api/v1/venue/verify checks again",
-        venue_code: err.code,
+        venue_code: err.codeName,
       },
     };
     delete this.view.account_id;

@@ -4,7 +4,8 @@ import {
   createClient,
   createTransport,
   createWallet,
-  LedgerUnavailableError,
+  NightjarError,
+  NIGHTJAR_ERROR__LEDGER_UNAVAILABLE,
   type Client,
   type FreshNoteHoldOptions,
   type Transport,
@@ -80,12 +81,16 @@ export function connectPublic(paths: Paths): { transport: Transport; close(): Pr
     rootCaDer: pinnedRoot(ready),
     composeHash: ready.compose_hash,
     // An unreachable ledger (or one whose certificate is not the pinned one) is the SDK's
-    // LedgerUnavailableError, which the CLI reports as unreachable, as createClient's ledger does.
+    // LEDGER_UNAVAILABLE, which the CLI reports as unreachable, as createClient's ledger does.
     ledger: {
       getVault: (params) =>
         ledger.getVault(params).catch((err: unknown) => {
           if (err instanceof RpcError && err.code === RPC_ERRORS.nodeUnavailable)
-            throw new LedgerUnavailableError('getVault', url, err.code, err.message, { cause: err });
+            throw new NightjarError(
+              NIGHTJAR_ERROR__LEDGER_UNAVAILABLE,
+              { method: 'getVault', url, rpcCode: err.code, detail: err.message },
+              { cause: err },
+            );
           throw err;
         }),
     },

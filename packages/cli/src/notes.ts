@@ -6,12 +6,13 @@
  */
 import {
   formatUnits,
-  InsufficientNotesError,
-  JoinSplitAmountsError,
+  isNightjarError,
+  INSUFFICIENT_NOTES_CODES,
+  NIGHTJAR_ERROR__JOIN_SPLIT_AMOUNTS,
+  NIGHTJAR_ERROR__NOTE_NOT_FREE,
+  NIGHTJAR_ERROR__NOTES_PENDING,
+  NIGHTJAR_ERROR__NOTHING_TO_MERGE,
   mergeCandidates,
-  NoteNotFreeError,
-  NotesPendingError,
-  NothingToMergeError,
   syncWallet,
   waitForInclusion,
   type Client,
@@ -22,7 +23,7 @@ import {
 } from '@nightjar/sdk';
 import { listAssets, resolveAsset, type Asset } from './assets.js';
 import { UsageError } from './args.js';
-import { NOTE_NOT_FREE_FIX } from './classify-error.js';
+import { NOTE_NOT_FREE_FIX } from './error-table.js';
 import { CliError, EXIT } from './exit-codes.js';
 import type { Output, SetStage } from './output.js';
 
@@ -161,20 +162,27 @@ export function notEnough(wallet: Wallet, asset: Asset, required: bigint): CliEr
  * as it is (classify-error maps it).
  */
 export function explainNoteError(err: unknown, wallet: Wallet, asset: Asset): unknown {
-  if (err instanceof NoteNotFreeError) return noteNotFree(wallet, err.commitment, err.reason);
-  if (err instanceof NotesPendingError) return err;
-  if (err instanceof InsufficientNotesError) return notEnough(wallet, asset, err.required);
-  if (err instanceof NothingToMergeError)
+  if (isNightjarError(err, NIGHTJAR_ERROR__NOTE_NOT_FREE))
+    return noteNotFree(wallet, err.context.commitment, err.context.reason);
+  if (isNightjarError(err, NIGHTJAR_ERROR__NOTES_PENDING)) return err;
+  // The rest of the family (NOTE_HELD included), as INSUFFICIENT_NOTES once caught them.
+  if (isNightjarError(err, INSUFFICIENT_NOTES_CODES)) return notEnough(wallet, asset, err.context.required);
+  if (isNightjarError(err, NIGHTJAR_ERROR__NOTHING_TO_MERGE)) {
+    const { count } = err.context;
     return new CliError(
-      `nothing to merge: ${err.count} free ${asset.name} note${err.count === 1 ? '' : 's'}, a merge needs 2 or more (see \`nightjar wallet notes\`)`,
+      `nothing to merge: ${count} free ${asset.name} note${count === 1 ? '' : 's'}, a merge needs 2 or more (see \`nightjar wallet notes\`)`,
       EXIT.wallet,
-      err.code,
+      err.codeName,
     );
-  if (err instanceof JoinSplitAmountsError && err.outputTotal > err.inputTotal)
+  }
+  if (
+    isNightjarError(err, NIGHTJAR_ERROR__JOIN_SPLIT_AMOUNTS) &&
+    err.context.outputTotal > err.context.inputTotal
+  )
     return new CliError(
-      `the new notes add up to ${units(err.outputTotal, asset)}, more than the note holds (${units(err.inputTotal, asset)}): ask less, or name a larger note with --note (see \`nightjar wallet notes\`)`,
+      `the new notes add up to ${units(err.context.outputTotal, asset)}, more than the note holds (${units(err.context.inputTotal, asset)}): ask less, or name a larger note with --note (see \`nightjar wallet notes\`)`,
       EXIT.wallet,
-      err.code,
+      err.codeName,
     );
   return err;
 }

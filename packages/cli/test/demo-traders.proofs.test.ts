@@ -113,7 +113,7 @@ it('demo traders with 1.1 SOL each: a trader that sold its base refills, quotes 
     expect(events.slice(0, refill).some((e) => e.event === 'fully_filled' && ownAsks.has(e.orderId))).toBe(
       true,
     );
-    // Never an ask its notes could not back (the SDK's InsufficientNotesError names the fix).
+    // Never an ask its notes could not back (the SDK's INSUFFICIENT_NOTES names the fix).
     expect(
       events.filter(
         (e) => e.event === 'failed' && e.side === 'ask' && /deposit more|merge smaller notes/.test(e.text),

@@ -3,14 +3,15 @@
  * stages a join-split shows on the progress line. No venue: fast.
  */
 import {
-  JoinSplitAmountsError,
-  LedgerError,
-  LedgerRefusedError,
-  LedgerUnavailableError,
-  NoteNotFreeError,
-  NotesPendingError,
-  NothingToMergeError,
-  SplitOutputsPendingError,
+  NightjarError,
+  NIGHTJAR_ERROR__JOIN_SPLIT_AMOUNTS as JOIN_SPLIT_AMOUNTS,
+  NIGHTJAR_ERROR__LEDGER_ERROR as LEDGER_ERROR,
+  NIGHTJAR_ERROR__LEDGER_REFUSED as LEDGER_REFUSED,
+  NIGHTJAR_ERROR__LEDGER_UNAVAILABLE as LEDGER_UNAVAILABLE,
+  NIGHTJAR_ERROR__NOTE_NOT_FREE as NOTE_NOT_FREE,
+  NIGHTJAR_ERROR__NOTES_PENDING as NOTES_PENDING,
+  NIGHTJAR_ERROR__NOTHING_TO_MERGE as NOTHING_TO_MERGE,
+  NIGHTJAR_ERROR__SPLIT_OUTPUTS_PENDING as SPLIT_OUTPUTS_PENDING,
 } from '@nightjar/sdk';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { classifyError } from '../src/classify-error.js';
@@ -21,25 +22,50 @@ const MINT = 'So11111111111111111111111111111111111111112';
 
 describe('classifyError on note errors', () => {
   it('the ledger refusing: exit 1 with its code and what to do', () => {
-    expect(classifyError(new LedgerRefusedError('join_split', 'NoteLocked', true, 'ab'))).toEqual({
+    expect(
+      classifyError(
+        new NightjarError(LEDGER_REFUSED, {
+          instruction: 'join_split',
+          ledgerCode: 'NoteLocked',
+          landed: true,
+          signature: 'ab',
+        }),
+      ),
+    ).toEqual({
       exitCode: EXIT.refused,
       code: 'LEDGER_REFUSED',
       ledgerCode: 'NoteLocked',
       message:
         'the ledger refused the join_split (NoteLocked: note is locked): a note is locked while a match settles: try again once it settles (`nightjar watch`)',
     });
-    const busy = classifyError(new LedgerRefusedError('withdraw', '-32007', false, 'ab'));
+    const busy = classifyError(
+      new NightjarError(LEDGER_REFUSED, {
+        instruction: 'withdraw',
+        ledgerCode: '-32007',
+        landed: false,
+        signature: 'ab',
+      }),
+    );
     expect(busy).toMatchObject({ exitCode: EXIT.refused, ledgerCode: '-32007' });
     expect(busy.message).toContain('the ledger is busy or down: try again');
   });
 
   it('a ledger that is down: exit 3 naming the fix; a ledger error reply: exit 1 with its code', () => {
     const down = classifyError(
-      new LedgerUnavailableError('getNonce', 'http://127.0.0.1:1', -32005, 'fetch failed'),
+      new NightjarError(LEDGER_UNAVAILABLE, {
+        method: 'getNonce',
+        url: 'http://127.0.0.1:1',
+        rpcCode: -32005,
+        detail: 'fetch failed',
+      }),
     );
     expect(down).toMatchObject({ exitCode: EXIT.unreachable, code: 'LEDGER_UNAVAILABLE' });
     expect(down.message).toContain('is the venue running (`npm start`)?');
-    expect(classifyError(new LedgerError('getLeaves', -32602, 'bad params'))).toMatchObject({
+    expect(
+      classifyError(
+        new NightjarError(LEDGER_ERROR, { method: 'getLeaves', rpcCode: -32602, detail: 'bad params' }),
+      ),
+    ).toMatchObject({
       exitCode: EXIT.refused,
       code: 'LEDGER_ERROR',
       ledgerCode: '-32602',
@@ -47,24 +73,48 @@ describe('classifyError on note errors', () => {
   });
 
   it('a note backing an order, nothing to merge, amounts over the note: exit 5 naming the fix', () => {
-    const backing = classifyError(new NoteNotFreeError(MINT, 'c1', 'order', 5n, 0n));
+    const backing = classifyError(
+      new NightjarError(NOTE_NOT_FREE, {
+        mint: MINT,
+        commitment: 'c1',
+        reason: 'order',
+        required: 5n,
+        available: 0n,
+      }),
+    );
     expect(backing).toMatchObject({ exitCode: EXIT.wallet, code: 'NOTE_NOT_FREE' });
     expect(backing.message).toContain('`nightjar order cancel --id ORDER_ID`');
-    expect(classifyError(new NothingToMergeError(MINT, 1))).toMatchObject({
+    expect(classifyError(new NightjarError(NOTHING_TO_MERGE, { mint: MINT, count: 1 }))).toMatchObject({
       exitCode: EXIT.wallet,
       code: 'NOTHING_TO_MERGE',
     });
-    expect(classifyError(new JoinSplitAmountsError('too much', 5n, 6n))).toMatchObject({
+    expect(
+      classifyError(
+        new NightjarError(JOIN_SPLIT_AMOUNTS, { detail: 'too much', inputTotal: 5n, outputTotal: 6n }),
+      ),
+    ).toMatchObject({
       exitCode: EXIT.wallet,
       code: 'JOIN_SPLIT_AMOUNTS',
     });
     // Other amount rules (too many notes) are usage.
-    expect(classifyError(new JoinSplitAmountsError('9 notes', 5n, 5n)).exitCode).toBe(EXIT.usage);
+    expect(
+      classifyError(
+        new NightjarError(JOIN_SPLIT_AMOUNTS, { detail: '9 notes', inputTotal: 5n, outputTotal: 5n }),
+      ).exitCode,
+    ).toBe(EXIT.usage);
   });
 
   it('notes not final in time: exit 6', () => {
-    expect(classifyError(new NotesPendingError(MINT, 5n, 0n, 60_000)).exitCode).toBe(EXIT.timeout);
-    expect(classifyError(new SplitOutputsPendingError('ab', ['c1'], 60_000))).toMatchObject({
+    expect(
+      classifyError(
+        new NightjarError(NOTES_PENDING, { mint: MINT, required: 5n, available: 0n, waitedMs: 60_000 }),
+      ).exitCode,
+    ).toBe(EXIT.timeout);
+    expect(
+      classifyError(
+        new NightjarError(SPLIT_OUTPUTS_PENDING, { signature: 'ab', commitments: ['c1'], waitedMs: 60_000 }),
+      ),
+    ).toMatchObject({
       exitCode: EXIT.timeout,
       code: 'SPLIT_OUTPUTS_PENDING',
     });

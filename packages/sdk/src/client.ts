@@ -4,7 +4,6 @@
  */
 import { availableParallelism } from 'node:os';
 import { NoteProver } from '@nightjar/circuits';
-import { NightjarError } from './core/errors.js';
 import { reportingProver, type ProofProgress, type Prover } from './core/prover.js';
 import { openVenueSession, type VenueSession } from './core/session.js';
 import type { VenueSessionParameters } from './core/session-options.js';
@@ -18,6 +17,7 @@ export type {
   Prover,
   SpendV2ProofResult,
 } from './core/prover.js';
+import { NIGHTJAR_ERROR__CLIENT_CONFIG, NightjarError } from './core/errors/index.js';
 export type { ClientRequestOptions } from './core/session.js';
 export type { Credentials, RetryInfo } from './core/session-options.js';
 
@@ -77,7 +77,9 @@ export async function createClient(params: CreateClientParameters): Promise<Crea
     },
     get wallet(): Wallet {
       if (!params.wallet)
-        throw new NightjarError('this client has no wallet (pass `wallet` to createClient)');
+        throw new NightjarError(NIGHTJAR_ERROR__CLIENT_CONFIG, {
+          detail: 'this client has no wallet (pass `wallet` to createClient)',
+        });
       return params.wallet;
     },
     get hasWallet() {

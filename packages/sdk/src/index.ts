@@ -4,7 +4,7 @@
  * Layers (docs/sdk.md): core → wallet → client → notes → orders → actions → stream.
  */
 export * from './core/transport/index.js';
-export * from './core/errors.js';
+export * from './core/errors/index.js';
 export * from './client.js';
 export * from './core/nonce-store.js';
 export * from './core/utils/decimal.js';
@@ -26,7 +26,6 @@ export type {
   WalletNoteStoredEvent,
   WalletOrderEvent,
 } from './wallet/events.js';
-export { StreamOverflowError } from './core/stream/event-queue.js';
 export type { StreamTimers } from './core/stream/heartbeat.js';
 // Helpers under the verbs, public since before the layers: programs and the CLI use them.
 export { assetParameter, learnAsset, resolveAsset } from './core/assets.js';

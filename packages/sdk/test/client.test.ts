@@ -5,24 +5,24 @@
 import { X509Certificate } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  AccountSuspendedError,
-  ComposeHashMismatchError,
   createClient,
   getOpenOrders,
   getTime,
-  NotFoundError,
   getOrder,
   createStream,
   getInstruments,
-  InvalidResponseError,
-  isNightjarError,
-  ParameterError,
-  RateLimitError,
   type RetryInfo,
   type StreamClientEvent,
 } from '../src/index.js';
 import { login } from '@nightjar/testkit';
 import { pins, startTestVenue, type TestVenue } from './helpers.js';
+import type { NightjarError } from '../src/index.js';
+import {
+  NIGHTJAR_ERROR__ATTESTATION_COMPOSE_HASH,
+  NIGHTJAR_ERROR__INVALID_RESPONSE,
+  PARAMETER_CODES,
+  isNightjarError,
+} from '../src/index.js';
 
 let v: TestVenue;
 beforeAll(async () => {
@@ -55,14 +55,14 @@ describe('client core', () => {
       expect((await getTime(c)).slot).toBeGreaterThan(0n);
       expect(await getOpenOrders(c)).toEqual([]);
       const err = await getOrder(c, { orderId: '11'.repeat(16) }).catch((e: unknown) => e);
-      expect(err).toBeInstanceOf(NotFoundError);
-      expect(err).toMatchObject({ code: 1301, status: 404, retryable: false });
+      expect(isNightjarError(err, 1301)).toBe(true);
+      expect(err).toMatchObject({ code: 1301, retryable: false, context: { status: 404 } });
     } finally {
       await c.close();
     }
   });
 
-  it("parses answers with protocol's codecs; one off the spec throws InvalidResponseError", async () => {
+  it("parses answers with protocol's codecs; one off the spec throws INVALID_RESPONSE", async () => {
     const { credentials } = await v.newAccount();
     const c = await connect(credentials);
     try {
@@ -75,7 +75,7 @@ describe('client core', () => {
         return path === '/time' ? { ...res, body: { slot: -1 } } : res;
       }) as typeof c.transport.request;
       const err = await getTime(c).catch((e: unknown) => e);
-      expect(err).toBeInstanceOf(InvalidResponseError);
+      expect(isNightjarError(err, NIGHTJAR_ERROR__INVALID_RESPONSE)).toBe(true);
       expect((err as Error).message).toContain('/time');
       expect(isNightjarError(err)).toBe(true);
       const missing = await getOrder(c, { orderId: '11'.repeat(16) }).catch((e: unknown) => e);
@@ -95,10 +95,10 @@ describe('client core', () => {
       ledger: v.ledger,
       credentials,
     }).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(ComposeHashMismatchError);
+    expect(isNightjarError(err, NIGHTJAR_ERROR__ATTESTATION_COMPOSE_HASH)).toBe(true);
   });
 
-  it('pinnedRoot: PEM text works; a path (ready.json names one) or a bad PEM is a ParameterError naming the fix', async () => {
+  it('pinnedRoot: PEM text works; a path (ready.json names one) or a bad PEM is a PARAMETER naming the fix', async () => {
     const { credentials } = await v.newAccount();
     const p = pins(v);
     const params = { baseUrl: v.engine.url, composeHash: p.composeHash, ledger: v.ledger, credentials };
@@ -109,13 +109,13 @@ describe('client core', () => {
     const path = await createClient({ ...params, pinnedRoot: '/tmp/x/engine/attestation/root-ca.der' }).catch(
       (e: unknown) => e,
     );
-    expect(path).toBeInstanceOf(ParameterError);
+    expect(isNightjarError(path, PARAMETER_CODES)).toBe(true);
     expect((path as Error).message).toContain('readFileSync(ready.platform_root)');
     const junk = await createClient({
       ...params,
       pinnedRoot: '-----BEGIN CERTIFICATE-----\nnot base64\n-----END CERTIFICATE-----\n',
     }).catch((e: unknown) => e);
-    expect(junk).toBeInstanceOf(ParameterError);
+    expect(isNightjarError(junk, PARAMETER_CODES)).toBe(true);
     expect((junk as Error).message).toBe('pinnedRoot is not a valid PEM certificate');
   });
 
@@ -148,8 +148,8 @@ describe('client core', () => {
       });
       expect(r.status).toBeLessThan(300);
       const err = await getOpenOrders(c).catch((e: unknown) => e);
-      expect(err).toBeInstanceOf(AccountSuspendedError);
-      expect(err).toMatchObject({ code: 1150, status: 403, retryable: false });
+      expect(isNightjarError(err, 1150)).toBe(true);
+      expect(err).toMatchObject({ code: 1150, retryable: false, context: { status: 403 } });
       // Later calls fail at once, without a new token.
       expect(await getOpenOrders(c).catch((e: unknown) => e)).toBe(err);
     } finally {
@@ -175,10 +175,10 @@ describe('client core', () => {
       // unless the venue took over 4 s to serve them.
       const all = await Promise.all(Array.from({ length: 100 }, () => getOpenOrders(c)));
       expect(all).toHaveLength(100);
-      const limited = retries.filter((r) => r.error instanceof RateLimitError);
+      const limited = retries.filter((r) => isNightjarError(r.error, 1401));
       expect(limited.length).toBeGreaterThan(0);
       for (const r of limited) {
-        const after = (r.error as RateLimitError).retryAfterSeconds;
+        const after = (r.error as NightjarError<1401>).context.retryAfterSeconds;
         expect(after).toBeGreaterThan(0);
         expect(r.delayMs).toBeGreaterThanOrEqual(after! * 1000);
       }

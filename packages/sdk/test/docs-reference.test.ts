@@ -22,7 +22,7 @@ const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
 const BUILDING_BLOCKS: Record<string, string> = {
   checkExpiry: "placeOrder's expiry check before proving",
   chooseNote: "placeOrder's note choice against the venue's tree (selectNote is the documented one)",
-  largestAmount: 'the largest note, for InsufficientNotesError',
+  largestAmount: 'the largest note, for INSUFFICIENT_NOTES',
   venueTree: "the venue's tree view chooseNote reads",
   prepareOrder: 'buildOrder with the nonce left for later (modifyOrder, placeOrders)',
   signOrder: "buildOrder's and modifyOrder's nonce and signature",

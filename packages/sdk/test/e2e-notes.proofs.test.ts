@@ -12,8 +12,6 @@ import { describe, expect, it } from 'vitest';
 import { ProverInputError } from '@nightjar/circuits';
 import { feeOn, parseAddress, requiredCollateral } from '@nightjar/protocol';
 import {
-  JoinSplitAmountsError,
-  NoteNotFreeError,
   cancelOrder,
   createWallet,
   deposit,
@@ -31,6 +29,11 @@ import { noteWitness } from '../src/notes/note-witness.js';
 import { SYMBOL, kinds, storedFills, unspent, useE2eVenue } from './e2e-venue.js';
 import { advanceUntil } from '@nightjar/testkit';
 import { freshAddress } from './helpers.js';
+import {
+  NIGHTJAR_ERROR__JOIN_SPLIT_AMOUNTS,
+  NIGHTJAR_ERROR__NOTE_NOT_FREE,
+  isNightjarError,
+} from '../src/index.js';
 
 const venue = useE2eVenue();
 
@@ -113,8 +116,8 @@ describe('SDK end to end: splits and merges with real proofs', () => {
       commitment: changeA.commitment,
       into: 2,
     }).catch((e: unknown) => e);
-    expect(refused).toBeInstanceOf(NoteNotFreeError);
-    expect(refused).toMatchObject({ reason: 'order', commitment: changeA.commitment });
+    expect(isNightjarError(refused, NIGHTJAR_ERROR__NOTE_NOT_FREE)).toBe(true);
+    expect(refused).toMatchObject({ context: { reason: 'order', commitment: changeA.commitment } });
     expect(sent.length).toBe(sentBefore);
     expect(joinSplitVerdicts).toEqual([true]); // only the first split's proof
 
@@ -241,7 +244,7 @@ describe('SDK end to end: splits and merges with real proofs', () => {
       commitment: spareNote!.commitment,
       amounts: [spare, 1n],
     }).catch((e: unknown) => e);
-    expect(over).toBeInstanceOf(JoinSplitAmountsError);
+    expect(isNightjarError(over, NIGHTJAR_ERROR__JOIN_SPLIT_AMOUNTS)).toBe(true);
     const w = await noteWitness(carol.client, spareNote!);
     await expect(
       carol.client.prover().proveValidJoinSplit({

@@ -4,15 +4,10 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  ConflictError,
-  InsufficientNotesError,
-  cancelOrder,
-  createWallet,
-  deposit,
-  placeOrder,
-} from '../src/index.js';
+import { cancelOrder, createWallet, deposit, placeOrder } from '../src/index.js';
 import { FAST_SCRYPT, SYMBOL, useE2eVenue } from './e2e-venue.js';
+import type { NightjarError } from '../src/index.js';
+import { CONFLICT_CODES, INSUFFICIENT_NOTES_CODES, isNightjarError } from '../src/index.js';
 
 const venue = useE2eVenue();
 
@@ -48,8 +43,8 @@ describe('SDK end to end: placing orders', () => {
     const err = await placeOrder(c3, { symbol: SYMBOL, side: 'bid', amount: '1', price: '100' }).catch(
       (e) => e,
     );
-    expect(err).toBeInstanceOf(ConflictError);
-    expect((err as ConflictError).code).toBe(1202);
+    expect(isNightjarError(err, CONFLICT_CODES)).toBe(true);
+    expect((err as NightjarError).code).toBe(1202);
     await c3.close();
   }, 60_000);
 
@@ -70,7 +65,7 @@ describe('SDK end to end: placing orders', () => {
       expect(placed.map((p) => p.body.arrival_nonce).sort()).toEqual([1n, 2n, 3n]);
       await expect(
         placeOrder(c, { symbol: SYMBOL, side: 'bid', amount: '1', price: '100' }),
-      ).rejects.toBeInstanceOf(InsufficientNotesError);
+      ).rejects.toSatisfy((e: unknown) => isNightjarError(e, INSUFFICIENT_NOTES_CODES));
       await Promise.all(placed.map((p) => cancelOrder(c, { orderId: p.orderId })));
     } finally {
       await c.close();

@@ -232,7 +232,7 @@ describe.concurrent('examples/ against a started venue', () => {
     await quickstartDone.opened;
     const run = await runExample('quickstart', { WALLET_PASSWORD: 'not the password' }, 60_000);
     expect(run.code).not.toBe(0);
-    expect(run.err).toContain('WalletDecryptError');
+    expect(run.err).toContain('wrong password or damaged wallet file');
   });
 
   it('recover-wallet: the place-and-cancel wallet rebuilt from its seed alone', async ({ expect }) => {

@@ -16,26 +16,31 @@ import {
 } from '@nightjar/protocol';
 import { buildCollateral, SimulatedPlatform } from '../../engine/src/index.js';
 import {
-  BootSessionMismatchError,
   checkIdentity,
   checkTransportEvidence,
-  ComposeHashMismatchError,
-  EventLogError,
   fetchTransportEvidence,
-  ManifestMismatchError,
-  NonceMismatchError,
-  NotVerifiedError,
   openPinnedSocket,
-  QuoteInvalidError,
-  RootMismatchError,
-  SignerSetMismatchError,
-  SpkiMismatchError,
-  TcbStatusError,
   type CheckTransportEvidenceParameters,
   type PinnedSocket,
-  type TransportError,
 } from '../src/index.js';
 import { pins, startTestVenue, type TestVenue } from './helpers.js';
+import type { NightjarError } from '../src/index.js';
+import {
+  NIGHTJAR_ERROR__ATTESTATION_BOOT_SESSION,
+  NIGHTJAR_ERROR__ATTESTATION_COMPOSE_HASH,
+  NIGHTJAR_ERROR__ATTESTATION_EVENT_LOG,
+  NIGHTJAR_ERROR__ATTESTATION_MANIFEST,
+  NIGHTJAR_ERROR__ATTESTATION_NONCE,
+  NIGHTJAR_ERROR__ATTESTATION_QUOTE,
+  NIGHTJAR_ERROR__ATTESTATION_ROOT,
+  NIGHTJAR_ERROR__ATTESTATION_SIGNER_SET,
+  NIGHTJAR_ERROR__ATTESTATION_SPKI,
+  NIGHTJAR_ERROR__ATTESTATION_TCB,
+  NIGHTJAR_ERROR__TRANSPORT_NOT_VERIFIED,
+  TRANSPORT_CHECK,
+  isNightjarError,
+  type TransportErrorCode,
+} from '../src/index.js';
 
 describe('forged transport evidence', () => {
   let v: TestVenue;
@@ -68,11 +73,13 @@ describe('forged transport evidence', () => {
     return copy;
   };
 
-  function failure(params: Partial<CheckTransportEvidenceParameters>): TransportError {
+  type Transport = NightjarError<TransportErrorCode>;
+
+  function failure(params: Partial<CheckTransportEvidenceParameters>): Transport {
     try {
       checkTransportEvidence({ ...base, ...params });
     } catch (err) {
-      return err as TransportError;
+      return err as Transport;
     }
     throw new Error('the forgery passed');
   }
@@ -88,20 +95,20 @@ describe('forged transport evidence', () => {
     });
     expect(identity.signerSetSha256).toBe(checked.manifest.signer_set_sha256);
     const refused = await socket.request('/info', { token: 'secret' }).catch((e: unknown) => e);
-    expect(refused).toBeInstanceOf(NotVerifiedError);
+    expect(isNightjarError(refused, NIGHTJAR_ERROR__TRANSPORT_NOT_VERIFIED)).toBe(true);
   });
 
   it('(a) a stale or foreign nonce', () => {
     const stale = failure({ nonce: randomBytes(32) });
-    expect(stale).toBeInstanceOf(NonceMismatchError);
-    expect([stale.code, stale.check]).toEqual(['ATTESTATION_NONCE', 'a']);
+    expect(isNightjarError(stale, NIGHTJAR_ERROR__ATTESTATION_NONCE)).toBe(true);
+    expect([stale.codeName, TRANSPORT_CHECK[stale.code]]).toEqual(['ATTESTATION_NONCE', 'a']);
     // The report_data field rewritten to the new nonce does not help: the quote still says the old one.
     const other = randomBytes(32);
     const rewritten = failure({
       nonce: other,
       evidence: forged((e) => (e.report_data = Buffer.from(other).toString('hex') + e.report_data.slice(64))),
     });
-    expect(rewritten).toBeInstanceOf(NonceMismatchError);
+    expect(isNightjarError(rewritten, NIGHTJAR_ERROR__ATTESTATION_NONCE)).toBe(true);
   });
 
   it('(a) a forged quote signature', () => {
@@ -112,8 +119,8 @@ describe('forged transport evidence', () => {
         e.quote = q.toString('hex');
       }),
     });
-    expect(err).toBeInstanceOf(QuoteInvalidError);
-    expect([err.code, err.check]).toEqual(['ATTESTATION_QUOTE', 'a']);
+    expect(isNightjarError(err, NIGHTJAR_ERROR__ATTESTATION_QUOTE)).toBe(true);
+    expect([err.codeName, TRANSPORT_CHECK[err.code]]).toEqual(['ATTESTATION_QUOTE', 'a']);
     // An altered measurement (MRTD) under the genuine signature fails the same way.
     const mrtd = failure({
       evidence: forged((e) => {
@@ -122,15 +129,20 @@ describe('forged transport evidence', () => {
         e.quote = q.toString('hex');
       }),
     });
-    expect(mrtd).toBeInstanceOf(QuoteInvalidError);
+    expect(isNightjarError(mrtd, NIGHTJAR_ERROR__ATTESTATION_QUOTE)).toBe(true);
   });
 
   it('(a) a wrong root: another simulated PKI, and Intel’s real root', async () => {
     const other = await SimulatedPlatform.open({ dir: undefined, composeHash: pins(v).composeHash });
     const err = failure({ rootCaDer: other.rootCa.der });
-    expect(err).toBeInstanceOf(RootMismatchError);
-    expect([err.code, err.check]).toEqual(['ATTESTATION_ROOT', 'a']);
-    expect(failure({ rootCaDer: dcap.constants.TRUSTED_ROOT_CA_DER })).toBeInstanceOf(RootMismatchError);
+    expect(isNightjarError(err, NIGHTJAR_ERROR__ATTESTATION_ROOT)).toBe(true);
+    expect([err.codeName, TRANSPORT_CHECK[err.code]]).toEqual(['ATTESTATION_ROOT', 'a']);
+    expect(
+      isNightjarError(
+        failure({ rootCaDer: dcap.constants.TRUSTED_ROOT_CA_DER }),
+        NIGHTJAR_ERROR__ATTESTATION_ROOT,
+      ),
+    ).toBe(true);
     // A forger's own quote and collateral under its own root, checked against the pinned root.
     const q = await other.quote(Buffer.from(genuine.report_data, 'hex'));
     const own = failure({
@@ -139,7 +151,7 @@ describe('forged transport evidence', () => {
         e.collateral = q.collateral;
       }),
     });
-    expect(own).toBeInstanceOf(RootMismatchError);
+    expect(isNightjarError(own, NIGHTJAR_ERROR__ATTESTATION_ROOT)).toBe(true);
   });
 
   it('(a) a TCB status other than UpToDate', () => {
@@ -148,8 +160,12 @@ describe('forged transport evidence', () => {
       const err = failure({
         evidence: forged((e) => (e.collateral = buildCollateral(platform.pki, { tcbStatus: status }))),
       });
-      expect(err).toBeInstanceOf(TcbStatusError);
-      expect([err.code, err.check, (err as TcbStatusError).status]).toEqual(['ATTESTATION_TCB', 'a', status]);
+      expect(isNightjarError(err, NIGHTJAR_ERROR__ATTESTATION_TCB)).toBe(true);
+      expect([
+        err.codeName,
+        TRANSPORT_CHECK[err.code],
+        (err.context as { tcbStatus: string }).tcbStatus,
+      ]).toEqual(['ATTESTATION_TCB', 'a', status]);
     }
   });
 
@@ -160,13 +176,13 @@ describe('forged transport evidence', () => {
           (e.manifest_bytes = e.manifest_bytes.slice(0, 8) + 'ff'.repeat(32) + e.manifest_bytes.slice(72)),
       ),
     });
-    expect(bytes).toBeInstanceOf(ManifestMismatchError);
-    expect([bytes.code, bytes.check]).toEqual(['ATTESTATION_MANIFEST', 'b']);
+    expect(isNightjarError(bytes, NIGHTJAR_ERROR__ATTESTATION_MANIFEST)).toBe(true);
+    expect([bytes.codeName, TRANSPORT_CHECK[bytes.code]]).toEqual(['ATTESTATION_MANIFEST', 'b']);
     const shown = failure({ evidence: forged((e) => (e.manifest.boot_session_id = '00'.repeat(32))) });
-    expect(shown).toBeInstanceOf(ManifestMismatchError);
+    expect(isNightjarError(shown, NIGHTJAR_ERROR__ATTESTATION_MANIFEST)).toBe(true);
     const spki = failure({ socketSpkiSha256: 'ab'.repeat(32) });
-    expect(spki).toBeInstanceOf(SpkiMismatchError);
-    expect([spki.code, spki.check]).toEqual(['ATTESTATION_SPKI', 'b']);
+    expect(isNightjarError(spki, NIGHTJAR_ERROR__ATTESTATION_SPKI)).toBe(true);
+    expect([spki.codeName, TRANSPORT_CHECK[spki.code]]).toEqual(['ATTESTATION_SPKI', 'b']);
   });
 
   const composeIndex = () => genuine.event_log.findIndex((e) => e.event === COMPOSE_HASH_EVENT);
@@ -175,12 +191,12 @@ describe('forged transport evidence', () => {
     const payload = failure({
       evidence: forged((e) => (e.event_log[composeIndex()]!.event_payload = 'ee'.repeat(32))),
     });
-    expect(payload).toBeInstanceOf(EventLogError);
-    expect([payload.code, payload.check, (payload as EventLogError).reason]).toEqual([
-      'ATTESTATION_EVENT_LOG',
-      'c',
-      'digest_mismatch',
-    ]);
+    expect(isNightjarError(payload, NIGHTJAR_ERROR__ATTESTATION_EVENT_LOG)).toBe(true);
+    expect([
+      payload.codeName,
+      TRANSPORT_CHECK[payload.code],
+      (payload.context as { reason: string }).reason,
+    ]).toEqual(['ATTESTATION_EVENT_LOG', 'c', 'digest_mismatch']);
     // Payload and digest changed together agree with each other, but no longer replay to RTMR3.
     const consistent = failure({
       evidence: forged((e) => {
@@ -191,21 +207,21 @@ describe('forged transport evidence', () => {
         ).toString('hex');
       }),
     });
-    expect((consistent as EventLogError).reason).toBe('replay_mismatch');
+    expect((consistent.context as { reason: string }).reason).toBe('replay_mismatch');
     // A dropped entry does not replay either.
     const dropped = failure({ evidence: forged((e) => e.event_log.splice(composeIndex() + 1, 1)) });
-    expect((dropped as EventLogError).reason).toBe('replay_mismatch');
+    expect((dropped.context as { reason: string }).reason).toBe('replay_mismatch');
   });
 
   it('(c) a re-typed event-log entry', () => {
     const err = failure({ evidence: forged((e) => (e.event_log[composeIndex()]!.event_type = 1n)) });
-    expect(err).toBeInstanceOf(EventLogError);
-    expect((err as EventLogError).reason).toBe('retyped_compose_hash');
+    expect(isNightjarError(err, NIGHTJAR_ERROR__ATTESTATION_EVENT_LOG)).toBe(true);
+    expect((err.context as { reason: string }).reason).toBe('retyped_compose_hash');
     // A firmware entry re-typed as a runtime event: its digest is not that of its payload.
     const firmware = failure({
       evidence: forged((e) => (e.event_log[0]!.event_type = BigInt(RUNTIME_EVENT_TYPE))),
     });
-    expect(firmware).toBeInstanceOf(EventLogError);
+    expect(isNightjarError(firmware, NIGHTJAR_ERROR__ATTESTATION_EVENT_LOG)).toBe(true);
   });
 
   it('(c) two compose-hash events', () => {
@@ -215,14 +231,14 @@ describe('forged transport evidence', () => {
         e.event_log.push({ ...entry });
       }),
     });
-    expect(err).toBeInstanceOf(EventLogError);
-    expect((err as EventLogError).reason).toBe('compose_hash_count');
+    expect(isNightjarError(err, NIGHTJAR_ERROR__ATTESTATION_EVENT_LOG)).toBe(true);
+    expect((err.context as { reason: string }).reason).toBe('compose_hash_count');
   });
 
   it('(c) a compose hash other than the pinned release', () => {
     const err = failure({ composeHash: 'ab'.repeat(32) });
-    expect(err).toBeInstanceOf(ComposeHashMismatchError);
-    expect([err.code, err.check]).toEqual(['ATTESTATION_COMPOSE_HASH', 'c']);
+    expect(isNightjarError(err, NIGHTJAR_ERROR__ATTESTATION_COMPOSE_HASH)).toBe(true);
+    expect([err.codeName, TRANSPORT_CHECK[err.code]]).toEqual(['ATTESTATION_COMPOSE_HASH', 'c']);
   });
 
   it('(d) a boot session other than /info’s, and a signer set other than the finalized on-chain set', async () => {
@@ -231,9 +247,9 @@ describe('forged transport evidence', () => {
       manifest,
       infoBootSessionId: 'cd'.repeat(32),
       ledger: v.ledger,
-    }).catch((e: TransportError) => e);
-    expect(boot).toBeInstanceOf(BootSessionMismatchError);
-    expect([(boot as TransportError).code, (boot as TransportError).check]).toEqual([
+    }).catch((e: Transport) => e);
+    expect(isNightjarError(boot, NIGHTJAR_ERROR__ATTESTATION_BOOT_SESSION)).toBe(true);
+    expect([(boot as Transport).codeName, TRANSPORT_CHECK[(boot as Transport).code]]).toEqual([
       'ATTESTATION_BOOT_SESSION',
       'd',
     ]);
@@ -246,9 +262,9 @@ describe('forged transport evidence', () => {
       manifest,
       infoBootSessionId: v.engine.bootSessionId,
       ledger: otherSet,
-    }).catch((e: TransportError) => e);
-    expect(signer).toBeInstanceOf(SignerSetMismatchError);
-    expect([(signer as TransportError).code, (signer as TransportError).check]).toEqual([
+    }).catch((e: Transport) => e);
+    expect(isNightjarError(signer, NIGHTJAR_ERROR__ATTESTATION_SIGNER_SET)).toBe(true);
+    expect([(signer as Transport).codeName, TRANSPORT_CHECK[(signer as Transport).code]]).toEqual([
       'ATTESTATION_SIGNER_SET',
       'd',
     ]);

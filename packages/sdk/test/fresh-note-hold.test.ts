@@ -6,16 +6,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requiredCollateral, type Instrument } from '@nightjar/protocol';
-import {
-  deposit,
-  FreshNoteHold,
-  InsufficientNotesError,
-  NoteHeldError,
-  placeOrder,
-  type Client,
-} from '../src/index.js';
+import { deposit, FreshNoteHold, placeOrder, type Client } from '../src/index.js';
 import { startTestVenue, type TestVenue } from './helpers.js';
 import { finalize, newParty } from '@nightjar/testkit';
+import type { NightjarError } from '../src/index.js';
+import { INSUFFICIENT_NOTES_CODES, NIGHTJAR_ERROR__NOTE_HELD, isNightjarError } from '../src/index.js';
 
 let v: TestVenue;
 let inst: Instrument;
@@ -76,11 +71,13 @@ describe('the fresh-note hold', () => {
       const order = { symbol: 'SOL-USDC', side: 'ask', amount: size, noteWaitMs: 0 } as const;
       // Before the fix the order was placed at once, on the note that had just become final.
       const err = await placeOrder(c, order).catch((e: unknown) => e);
-      expect(err).toBeInstanceOf(NoteHeldError);
-      expect((err as NoteHeldError).readyAt).toBe(t + 30_000);
+      expect(isNightjarError(err, NIGHTJAR_ERROR__NOTE_HELD)).toBe(true);
+      expect((err as NightjarError<typeof NIGHTJAR_ERROR__NOTE_HELD>).context.readyAt).toBe(t + 30_000);
       expect(draws).toEqual([60_000]);
       t += 29_999;
-      expect(await placeOrder(c, order).catch((e: unknown) => e)).toBeInstanceOf(NoteHeldError);
+      expect(
+        isNightjarError(await placeOrder(c, order).catch((e: unknown) => e), NIGHTJAR_ERROR__NOTE_HELD),
+      ).toBe(true);
       expect(c.wallet.reserved.size).toBe(0);
 
       // A merge for an order would spend held deposits just the same: none is made.
@@ -89,7 +86,7 @@ describe('the fresh-note hold', () => {
       await finalize(v);
       const before = c.wallet.unspentNotes().map((n) => n.commitment);
       const merged = await placeOrder(c, { ...order, amount: 2n * size }).catch((e: unknown) => e);
-      expect(merged).toBeInstanceOf(InsufficientNotesError);
+      expect(isNightjarError(merged, INSUFFICIENT_NOTES_CODES)).toBe(true);
       expect(c.wallet.unspentNotes().map((n) => n.commitment)).toEqual(before);
 
       t += 1;

@@ -1,29 +1,26 @@
 /**
  * Ledger failures reach a program as typed SDK errors (issue 20, item 8), against a real engine
  * (stand-in proofs) and its ledger served over JSON-RPC as `nightjar start` serves it: a ledger
- * that stopped answering is a retryable `LedgerUnavailableError` naming its URL and the fix, from
+ * that stopped answering is a retryable `LEDGER_UNAVAILABLE` naming its URL and the fix, from
  * `createClient`, `getBalances`, `syncWallet` and `deposit` alike (the faucet keeps its own
- * `FaucetError`); a JSON-RPC error reply on a read is a `LedgerError` with `rpcCode` and the
- * method, also from a ledger the caller passed; transactions keep `LedgerRefusedError`, and a lost
+ * `FAUCET_UNAVAILABLE`); a JSON-RPC error reply on a read is a `LEDGER_ERROR` with `rpcCode` and the
+ * method, also from a ledger the caller passed; transactions keep `LEDGER_REFUSED`, and a lost
  * reply (-32004) is still answered by reading the record.
  */
 import { createServer } from 'node:net';
 import { serveLedger, type LedgerServer } from '@nightjar/ledger';
 import { RpcError, type LedgerClient, type LedgerMethodName } from '@nightjar/ledger/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  FaucetError,
-  LedgerError,
-  LedgerRefusedError,
-  LedgerUnavailableError,
-  deposit,
-  getBalances,
-  isNightjarError,
-  requestFaucet,
-  syncWallet,
-} from '../src/index.js';
+import { deposit, getBalances, requestFaucet, syncWallet } from '../src/index.js';
 import { newParty } from '@nightjar/testkit';
 import { expectRejection, startTestVenue, type TestVenue } from './helpers.js';
+import {
+  FAUCET_CODES,
+  LEDGER_ERROR_CODES,
+  NIGHTJAR_ERROR__LEDGER_REFUSED,
+  NIGHTJAR_ERROR__LEDGER_UNAVAILABLE,
+  isNightjarError,
+} from '../src/index.js';
 
 let v: TestVenue;
 beforeAll(async () => {
@@ -66,22 +63,26 @@ function overriding(
 }
 
 function expectUnavailable(err: unknown, url: string): void {
-  expect(err).toBeInstanceOf(LedgerUnavailableError);
-  expect(err).toMatchObject({ code: 'LEDGER_UNAVAILABLE', retryable: true, url, rpcCode: -32005 });
+  expect(isNightjarError(err, NIGHTJAR_ERROR__LEDGER_UNAVAILABLE)).toBe(true);
+  expect(err).toMatchObject({
+    codeName: 'LEDGER_UNAVAILABLE',
+    retryable: true,
+    context: { url, rpcCode: -32005 },
+  });
   expect((err as Error).message).toContain(`the ledger at ${url} is unavailable`);
   expect((err as Error).message).toContain('is the venue running (`npm start`)? then try again');
   expect(isNightjarError(err)).toBe(true);
 }
 
 describe('a ledger that does not answer', () => {
-  it('createClient with a ledgerUrl on a closed port: LedgerUnavailableError naming the URL and the fix', async () => {
+  it('createClient with a ledgerUrl on a closed port: LEDGER_UNAVAILABLE naming the URL and the fix', async () => {
     const url = `http://127.0.0.1:${await closedPort()}`;
     const err = await expectRejection(rpcClient(url));
     expectUnavailable(err, url);
-    expect(err).toMatchObject({ method: 'getVault' }); // the signer set, read to verify the venue
+    expect(err).toMatchObject({ context: { method: 'getVault' } }); // the signer set, read to verify the venue
   });
 
-  it('a ledger stopped after the client connected: getBalances, syncWallet and deposit throw LedgerUnavailableError', async () => {
+  it('a ledger stopped after the client connected: getBalances, syncWallet and deposit throw LEDGER_UNAVAILABLE', async () => {
     let server: LedgerServer | undefined = await serveLedger(v.ledger, { port: 0 });
     const url = server.url;
     const client = await rpcClient(url, server.devSecret);
@@ -98,11 +99,15 @@ describe('a ledger that does not answer', () => {
       expectUnavailable(await expectRejection(syncWallet(client)), url);
       const err = await expectRejection(deposit(client, { asset: 'USDC', amount: '5' }));
       expectUnavailable(err, url);
-      expect(err).toMatchObject({ method: 'getNonce' });
+      expect(err).toMatchObject({ context: { method: 'getNonce' } });
       // The faucet keeps its own error, FAUCET_UNAVAILABLE and retryable, with the fix.
       const faucet = await expectRejection(requestFaucet(client, { asset: 'USDC', amount: '1' }));
-      expect(faucet).toBeInstanceOf(FaucetError);
-      expect(faucet).toMatchObject({ code: 'FAUCET_UNAVAILABLE', retryable: true, rpcCode: -32005 });
+      expect(isNightjarError(faucet, FAUCET_CODES)).toBe(true);
+      expect(faucet).toMatchObject({
+        codeName: 'FAUCET_UNAVAILABLE',
+        retryable: true,
+        context: { rpcCode: -32005 },
+      });
       expect(faucet.message).toMatch(
         /^the ledger is unreachable \(ledger unreachable: .+\): is the venue running/,
       );
@@ -114,7 +119,7 @@ describe('a ledger that does not answer', () => {
 });
 
 describe('a ledger that answers with an error', () => {
-  it('a read refused by the ledger (a ledger the caller passed): LedgerError with rpcCode and method', async () => {
+  it('a read refused by the ledger (a ledger the caller passed): LEDGER_ERROR with rpcCode and method', async () => {
     const refused = new RpcError(-32602, 'tree_id is not a shard of this ledger');
     const { client } = await newParty(v, {
       ledger: (l) =>
@@ -126,14 +131,13 @@ describe('a ledger that answers with an error', () => {
     });
     try {
       const err = await expectRejection(getBalances(client));
-      expect(err).toBeInstanceOf(LedgerError);
-      expect(err).not.toBeInstanceOf(LedgerUnavailableError);
+      expect(isNightjarError(err, LEDGER_ERROR_CODES)).toBe(true);
+      expect(isNightjarError(err, NIGHTJAR_ERROR__LEDGER_UNAVAILABLE)).toBe(false);
       expect(err).toMatchObject({
-        code: 'LEDGER_ERROR',
-        rpcCode: -32602,
-        method: 'getTreeRoot',
+        codeName: 'LEDGER_ERROR',
         retryable: false,
         cause: refused,
+        context: { rpcCode: -32602, method: 'getTreeRoot' },
       });
       expect(err.message).toBe(
         'the ledger refused getTreeRoot (JSON-RPC -32602): tree_id is not a shard of this ledger',
@@ -143,7 +147,7 @@ describe('a ledger that answers with an error', () => {
     }
   });
 
-  it('a refused transaction is still LedgerRefusedError with the JSON-RPC code; a lost reply is answered by the record', async () => {
+  it('a refused transaction is still LEDGER_REFUSED with the JSON-RPC code; a lost reply is answered by the record', async () => {
     const funded = async (ledger: (l: LedgerClient) => LedgerClient) => {
       const party = await newParty(v, { ledger });
       await v.ledger.requestAirdrop({
@@ -162,14 +166,13 @@ describe('a ledger that answers with an error', () => {
     );
     try {
       const err = await expectRejection(deposit(busy.client, { asset: 'USDC', amount: '1', wait: 'landed' }));
-      expect(err).toBeInstanceOf(LedgerRefusedError);
+      expect(isNightjarError(err, NIGHTJAR_ERROR__LEDGER_REFUSED)).toBe(true);
       expect(err).toMatchObject({
-        code: 'LEDGER_REFUSED',
-        ledgerCode: '-32007',
-        landed: false,
+        codeName: 'LEDGER_REFUSED',
         retryable: true,
+        context: { ledgerCode: '-32007', landed: false },
       });
-      expect((err as Error).cause).toBeInstanceOf(LedgerError);
+      expect(isNightjarError((err as Error).cause, LEDGER_ERROR_CODES)).toBe(true);
       expect(busy.wallet.notes.size).toBe(0); // nothing deposited, the note removed
     } finally {
       await busy.client.close();

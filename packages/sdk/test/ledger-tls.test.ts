@@ -2,14 +2,15 @@
  * Issue 30 item 4: `createClient` reaches the ledger over TLS with `ledgerTls` (the pin of its
  * certificate, ready.json `ledger_tls_spki_sha256`), against a real engine and its ledger served
  * with TLS as `nightjar start` serves it. A certificate that is not the pinned one (a man in the
- * middle) fails the first ledger read as a `LedgerUnavailableError` naming the mismatch (that the
+ * middle) fails the first ledger read as a `LEDGER_UNAVAILABLE` naming the mismatch (that the
  * ledger sees no byte of it is packages/ledger/test/rpc-tls.test.ts's).
  */
 import { generateBootCertificate, serveLedger, type LedgerServer } from '@nightjar/ledger';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LedgerUnavailableError, getBalances } from '../src/index.js';
+import { getBalances } from '../src/index.js';
 import { newParty } from '@nightjar/testkit';
 import { expectRejection, startTestVenue, type TestVenue } from './helpers.js';
+import { NIGHTJAR_ERROR__LEDGER_UNAVAILABLE, isNightjarError } from '../src/index.js';
 
 let v: TestVenue;
 let server: LedgerServer;
@@ -38,9 +39,9 @@ describe('createClient with ledgerTls', () => {
     }
   });
 
-  it('another certificate: LedgerUnavailableError naming the mismatch', async () => {
+  it('another certificate: LEDGER_UNAVAILABLE naming the mismatch', async () => {
     const err = await expectRejection(tlsClient((await generateBootCertificate()).spkiSha256));
-    expect(err).toBeInstanceOf(LedgerUnavailableError);
+    expect(isNightjarError(err, NIGHTJAR_ERROR__LEDGER_UNAVAILABLE)).toBe(true);
     expect((err as Error).message).toContain('does not match the pinned SPKI SHA-256');
   });
 });

@@ -11,17 +11,22 @@ import type { CollateralBody } from '@nightjar/protocol';
 import type { SimulatedPlatform } from '../../engine/src/index.js';
 import { buildCollateral } from '../../engine/src/index.js';
 import {
-  CollateralUnavailableError,
   createClient,
   createTransport,
   MEASUREMENT_REGISTERS,
-  MeasurementMismatchError,
-  TcbStatusError,
   type CollateralFetcher,
   type CreateClientParameters,
   type PlatformMeasurements,
 } from '../src/index.js';
 import { expectRejection, pins, requestLog, startTestVenue, type TestVenue } from './helpers.js';
+import type { NightjarError } from '../src/index.js';
+import {
+  NIGHTJAR_ERROR__ATTESTATION_COLLATERAL,
+  NIGHTJAR_ERROR__ATTESTATION_MEASUREMENT,
+  NIGHTJAR_ERROR__ATTESTATION_TCB,
+  TRANSPORT_CHECK,
+  isNightjarError,
+} from '../src/index.js';
 
 let v: TestVenue;
 let platform: SimulatedPlatform;
@@ -77,8 +82,9 @@ describe('pinned platform measurements', () => {
       const err = await expectRejection(
         connect({ pinnedMeasurements: { ...expected, [register]: wrong.toString('hex') } }),
       );
-      expect(err).toBeInstanceOf(MeasurementMismatchError);
-      expect(err).toMatchObject({ code: 'ATTESTATION_MEASUREMENT', check: 'c', register });
+      expect(isNightjarError(err, NIGHTJAR_ERROR__ATTESTATION_MEASUREMENT)).toBe(true);
+      expect(err).toMatchObject({ codeName: 'ATTESTATION_MEASUREMENT', context: { register } });
+      expect(TRANSPORT_CHECK[NIGHTJAR_ERROR__ATTESTATION_MEASUREMENT]).toBe('c');
       expect(logins()).toBe(loginsBefore);
     });
   }
@@ -106,8 +112,10 @@ describe('collateral the client fetches itself', () => {
     const outOfDate: CollateralFetcher = async () =>
       buildCollateral(platform.pki, { tcbStatus: 'OutOfDate' });
     const err = await expectRejection(connect({ fetchCollateral: outOfDate }));
-    expect(err).toBeInstanceOf(TcbStatusError);
-    expect((err as TcbStatusError).status).toBe('OutOfDate');
+    expect(isNightjarError(err, NIGHTJAR_ERROR__ATTESTATION_TCB)).toBe(true);
+    expect((err as NightjarError<typeof NIGHTJAR_ERROR__ATTESTATION_TCB>).context.tcbStatus).toBe(
+      'OutOfDate',
+    );
     expect(logins()).toBe(loginsBefore);
   });
 
@@ -119,8 +127,9 @@ describe('collateral the client fetches itself', () => {
         },
       }),
     );
-    expect(err).toBeInstanceOf(CollateralUnavailableError);
-    expect(err).toMatchObject({ code: 'ATTESTATION_COLLATERAL', check: 'a' });
+    expect(isNightjarError(err, NIGHTJAR_ERROR__ATTESTATION_COLLATERAL)).toBe(true);
+    expect(err).toMatchObject({ codeName: 'ATTESTATION_COLLATERAL' });
+    expect(TRANSPORT_CHECK[NIGHTJAR_ERROR__ATTESTATION_COLLATERAL]).toBe('a');
   });
 
   it('a PCCS URL: the client asks that PCCS (a local one serving the simulated collateral)', async () => {

@@ -7,12 +7,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requiredCollateral, type Instrument } from '@nightjar/protocol';
 import {
-  FundingAddressLinkError,
-  InsufficientNotesError,
-  JoinSplitAmountsError,
-  LedgerRefusedError,
-  NoteNotFreeError,
-  NothingToMergeError,
   cancelOrder,
   joinSplit,
   mergeCandidates,
@@ -27,6 +21,15 @@ import {
 } from '../src/index.js';
 import { freshAddress, startTestVenue, type TestVenue } from './helpers.js';
 import { finalize, fund, newParty, units } from '@nightjar/testkit';
+import {
+  INSUFFICIENT_NOTES_CODES,
+  NIGHTJAR_ERROR__JOIN_SPLIT_AMOUNTS,
+  NIGHTJAR_ERROR__LEDGER_REFUSED,
+  NIGHTJAR_ERROR__LINKS_FUNDING_ADDRESS,
+  NIGHTJAR_ERROR__NOTE_NOT_FREE,
+  NIGHTJAR_ERROR__NOTHING_TO_MERGE,
+  isNightjarError,
+} from '../src/index.js';
 
 let v: TestVenue;
 let inst: Instrument;
@@ -76,7 +79,9 @@ describe('splits and merges (stand-in proofs)', () => {
       const merged = await mergeNotes(a.client, { mint: USDC, ...finalizeOnLanding() });
       expect(merged.note.amount).toBe(1_000n);
       expect(mergeCandidates(a.client, { mint: USDC })).toEqual([]);
-      await expect(mergeNotes(a.client, { mint: USDC })).rejects.toBeInstanceOf(NothingToMergeError);
+      await expect(mergeNotes(a.client, { mint: USDC })).rejects.toSatisfy((e: unknown) =>
+        isNightjarError(e, NIGHTJAR_ERROR__NOTHING_TO_MERGE),
+      );
 
       // Equal parts: the division's remainder goes to the first parts.
       const parts = await splitNote(a.client, { mint: USDC, into: 3, ...finalizeOnLanding() });
@@ -96,22 +101,25 @@ describe('splits and merges (stand-in proofs)', () => {
         commitment: note.commitment,
         amounts: [note.amount, 1n],
       }).catch((e: unknown) => e);
-      expect(over).toBeInstanceOf(JoinSplitAmountsError);
-      expect(over).toMatchObject({ code: 'JOIN_SPLIT_AMOUNTS', inputTotal: note.amount });
+      expect(isNightjarError(over, NIGHTJAR_ERROR__JOIN_SPLIT_AMOUNTS)).toBe(true);
+      expect(over).toMatchObject({ codeName: 'JOIN_SPLIT_AMOUNTS', context: { inputTotal: note.amount } });
       await expect(
         joinSplit(a.client, { mint: USDC, inputs: [note.commitment], amounts: [note.amount - 1n] }),
-      ).rejects.toBeInstanceOf(JoinSplitAmountsError);
-      await expect(
-        splitNote(a.client, { mint: USDC, amounts: Array<bigint>(8).fill(1n) }),
-      ).rejects.toBeInstanceOf(JoinSplitAmountsError); // 8 and a remainder
+      ).rejects.toSatisfy((e: unknown) => isNightjarError(e, NIGHTJAR_ERROR__JOIN_SPLIT_AMOUNTS));
+      await expect(splitNote(a.client, { mint: USDC, amounts: Array<bigint>(8).fill(1n) })).rejects.toSatisfy(
+        (e: unknown) => isNightjarError(e, NIGHTJAR_ERROR__JOIN_SPLIT_AMOUNTS),
+      ); // 8 and a remainder
       expect(a.wallet.reserved.size).toBe(0);
 
       const bid = await placeOrder(a.client, { symbol: 'SOL-USDC', side: 'bid', amount: '1', price: '150' });
       const taken = await splitNote(a.client, { mint: USDC, commitment: note.commitment, into: 2 }).catch(
         (e: unknown) => e,
       );
-      expect(taken).toBeInstanceOf(NoteNotFreeError);
-      expect(taken).toMatchObject({ code: 'NOTE_NOT_FREE', reason: 'order', commitment: note.commitment });
+      expect(isNightjarError(taken, NIGHTJAR_ERROR__NOTE_NOT_FREE)).toBe(true);
+      expect(taken).toMatchObject({
+        codeName: 'NOTE_NOT_FREE',
+        context: { reason: 'order', commitment: note.commitment },
+      });
       await cancelOrder(a.client, { orderId: bid.orderId });
       // Nothing was sent: the note is still unspent on the ledger.
       expect((await v.ledger.getNoteStatus({ nullifier: note.nullifier })).state).toBe('free');
@@ -120,7 +128,7 @@ describe('splits and merges (stand-in proofs)', () => {
     }
   });
 
-  it('the ledger refuses a split of a note it spent already: LedgerRefusedError with its code, the input left as it was', async () => {
+  it('the ledger refuses a split of a note it spent already: LEDGER_REFUSED with its code, the input left as it was', async () => {
     const a = await newParty(v);
     try {
       const note = await fund(a, v, USDC, 500n);
@@ -135,8 +143,11 @@ describe('splits and merges (stand-in proofs)', () => {
           commitment: note.commitment,
           amounts: [100n],
         }).catch((e: unknown) => e);
-        expect(err).toBeInstanceOf(LedgerRefusedError);
-        expect(err).toMatchObject({ code: 'LEDGER_REFUSED', ledgerCode: 'NoteSpent', landed: true });
+        expect(isNightjarError(err, NIGHTJAR_ERROR__LEDGER_REFUSED)).toBe(true);
+        expect(err).toMatchObject({
+          codeName: 'LEDGER_REFUSED',
+          context: { ledgerCode: 'NoteSpent', landed: true },
+        });
         expect(stale.wallet.notes.get(note.commitment)?.state).toBe('free');
         expect(stale.wallet.reserved.size).toBe(0);
         // Its next sync learns the truth: the input spent, the outputs found from the note memo.
@@ -228,7 +239,7 @@ describe('notes prepared for orders and withdrawals (stand-in proofs)', () => {
         price: '150',
         prepareNote: 'off',
       }).catch((e: unknown) => e);
-      expect(off).toBeInstanceOf(InsufficientNotesError);
+      expect(isNightjarError(off, INSUFFICIENT_NOTES_CODES)).toBe(true);
       expect((off as Error).message).toContain('mergeNotes');
 
       const placed = await placeOrder(a.client, {
@@ -293,7 +304,7 @@ describe('notes prepared for orders and withdrawals (stand-in proofs)', () => {
       const none = await withdraw(a.client, { mint: USDC, amount: 301n, recipient: to }).catch(
         (e: unknown) => e,
       );
-      expect(none).toBeInstanceOf(InsufficientNotesError);
+      expect(isNightjarError(none, INSUFFICIENT_NOTES_CODES)).toBe(true);
       expect((none as Error).message).toContain('mergeNotes');
     } finally {
       await a.client.close();
@@ -332,8 +343,8 @@ describe('notes prepared for orders and withdrawals (stand-in proofs)', () => {
       const err = await withdraw(a.client, { mint: USDC, amount: 50n, recipient: funding }).catch(
         (e: unknown) => e,
       );
-      expect(err).toBeInstanceOf(FundingAddressLinkError);
-      expect(err).toMatchObject({ code: 'LINKS_FUNDING_ADDRESS', recipient: funding });
+      expect(isNightjarError(err, NIGHTJAR_ERROR__LINKS_FUNDING_ADDRESS)).toBe(true);
+      expect(err).toMatchObject({ codeName: 'LINKS_FUNDING_ADDRESS', context: { recipient: funding } });
       expect((err as Error).message).toMatch(/links this withdrawal .* to every deposit from that address/);
       expect((err as Error).message).toContain('linkFundingAddress: true');
       // Nothing was sent or reserved: the note is still free.

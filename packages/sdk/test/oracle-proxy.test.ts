@@ -11,8 +11,10 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeTransportManifest, transportReportData, type TransportManifest } from '@nightjar/protocol';
 import { generateBootCertificate } from '../../engine/src/index.js';
-import { createClient, NonceMismatchError } from '../src/index.js';
+import { createClient } from '../src/index.js';
 import { expectRejection, pins, startTestVenue, type TestVenue } from './helpers.js';
+import type { NightjarError } from '../src/index.js';
+import { NIGHTJAR_ERROR__ATTESTATION_NONCE, TRANSPORT_CHECK, isNightjarError } from '../src/index.js';
 
 interface Upstream {
   status: number;
@@ -144,8 +146,10 @@ describe('a TLS proxy that has the engine quote its own manifest through /attest
       );
       // The proxy did serve the forged evidence, and the client refused the quote behind it.
       expect(proxy.forged.length).toBeGreaterThan(0);
-      expect(err).toBeInstanceOf(NonceMismatchError);
-      expect((err as NonceMismatchError).check).toBe('a');
+      expect(isNightjarError(err, NIGHTJAR_ERROR__ATTESTATION_NONCE)).toBe(true);
+      expect(TRANSPORT_CHECK[(err as NightjarError<typeof NIGHTJAR_ERROR__ATTESTATION_NONCE>).code]).toBe(
+        'a',
+      );
       const seen = proxy.seen.join('\n');
       expect(seen).toMatch(/^GET \/transport-attestation\?nonce=[0-9a-f]{64}\n/);
       for (const secret of [credentials.api_key, credentials.api_secret, credentials.passphrase])
@@ -176,7 +180,7 @@ describe('a TLS proxy that has the engine quote its own manifest through /attest
         }),
       );
       expect(proxy.forged.length).toBeGreaterThan(0);
-      expect(err).toBeInstanceOf(NonceMismatchError);
+      expect(isNightjarError(err, NIGHTJAR_ERROR__ATTESTATION_NONCE)).toBe(true);
       expect(asked).toEqual([]);
     } finally {
       await proxy.close();

@@ -1,13 +1,14 @@
 /**
  * Order rules the SDK checks itself before any note is prepared or proof made (issue 20, item 8):
  * the minimum size, a bid's price, the tick, the minimum fill and the expiry bounds. Each fails
- * with a ParameterError in human units that names the fix, with nothing sent: the wallet is empty,
- * so any attempt to prepare a note would fail differently (InsufficientNotesError).
+ * with a PARAMETER in human units that names the fix, with nothing sent: the wallet is empty,
+ * so any attempt to prepare a note would fail differently (INSUFFICIENT_NOTES).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ParameterError, placeOrder, placeOrders, type PlaceOrderParameters } from '../src/index.js';
+import { placeOrder, placeOrders, type PlaceOrderParameters } from '../src/index.js';
 import { newParty, type Party } from '@nightjar/testkit';
 import { startTestVenue, type TestVenue } from './helpers.js';
+import { PARAMETER_CODES, isNightjarError } from '../src/index.js';
 
 let v: TestVenue;
 let a: Party;
@@ -23,10 +24,10 @@ afterAll(async () => {
 
 const bid: PlaceOrderParameters = { symbol: 'SOL-USDC', side: 'bid', amount: '1', price: '150' };
 
-/** The ParameterError `placeOrder` throws for `order`, and that nothing was tracked or reserved. */
+/** The PARAMETER `placeOrder` throws for `order`, and that nothing was tracked or reserved. */
 async function refused(order: PlaceOrderParameters): Promise<string> {
   const err = await placeOrder(a.client, order).catch((e: unknown) => e);
-  expect(err).toBeInstanceOf(ParameterError);
+  expect(isNightjarError(err, PARAMETER_CODES)).toBe(true);
   expect(a.client.wallet.orders.size).toBe(0);
   expect(a.client.wallet.reserved.size).toBe(0);
   return (err as Error).message;
@@ -75,6 +76,6 @@ describe('order rules checked before the proof', () => {
     const { results, splits } = await placeOrders(a.client, { orders: [{ ...bid, amount: 1n }] });
     expect(splits).toEqual([]);
     expect(results[0]?.status).toBe('failure');
-    expect(results[0]?.status === 'failure' && results[0].error).toBeInstanceOf(ParameterError);
+    expect(isNightjarError(results[0]?.status === 'failure' && results[0].error, PARAMETER_CODES)).toBe(true);
   });
 });

@@ -6,13 +6,9 @@
 import { once } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket, { WebSocketServer } from 'ws';
-import {
-  createStream,
-  StreamOverflowError,
-  type Client,
-  type StreamClientEvent,
-  type StreamTimers,
-} from '../src/index.js';
+import { createStream, type Client, type StreamClientEvent, type StreamTimers } from '../src/index.js';
+import type { NightjarError } from '../src/index.js';
+import { NIGHTJAR_ERROR__STREAM_OVERFLOW, isNightjarError } from '../src/index.js';
 
 /** Timers that fire only when the test advances the clock. */
 class ManualTimers implements StreamTimers {
@@ -190,8 +186,8 @@ describe('stream event buffer (16.22d)', () => {
       const first = (await it.next()).value as StreamClientEvent;
       expect(first.type).toBe('error');
       const error = (first as { error: Error }).error;
-      expect(error).toBeInstanceOf(StreamOverflowError);
-      expect((error as StreamOverflowError).dropped).toBe(40);
+      expect(isNightjarError(error, NIGHTJAR_ERROR__STREAM_OVERFLOW)).toBe(true);
+      expect((error as NightjarError<typeof NIGHTJAR_ERROR__STREAM_OVERFLOW>).context.dropped).toBe(40);
       const rest: number[] = [];
       for (let i = 0; i < 10; i++) {
         const e = (await it.next()).value as StreamClientEvent;

@@ -19,13 +19,7 @@ import {
   SimulatedPlatform,
   startEngine,
 } from '../../engine/src/index.js';
-import {
-  ComposeHashMismatchError,
-  createTransport,
-  SpkiMismatchError,
-  type SignerSetSource,
-  type VerifyTransportReturnType,
-} from '../src/index.js';
+import { createTransport, type SignerSetSource, type VerifyTransportReturnType } from '../src/index.js';
 import {
   devCircuitKeys,
   expectRejection,
@@ -36,6 +30,13 @@ import {
   stubVerifyInputProof,
   type TestVenue,
 } from './helpers.js';
+import type { NightjarError } from '../src/index.js';
+import {
+  NIGHTJAR_ERROR__ATTESTATION_COMPOSE_HASH,
+  NIGHTJAR_ERROR__ATTESTATION_SPKI,
+  TRANSPORT_CHECK,
+  isNightjarError,
+} from '../src/index.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -186,8 +187,8 @@ describe('a man-in-the-middle TLS proxy with its own certificate', () => {
           body: { symbol: 'SOL-USDC', secret_opening: 'x' },
         }),
       );
-      expect(err).toBeInstanceOf(SpkiMismatchError);
-      expect((err as SpkiMismatchError).check).toBe('b');
+      expect(isNightjarError(err, NIGHTJAR_ERROR__ATTESTATION_SPKI)).toBe(true);
+      expect(TRANSPORT_CHECK[(err as NightjarError<typeof NIGHTJAR_ERROR__ATTESTATION_SPKI>).code]).toBe('b');
       const seen = plaintext.join('');
       // The proxy relayed genuine evidence (checks (a) passed) but saw nothing a client must protect.
       expect(seen).toMatch(/^GET \/transport-attestation\?nonce=[0-9a-f]{64} HTTP\/1\.1/);
@@ -316,7 +317,7 @@ describe('WebSocket over a verified socket (a stand-in engine with a stream endp
     });
     try {
       const err = await expectRejection(t.openWebSocket('/v1/stream'));
-      expect(err).toBeInstanceOf(ComposeHashMismatchError);
+      expect(isNightjarError(err, NIGHTJAR_ERROR__ATTESTATION_COMPOSE_HASH)).toBe(true);
       expect(s.seen).toEqual(['GET /transport-attestation']);
     } finally {
       t.close();

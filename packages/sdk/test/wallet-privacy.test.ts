@@ -6,9 +6,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Instrument } from '@nightjar/protocol';
-import { deposit, withdraw, ProofError } from '../src/index.js';
+import { deposit, withdraw } from '../src/index.js';
 import { freshAddress, startTestVenue, type TestVenue } from './helpers.js';
 import { newParty } from '@nightjar/testkit';
+import { NIGHTJAR_ERROR__PROOF, isNightjarError } from '../src/index.js';
 
 let v: TestVenue;
 let USDC: string;
@@ -25,7 +26,7 @@ afterAll(async () => {
 });
 
 describe('local paths: the leaves a node serves must lead to a root the ledger had', () => {
-  it('a node that serves a wrong leaf gets no proof sent (ProofError), and the note stays free', async () => {
+  it('a node that serves a wrong leaf gets no proof sent (PROOF), and the note stays free', async () => {
     const a = await newParty(v, {
       ledger: (inner) =>
         new Proxy(inner, {
@@ -48,7 +49,7 @@ describe('local paths: the leaves a node serves must lead to a root the ledger h
       const d = await deposit(a.client, { mint: USDC, amount: 50n, wait: 'landed' });
       await expect(
         withdraw(a.client, { commitment: d.note.commitment, recipient: freshAddress() }),
-      ).rejects.toBeInstanceOf(ProofError);
+      ).rejects.toSatisfy((e: unknown) => isNightjarError(e, NIGHTJAR_ERROR__PROOF));
       expect(a.wallet.notes.get(d.note.commitment)?.state).toBe('free');
     } finally {
       await a.client.close();

@@ -7,11 +7,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LedgerClient, Transaction } from '@nightjar/ledger';
 import { requiredCollateral, type Instrument } from '@nightjar/protocol';
 import {
-  InsufficientNotesError,
-  NetworkError,
-  NotesPendingError,
-  OrderNotModifiableError,
-  UnavailableError,
   createStream,
   createWallet,
   deposit,
@@ -31,6 +26,15 @@ import {
 } from '../src/index.js';
 import { freshAddress, startTestVenue, type TestVenue } from './helpers.js';
 import { FAST_SCRYPT, advanceUntil, finalize, fund, newParty, units } from '@nightjar/testkit';
+import {
+  INSUFFICIENT_NOTES_CODES,
+  NIGHTJAR_ERROR__NETWORK,
+  NIGHTJAR_ERROR__NOTES_PENDING,
+  NIGHTJAR_ERROR__ORDER_NOT_MODIFIABLE,
+  NightjarError,
+  isNightjarError,
+  venueError,
+} from '../src/index.js';
 
 let v: TestVenue;
 let inst: Instrument;
@@ -196,8 +200,8 @@ describe('notes are spent only on the ledger’s word (16.4)', () => {
 
 describe('a reconnect’s resync never frees the note of a live order (16.5)', () => {
   for (const [what, make] of [
-    ['5001', () => new UnavailableError(5001, 503, 'ledger unavailable')],
-    ['a network error', () => new NetworkError('connection reset')],
+    ['5001', () => venueError(5001, 503, 'ledger unavailable')],
+    ['a network error', () => new NightjarError(NIGHTJAR_ERROR__NETWORK, { detail: 'connection reset' })],
   ] as const) {
     it(`GET /orders/{id} answers ${what}: the order stays open and its note reserved`, async () => {
       const a = await newParty(v);
@@ -225,7 +229,7 @@ describe('a reconnect’s resync never frees the note of a live order (16.5)', (
         // The next order finds no free note (it does not reuse the live order's note: 1204).
         await expect(
           placeOrder(a.client, { symbol: 'SOL-USDC', side: 'bid', amount: '1', price: '1' }),
-        ).rejects.toBeInstanceOf(InsufficientNotesError);
+        ).rejects.toSatisfy((e: unknown) => isNightjarError(e, INSUFFICIENT_NOTES_CODES));
       } finally {
         await stream.close();
         await a.client.close();
@@ -268,7 +272,7 @@ async function crossedPair(withStream: boolean) {
 
 describe('modifyOrder on an order that has just filled (16.22a)', () => {
   for (const withStream of [true, false]) {
-    it(`fails with OrderNotModifiableError and keeps the order filled (${withStream ? 'the stream told the wallet' : 'the wallet had not heard'})`, async () => {
+    it(`fails with ORDER_NOT_MODIFIABLE and keeps the order filled (${withStream ? 'the stream told the wallet' : 'the wallet had not heard'})`, async () => {
       const { alice, bid, close } = await crossedPair(withStream);
       try {
         const err = await modifyOrder(alice.client, {
@@ -277,8 +281,8 @@ describe('modifyOrder on an order that has just filled (16.22a)', () => {
           amount: '1',
           price: '149',
         }).catch((e: unknown) => e);
-        expect(err).toBeInstanceOf(OrderNotModifiableError);
-        expect(err).toMatchObject({ orderId: bid.orderId, status: 'fully_filled' });
+        expect(isNightjarError(err, NIGHTJAR_ERROR__ORDER_NOT_MODIFIABLE)).toBe(true);
+        expect(err).toMatchObject({ context: { orderId: bid.orderId, status: 'fully_filled' } });
         expect(alice.wallet.orders.get(bid.orderId)?.status).toBe('fully_filled');
         // The file says so too: a restarted bot does not think it still quotes.
         const saved = createWallet({ path: alice.path, password: 'pw', scrypt: FAST_SCRYPT });
@@ -312,7 +316,7 @@ describe('note selection uses only notes the venue’s tree has (16.22b)', () =>
     }
   });
 
-  it('waits for the venue to have a fresh note, or fails with NotesPendingError when the wait is over', async () => {
+  it('waits for the venue to have a fresh note, or fails with NOTES_PENDING when the wait is over', async () => {
     const a = await newParty(v);
     try {
       const fresh = await fund(a, v, USDC, bidNeed());
@@ -323,8 +327,8 @@ describe('note selection uses only notes the venue’s tree has (16.22b)', () =>
         price: '150',
         noteWaitMs: 0,
       }).catch((e: unknown) => e);
-      expect(err).toBeInstanceOf(NotesPendingError);
-      expect(err).toBeInstanceOf(InsufficientNotesError);
+      expect(isNightjarError(err, NIGHTJAR_ERROR__NOTES_PENDING)).toBe(true);
+      expect(isNightjarError(err, INSUFFICIENT_NOTES_CODES)).toBe(true);
       expect(a.wallet.reserved.size).toBe(0);
       const placing = placeOrder(a.client, { symbol: 'SOL-USDC', side: 'bid', amount: '1', price: '150' });
       await finalize(v);
@@ -345,8 +349,8 @@ describe('withdraw reports the largest free note (16.22c)', () => {
       const err = await withdraw(a.client, { mint: USDC, amount: 5_000n, recipient: freshAddress() }).catch(
         (e: unknown) => e,
       );
-      expect(err).toBeInstanceOf(InsufficientNotesError);
-      expect(err).toMatchObject({ mint: USDC, required: 5_000n, available: 900n });
+      expect(isNightjarError(err, INSUFFICIENT_NOTES_CODES)).toBe(true);
+      expect(err).toMatchObject({ context: { mint: USDC, required: 5_000n, available: 900n } });
     } finally {
       await a.client.close();
     }

@@ -4,10 +4,12 @@
  */
 import {
   deposit,
-  DepositPendingError,
   formatUnits,
   fundingAddresses,
-  FundingAddressLinkError,
+  isNightjarError,
+  NightjarError,
+  NIGHTJAR_ERROR__DEPOSIT_PENDING,
+  NIGHTJAR_ERROR__LINKS_FUNDING_ADDRESS,
   parseUnits,
   requestFaucet,
   waitForInclusion,
@@ -119,9 +121,9 @@ export class Transfers {
       });
     } catch (err) {
       // Landed, not final within the wait: the note is in the wallet and backs orders soon.
-      if (!(err instanceof DepositPendingError)) throw err;
-      const note = this.ctx.wallet.notes.get(err.commitment)!;
-      return { note, signature: err.signature, usable: false };
+      if (!isNightjarError(err, NIGHTJAR_ERROR__DEPOSIT_PENDING)) throw err;
+      const note = this.ctx.wallet.notes.get(err.context.commitment)!;
+      return { note, signature: err.context.signature, usable: false };
     }
   }
 
@@ -137,7 +139,7 @@ export class Transfers {
     const linkFundingAddress = req.confirm_funding_link === true;
     // Refused before anything is synced or proved (the SDK would refuse it too).
     if (fundingAddresses(this.ctx.wallet).includes(req.recipient) && !linkFundingAddress)
-      throw new FundingAddressLinkError(req.recipient);
+      throw new NightjarError(NIGHTJAR_ERROR__LINKS_FUNDING_ADDRESS, { recipient: req.recipient });
     const progress = this.ctx.progress('withdrawal', req.client_ref);
     return this.ctx.tracked(progress, async () => {
       progress('syncing');

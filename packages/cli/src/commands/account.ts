@@ -1,5 +1,5 @@
 /** `nightjar account create|disable|enable|revoke-tokens`: admin routes. */
-import { ForbiddenError, type Client } from '@nightjar/sdk';
+import { isNightjarError, type Client } from '@nightjar/sdk';
 import { UsageError } from '../args.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { withClient } from '../connect.js';
@@ -10,7 +10,7 @@ async function adminRequest<T>(c: Client, path: string, body?: unknown): Promise
   try {
     return await c.request<T>(path, { method: 'POST', ...(body === undefined ? {} : { body }) });
   } catch (err) {
-    if (err instanceof ForbiddenError && err.code === 1150)
+    if (isNightjarError(err, 1150))
       throw new CliError(
         'refused (1150): this is an admin command and the logged-in account is not an admin (or is suspended); `nightjar login` with admin credentials',
         EXIT.auth,

@@ -2,13 +2,13 @@
 import { connectPublic } from '../connect.js';
 import type { Command } from '../command.js';
 import { toJson } from '../output.js';
-import { VenueRequestError } from '@nightjar/sdk';
+import { venueError } from '@nightjar/sdk';
 
 async function get(t: ReturnType<typeof connectPublic>['transport'], path: string): Promise<unknown> {
   const res = await t.request(path);
   if (res.status !== 200) {
     const body = res.body as { code?: unknown; message?: unknown } | undefined;
-    throw new VenueRequestError(Number(body?.code ?? 0), res.status, String(body?.message ?? res.text));
+    throw venueError(Number(body?.code ?? 0), res.status, String(body?.message ?? res.text));
   }
   return res.body;
 }

@@ -9,8 +9,8 @@ import {
   createStream,
   createWallet,
   deposit,
-  InsufficientNotesError,
-  NotFoundError,
+  INSUFFICIENT_NOTES_CODES,
+  isNightjarError,
   parseUnits,
   placeOrder,
   syncWallet,
@@ -142,7 +142,7 @@ export class Trader {
       });
     } catch (err) {
       // No free note, or the chosen one (a fresh settlement output) is not in the engine's tree yet.
-      if (err instanceof InsufficientNotesError || err instanceof NotFoundError) {
+      if (isNightjarError(err, [...INSUFFICIENT_NOTES_CODES, 1301])) {
         await syncWallet(this.client, { refreshOrders: true }).catch(() => undefined);
         return undefined;
       }

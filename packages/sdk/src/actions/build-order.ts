@@ -1,7 +1,7 @@
 import type { Client } from '../client.js';
-import type { NightjarError } from '../core/errors.js';
 import type { OrderParameters, PreparedOrder } from '../orders/order-terms.js';
 import { prepareOrder } from '../orders/prepare-order.js';
+import type { NightjarError } from '../core/errors/index.js';
 
 /** What to order: amounts and prices in human decimals (exact) or atomic bigints. */
 export type BuildOrderParameters = OrderParameters;
@@ -10,8 +10,8 @@ export type BuildOrderParameters = OrderParameters;
 export type BuildOrderReturnType = PreparedOrder;
 
 /**
- * What `buildOrder` throws: `ParameterError` (terms the venue would refuse), the note errors
- * (`InsufficientNotesError`, `NotesPendingError`, `NoteHeldError`), `ProofError`, or a failed read.
+ * What `buildOrder` throws: `PARAMETER` (terms the venue would refuse), the note errors
+ * (`INSUFFICIENT_NOTES`, `NOTES_PENDING`, `NOTE_HELD`), `PROOF`, or a failed read.
  */
 export type BuildOrderErrorType = NightjarError;
 

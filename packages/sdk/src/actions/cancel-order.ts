@@ -1,8 +1,8 @@
 import { cancelResponseCodec } from '@nightjar/protocol';
 import type { Client } from '../client.js';
-import type { NightjarError } from '../core/errors.js';
 import { withSendLock } from '../core/utils/send-lock.js';
 import { signCancel } from '../orders/sign-cancel.js';
+import type { NightjarError } from '../core/errors/index.js';
 
 /** The order to cancel. */
 export interface CancelOrderParameters {
@@ -15,11 +15,11 @@ export interface CancelOrderReturnType {
   status: 'cancelled';
 }
 
-/** What `cancelOrder` throws: `NotFoundError` (the order already left the book) or another typed error. */
+/** What `cancelOrder` throws: NOT_FOUND (1301) (the order already left the book) or another typed error. */
 export type CancelOrderErrorType = NightjarError;
 
 /**
- * Cancels a resting order (`DELETE /orders/{id}`). A `NotFoundError` means the order already left
+ * Cancels a resting order (`DELETE /orders/{id}`). A NOT_FOUND (1301) means the order already left
  * the book (filled, expired or cancelled).
  *
  * @example

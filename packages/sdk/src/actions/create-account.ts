@@ -1,6 +1,6 @@
 import { createdAccountCodec, type CreatedAccountResponse } from '@nightjar/protocol';
 import type { Client } from '../client.js';
-import type { NightjarError } from '../core/errors.js';
+import type { NightjarError } from '../core/errors/index.js';
 
 /** The account to create. */
 export interface CreateAccountParameters {
@@ -18,7 +18,7 @@ export type CreateAccountReturnType = CreatedAccountResponse;
 
 /**
  * `POST /admin/accounts` with an admin client: registers a trading account and returns its
- * credentials once. A non-admin client gets `ForbiddenError` (1150).
+ * credentials once. A non-admin client gets `FORBIDDEN` (1150).
  *
  * @example
  * const admin = await createClient({ ...pins, credentials: ready.admin });

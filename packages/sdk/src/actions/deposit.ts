@@ -1,11 +1,4 @@
 import type { Client } from '../client.js';
-import type { NightjarError } from '../core/errors.js';
-import {
-  DepositPendingError,
-  LedgerRefusedError,
-  ParameterError,
-  TransactionPendingError,
-} from '../core/errors.js';
 import { waitForVenueTree } from '../notes/venue-wait.js';
 import { parseUnits } from '../core/utils/decimal.js';
 import { landTransaction } from '../core/utils/land-transaction.js';
@@ -13,6 +6,14 @@ import { signAsFunding } from '../notes/sign-ledger.js';
 import { withFundingLock } from '../core/utils/send-lock.js';
 import type { WalletNote } from '../wallet/wallet.js';
 import { assetParameter } from '../core/assets.js';
+import {
+  isNightjarError,
+  NIGHTJAR_ERROR__DEPOSIT_PENDING,
+  NIGHTJAR_ERROR__LEDGER_REFUSED,
+  NIGHTJAR_ERROR__PARAMETER,
+  NIGHTJAR_ERROR__TRANSACTION_PENDING,
+  NightjarError,
+} from '../core/errors/index.js';
 
 /**
  * When `deposit` resolves: `usable` (default) once the venue's tree has the note, so it can back
@@ -43,7 +44,7 @@ export interface DepositParameters {
   treeId?: number;
   /** Resolve once the note can back orders (`'usable'`, default), once it landed (`'landed'`), or once sent (`'sent'`). */
   wait?: DepositWait;
-  /** With `wait: 'usable'`: the longest wait for the venue's tree, in ms (default 30,000); then `DepositPendingError`. */
+  /** With `wait: 'usable'`: the longest wait for the venue's tree, in ms (default 30,000); then `DEPOSIT_PENDING`. */
   waitMs?: number;
   onProgress?: (progress: DepositProgress) => void;
 }
@@ -63,10 +64,10 @@ export interface DepositReturnType {
  * Deposits `amount` of an asset from the wallet's funding account into the vault: a new note whose
  * inner hash is derived from the seed and the deposit index, so the seed alone finds it again.
  * By default it resolves once the note can back orders (the venue's tree has it: finalized on the
- * ledger, about 13 s after landing), waiting at most `waitMs` (then `DepositPendingError`: the note
+ * ledger, about 13 s after landing), waiting at most `waitMs` (then `DEPOSIT_PENDING`: the note
  * is in the wallet and becomes usable later); `wait: 'landed'` resolves as soon as it landed.
- * A refusal throws `LedgerRefusedError` (nothing was deposited); no record in 30 s
- * `TransactionPendingError` (it may still land: `syncWallet` finds it).
+ * A refusal throws `LEDGER_REFUSED` (nothing was deposited); no record in 30 s
+ * `TRANSACTION_PENDING` (it may still land: `syncWallet` finds it).
  *
  * @example
  * const { note } = await deposit(client, { asset: 'USDC', amount: '450.45' }); // usable for orders now
@@ -82,10 +83,15 @@ export async function deposit(client: Client, params: DepositParameters): Promis
   const depositMint = mint ?? asset!.mint;
   const amount =
     typeof params.amount === 'bigint' ? params.amount : parseUnits(params.amount, asset!.decimals);
-  if (amount <= 0n) throw new ParameterError('a deposit must be positive: give an amount above 0');
+  if (amount <= 0n)
+    throw new NightjarError(NIGHTJAR_ERROR__PARAMETER, {
+      detail: 'a deposit must be positive: give an amount above 0',
+    });
   const wait = params.wait ?? 'usable';
   if (wait !== 'usable' && wait !== 'landed' && wait !== 'sent')
-    throw new ParameterError(`deposit's wait is 'usable', 'landed' or 'sent' (got ${String(wait)})`);
+    throw new NightjarError(NIGHTJAR_ERROR__PARAMETER, {
+      detail: `deposit's wait is 'usable', 'landed' or 'sent' (got ${String(wait)})`,
+    });
   const treeId = params.treeId ?? 0;
   const index = wallet.depositCount;
   const { note, openingHash } = wallet.depositNote(index, depositMint, amount, treeId);
@@ -115,11 +121,11 @@ export async function deposit(client: Client, params: DepositParameters): Promis
         rec: await landTransaction(client, tx, wait === 'sent' ? { waitMs: 0 } : {}),
       };
     } catch (err) {
-      if (err instanceof LedgerRefusedError) {
+      if (isNightjarError(err, NIGHTJAR_ERROR__LEDGER_REFUSED)) {
         wallet.notes.delete(stored.commitment); // nothing was deposited
         wallet.save();
       }
-      if (!(wait === 'sent' && err instanceof TransactionPendingError)) throw err;
+      if (!(wait === 'sent' && isNightjarError(err, NIGHTJAR_ERROR__TRANSACTION_PENDING))) throw err;
       return { signature: tx.signature, rec: undefined };
     }
   });
@@ -134,7 +140,12 @@ export async function deposit(client: Client, params: DepositParameters): Promis
   if (wait === 'landed') return { note: stored, signature, index, usable: false };
 
   const ready = await waitForVenueTree(client, [stored], { waitMs: params.waitMs ?? 30_000 });
-  if (!ready.usable) throw new DepositPendingError(signature, stored.commitment, ready.waitedMs);
+  if (!ready.usable)
+    throw new NightjarError(NIGHTJAR_ERROR__DEPOSIT_PENDING, {
+      signature,
+      commitment: stored.commitment,
+      waitedMs: ready.waitedMs,
+    });
   params.onProgress?.({ stage: 'usable', signature, note: stored });
   return { note: stored, signature, index, usable: true };
 }

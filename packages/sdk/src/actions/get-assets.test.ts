@@ -7,10 +7,17 @@ import { RpcError } from '@nightjar/ledger';
 import type { Instrument } from '@nightjar/protocol';
 import { describe, expect, it } from 'vitest';
 import type { Client } from '../client.js';
-import { FaucetError, InsufficientNotesError, NotesPendingError, ParameterError } from '../core/errors.js';
 import { getAssets } from './get-assets.js';
 import { resolveAsset } from '../core/assets.js';
 import { requestFaucet } from './request-faucet.js';
+import {
+  FAUCET_CODES,
+  isNightjarError,
+  NIGHTJAR_ERROR__INSUFFICIENT_NOTES,
+  NIGHTJAR_ERROR__NOTES_PENDING,
+  NightjarError,
+  PARAMETER_CODES,
+} from '../core/errors/index.js';
 
 const SOL = 'So11111111111111111111111111111111111111112';
 const USDC = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v';
@@ -58,7 +65,7 @@ describe('assets by symbol', () => {
     expect((await resolveAsset(client, 'usdc')).mint).toBe(USDC);
     expect((await resolveAsset(client, SOL)).symbol).toBe('SOL');
     const err = await resolveAsset(client, 'DOGE').catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(ParameterError);
+    expect(isNightjarError(err, PARAMETER_CODES)).toBe(true);
     expect((err as Error).message).toBe(
       'unknown asset DOGE: this venue trades SOL, USDC (give one of them, or its mint)',
     );
@@ -66,10 +73,23 @@ describe('assets by symbol', () => {
 
   it('note errors speak in the asset’s units and name the fix', async () => {
     await getAssets(standIn().client); // the registry knows SOL-USDC's assets
-    expect(new InsufficientNotesError(USDC, 150_300_000n, 100_000_000n).message).toBe(
+    expect(
+      new NightjarError(NIGHTJAR_ERROR__INSUFFICIENT_NOTES, {
+        mint: USDC,
+        required: 150_300_000n,
+        available: 100_000_000n,
+      }).message,
+    ).toBe(
       "no free USDC note covers 150.3 USDC (largest free note: 100 USDC): deposit more (deposit(client, { asset: 'USDC', amount: '150.3' })), or merge notes (mergeNotes)",
     );
-    expect(new NotesPendingError(SOL, 1_500_000_000n, 0n, 20_000).message).toMatch(
+    expect(
+      new NightjarError(NIGHTJAR_ERROR__NOTES_PENDING, {
+        mint: SOL,
+        required: 1_500_000_000n,
+        available: 0n,
+        waitedMs: 20_000,
+      }).message,
+    ).toMatch(
       /^no free SOL note covering 1.5 SOL is in the venue's tree yet \(waited 20.0 s; largest usable note: 0 SOL\): .*try again then/,
     );
   });
@@ -85,11 +105,15 @@ describe('requestFaucet', () => {
     ]);
   });
 
-  it('a production ledger: FaucetError FAUCET_UNAVAILABLE naming the fix', async () => {
+  it('a production ledger: FAUCET_UNAVAILABLE FAUCET_UNAVAILABLE naming the fix', async () => {
     const { client } = standIn(new RpcError(-32006, 'requestAirdrop is only available in dev mode'));
     const err = await requestFaucet(client, { asset: 'USDC', amount: '200' }).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(FaucetError);
-    expect(err).toMatchObject({ code: 'FAUCET_UNAVAILABLE', rpcCode: -32006, retryable: false });
+    expect(isNightjarError(err, FAUCET_CODES)).toBe(true);
+    expect(err).toMatchObject({
+      codeName: 'FAUCET_UNAVAILABLE',
+      retryable: false,
+      context: { rpcCode: -32006 },
+    });
     expect((err as Error).message).toContain('this ledger has no faucet (a production venue): fund ');
     expect((err as Error).message).toContain('with 200 USDC from elsewhere');
   });
@@ -99,11 +123,11 @@ describe('requestFaucet', () => {
       asset: 'SOL',
       amount: '1',
     }).catch((e: unknown) => e);
-    expect(down).toMatchObject({ code: 'FAUCET_UNAVAILABLE', retryable: true });
+    expect(down).toMatchObject({ codeName: 'FAUCET_UNAVAILABLE', retryable: true });
     const refused = await requestFaucet(standIn(new RpcError(-32602, 'no such mint')).client, {
       asset: 'SOL',
       amount: '1',
     }).catch((e: unknown) => e);
-    expect(refused).toMatchObject({ code: 'FAUCET_REFUSED', rpcCode: -32602 });
+    expect(refused).toMatchObject({ codeName: 'FAUCET_REFUSED', context: { rpcCode: -32602 } });
   });
 });

@@ -1,7 +1,7 @@
 import type { Client } from '../client.js';
 import { venueAssets } from '../core/assets.js';
-import type { NightjarError } from '../core/errors.js';
 import type { Asset } from '../core/utils/asset-registry.js';
+import type { NightjarError } from '../core/errors/index.js';
 
 export type { Asset } from '../core/utils/asset-registry.js';
 

@@ -1,9 +1,9 @@
 import type { Client } from '../client.js';
-import type { NightjarError } from '../core/errors.js';
 import { formatUnits } from '../core/utils/decimal.js';
 import type { MintBalance } from '../wallet/wallet.js';
 import { venueAssets } from '../core/assets.js';
 import { syncWallet } from './sync-wallet.js';
+import type { NightjarError } from '../core/errors/index.js';
 
 /** Options of `getBalances`. */
 export interface GetBalancesParameters {

@@ -1,6 +1,6 @@
 import type { Client } from '../client.js';
-import type { NightjarError } from '../core/errors.js';
 import { fetchInclusion } from '../core/venue-reads.js';
+import type { NightjarError } from '../core/errors/index.js';
 
 /** The note whose inclusion path to read. */
 export interface GetInclusionParameters {
@@ -31,5 +31,5 @@ export async function getInclusion(
   return fetchInclusion(client, params.commitment, params.treeId);
 }
 
-/** What `getInclusion` throws: the SDK's typed errors (`NotFoundError` for a commitment not in the tree). */
+/** What `getInclusion` throws: the SDK's typed errors (NOT_FOUND (1301) for a commitment not in the tree). */
 export type GetInclusionErrorType = NightjarError;

@@ -1,7 +1,7 @@
 import type { Instrument } from '@nightjar/protocol';
 import type { Client } from '../client.js';
-import type { NightjarError } from '../core/errors.js';
 import { fetchInstruments } from '../core/venue-reads.js';
+import type { NightjarError } from '../core/errors/index.js';
 
 /** No parameters. */
 export type GetInstrumentsParameters = Record<string, never>;

@@ -1,6 +1,6 @@
 import { accountOrdersCodec, type OrderStatusResponse } from '@nightjar/protocol';
 import type { Client } from '../client.js';
-import type { NightjarError } from '../core/errors.js';
+import type { NightjarError } from '../core/errors/index.js';
 
 /** No parameters. */
 export type GetOpenOrdersParameters = Record<string, never>;

@@ -1,7 +1,7 @@
 import type { OrderStatusResponse } from '@nightjar/protocol';
 import type { Client } from '../client.js';
-import type { NightjarError } from '../core/errors.js';
 import { fetchOrder } from '../core/venue-reads.js';
+import type { NightjarError } from '../core/errors/index.js';
 
 /** The order to read. */
 export interface GetOrderParameters {
@@ -13,7 +13,7 @@ export type GetOrderReturnType = OrderStatusResponse;
 
 /**
  * `GET /orders/{id}`: an order's status (`pending`, `pending_settlement`, `empty`, `expired`,
- * `cancelled`) and cumulative fill. Throws `NotFoundError` for an unknown, foreign or aged-out id.
+ * `cancelled`) and cumulative fill. Throws NOT_FOUND (1301) for an unknown, foreign or aged-out id.
  *
  * @example
  * const { status, filled_quantity } = await getOrder(client, { orderId });

@@ -1,6 +1,6 @@
 import type { Client } from '../client.js';
-import type { NightjarError } from '../core/errors.js';
 import { fetchTime } from '../core/venue-reads.js';
+import type { NightjarError } from '../core/errors/index.js';
 
 /** No parameters. */
 export type GetTimeParameters = Record<string, never>;

@@ -1,11 +1,11 @@
 import type { Client } from '../client.js';
-import type { NightjarError } from '../core/errors.js';
 import {
   runJoinSplit,
   type JoinSplitProgress,
   type JoinSplitReturnType as RunReturnType,
 } from '../notes/run-join-split.js';
 import { takeFreeNotes } from '../notes/take-notes.js';
+import type { NightjarError } from '../core/errors/index.js';
 
 export type { JoinSplitProgress } from '../notes/run-join-split.js';
 
@@ -37,10 +37,10 @@ export type JoinSplitReturnType = RunReturnType;
  * until the venue's tree has them. The inputs are reserved meanwhile: no concurrent order, split or
  * withdrawal takes them.
  *
- * Throws before anything is sent: `NoteNotFreeError` (an input is not free: `reason`),
- * `JoinSplitAmountsError` (amounts that do not add up), `NotesPendingError` (an input not in the
- * venue's tree in time), `ProofError`. After sending: `LedgerRefusedError` (with the ledger's code;
- * the inputs stay free), `TransactionPendingError`, and `SplitOutputsPendingError` when the split
+ * Throws before anything is sent: `NOTE_NOT_FREE` (an input is not free: `reason`),
+ * `JOIN_SPLIT_AMOUNTS` (amounts that do not add up), `NOTES_PENDING` (an input not in the
+ * venue's tree in time), `PROOF`. After sending: `LEDGER_REFUSED` (with the ledger's code;
+ * the inputs stay free), `TRANSACTION_PENDING`, and `SPLIT_OUTPUTS_PENDING` when the split
  * landed but the venue's tree lacks the outputs after the wait.
  *
  * @example

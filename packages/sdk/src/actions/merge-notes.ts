@@ -1,10 +1,14 @@
 import type { Client } from '../client.js';
 import { JOIN_SPLIT_MAX_INPUTS } from '@nightjar/crypto';
-import { NothingToMergeError, ParameterError, type NightjarError } from '../core/errors.js';
 import { mergeCandidates } from '../notes/merge-candidates.js';
 import { runJoinSplit, type JoinSplitProgress } from '../notes/run-join-split.js';
 import { takeFreeNotes } from '../notes/take-notes.js';
 import type { WalletNote } from '../wallet/wallet.js';
+import {
+  NIGHTJAR_ERROR__NOTHING_TO_MERGE,
+  NIGHTJAR_ERROR__PARAMETER,
+  NightjarError,
+} from '../core/errors/index.js';
 
 /** Which notes to merge. */
 export interface MergeNotesParameters {
@@ -27,12 +31,12 @@ export interface MergeNotesReturnType {
   note: WalletNote;
 }
 
-/** What `mergeNotes` throws: `NothingToMergeError`, `NoteNotFreeError`, `ProofError`, or a ledger refusal. */
+/** What `mergeNotes` throws: `NOTHING_TO_MERGE`, `NOTE_NOT_FREE`, `PROOF`, or a ledger refusal. */
 export type MergeNotesErrorType = NightjarError;
 
 /**
  * Merges 2 to 4 free notes of one mint into one note of their total value (a join-split: see
- * `joinSplit`), e.g. the change notes of partially filled orders. `NothingToMergeError` when the
+ * `joinSplit`), e.g. the change notes of partially filled orders. `NOTHING_TO_MERGE` when the
  * mint has fewer than 2 free notes; nothing is sent then.
  *
  * @example
@@ -46,9 +50,14 @@ export async function mergeNotes(
   const commitments =
     params.commitments ?? mergeCandidates(client, { mint: params.mint }).map((n) => n.commitment);
   if (params.commitments === undefined && commitments.length < 2)
-    throw new NothingToMergeError(params.mint, client.wallet.freeNotes(params.mint).length);
+    throw new NightjarError(NIGHTJAR_ERROR__NOTHING_TO_MERGE, {
+      mint: params.mint,
+      count: client.wallet.freeNotes(params.mint).length,
+    });
   if (commitments.length < 2 || commitments.length > JOIN_SPLIT_MAX_INPUTS)
-    throw new ParameterError(`a merge takes 2 to ${JOIN_SPLIT_MAX_INPUTS} notes`);
+    throw new NightjarError(NIGHTJAR_ERROR__PARAMETER, {
+      detail: `a merge takes 2 to ${JOIN_SPLIT_MAX_INPUTS} notes`,
+    });
   const inputs = takeFreeNotes(client, params.mint, commitments);
   try {
     const total = inputs.reduce((s, n) => s + n.amount, 0n);

@@ -1,12 +1,17 @@
 import { encodeCancelBody, modifyCancelFields, modifyResponseCodec, signCanonical } from '@nightjar/protocol';
 import type { Client } from '../client.js';
-import { NotFoundError, OrderNotModifiableError, type NightjarError } from '../core/errors.js';
 import { withSendLock } from '../core/utils/send-lock.js';
 import type { TrackedOrder } from '../wallet/wallet.js';
 import type { OrderParameters } from '../orders/order-terms.js';
 import { prepareOrder, signOrder } from '../orders/prepare-order.js';
 import { trackPlaced, type PlacedOrder } from '../orders/submit-order.js';
 import { refreshOrder } from '../orders/refresh-order.js';
+import {
+  isNightjarError,
+  NIGHTJAR_ERROR__ORDER_NOT_MODIFIABLE,
+  NightjarError,
+  venueError,
+} from '../core/errors/index.js';
 
 /** The order to replace and its replacement's fields (symbol and note are the old order's). */
 export interface ModifyOrderParameters extends Omit<
@@ -23,7 +28,7 @@ export interface ModifyOrderParameters extends Omit<
 export type ModifyOrderReturnType = PlacedOrder;
 
 /**
- * What `modifyOrder` throws: `OrderNotModifiableError` (no longer resting), `NotFoundError`, and
+ * What `modifyOrder` throws: `ORDER_NOT_MODIFIABLE` (no longer resting), NOT_FOUND (1301), and
  * what `placeOrder` throws for the replacement.
  */
 export type ModifyOrderErrorType = NightjarError;
@@ -45,7 +50,7 @@ async function reread(client: Client, order: TrackedOrder): Promise<void> {
  * wallet's trading key. The replacement keeps the symbol and, by default, the same note.
  *
  * An order that is no longer resting (it filled, was cancelled or expired, or is settling) throws
- * `OrderNotModifiableError` with its status as re-read from the venue; the wallet keeps that
+ * `ORDER_NOT_MODIFIABLE` with its status as re-read from the venue; the wallet keeps that
  * status (it never writes a filled order back as `open`). Place a new order instead.
  *
  * @example
@@ -57,11 +62,14 @@ export async function modifyOrder(
 ): Promise<ModifyOrderReturnType> {
   const wallet = client.wallet;
   const old = wallet.orders.get(params.orderId);
-  if (!old) throw new NotFoundError(1301, 404, 'this wallet does not track that order');
+  if (!old) throw venueError(1301, 404, 'this wallet does not track that order');
   // A fill consumed its note (the memo came before the order event): ask the venue what it is now.
   if (old.status === 'open' && !noteUsable(client, old)) await reread(client, old);
   if (old.status !== 'open' || !noteUsable(client, old))
-    throw new OrderNotModifiableError(old.orderId, old.status);
+    throw new NightjarError(NIGHTJAR_ERROR__ORDER_NOT_MODIFIABLE, {
+      orderId: old.orderId,
+      status: old.status,
+    });
   const { orderId, newOrderId, ...rest } = params;
   // The old order's note backs the replacement: the swap is atomic.
   const { body, note } = await prepareOrder(
@@ -101,9 +109,14 @@ export async function modifyOrder(
     };
   } catch (err) {
     // 404: the old order left the book (filled, cancelled, expired) between the check and the swap.
-    if (err instanceof NotFoundError) {
+    if (isNightjarError(err, 1301)) {
       await reread(client, old);
-      if (old.status !== 'open') throw new OrderNotModifiableError(old.orderId, old.status, { cause: err });
+      if (old.status !== 'open')
+        throw new NightjarError(
+          NIGHTJAR_ERROR__ORDER_NOT_MODIFIABLE,
+          { orderId: old.orderId, status: old.status },
+          { cause: err },
+        );
     }
     throw err;
   } finally {

@@ -1,9 +1,9 @@
 import type { Client } from '../client.js';
-import type { NightjarError } from '../core/errors.js';
 import { withSendLock } from '../core/utils/send-lock.js';
 import type { OrderParameters } from '../orders/order-terms.js';
 import { prepareOrder, signOrder } from '../orders/prepare-order.js';
 import { submitOrder, type PlacedOrder } from '../orders/submit-order.js';
+import type { NightjarError } from '../core/errors/index.js';
 
 /** What to order (see `BuildOrderParameters`). */
 export type PlaceOrderParameters = OrderParameters;
@@ -11,7 +11,7 @@ export type PlaceOrderParameters = OrderParameters;
 /** The accepted order. */
 export type PlaceOrderReturnType = PlacedOrder;
 
-/** What `placeOrder` throws: what `buildOrder` throws, and the venue's refusals (`VenueRequestError` and its kin). */
+/** What `placeOrder` throws: what `buildOrder` throws, and the venue's refusals (venue error and its kin). */
 export type PlaceOrderErrorType = NightjarError;
 
 /**

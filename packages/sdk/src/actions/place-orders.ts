@@ -1,5 +1,4 @@
 import type { Client } from '../client.js';
-import type { NightjarError } from '../core/errors.js';
 import { fundNotes } from '../notes/fund.js';
 import type { JoinSplitProgress, JoinSplitReturnType } from '../notes/run-join-split.js';
 import { withSendLock } from '../core/utils/send-lock.js';
@@ -12,6 +11,7 @@ import {
 } from '../orders/order-terms.js';
 import { prepareOrder, signOrder } from '../orders/prepare-order.js';
 import { submitOrder, type PlacedOrder } from '../orders/submit-order.js';
+import type { NightjarError } from '../core/errors/index.js';
 
 /** Orders to place together (a ladder), and how to find their notes. */
 export interface PlaceOrdersParameters {

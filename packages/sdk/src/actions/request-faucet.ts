@@ -1,10 +1,16 @@
 import type { Client } from '../client.js';
-import type { NightjarError } from '../core/errors.js';
-import { FaucetError, LedgerError, ParameterError } from '../core/errors.js';
 import { describeAmount } from '../core/utils/asset-registry.js';
 import { parseUnits } from '../core/utils/decimal.js';
 import { ledgerRpcCode } from '../core/utils/typed-ledger.js';
 import { assetParameter } from '../core/assets.js';
+import {
+  isNightjarError,
+  LEDGER_ERROR_CODES,
+  NIGHTJAR_ERROR__FAUCET_REFUSED,
+  NIGHTJAR_ERROR__FAUCET_UNAVAILABLE,
+  NIGHTJAR_ERROR__PARAMETER,
+  NightjarError,
+} from '../core/errors/index.js';
 
 /** What to draw from a dev ledger's faucet. */
 export interface RequestFaucetParameters {
@@ -29,7 +35,7 @@ export interface RequestFaucetReturnType {
 /**
  * Credits a ledger account (default: the wallet's funding account) with tokens from the dev
  * ledger's faucet (`requestAirdrop`), ready for `deposit`. Dev venues only: a production ledger
- * (`nightjar start --no-dev`) has none and answers `FaucetError` `FAUCET_UNAVAILABLE`; an
+ * (`nightjar start --no-dev`) has none and answers `FAUCET_UNAVAILABLE`; an
  * unreachable ledger is `FAUCET_UNAVAILABLE` too (`retryable`), a refused request `FAUCET_REFUSED`.
  *
  * @example
@@ -43,7 +49,10 @@ export async function requestFaucet(
   const asset = await assetParameter(client, params, 'requestFaucet');
   const amount =
     typeof params.amount === 'bigint' ? params.amount : parseUnits(params.amount, asset.decimals);
-  if (amount <= 0n) throw new ParameterError('a faucet request must be positive: give an amount above 0');
+  if (amount <= 0n)
+    throw new NightjarError(NIGHTJAR_ERROR__PARAMETER, {
+      detail: 'a faucet request must be positive: give an amount above 0',
+    });
   const owner = params.owner ?? client.wallet.keys.funding.address;
   const what = describeAmount(asset.mint, amount);
   try {
@@ -59,29 +68,33 @@ export async function requestFaucet(
     if (code === undefined) throw err;
     const options = { cause: err };
     // The ledger's own words (a typed error's message already names its fix).
-    const detail = ((err instanceof LedgerError && err.cause instanceof Error ? err.cause : err) as Error)
-      .message;
+    const detail = (
+      (isNightjarError(err, LEDGER_ERROR_CODES) && err.cause instanceof Error ? err.cause : err) as Error
+    ).message;
     switch (code) {
       case -32006:
-        throw new FaucetError(
-          'FAUCET_UNAVAILABLE',
-          code,
-          `this ledger has no faucet (a production venue): fund ${owner} with ${what} from elsewhere, then deposit`,
+        throw new NightjarError(
+          NIGHTJAR_ERROR__FAUCET_UNAVAILABLE,
+          {
+            rpcCode: code,
+            detail: `this ledger has no faucet (a production venue): fund ${owner} with ${what} from elsewhere, then deposit`,
+          },
           options,
         );
       case -32005:
       case -32004:
-        throw new FaucetError(
-          'FAUCET_UNAVAILABLE',
-          -32005,
-          `the ledger is unreachable (${detail}): is the venue running (\`npm start\`)? then try again`,
+        throw new NightjarError(
+          NIGHTJAR_ERROR__FAUCET_UNAVAILABLE,
+          {
+            rpcCode: -32005,
+            detail: `the ledger is unreachable (${detail}): is the venue running (\`npm start\`)? then try again`,
+          },
           options,
         );
       default:
-        throw new FaucetError(
-          'FAUCET_REFUSED',
-          code,
-          `the faucet refused ${what} for ${owner}: ${detail}`,
+        throw new NightjarError(
+          NIGHTJAR_ERROR__FAUCET_REFUSED,
+          { rpcCode: code, detail: `the faucet refused ${what} for ${owner}: ${detail}` },
           options,
         );
     }

@@ -1,6 +1,7 @@
 import type { Client } from '../client.js';
-import type { InsufficientNotesError } from '../core/errors.js';
 import { selectFreeNote, type ChosenNote, type NoteChoiceParameters } from '../notes/choose-note.js';
+import type { NIGHTJAR_ERROR__INSUFFICIENT_NOTES } from '../core/errors/index.js';
+import { type NightjarError } from '../core/errors/index.js';
 
 /** The collateral an order needs. */
 export type SelectNoteParameters = NoteChoiceParameters;
@@ -9,7 +10,7 @@ export type SelectNoteParameters = NoteChoiceParameters;
 export type SelectNoteReturnType = ChosenNote;
 
 /** What `selectNote` throws: no free note of the mint would do. */
-export type SelectNoteErrorType = InsufficientNotesError;
+export type SelectNoteErrorType = NightjarError<typeof NIGHTJAR_ERROR__INSUFFICIENT_NOTES>;
 
 /**
  * Chooses the note that backs an order: a note of exactly the required value, or else the

@@ -1,6 +1,4 @@
 import type { Client } from '../client.js';
-import type { NightjarError } from '../core/errors.js';
-import { JoinSplitAmountsError, ParameterError } from '../core/errors.js';
 import { shortfall } from '../notes/fund.js';
 import { runJoinSplit, type JoinSplitProgress, type JoinSplitReturnType } from '../notes/run-join-split.js';
 import { takeFreeNotes } from '../notes/take-notes.js';
@@ -9,6 +7,11 @@ import type { WalletNote } from '../wallet/wallet.js';
 import { mintDecimals } from '../core/mint-decimals.js';
 import { venueTree } from '../notes/choose-note.js';
 import { describeAmount } from '../core/utils/asset-registry.js';
+import {
+  NIGHTJAR_ERROR__JOIN_SPLIT_AMOUNTS,
+  NIGHTJAR_ERROR__PARAMETER,
+  NightjarError,
+} from '../core/errors/index.js';
 
 /** Options of every split. */
 interface SplitNoteOptions {
@@ -68,7 +71,7 @@ function largestNote(client: Client, mint: string): string {
 /**
  * Splits one free note into several of the same mint (a join-split: see `joinSplit`), so that one
  * deposit can back many orders. Nothing is sent when the amounts ask more than the note holds
- * (`JoinSplitAmountsError`) or no note covers them (`InsufficientNotesError`, naming the fix).
+ * (`JOIN_SPLIT_AMOUNTS`) or no note covers them (`INSUFFICIENT_NOTES`, naming the fix).
  *
  * @example
  * // 1,000 USDC deposited: four notes of 200 and the remainder (200) as a fifth.
@@ -83,9 +86,13 @@ export async function splitNote(client: Client, params: SplitNoteParameters): Pr
     const decimals = params.amounts.some((a) => typeof a === 'string') ? await mintDecimals(client, mint) : 0;
     asked = params.amounts.map((a) => (typeof a === 'bigint' ? a : parseUnits(a, decimals, 'amount')));
     if (asked.length === 0 || asked.some((a) => a <= 0n))
-      throw new JoinSplitAmountsError('a split needs 1 to 8 positive amounts', 0n, 0n);
+      throw new NightjarError(NIGHTJAR_ERROR__JOIN_SPLIT_AMOUNTS, {
+        detail: 'a split needs 1 to 8 positive amounts',
+        inputTotal: 0n,
+        outputTotal: 0n,
+      });
   } else if (!Number.isInteger(params.into) || params.into < 2 || params.into > 8)
-    throw new ParameterError('`into` must be an integer from 2 to 8');
+    throw new NightjarError(NIGHTJAR_ERROR__PARAMETER, { detail: '`into` must be an integer from 2 to 8' });
   const sum = asked?.reduce((s, a) => s + a, 0n) ?? 0n;
   const commitment =
     params.commitment ?? (asked ? await coveringNote(client, mint, sum) : largestNote(client, mint));
@@ -105,22 +112,22 @@ export async function splitNote(client: Client, params: SplitNoteParameters): Pr
   }
 }
 
-/** `amounts`, plus what is left of `total` as one more note; `JoinSplitAmountsError` when they ask too much. */
+/** `amounts`, plus what is left of `total` as one more note; `JOIN_SPLIT_AMOUNTS` when they ask too much. */
 function withRemainder(amounts: readonly bigint[], total: bigint, mint: string): bigint[] {
   const sum = amounts.reduce((s, a) => s + a, 0n);
   if (sum > total)
-    throw new JoinSplitAmountsError(
-      `the new notes add up to ${describeAmount(mint, sum)}, more than the note holds (${describeAmount(mint, total)}): ask less, or name a larger note (commitment)`,
-      total,
-      sum,
-    );
+    throw new NightjarError(NIGHTJAR_ERROR__JOIN_SPLIT_AMOUNTS, {
+      detail: `the new notes add up to ${describeAmount(mint, sum)}, more than the note holds (${describeAmount(mint, total)}): ask less, or name a larger note (commitment)`,
+      inputTotal: total,
+      outputTotal: sum,
+    });
   const out = sum < total ? [...amounts, total - sum] : [...amounts];
   if (out.length > 8)
-    throw new JoinSplitAmountsError(
-      `${amounts.length} notes and the remainder make ${out.length}: a split creates at most 8`,
-      total,
-      sum,
-    );
+    throw new NightjarError(NIGHTJAR_ERROR__JOIN_SPLIT_AMOUNTS, {
+      detail: `${amounts.length} notes and the remainder make ${out.length}: a split creates at most 8`,
+      inputTotal: total,
+      outputTotal: sum,
+    });
   return out;
 }
 

@@ -1,9 +1,9 @@
 import type { Client } from '../client.js';
-import type { NightjarError } from '../core/errors.js';
 import { recoverDeposits, syncLeaves } from '../notes/ledger-sync.js';
 import { marketMints } from '../core/mint-decimals.js';
 import { refreshNoteStates } from '../notes/note-states.js';
 import { refreshTrackedOrders } from '../orders/refresh-order.js';
+import type { NightjarError } from '../core/errors/index.js';
 
 const MEMO_PAGE = 10_000;
 

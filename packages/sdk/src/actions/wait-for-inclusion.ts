@@ -1,9 +1,9 @@
 import { treeRootCodec } from '@nightjar/protocol';
 import type { Client } from '../client.js';
-import type { NightjarError } from '../core/errors.js';
 import { sleep } from '../core/utils/backoff.js';
 import { syncShard } from '../notes/ledger-sync.js';
 import type { GetInclusionParameters } from './get-inclusion.js';
+import type { NightjarError } from '../core/errors/index.js';
 
 /** How long `waitForInclusion` waits, and how often it looks. */
 export interface WaitForInclusionParameters extends GetInclusionParameters {

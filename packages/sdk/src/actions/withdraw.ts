@@ -6,13 +6,6 @@
  */
 import { bytesToHex, fieldToHex, parseAddress } from '@nightjar/protocol';
 import type { Client } from '../client.js';
-import {
-  FundingAddressLinkError,
-  InsufficientNotesError,
-  ParameterError,
-  TransactionPendingError,
-  type NightjarError,
-} from '../core/errors.js';
 import { takeFreeNotes } from '../notes/take-notes.js';
 import { parseUnits } from '../core/utils/decimal.js';
 import { landTransaction } from '../core/utils/land-transaction.js';
@@ -22,6 +15,14 @@ import type { WalletNote } from '../wallet/wallet.js';
 import { assetParameter, learnAsset } from '../core/assets.js';
 import { proveSpend } from '../notes/spend-proof.js';
 import { largestAmount } from '../notes/choose-note.js';
+import {
+  isNightjarError,
+  NIGHTJAR_ERROR__INSUFFICIENT_NOTES,
+  NIGHTJAR_ERROR__LINKS_FUNDING_ADDRESS,
+  NIGHTJAR_ERROR__PARAMETER,
+  NIGHTJAR_ERROR__TRANSACTION_PENDING,
+  NightjarError,
+} from '../core/errors/index.js';
 
 /** Which note to withdraw, how much of it, and where to. */
 export interface WithdrawParameters {
@@ -32,7 +33,7 @@ export interface WithdrawParameters {
   recipient: string;
   /**
    * Withdraw to an address that funded this wallet's deposits anyway (default false: refused with
-   * `FundingAddressLinkError`, since on chain it ties the withdrawal to those deposits).
+   * `LINKS_FUNDING_ADDRESS`, since on chain it ties the withdrawal to those deposits).
    */
   linkFundingAddress?: boolean;
   /** The note to withdraw from (commitment); or give `asset` (or `mint`) and `amount`. */
@@ -70,11 +71,14 @@ export interface WithdrawReturnType {
 /** Refuses a recipient that funded this wallet's deposits unless the caller accepted the link. */
 function checkRecipient(client: Client, params: WithdrawParameters): Uint8Array {
   if (typeof params.recipient !== 'string' || params.recipient === '')
-    throw new ParameterError('withdraw needs a recipient: the ledger address (Base58) to pay');
+    throw new NightjarError(NIGHTJAR_ERROR__PARAMETER, {
+      detail: 'withdraw needs a recipient: the ledger address (Base58) to pay',
+    });
   const bytes = parseAddress(params.recipient);
-  if (!bytes) throw new ParameterError('recipient must be a Base58 address');
+  if (!bytes)
+    throw new NightjarError(NIGHTJAR_ERROR__PARAMETER, { detail: 'recipient must be a Base58 address' });
   if (fundingAddresses(client.wallet).includes(params.recipient) && params.linkFundingAddress !== true)
-    throw new FundingAddressLinkError(params.recipient);
+    throw new NightjarError(NIGHTJAR_ERROR__LINKS_FUNDING_ADDRESS, { recipient: params.recipient });
   return bytes;
 }
 
@@ -90,19 +94,20 @@ async function noteToWithdraw(
     const note = takeFreeNotes(client, mint, [params.commitment])[0]!;
     if (amount !== undefined && amount > note.amount) {
       wallet.reserved.delete(note.commitment);
-      throw new InsufficientNotesError(
+      throw new NightjarError(NIGHTJAR_ERROR__INSUFFICIENT_NOTES, {
         mint,
-        amount,
-        note.amount,
-        'the note named holds less: name a larger one',
-      );
+        required: amount,
+        available: note.amount,
+        fix: 'the note named holds less: name a larger one',
+      });
     }
     return { note, amount: amount ?? note.amount };
   }
   if ((!params.mint && !params.asset) || params.amount === undefined)
-    throw new ParameterError(
-      "withdraw needs a note's commitment, or an asset and an amount: e.g. { asset: 'USDC', amount: '12.5', recipient }",
-    );
+    throw new NightjarError(NIGHTJAR_ERROR__PARAMETER, {
+      detail:
+        "withdraw needs a note's commitment, or an asset and an amount: e.g. { asset: 'USDC', amount: '12.5', recipient }",
+    });
   const bigintOfMint = params.asset === undefined && typeof params.amount === 'bigint';
   const asset = bigintOfMint ? undefined : await assetParameter(client, params, 'withdraw');
   const mint = asset?.mint ?? params.mint!;
@@ -115,12 +120,12 @@ async function noteToWithdraw(
     .sort((a, b) => (a.amount < b.amount ? -1 : a.amount > b.amount ? 1 : 0));
   const note = covering[0];
   if (!note)
-    throw new InsufficientNotesError(
+    throw new NightjarError(NIGHTJAR_ERROR__INSUFFICIENT_NOTES, {
       mint,
-      amount,
-      largestAmount(wallet.freeNotes(mint)),
-      'one withdrawal spends one note: merge notes first (mergeNotes), or withdraw less',
-    );
+      required: amount,
+      available: largestAmount(wallet.freeNotes(mint)),
+      fix: 'one withdrawal spends one note: merge notes first (mergeNotes), or withdraw less',
+    });
   return { note: takeFreeNotes(client, mint, [note.commitment])[0]!, amount };
 }
 
@@ -136,13 +141,16 @@ async function amountOf(
     const d = decimals ?? (await assetParameter(client, { mint }, 'withdraw')).decimals;
     amount = parseUnits(params.amount!, d, 'amount');
   }
-  if (amount <= 0n) throw new ParameterError('a withdrawal must be positive: give an amount above 0');
+  if (amount <= 0n)
+    throw new NightjarError(NIGHTJAR_ERROR__PARAMETER, {
+      detail: 'a withdrawal must be positive: give an amount above 0',
+    });
   return amount;
 }
 
 /**
- * What `withdraw` throws: `FundingAddressLinkError`, `InsufficientNotesError`, `ParameterError`,
- * `ProofError`, or a ledger refusal (`LedgerRefusedError`).
+ * What `withdraw` throws: `LINKS_FUNDING_ADDRESS`, `INSUFFICIENT_NOTES`, `PARAMETER`,
+ * `PROOF`, or a ledger refusal (`LEDGER_REFUSED`).
  */
 export type WithdrawErrorType = NightjarError;
 
@@ -180,11 +188,11 @@ export async function withdraw(client: Client, params: WithdrawParameters): Prom
         proof: bytesToHex(proved.proof),
       },
     });
-    // Refusals are typed (LedgerRefusedError); one not landed yet is the ledger's word at the next
+    // Refusals are typed (LEDGER_REFUSED); one not landed yet is the ledger's word at the next
     // sync, which also finds the change through its memo.
     const rec = await landTransaction(client, tx, { waitMs: params.waitMs ?? 30_000 }).catch(
       (err: unknown) => {
-        if (!(err instanceof TransactionPendingError)) throw err;
+        if (!isNightjarError(err, NIGHTJAR_ERROR__TRANSACTION_PENDING)) throw err;
         return undefined;
       },
     );

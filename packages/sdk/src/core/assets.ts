@@ -1,8 +1,8 @@
 /** The venue's assets by symbol or mint (from its instruments), for the actions that take an `asset`. */
-import { ParameterError } from './errors.js';
 import type { VenueSession } from './session.js';
 import { knownAsset, type Asset } from './utils/asset-registry.js';
 import { fetchInstruments } from './venue-reads.js';
+import { NIGHTJAR_ERROR__PARAMETER, NightjarError } from './errors/index.js';
 
 /** Every asset the venue's markets trade, each once. */
 export async function venueAssets(client: VenueSession): Promise<Asset[]> {
@@ -17,7 +17,7 @@ export async function venueAssets(client: VenueSession): Promise<Asset[]> {
 
 /**
  * The asset named by symbol (`"USDC"`, any case) or by mint (Base58). An unknown name throws
- * `ParameterError` listing the venue's assets.
+ * `PARAMETER` listing the venue's assets.
  *
  * @example
  * const { mint, decimals } = await resolveAsset(client, 'USDC');
@@ -30,9 +30,9 @@ export async function resolveAsset(client: VenueSession, symbolOrMint: string): 
     (a) => a.mint === symbolOrMint || a.symbol.toUpperCase() === symbolOrMint.toUpperCase(),
   );
   if (!found)
-    throw new ParameterError(
-      `unknown asset ${symbolOrMint}: this venue trades ${assets.map((a) => a.symbol).join(', ')} (give one of them, or its mint)`,
-    );
+    throw new NightjarError(NIGHTJAR_ERROR__PARAMETER, {
+      detail: `unknown asset ${symbolOrMint}: this venue trades ${assets.map((a) => a.symbol).join(', ')} (give one of them, or its mint)`,
+    });
   return found;
 }
 
@@ -47,13 +47,15 @@ export async function assetParameter(
 ): Promise<Asset> {
   const name = params.asset ?? params.mint;
   if (name === undefined)
-    throw new ParameterError(`${what} needs an asset: give \`asset\` (e.g. 'USDC') or \`mint\``);
+    throw new NightjarError(NIGHTJAR_ERROR__PARAMETER, {
+      detail: `${what} needs an asset: give \`asset\` (e.g. 'USDC') or \`mint\``,
+    });
   if (params.asset !== undefined && params.mint !== undefined) {
     const a = await resolveAsset(client, params.asset);
     if (a.mint !== params.mint)
-      throw new ParameterError(
-        `asset ${params.asset} is not mint ${params.mint}: give one of \`asset\` and \`mint\``,
-      );
+      throw new NightjarError(NIGHTJAR_ERROR__PARAMETER, {
+        detail: `asset ${params.asset} is not mint ${params.mint}: give one of \`asset\` and \`mint\``,
+      });
     return a;
   }
   return resolveAsset(client, name);

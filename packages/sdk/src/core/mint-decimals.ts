@@ -1,7 +1,7 @@
-import { ParameterError } from './errors.js';
 import type { VenueSession } from './session.js';
 import { knownAsset } from './utils/asset-registry.js';
 import { fetchInstruments } from './venue-reads.js';
+import { NIGHTJAR_ERROR__PARAMETER, NightjarError } from './errors/index.js';
 
 /** Decimals of `mint`, from the venue's instruments. */
 export async function mintDecimals(client: VenueSession, mint: string): Promise<number> {
@@ -11,9 +11,9 @@ export async function mintDecimals(client: VenueSession, mint: string): Promise<
     if (i.base_mint === mint) return i.base_decimals;
     if (i.quote_mint === mint) return i.quote_decimals;
   }
-  throw new ParameterError(
-    `no market of this venue trades mint ${mint}: give the amount as a bigint of atomic units, or an asset getAssets lists`,
-  );
+  throw new NightjarError(NIGHTJAR_ERROR__PARAMETER, {
+    detail: `no market of this venue trades mint ${mint}: give the amount as a bigint of atomic units, or an asset getAssets lists`,
+  });
 }
 
 /** Every mint the venue's markets trade. */

@@ -2,7 +2,6 @@
 import { X509Certificate } from 'node:crypto';
 import { join } from 'node:path';
 import { RpcLedgerClient, type LedgerClient, type LedgerClientTls } from '@nightjar/ledger/client';
-import { NightjarError, ParameterError } from './errors.js';
 import { fileNonceStore, memoryNonceStore, type NonceStore } from './nonce-store.js';
 import {
   pccsCollateralFetcher,
@@ -12,6 +11,7 @@ import {
 } from './transport/index.js';
 import type { BackoffOptions } from './utils/backoff.js';
 import { typedLedger } from './utils/typed-ledger.js';
+import { NIGHTJAR_ERROR__CLIENT_CONFIG, NIGHTJAR_ERROR__PARAMETER, NightjarError } from './errors/index.js';
 
 /** Account credentials, provisioned out of band. */
 export interface Credentials {
@@ -38,7 +38,7 @@ export interface VenueSessionParameters {
   composeHash: string;
   /**
    * Pinned platform measurements (48-byte hex each, any subset of MRTD and RTMR0–2): on a real CVM,
-   * the values of the CVM image you audited. A mismatch fails with `MeasurementMismatchError`.
+   * the values of the CVM image you audited. A mismatch fails with `ATTESTATION_MEASUREMENT`.
    */
   pinnedMeasurements?: PinnedMeasurements;
   /**
@@ -57,7 +57,7 @@ export interface VenueSessionParameters {
   /**
    * How an `https://` `ledgerUrl` is trusted: the SHA-256 of its certificate's SubjectPublicKeyInfo
    * (ready.json `ledger_tls_spki_sha256`) and/or a CA certificate (PEM) it must chain to. A
-   * certificate that fails fails the call before any request is sent (`LedgerUnavailableError`).
+   * certificate that fails fails the call before any request is sent (`LEDGER_UNAVAILABLE`).
    */
   ledgerTls?: LedgerClientTls;
   /** A ledger client (in-process in tests); wins over `ledgerUrl`. */
@@ -86,14 +86,19 @@ export interface VenueSessionParameters {
 export function rootDer(root: Uint8Array | string): Uint8Array {
   if (typeof root !== 'string') return root;
   if (!root.includes('-----BEGIN CERTIFICATE-----'))
-    throw new ParameterError(
-      'pinnedRoot takes the root certificate itself (PEM text, or DER bytes), not a path: ' +
+    throw new NightjarError(NIGHTJAR_ERROR__PARAMETER, {
+      detail:
+        'pinnedRoot takes the root certificate itself (PEM text, or DER bytes), not a path: ' +
         'pass readFileSync(path), e.g. readFileSync(ready.platform_root) for a local venue',
-    );
+    });
   try {
     return new Uint8Array(new X509Certificate(root).raw);
   } catch (cause) {
-    throw new ParameterError('pinnedRoot is not a valid PEM certificate', { cause });
+    throw new NightjarError(
+      NIGHTJAR_ERROR__PARAMETER,
+      { detail: 'pinnedRoot is not a valid PEM certificate' },
+      { cause },
+    );
   }
 }
 
@@ -107,7 +112,10 @@ export function collateralSource(params: VenueSessionParameters): { fetchCollate
 /** The session's ledger (the one passed, or a client of `ledgerUrl`), every call's failure typed. */
 export function sessionLedger(params: VenueSessionParameters): LedgerClient {
   if (params.ledger) return typedLedger(params.ledger);
-  if (!params.ledgerUrl) throw new NightjarError('createClient needs ledgerUrl or ledger');
+  if (!params.ledgerUrl)
+    throw new NightjarError(NIGHTJAR_ERROR__CLIENT_CONFIG, {
+      detail: 'createClient needs ledgerUrl or ledger',
+    });
   return typedLedger(
     new RpcLedgerClient(params.ledgerUrl, {
       ...(params.ledgerDevSecret === undefined ? {} : { devSecret: params.ledgerDevSecret }),

@@ -7,7 +7,6 @@
  */
 import type { LedgerClient } from '@nightjar/ledger/client';
 import { instrumentCodec, type Codec, type Instrument } from '@nightjar/protocol';
-import { AccountSuspendedError, VenueRequestError } from './errors.js';
 import type { NonceStore } from './nonce-store.js';
 import {
   collateralSource,
@@ -20,6 +19,7 @@ import { tokenKeeper, type TokenKeeper } from './tokens.js';
 import { createTransport, type Transport } from './transport/index.js';
 import { DEFAULT_BACKOFF } from './utils/backoff.js';
 import { parseResponse, retrier, venueSender, type VenueSend } from './venue-request.js';
+import { isNightjarError, VENUE_ANSWER_CODES } from './errors/index.js';
 
 /** Options of `client.request`. */
 export interface ClientRequestOptions<T = unknown> {
@@ -31,7 +31,7 @@ export interface ClientRequestOptions<T = unknown> {
   retry?: boolean;
   /**
    * The protocol's codec of the answer (`orderStatusCodec`...): the body is parsed with it, and one
-   * that does not match throws `InvalidResponseError`. Without it the body is returned as parsed.
+   * that does not match throws `INVALID_RESPONSE`. Without it the body is returned as parsed.
    */
   codec?: Codec<T>;
 }
@@ -42,7 +42,7 @@ export interface VenueSession {
   readonly transport: Transport;
   /**
    * The ledger (the one passed to `createClient`, or a client of `ledgerUrl`), its calls' failures
-   * typed: `LedgerUnavailableError` (unreachable, timed out) or `LedgerError` (a JSON-RPC error).
+   * typed: `LEDGER_UNAVAILABLE` (unreachable, timed out) or `LEDGER_ERROR` (a JSON-RPC error).
    */
   readonly ledger: LedgerClient;
   readonly nonces: NonceStore;
@@ -73,12 +73,12 @@ async function sendAuthed(send: VenueSend, tokens: TokenKeeper, path: string, me
   try {
     return await send(path, method, body, bearer);
   } catch (err) {
-    if (err instanceof AccountSuspendedError) {
+    if (isNightjarError(err, 1150)) {
       tokens.suspend(err);
       throw err;
     }
     // Any 401: a fresh token and one more try.
-    if (err instanceof VenueRequestError && err.status === 401) {
+    if (isNightjarError(err, VENUE_ANSWER_CODES) && err.context.status === 401) {
       tokens.drop(bearer);
       return send(path, method, body, await tokens.accessToken());
     }

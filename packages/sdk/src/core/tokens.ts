@@ -3,9 +3,9 @@
  * through a shorter one), one login at a time; a 403 1150 (suspended) stops every later call.
  */
 import { tokenResponseCodec } from '@nightjar/protocol';
-import { AccountSuspendedError } from './errors.js';
 import type { Credentials } from './session-options.js';
 import { parseResponse, type VenueSend, type WithRetry } from './venue-request.js';
+import { isNightjarError, type NightjarError } from './errors/index.js';
 
 /** The token state of one session. */
 export interface TokenKeeper {
@@ -20,7 +20,7 @@ export interface TokenKeeper {
   /** Forgets `bearer` if it is the current token (after a 401), so the next call logs in again. */
   drop(bearer: string): void;
   /** Stops the session: every later token call throws `err`. */
-  suspend(err: AccountSuspendedError): void;
+  suspend(err: NightjarError<1150>): void;
 }
 
 /** A token keeper logging in with `credentials` through `send`. */
@@ -32,7 +32,7 @@ export function tokenKeeper(
 ): TokenKeeper {
   let token: { value: string; expiresAt: number; lifetimeMs: number } | undefined;
   let pendingToken: Promise<string> | undefined;
-  let suspended: AccountSuspendedError | undefined;
+  let suspended: NightjarError<1150> | undefined;
   let accountId = '';
 
   const login = async (): Promise<string> => {
@@ -41,7 +41,7 @@ export function tokenKeeper(
       () => send('/auth/token', 'POST', { api_key, api_secret, passphrase }),
       true,
     ).catch((err: unknown) => {
-      if (err instanceof AccountSuspendedError) suspended = err;
+      if (isNightjarError(err, 1150)) suspended = err;
       throw err;
     });
     const r = parseResponse(tokenResponseCodec, body, '/auth/token');

@@ -1,22 +1,24 @@
 /** One REST exchange with the venue on the verified transport: typed errors, retries, parsed answers. */
 import { FieldError, type Codec } from '@nightjar/protocol';
-import {
-  InvalidResponseError,
-  LedgerError,
-  NetworkError,
-  NightjarError,
-  VenueRequestError,
-  venueError,
-} from './errors.js';
 import type { RetryInfo } from './session-options.js';
-import { TransportError } from './transport/errors.js';
 import type { Transport } from './transport/index.js';
 import { backoffDelay, sleep, type BackoffOptions } from './utils/backoff.js';
+import {
+  isNightjarError,
+  LEDGER_ERROR_CODES,
+  NIGHTJAR_ERROR__INVALID_RESPONSE,
+  NIGHTJAR_ERROR__NETWORK,
+  NIGHTJAR_ERROR__TRANSPORT_CLOSED,
+  NightjarError,
+  TRANSPORT_ERROR_CODES,
+  VENUE_ANSWER_CODES,
+  venueError,
+} from './errors/index.js';
 
 /** Sends one request on `transport` with an optional bearer; resolves with a 2xx body, else throws typed. */
 export type VenueSend = (path: string, method: string, body: unknown, bearer?: string) => Promise<unknown>;
 
-/** `send` over `transport`: network failures become `NetworkError`, venue refusals their typed error. */
+/** `send` over `transport`: network failures become `NETWORK`, venue refusals their typed error. */
 export function venueSender(transport: Transport): VenueSend {
   return async (path, method, body, bearer) => {
     let res;
@@ -27,10 +29,15 @@ export function venueSender(transport: Transport): VenueSend {
         ...(bearer ? { token: bearer } : {}),
       });
     } catch (err) {
-      if (err instanceof TransportError && err.code !== 'TRANSPORT_CLOSED') throw err;
+      if (isNightjarError(err, TRANSPORT_ERROR_CODES) && err.code !== NIGHTJAR_ERROR__TRANSPORT_CLOSED)
+        throw err;
       // Verification reads the signer set from the ledger: its failure is the ledger's.
-      if (err instanceof LedgerError) throw err;
-      throw new NetworkError(`request to ${path} failed: ${(err as Error).message}`, { cause: err });
+      if (isNightjarError(err, LEDGER_ERROR_CODES)) throw err;
+      throw new NightjarError(
+        NIGHTJAR_ERROR__NETWORK,
+        { detail: `request to ${path} failed: ${(err as Error).message}` },
+        { cause: err },
+      );
     }
     if (res.status >= 200 && res.status < 300) return res.body;
     const envelope = (res.body ?? {}) as { code?: unknown; message?: unknown };
@@ -59,7 +66,7 @@ export function retrier(backoff: Required<BackoffOptions>, onRetry?: (info: Retr
       } catch (err) {
         const retryable = err instanceof NightjarError && err.retryable;
         if (!retry || !retryable || attempt + 1 >= backoff.attempts) throw err;
-        const after = err instanceof VenueRequestError ? err.retryAfterSeconds : undefined;
+        const after = isNightjarError(err, VENUE_ANSWER_CODES) ? err.context.retryAfterSeconds : undefined;
         const delayMs = backoffDelay(attempt, backoff, after);
         onRetry?.({ attempt, delayMs, error: err });
         await sleep(delayMs);
@@ -76,8 +83,12 @@ export function parseResponse<T>(codec: Codec<T>, body: unknown, path: string): 
     if (!(err instanceof FieldError)) throw err;
     // The path without its query (which may name a note); FieldError messages never echo values.
     const route = path.split('?')[0];
-    throw new InvalidResponseError(`the answer to ${route} does not match the spec: ${err.message}`, {
-      cause: err,
-    });
+    throw new NightjarError(
+      NIGHTJAR_ERROR__INVALID_RESPONSE,
+      { detail: `the answer to ${route} does not match the spec: ${err.message}` },
+      {
+        cause: err,
+      },
+    );
   }
 }

@@ -1,10 +1,17 @@
 /** Choosing the note that backs an order: free, of the right value, and in the venue's tree. */
 import { treeRootCodec } from '@nightjar/protocol';
 import type { Client } from '../client.js';
-import { InsufficientNotesError, NoteHeldError, NotesPendingError } from '../core/errors.js';
 import { sleep } from '../core/utils/backoff.js';
 import type { WalletNote } from '../wallet/wallet.js';
 import type { FreshNoteHold } from '../wallet/fresh-note-hold.js';
+import {
+  INSUFFICIENT_NOTES_CODES,
+  isNightjarError,
+  NIGHTJAR_ERROR__INSUFFICIENT_NOTES,
+  NIGHTJAR_ERROR__NOTE_HELD,
+  NIGHTJAR_ERROR__NOTES_PENDING,
+  NightjarError,
+} from '../core/errors/index.js';
 
 /** The collateral an order needs. */
 export interface NoteChoiceParameters {
@@ -41,13 +48,18 @@ function pick(free: readonly WalletNote[], params: NoteChoiceParameters): Wallet
 
 /**
  * The note that backs an order among the wallet's free notes (see `selectNote`); throws
- * `InsufficientNotesError` when none would do.
+ * `INSUFFICIENT_NOTES` when none would do.
  */
 export function selectFreeNote(client: Client, params: NoteChoiceParameters): ChosenNote {
   const all = client.wallet.freeNotes(params.mint, { replacing: params.replacing });
   const free = params.usable ? all.filter(params.usable) : all;
   const note = pick(free, params);
-  if (!note) throw new InsufficientNotesError(params.mint, params.required, largestAmount(free));
+  if (!note)
+    throw new NightjarError(NIGHTJAR_ERROR__INSUFFICIENT_NOTES, {
+      mint: params.mint,
+      required: params.required,
+      available: largestAmount(free),
+    });
   return { note, collateralAmount: note.amount === params.required ? undefined : note.amount };
 }
 
@@ -75,7 +87,7 @@ export interface ChooseNoteOptions {
 /**
  * `selectFreeNote` among the notes the venue's tree already has (an input proof is built against the
  * venue's tree: a note it lacks gets 1301). When only notes it lacks would do, waits (bounded) for
- * it to catch up, then throws `NotesPendingError`. The chosen note is reserved (`wallet.reserved`)
+ * it to catch up, then throws `NOTES_PENDING`. The chosen note is reserved (`wallet.reserved`)
  * until the caller releases it.
  */
 export async function chooseNote(
@@ -98,17 +110,29 @@ export async function chooseNote(
       return chosen;
     } catch (err) {
       // Would a note the venue lacks do? Then wait for it; else there is none.
-      if (!(err instanceof InsufficientNotesError) || !pick(candidates, params)) throw err;
+      if (!isNightjarError(err, INSUFFICIENT_NOTES_CODES) || !pick(candidates, params)) throw err;
       const waited = Date.now() - start;
       const held = hold ? heldRelease(candidates.filter(inTree), params, hold) : undefined;
       if (held !== undefined && hold) {
         // One the venue has would do once its hold passes: wait for it if that is soon enough.
         const left = held - hold.now();
-        if (left > waitMs - waited) throw new NoteHeldError(params.mint, params.required, held);
+        if (left > waitMs - waited)
+          throw new NightjarError(NIGHTJAR_ERROR__NOTE_HELD, {
+            mint: params.mint,
+            required: params.required,
+            available: 0n,
+            readyAt: held,
+          });
         await sleep(Math.max(1, left));
         continue;
       }
-      if (waited >= waitMs) throw new NotesPendingError(params.mint, params.required, err.available, waited);
+      if (waited >= waitMs)
+        throw new NightjarError(NIGHTJAR_ERROR__NOTES_PENDING, {
+          mint: params.mint,
+          required: params.required,
+          available: err.context.available,
+          waitedMs: waited,
+        });
       await sleep(Math.min(options.pollMs ?? client.slotMs, waitMs - waited));
     }
   }

@@ -6,12 +6,12 @@
  * does); every other note the plan touched is released here.
  */
 import type { Client } from '../client.js';
-import { InsufficientNotesError } from '../core/errors.js';
 import type { WalletNote } from '../wallet/wallet.js';
 import { largestAmount } from './choose-note.js';
 import { planNotes } from './plan.js';
 import { runJoinSplit, type JoinSplitProgress, type JoinSplitReturnType } from './run-join-split.js';
 import { assetName, describeAmount, humanAmount } from '../core/utils/asset-registry.js';
+import { NIGHTJAR_ERROR__INSUFFICIENT_NOTES, NightjarError } from '../core/errors/index.js';
 
 /** Notes to make. */
 export interface FundNotesRequest {
@@ -39,13 +39,18 @@ export interface FundNotesResult {
 const noop = () => undefined;
 
 /** The error for an amount the free notes cannot cover, naming what would. */
-export function shortfall(mint: string, amount: bigint, free: readonly WalletNote[]): InsufficientNotesError {
+export function shortfall(mint: string, amount: bigint, free: readonly WalletNote[]): NightjarError {
   const total = free.reduce((s, n) => s + n.amount, 0n);
   const fix =
     total >= amount
       ? 'no 4 free notes add up to it (the most one join-split merges): merge smaller notes first (mergeNotes)'
       : `the free ${assetName(mint)} notes add up to ${describeAmount(mint, total)}: deposit more (deposit(client, { asset: '${assetName(mint)}', amount: '${humanAmount(mint, amount - total)}' }))`;
-  return new InsufficientNotesError(mint, amount, largestAmount(free), fix);
+  return new NightjarError(NIGHTJAR_ERROR__INSUFFICIENT_NOTES, {
+    mint,
+    required: amount,
+    available: largestAmount(free),
+    fix,
+  });
 }
 
 /** Makes a note of each amount (see the module comment). */

@@ -8,9 +8,9 @@
 import { MerkleTree } from '@nightjar/crypto';
 import { LEAVES_PAGE_CAP } from '@nightjar/protocol';
 import type { Client } from '../client.js';
-import { ProofError } from '../core/errors.js';
 import { sleep } from '../core/utils/backoff.js';
 import type { Wallet, WalletNote } from '../wallet/wallet.js';
+import { NIGHTJAR_ERROR__PROOF, NightjarError } from '../core/errors/index.js';
 
 const trees = new WeakMap<Wallet, Map<number, MerkleTree>>();
 /** Each shard's catch-up in progress (the tail of its queue). */
@@ -92,14 +92,16 @@ export async function localInclusion(client: Client, note: WalletNote): Promise<
   const leafIndex = note.leafIndex ?? client.wallet.leaves.get(note.commitment)?.leafIndex;
   const commitment = BigInt('0x' + note.commitment);
   if (leafIndex === undefined || leafIndex >= tree.size || tree.leaf(leafIndex) !== commitment)
-    throw new ProofError(`note ${note.commitment} is not among shard ${note.treeId}'s leaves yet`);
+    throw new NightjarError(NIGHTJAR_ERROR__PROOF, {
+      detail: `note ${note.commitment} is not among shard ${note.treeId}'s leaves yet`,
+    });
   const proof = tree.proof(leafIndex);
   const { roots } = await client.ledger.getRootWindow({ tree_id: note.treeId });
   const root = proof.root.toString(16).padStart(64, '0');
   if (!roots.includes(root))
-    throw new ProofError(
-      `the leaves read for shard ${note.treeId} lead to a root the ledger's window lacks: sync and retry`,
-    );
+    throw new NightjarError(NIGHTJAR_ERROR__PROOF, {
+      detail: `the leaves read for shard ${note.treeId} lead to a root the ledger's window lacks: sync and retry`,
+    });
   return { leafIndex, siblings: proof.siblings, merkleRoot: proof.root };
 }
 

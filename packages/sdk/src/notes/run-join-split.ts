@@ -9,13 +9,6 @@
 import { JOIN_SPLIT_MAX_INPUTS, JOIN_SPLIT_MAX_OUTPUTS, encryptNoteMemo } from '@nightjar/crypto';
 import { bytesToHex, fieldToHex, parseAddress, U64_MAX } from '@nightjar/protocol';
 import type { Client, JoinSplitProofResult } from '../client.js';
-import {
-  JoinSplitAmountsError,
-  NotesPendingError,
-  ParameterError,
-  ProofError,
-  SplitOutputsPendingError,
-} from '../core/errors.js';
 import { landTransaction } from '../core/utils/land-transaction.js';
 import { signAsOneTimeKey } from './sign-ledger.js';
 import type { WalletNote } from '../wallet/wallet.js';
@@ -24,6 +17,14 @@ import { noteWitness } from './note-witness.js';
 import { describeAmount } from '../core/utils/asset-registry.js';
 import { waitForLedgerLeaves } from './local-tree.js';
 import { waitForVenueTree } from './venue-wait.js';
+import {
+  NIGHTJAR_ERROR__JOIN_SPLIT_AMOUNTS,
+  NIGHTJAR_ERROR__NOTES_PENDING,
+  NIGHTJAR_ERROR__PARAMETER,
+  NIGHTJAR_ERROR__PROOF,
+  NIGHTJAR_ERROR__SPLIT_OUTPUTS_PENDING,
+  NightjarError,
+} from '../core/errors/index.js';
 
 /** What a join-split is doing, told to `onProgress` as it happens. */
 export type JoinSplitProgress =
@@ -59,12 +60,12 @@ export interface RunJoinSplitRequest {
   onProgress?: (p: JoinSplitProgress) => void;
 }
 
-/** Throws `JoinSplitAmountsError` unless `amounts` are 1 to 8 positive u64 adding up to `inputTotal`. */
+/** Throws `JOIN_SPLIT_AMOUNTS` unless `amounts` are 1 to 8 positive u64 adding up to `inputTotal`. */
 export function checkJoinSplitAmounts(inputTotal: bigint, amounts: readonly bigint[], mint?: string): void {
   const outputTotal = amounts.reduce((s, a) => s + a, 0n);
   const show = (v: bigint) => (mint === undefined ? String(v) : describeAmount(mint, v));
   const fail = (why: string) => {
-    throw new JoinSplitAmountsError(why, inputTotal, outputTotal);
+    throw new NightjarError(NIGHTJAR_ERROR__JOIN_SPLIT_AMOUNTS, { detail: why, inputTotal, outputTotal });
   };
   if (amounts.length < 1 || amounts.length > JOIN_SPLIT_MAX_OUTPUTS)
     fail(`a split or merge creates 1 to ${JOIN_SPLIT_MAX_OUTPUTS} notes (asked: ${amounts.length})`);
@@ -108,11 +109,17 @@ async function proveJoinSplit(client: Client, req: RunJoinSplitRequest, mintByte
       memo,
     });
   } catch (err) {
-    throw new ProofError(`VALID_JOIN_SPLIT proof failed: ${(err as Error).message}`, { cause: err });
+    throw new NightjarError(
+      NIGHTJAR_ERROR__PROOF,
+      { detail: `VALID_JOIN_SPLIT proof failed: ${(err as Error).message}` },
+      { cause: err },
+    );
   }
   const outputs = proved.outputs.map((o) => wallet.noteFor(mint, o.amount, o.inner, treeId, 'join_split'));
   if (outputs.some((n, i) => n.commitment !== fieldToHex(proved.outputs[i]!.commitment)))
-    throw new ProofError('the prover’s output notes differ from the wallet’s');
+    throw new NightjarError(NIGHTJAR_ERROR__PROOF, {
+      detail: 'the prover’s output notes differ from the wallet’s',
+    });
   return { memo, proved, outputs, treeId };
 }
 
@@ -144,16 +151,24 @@ export async function runJoinSplit(client: Client, req: RunJoinSplitRequest): Pr
   const wallet = client.wallet;
   const { mint, inputs, amounts } = req;
   const mintBytes = parseAddress(mint);
-  if (!mintBytes) throw new ParameterError('mint must be a Base58 address');
+  if (!mintBytes)
+    throw new NightjarError(NIGHTJAR_ERROR__PARAMETER, { detail: 'mint must be a Base58 address' });
   if (inputs.length < 1 || inputs.length > JOIN_SPLIT_MAX_INPUTS)
-    throw new ParameterError(`a split or merge consumes 1 to ${JOIN_SPLIT_MAX_INPUTS} notes`);
+    throw new NightjarError(NIGHTJAR_ERROR__PARAMETER, {
+      detail: `a split or merge consumes 1 to ${JOIN_SPLIT_MAX_INPUTS} notes`,
+    });
   const inputTotal = inputs.reduce((s, n) => s + n.amount, 0n);
   checkJoinSplitAmounts(inputTotal, amounts, mint);
 
   // Paths are built locally from the ledger's leaves: wait until the ledger has every input.
   const ready = await waitForLedgerLeaves(client, inputs, { waitMs: req.waitMs });
   if (!ready.usable)
-    throw new NotesPendingError(mint, inputTotal, largestAmount(inputs.filter(ready.has)), ready.waitedMs);
+    throw new NightjarError(NIGHTJAR_ERROR__NOTES_PENDING, {
+      mint,
+      required: inputTotal,
+      available: largestAmount(inputs.filter(ready.has)),
+      waitedMs: ready.waitedMs,
+    });
   const { memo, proved, outputs, treeId } = await proveJoinSplit(client, req, mintBytes);
 
   const memoHex = bytesToHex(memo);
@@ -187,11 +202,11 @@ export async function runJoinSplit(client: Client, req: RunJoinSplitRequest): Pr
     const usable = await waitForVenueTree(client, notes, { waitMs: req.waitMs });
     if (!usable.usable) {
       if (req.keepOutputsReserved) for (const n of notes) wallet.reserved.delete(n.commitment);
-      throw new SplitOutputsPendingError(
-        tx.signature,
-        notes.map((n) => n.commitment),
-        usable.waitedMs,
-      );
+      throw new NightjarError(NIGHTJAR_ERROR__SPLIT_OUTPUTS_PENDING, {
+        signature: tx.signature,
+        commitments: notes.map((n) => n.commitment),
+        waitedMs: usable.waitedMs,
+      });
     }
     req.onProgress?.({ stage: 'usable', signature: tx.signature, notes });
   }

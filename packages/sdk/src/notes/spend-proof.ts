@@ -2,10 +2,10 @@
 import { encryptNoteMemo, JOIN_SPLIT_MAX_OUTPUTS } from '@nightjar/crypto';
 import { fieldToHex } from '@nightjar/protocol';
 import type { Client } from '../client.js';
-import { ProofError } from '../core/errors.js';
 import type { SpendV2ProofResult } from '../core/prover.js';
 import type { WalletNote } from '../wallet/wallet.js';
 import { noteWitness, type NoteWitness } from './note-witness.js';
+import { NIGHTJAR_ERROR__PROOF, NightjarError } from '../core/errors/index.js';
 
 /** What `proveSpend` made: the witness, the change's memo and note (none when the whole note is paid), the proof. */
 export interface ProvedSpend {
@@ -50,7 +50,11 @@ export async function proveSpend(
       ...(memo ? { change: { treeId: note.treeId, memo } } : {}),
     });
   } catch (err) {
-    throw new ProofError(`VALID_SPEND proof failed: ${(err as Error).message}`, { cause: err });
+    throw new NightjarError(
+      NIGHTJAR_ERROR__PROOF,
+      { detail: `VALID_SPEND proof failed: ${(err as Error).message}` },
+      { cause: err },
+    );
   }
   // The wallet recomputes the change from its keys (as recovery will).
   const change =
@@ -58,6 +62,8 @@ export async function proveSpend(
       ? undefined
       : wallet.noteFor(note.mint, changeAmount, proved.change.inner, note.treeId, 'withdrawal_change');
   if (change && change.commitment !== fieldToHex(proved.change.commitment))
-    throw new ProofError('the prover’s change note differs from the wallet’s');
+    throw new NightjarError(NIGHTJAR_ERROR__PROOF, {
+      detail: 'the prover’s change note differs from the wallet’s',
+    });
   return { witness, memo, proved, change };
 }

@@ -1,8 +1,8 @@
 /** Order expiry: a duration or a wall-clock time, converted to `expiry_slot` through `GET /time`. */
 import { MAX_ORDER_LIFETIME_SLOTS, SETTLEMENT_BUFFER_SLOTS } from '@nightjar/protocol';
 import type { Client } from '../client.js';
-import { ParameterError } from '../core/errors.js';
 import { fetchTime } from '../core/venue-reads.js';
+import { NIGHTJAR_ERROR__PARAMETER, NightjarError } from '../core/errors/index.js';
 
 /** When an order expires: after some slots or seconds, at a wall-clock time, or at a slot. */
 export type Expiry = { slots: number } | { seconds: number } | { at: Date | number } | { slot: bigint };
@@ -16,22 +16,26 @@ export const DEFAULT_EXPIRY: Expiry = { slots: 1000 };
  */
 function checkLifetime(client: Client, slots: number): void {
   if (!Number.isFinite(slots) || slots <= 0)
-    throw new ParameterError('expiry must be in the future: give e.g. `expiry: { seconds: 60 }`');
+    throw new NightjarError(NIGHTJAR_ERROR__PARAMETER, {
+      detail: 'expiry must be in the future: give e.g. `expiry: { seconds: 60 }`',
+    });
   const ms = (n: bigint) => Number(n) * client.slotMs;
   const duration = (n: bigint) => {
     const s = Math.round(ms(n) / 1000);
     return s >= 120 ? `${Math.round(s / 60)} min` : `${s} s`;
   };
   if (BigInt(slots) <= SETTLEMENT_BUFFER_SLOTS)
-    throw new ParameterError(
-      `expiry is too soon: an order must outlive the settlement buffer of ${duration(SETTLEMENT_BUFFER_SLOTS)} ` +
+    throw new NightjarError(NIGHTJAR_ERROR__PARAMETER, {
+      detail:
+        `expiry is too soon: an order must outlive the settlement buffer of ${duration(SETTLEMENT_BUFFER_SLOTS)} ` +
         `(${SETTLEMENT_BUFFER_SLOTS} slots of ${client.slotMs} ms): give \`expiry: { seconds: ${Math.ceil(ms(SETTLEMENT_BUFFER_SLOTS + 1n) / 1000)} }\` or more`,
-    );
+    });
   if (BigInt(slots) > MAX_ORDER_LIFETIME_SLOTS)
-    throw new ParameterError(
-      `expiry is too far: an order lives at most ${duration(MAX_ORDER_LIFETIME_SLOTS)} ` +
+    throw new NightjarError(NIGHTJAR_ERROR__PARAMETER, {
+      detail:
+        `expiry is too far: an order lives at most ${duration(MAX_ORDER_LIFETIME_SLOTS)} ` +
         `(${MAX_ORDER_LIFETIME_SLOTS} slots of ${client.slotMs} ms): give \`expiry: { seconds: ${Math.floor(ms(MAX_ORDER_LIFETIME_SLOTS) / 1000)} }\` or less`,
-    );
+    });
 }
 
 /** The lifetime in slots of an expiry given as a duration; undefined for a time or a slot. */

@@ -4,7 +4,6 @@
  * `placeOrders` already made and reserved for it.
  */
 import type { Client } from '../client.js';
-import { InsufficientNotesError, NoteHeldError, NotesPendingError } from '../core/errors.js';
 import type { WalletNote } from '../wallet/wallet.js';
 import type { OrderParameters, OrderTerms, PrepareOptions } from './order-terms.js';
 import { chooseNote, largestAmount, venueTree, type ChosenNote } from '../notes/choose-note.js';
@@ -12,6 +11,13 @@ import { fundNotes } from '../notes/fund.js';
 import type { JoinSplitReturnType } from '../notes/run-join-split.js';
 import { waitForVenueTree } from '../notes/venue-wait.js';
 import { assetName, describeAmount, humanAmount } from '../core/utils/asset-registry.js';
+import {
+  isNightjarError,
+  NIGHTJAR_ERROR__INSUFFICIENT_NOTES,
+  NIGHTJAR_ERROR__NOTE_NOT_FREE,
+  NIGHTJAR_ERROR__NOTES_PENDING,
+  NightjarError,
+} from '../core/errors/index.js';
 
 /** The order's note, and the split or merge that made it. */
 export type OrderNote = ChosenNote & { split?: JoinSplitReturnType };
@@ -29,7 +35,12 @@ async function heldNote(
   const ready = await waitForVenueTree(client, [note], { waitMs });
   if (!ready.usable) {
     client.wallet.reserved.delete(note.commitment);
-    throw new NotesPendingError(note.mint, required, 0n, ready.waitedMs);
+    throw new NightjarError(NIGHTJAR_ERROR__NOTES_PENDING, {
+      mint: note.mint,
+      required,
+      available: 0n,
+      waitedMs: ready.waitedMs,
+    });
   }
   return { note, collateralAmount: note.amount === required ? undefined : note.amount };
 }
@@ -93,23 +104,19 @@ export async function orderNote(
   } catch (err) {
     // Nothing covers it alone (a note on its way is waited for, not merged around).
     // A deposit on its fresh-note hold is not merged or split around either: that would spend it.
-    if (
-      !(err instanceof InsufficientNotesError) ||
-      err instanceof NotesPendingError ||
-      err instanceof NoteHeldError
-    )
-      throw err;
+    if (!isNightjarError(err, [NIGHTJAR_ERROR__INSUFFICIENT_NOTES, NIGHTJAR_ERROR__NOTE_NOT_FREE])) throw err;
     if (params.note || options.replacing) throw err;
     if (mode === 'auto') return preparedNote(client, terms, params, true);
     const free = client.wallet.freeNotes(terms.mint);
     const total = free.reduce((s, n) => s + n.amount, 0n);
-    throw new InsufficientNotesError(
-      terms.mint,
-      terms.required,
-      largestAmount(free),
-      total >= terms.required
-        ? 'free notes add up to it: merge them first (mergeNotes), or leave prepareNote on'
-        : `the free ${assetName(terms.mint)} notes add up to ${describeAmount(terms.mint, total)}: deposit more (deposit(client, { asset: '${assetName(terms.mint)}', amount: '${humanAmount(terms.mint, terms.required - total)}' }))`,
-    );
+    throw new NightjarError(NIGHTJAR_ERROR__INSUFFICIENT_NOTES, {
+      mint: terms.mint,
+      required: terms.required,
+      available: largestAmount(free),
+      fix:
+        total >= terms.required
+          ? 'free notes add up to it: merge them first (mergeNotes), or leave prepareNote on'
+          : `the free ${assetName(terms.mint)} notes add up to ${describeAmount(terms.mint, total)}: deposit more (deposit(client, { asset: '${assetName(terms.mint)}', amount: '${humanAmount(terms.mint, terms.required - total)}' }))`,
+    });
   }
 }

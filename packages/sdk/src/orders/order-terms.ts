@@ -2,12 +2,12 @@
 import type { Instrument, OrderType, PlaceOrderBody, Side } from '@nightjar/protocol';
 import { requiredCollateral } from '@nightjar/protocol';
 import type { Client } from '../client.js';
-import { ParameterError } from '../core/errors.js';
 import { registerInstrument } from '../core/utils/asset-registry.js';
 import { formatPrice, formatUnits, parsePrice, parseUnits } from '../core/utils/decimal.js';
 import type { JoinSplitProgress, JoinSplitReturnType } from '../notes/run-join-split.js';
 import type { WalletNote } from '../wallet/wallet.js';
 import { checkExpiry, type Expiry } from './expiry.js';
+import { NIGHTJAR_ERROR__PARAMETER, NightjarError } from '../core/errors/index.js';
 
 /**
  * What an order does when no free note fits it:
@@ -16,7 +16,7 @@ import { checkExpiry, type Expiry } from './expiry.js';
  *   are merged first (one join-split: a note of exactly the collateral, and the remainder).
  * - `exact`: always back the order with a note of exactly the collateral, splitting (or merging)
  *   first when there is none, so the rest of a larger note stays free for other orders.
- * - `off`: never split or merge; `InsufficientNotesError` (naming the fix) when no note covers it.
+ * - `off`: never split or merge; `INSUFFICIENT_NOTES` (naming the fix) when no note covers it.
  */
 export type NotePreparation = 'auto' | 'exact' | 'off';
 
@@ -40,7 +40,7 @@ export interface OrderParameters {
   note?: string;
   /**
    * How long to wait for the venue's tree to have a note that would do (a fresh deposit or change
-   * note, a split's output), in ms; default 20,000. Then `NotesPendingError`.
+   * note, a split's output), in ms; default 20,000. Then `NOTES_PENDING`.
    */
   noteWaitMs?: number;
   /** Split or merge notes first when none fits (default `auto`; see `NotePreparation`). */
@@ -96,24 +96,29 @@ function checkOrderTerms(
 ): void {
   const units = (v: bigint) => `${formatUnits(v, inst.base_decimals)} ${baseName(inst)}`;
   if (amount < inst.min_order_size)
-    throw new ParameterError(
-      `amount ${units(amount)} is below ${inst.symbol}'s minimum order size ${units(inst.min_order_size)}: order at least that`,
-    );
+    throw new NightjarError(NIGHTJAR_ERROR__PARAMETER, {
+      detail: `amount ${units(amount)} is below ${inst.symbol}'s minimum order size ${units(inst.min_order_size)}: order at least that`,
+    });
   if (params.side === 'bid' && priceLimit === 0n)
-    throw new ParameterError('a bid needs a price above 0: give `price`');
+    throw new NightjarError(NIGHTJAR_ERROR__PARAMETER, {
+      detail: 'a bid needs a price above 0: give `price`',
+    });
   if (priceLimit % inst.tick_size !== 0n) {
     const below = (priceLimit / inst.tick_size) * inst.tick_size;
     const quote = inst.symbol.split('-')[1] ?? '';
-    throw new ParameterError(
-      `price ${formatPrice(priceLimit, inst)} ${quote} per ${baseName(inst)} is not a multiple of ${inst.symbol}'s tick ` +
+    throw new NightjarError(NIGHTJAR_ERROR__PARAMETER, {
+      detail:
+        `price ${formatPrice(priceLimit, inst)} ${quote} per ${baseName(inst)} is not a multiple of ${inst.symbol}'s tick ` +
         `${formatPrice(inst.tick_size, inst)} ${quote}: use ${formatPrice(below, inst)} or ${formatPrice(below + inst.tick_size, inst)}`,
-    );
+    });
   }
   if (minFill > amount)
-    throw new ParameterError(`minFillSize ${units(minFill)} exceeds the amount ${units(amount)}: lower it`);
+    throw new NightjarError(NIGHTJAR_ERROR__PARAMETER, {
+      detail: `minFillSize ${units(minFill)} exceeds the amount ${units(amount)}: lower it`,
+    });
 }
 
-/** Converts an order's amounts exactly and computes its collateral (`ParameterError` when they do not convert). */
+/** Converts an order's amounts exactly and computes its collateral (`PARAMETER` when they do not convert). */
 export async function orderTerms(client: Client, params: OrderParameters): Promise<OrderTerms> {
   const inst = await client.instrument(params.symbol);
   registerInstrument(inst); // errors about its notes speak in its assets' units

@@ -13,7 +13,6 @@ import {
   type Side,
 } from '@nightjar/protocol';
 import type { Client } from '../client.js';
-import { ParameterError, ProofError } from '../core/errors.js';
 import { orderNoteWitness } from '../notes/note-witness.js';
 import { resolveExpirySlot } from './expiry.js';
 import { orderNote } from './order-note.js';
@@ -24,11 +23,15 @@ import {
   type PrepareOptions,
   type PreparedOrder,
 } from './order-terms.js';
+import { NIGHTJAR_ERROR__PARAMETER, NIGHTJAR_ERROR__PROOF, NightjarError } from '../core/errors/index.js';
 
 /** The order digest's terms (DESIGN 3) of an order about to be built: what its input proof binds. */
 function digestTerms(terms: OrderTerms, side: Side, expirySlot: bigint, orderId: string): DigestOrderTerms {
   const market = parseAddress(terms.inst.market_id);
-  if (market === undefined) throw new ParameterError(`market id ${terms.inst.market_id} is not an address`);
+  if (market === undefined)
+    throw new NightjarError(NIGHTJAR_ERROR__PARAMETER, {
+      detail: `market id ${terms.inst.market_id} is not an address`,
+    });
   return {
     ...marketToFields(market),
     side: side === 'bid' ? 0 : 1,
@@ -84,7 +87,11 @@ export async function prepareOrder(
       });
       proof = r.proof;
     } catch (err) {
-      throw new ProofError(`VALID_INPUT proof failed: ${(err as Error).message}`, { cause: err });
+      throw new NightjarError(
+        NIGHTJAR_ERROR__PROOF,
+        { detail: `VALID_INPUT proof failed: ${(err as Error).message}` },
+        { cause: err },
+      );
     }
     const trading = wallet.keys.trading;
     const body: PlaceOrderBody = {

@@ -1,10 +1,10 @@
 import type { OrderEvent, OrderStatusResponse } from '@nightjar/protocol';
 import type { Client } from '../client.js';
-import { NotFoundError } from '../core/errors.js';
 import { eventKindBetween, isLiveStatus, statusFromLookup } from '../wallet/order-status.js';
 import type { TrackedOrder } from '../wallet/wallet.js';
 import { fetchOrder } from '../core/venue-reads.js';
 import { refreshNoteStates } from '../notes/note-states.js';
+import { isNightjarError } from '../core/errors/index.js';
 
 /**
  * Re-reads a tracked order with `GET /orders/{id}` and updates it through the wallet's one status
@@ -21,7 +21,7 @@ export async function refreshOrder(
   try {
     lookup = await fetchOrder(client, order.orderId);
   } catch (err) {
-    if (!(err instanceof NotFoundError)) throw err;
+    if (!isNightjarError(err, 1301)) throw err;
   }
   const note = client.wallet.notes.get(order.noteCommitment);
   // A 404 is read with the ledger's word on the note (locked or spent: the order was matched).

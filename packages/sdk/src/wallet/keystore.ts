@@ -6,7 +6,7 @@
  */
 import { createCipheriv, createDecipheriv, randomBytes, scryptSync } from 'node:crypto';
 import { readSecretFile } from '@nightjar/protocol';
-import { WalletDecryptError } from '../core/errors.js';
+import { NIGHTJAR_ERROR__WALLET_DECRYPT, NightjarError } from '../core/errors/index.js';
 
 /** scrypt cost parameters. */
 export interface ScryptParams {
@@ -57,10 +57,10 @@ function parseSealed(sealed: string): SealedFile {
   try {
     file = JSON.parse(sealed) as SealedFile;
   } catch {
-    throw new WalletDecryptError('the wallet file is not valid JSON');
+    throw new NightjarError(NIGHTJAR_ERROR__WALLET_DECRYPT, { detail: 'the wallet file is not valid JSON' });
   }
   if (file.version !== 1 || file.kdf?.name !== 'scrypt')
-    throw new WalletDecryptError('unknown wallet file format');
+    throw new NightjarError(NIGHTJAR_ERROR__WALLET_DECRYPT, { detail: 'unknown wallet file format' });
   return file;
 }
 
@@ -72,7 +72,9 @@ function openWithKey(file: SealedFile, key: Buffer): string {
       'utf8',
     );
   } catch {
-    throw new WalletDecryptError('wrong password or damaged wallet file');
+    throw new NightjarError(NIGHTJAR_ERROR__WALLET_DECRYPT, {
+      detail: 'wrong password or damaged wallet file',
+    });
   }
 }
 
@@ -82,14 +84,16 @@ export function seal(plaintext: string, password: string, params: ScryptParams =
   return sealWithKey(plaintext, deriveKey(password, salt, params), salt, params);
 }
 
-/** Decrypts a sealed file; a wrong password or any tampering throws WalletDecryptError. */
+/** Decrypts a sealed file; a wrong password or any tampering throws WALLET_DECRYPT. */
 export function unseal(sealed: string, password: string): string {
   const file = parseSealed(sealed);
   let key: Buffer;
   try {
     key = deriveKey(password, Buffer.from(file.salt, 'hex'), file.kdf);
   } catch {
-    throw new WalletDecryptError('wrong password or damaged wallet file');
+    throw new NightjarError(NIGHTJAR_ERROR__WALLET_DECRYPT, {
+      detail: 'wrong password or damaged wallet file',
+    });
   }
   return openWithKey(file, key);
 }
@@ -116,7 +120,9 @@ export class WalletSealer {
     try {
       key = deriveKey(this.password, salt, file.kdf);
     } catch {
-      throw new WalletDecryptError('wrong password or damaged wallet file');
+      throw new NightjarError(NIGHTJAR_ERROR__WALLET_DECRYPT, {
+        detail: 'wrong password or damaged wallet file',
+      });
     }
     const plaintext = openWithKey(file, key);
     const { N, r, p } = file.kdf;

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { encryptFillMemo, OutputRole, outputInner, type FillMemo } from '@nightjar/crypto';
 import { hexToBytes, bytesToHex } from '@nightjar/protocol';
-import { WalletDecryptError } from '../core/errors.js';
 import { deriveWalletKeys } from './keys.js';
 import { createWallet, type Wallet } from './wallet.js';
+import { NIGHTJAR_ERROR__WALLET_DECRYPT } from '../core/errors/index.js';
 
 const FAST = { N: 1024, r: 8, p: 1 };
 const SOL = 'So11111111111111111111111111111111111111112';
@@ -33,7 +33,9 @@ describe('wallet', () => {
       const w = createWallet({ path, password: 'correct horse', scrypt: FAST });
       const raw = readFileSync(path, 'utf8');
       expect(raw).not.toContain(bytesToHex(w.seed));
-      expect(() => createWallet({ path, password: 'wrong', scrypt: FAST })).toThrow(WalletDecryptError);
+      expect(() => createWallet({ path, password: 'wrong', scrypt: FAST })).toThrow(
+        expect.objectContaining({ code: NIGHTJAR_ERROR__WALLET_DECRYPT }),
+      );
       expect(bytesToHex(createWallet({ path, password: 'correct horse', scrypt: FAST }).seed)).toBe(
         bytesToHex(w.seed),
       );

@@ -8,7 +8,6 @@ import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { deriveNote, openingHash } from '@nightjar/crypto';
 import { bytesToHex, ensurePrivateDir, fieldToHex, hexToBytes, parseAddress } from '@nightjar/protocol';
-import type { NoteNotFreeReason } from '../core/errors.js';
 import { ingestFill } from './ingest-fill.js';
 import { ingestSplit, type NoteMemoIngestResult } from './ingest-split.js';
 import { MemoDecryptor } from './memo-decryptor.js';
@@ -29,6 +28,7 @@ import type {
 import { WalletEmitter, type WalletEventName, type WalletListener } from './events.js';
 import { fillEvent } from './fill-amounts.js';
 import { fillKey, loadFill, newFill, recordAmounts, saveFill, type SavedFill } from './tracked-fills.js';
+import { type NoteNotFreeReason } from '../core/errors/index.js';
 
 export type { MemoIngestResult, MintBalance, NoteOrigin, TrackedOrder, WalletNote } from './types.js';
 export type { FillSettlement, OrderTicket, TrackedFill } from './types.js';

@@ -18,11 +18,11 @@ import {
   type TreeEvent,
 } from '@nightjar/protocol';
 import type { VenueSession } from '../session.js';
-import { NightjarError, venueError } from '../errors.js';
 import { backoffDelay, sleep } from '../utils/backoff.js';
 import { Heartbeat, nodeTimers } from './heartbeat.js';
 import { Listeners, type EventSource } from './listeners.js';
 import type { CreateStreamParameters, ReceivedEvent, ResyncReason } from './types.js';
+import { NIGHTJAR_ERROR__STREAM_CLOSED, NightjarError, venueError } from '../errors/index.js';
 
 interface Pending {
   resolve: (v: unknown) => void;
@@ -150,7 +150,10 @@ export class StreamConnection implements EventSource<ReceivedEvent> {
 
   /** Sends a request frame and resolves with its reply's `result`. */
   send(frame: Record<string, unknown>, ws: WebSocket | undefined = this.ws): Promise<unknown> {
-    if (!ws || ws.readyState !== ws.OPEN) return Promise.reject(new NightjarError('stream is not connected'));
+    if (!ws || ws.readyState !== ws.OPEN)
+      return Promise.reject(
+        new NightjarError(NIGHTJAR_ERROR__STREAM_CLOSED, { detail: 'stream is not connected' }),
+      );
     const requestId = randomBytes(8).toString('hex');
     return new Promise((resolve, reject) => {
       this.pending.set(requestId, { resolve, reject });
@@ -223,7 +226,8 @@ export class StreamConnection implements EventSource<ReceivedEvent> {
   }
 
   private rejectPending(why: string): void {
-    for (const p of this.pending.values()) p.reject(new NightjarError(why));
+    for (const p of this.pending.values())
+      p.reject(new NightjarError(NIGHTJAR_ERROR__STREAM_CLOSED, { detail: why }));
     this.pending.clear();
   }
 

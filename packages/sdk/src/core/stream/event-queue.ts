@@ -1,17 +1,9 @@
 /**
  * The stream's async-iterator buffer, bounded: at most `max` events not yet taken. When it is
  * full the oldest event is dropped, and the next event taken is one `error` event (a
- * `StreamOverflowError` saying how many were dropped) in their place.
+ * STREAM_OVERFLOW error saying how many were dropped) in their place.
  */
-import { NightjarError } from '../errors.js';
-
-/** Events were dropped from the stream's iterator buffer (nobody took them in time). */
-export class StreamOverflowError extends NightjarError {
-  override name = 'StreamOverflowError';
-  constructor(readonly dropped: number) {
-    super(`the stream's event buffer overflowed: ${dropped} event(s) dropped`);
-  }
-}
+import { NIGHTJAR_ERROR__STREAM_OVERFLOW, NightjarError } from '../errors/index.js';
 
 export class EventQueue<E> {
   private readonly items: E[] = [];
@@ -20,7 +12,7 @@ export class EventQueue<E> {
 
   constructor(
     private readonly max: number,
-    private readonly overflowEvent: (error: StreamOverflowError) => E,
+    private readonly overflowEvent: (error: NightjarError<typeof NIGHTJAR_ERROR__STREAM_OVERFLOW>) => E,
   ) {}
 
   /** Events buffered and not yet taken. */
@@ -42,7 +34,9 @@ export class EventQueue<E> {
   /** The next event; `undefined` when none is buffered. */
   take(): E | undefined {
     if (this.dropped > 0) {
-      const e = this.overflowEvent(new StreamOverflowError(this.dropped));
+      const e = this.overflowEvent(
+        new NightjarError(NIGHTJAR_ERROR__STREAM_OVERFLOW, { dropped: this.dropped }),
+      );
       this.dropped = 0;
       return e;
     }

@@ -58,7 +58,7 @@ export interface CreateStreamParameters {
   pongTimeoutMs?: number;
   /**
    * Most events the async iterator buffers before the oldest are dropped (default 1,000); the
-   * iterator then yields one `error` event (`StreamOverflowError`, with `dropped`) in their place.
+   * iterator then yields one `error` event (`STREAM_OVERFLOW`, with `dropped`) in their place.
    * The wallet is updated before events are buffered, so an overflow loses notifications only.
    * Listeners (`on`) are called at once and never buffered.
    */

@@ -9,7 +9,11 @@ import {
   TRANSPORT_PROTOCOL_VERSION,
   type TransportManifest,
 } from '@nightjar/protocol';
-import { ManifestMismatchError, SpkiMismatchError } from './errors.js';
+import {
+  NIGHTJAR_ERROR__ATTESTATION_MANIFEST,
+  NIGHTJAR_ERROR__ATTESTATION_SPKI,
+  NightjarError,
+} from '../errors/index.js';
 
 export interface CheckManifestParameters {
   manifest: TransportManifest;
@@ -29,21 +33,31 @@ export function checkManifest(params: CheckManifestParameters): CheckManifestRet
   try {
     decoded = decodeTransportManifest(bytes);
   } catch (err) {
-    throw new ManifestMismatchError(`the manifest bytes do not decode: ${(err as Error).message}`);
+    throw new NightjarError(NIGHTJAR_ERROR__ATTESTATION_MANIFEST, {
+      detail: `the manifest bytes do not decode: ${(err as Error).message}`,
+    });
   }
   const expected = Buffer.from(transportReportData(params.nonce, bytes));
   if (!expected.equals(Buffer.from(params.quoteReportData)))
-    throw new ManifestMismatchError('the manifest bytes do not reproduce the quote report data');
+    throw new NightjarError(NIGHTJAR_ERROR__ATTESTATION_MANIFEST, {
+      detail: 'the manifest bytes do not reproduce the quote report data',
+    });
   for (const key of Object.keys(decoded) as (keyof TransportManifest)[]) {
     if (String(decoded[key]).toLowerCase() !== String(params.manifest[key]).toLowerCase())
-      throw new ManifestMismatchError(`the manifest's ${key} is not what its bytes say`);
+      throw new NightjarError(NIGHTJAR_ERROR__ATTESTATION_MANIFEST, {
+        detail: `the manifest's ${key} is not what its bytes say`,
+      });
   }
   if (
     decoded.protocol_version !== TRANSPORT_PROTOCOL_VERSION ||
     decoded.transport_mode !== TRANSPORT_MODE_ENGINE_TLS
   )
-    throw new ManifestMismatchError('unsupported manifest protocol version or transport mode');
+    throw new NightjarError(NIGHTJAR_ERROR__ATTESTATION_MANIFEST, {
+      detail: 'unsupported manifest protocol version or transport mode',
+    });
   if (decoded.tls_spki_sha256 !== params.socketSpkiSha256.toLowerCase())
-    throw new SpkiMismatchError('the attested TLS key is not the one on this connection');
+    throw new NightjarError(NIGHTJAR_ERROR__ATTESTATION_SPKI, {
+      detail: 'the attested TLS key is not the one on this connection',
+    });
   return decoded;
 }

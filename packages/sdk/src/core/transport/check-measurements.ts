@@ -6,7 +6,6 @@
  */
 import type { TDReport10 } from '@phala/dcap-qvl';
 import { RTMR_BYTES } from '@nightjar/protocol';
-import { MeasurementMismatchError } from './errors.js';
 import { MEASUREMENT_REGISTERS, type PinnedMeasurements, type PlatformMeasurements } from './measurements.js';
 
 export {
@@ -15,6 +14,7 @@ export {
   type PinnedMeasurements,
   type PlatformMeasurements,
 } from './measurements.js';
+import { NIGHTJAR_ERROR__ATTESTATION_MEASUREMENT, NightjarError } from '../errors/index.js';
 
 const MEASUREMENT_HEX = new RegExp(`^[0-9a-fA-F]{${RTMR_BYTES * 2}}$`);
 
@@ -44,7 +44,7 @@ export function checkMeasurements(params: CheckMeasurementsParameters): Platform
   for (const register of MEASUREMENT_REGISTERS) {
     const pinned = params.pinned?.[register];
     if (pinned !== undefined && pinned.toLowerCase() !== actual[register])
-      throw new MeasurementMismatchError(register);
+      throw new NightjarError(NIGHTJAR_ERROR__ATTESTATION_MEASUREMENT, { register });
   }
   return actual;
 }

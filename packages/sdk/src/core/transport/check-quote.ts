@@ -5,7 +5,13 @@
  */
 import { X509Certificate } from 'node:crypto';
 import { Quote, QuoteVerifier, type Collateral, type TDReport10 } from '@phala/dcap-qvl';
-import { NonceMismatchError, QuoteInvalidError, RootMismatchError, TcbStatusError } from './errors.js';
+import {
+  NIGHTJAR_ERROR__ATTESTATION_NONCE,
+  NIGHTJAR_ERROR__ATTESTATION_QUOTE,
+  NIGHTJAR_ERROR__ATTESTATION_ROOT,
+  NIGHTJAR_ERROR__ATTESTATION_TCB,
+  NightjarError,
+} from '../errors/index.js';
 
 export interface CheckQuoteParameters {
   quote: Uint8Array;
@@ -33,10 +39,13 @@ function pemCerts(text: string): X509Certificate[] {
 /** The topmost certificate of a chain must be the pinned root or be signed by its key. */
 function checkChainRoot(chain: X509Certificate[], root: X509Certificate, what: string): void {
   const top = chain.at(-1);
-  if (!top) throw new RootMismatchError(`${what}: no certificate chain`);
+  if (!top)
+    throw new NightjarError(NIGHTJAR_ERROR__ATTESTATION_ROOT, { detail: `${what}: no certificate chain` });
   if (top.raw.equals(root.raw)) return;
   if (top.checkIssued(root) && top.verify(root.publicKey)) return;
-  throw new RootMismatchError(`${what}: the chain does not end at the pinned root`);
+  throw new NightjarError(NIGHTJAR_ERROR__ATTESTATION_ROOT, {
+    detail: `${what}: the chain does not end at the pinned root`,
+  });
 }
 
 export type CheckQuoteNonceParameters = Pick<CheckQuoteParameters, 'quote' | 'reportDataHex' | 'nonce'>;
@@ -52,9 +61,12 @@ export function checkQuoteNonce(params: CheckQuoteNonceParameters): { parsed: Qu
     parsed = Quote.parse(Buffer.from(params.quote));
     td = parsed.report.asTd10();
   } catch (err) {
-    throw new QuoteInvalidError(`the quote does not parse: ${(err as Error).message}`);
+    throw new NightjarError(NIGHTJAR_ERROR__ATTESTATION_QUOTE, {
+      detail: `the quote does not parse: ${(err as Error).message}`,
+    });
   }
-  if (!td) throw new QuoteInvalidError('the quote is not a TDX quote');
+  if (!td)
+    throw new NightjarError(NIGHTJAR_ERROR__ATTESTATION_QUOTE, { detail: 'the quote is not a TDX quote' });
 
   // Evidence for anyone else's nonce proves nothing about this connection.
   const reportData = Buffer.from(td.reportData);
@@ -62,18 +74,25 @@ export function checkQuoteNonce(params: CheckQuoteNonceParameters): { parsed: Qu
     !reportData.subarray(0, 32).equals(Buffer.from(params.nonce)) ||
     params.reportDataHex.toLowerCase() !== reportData.toString('hex')
   )
-    throw new NonceMismatchError('the quote does not carry the nonce this client sent');
+    throw new NightjarError(NIGHTJAR_ERROR__ATTESTATION_NONCE, {
+      detail: 'the quote does not carry the nonce this client sent',
+    });
   return { parsed, td };
 }
 
 export function checkQuote(params: CheckQuoteParameters): CheckQuoteReturnType {
   const { parsed, td } = checkQuoteNonce(params);
-  if (!params.collateral) throw new QuoteInvalidError('no DCAP collateral to verify the quote with');
+  if (!params.collateral)
+    throw new NightjarError(NIGHTJAR_ERROR__ATTESTATION_QUOTE, {
+      detail: 'no DCAP collateral to verify the quote with',
+    });
   let root: X509Certificate;
   try {
     root = new X509Certificate(Buffer.from(params.rootCaDer));
   } catch {
-    throw new RootMismatchError('the pinned root is not a certificate');
+    throw new NightjarError(NIGHTJAR_ERROR__ATTESTATION_ROOT, {
+      detail: 'the pinned root is not a certificate',
+    });
   }
   // The PCK chain inside the quote (certification data type 5, inside type 6 for v4 quotes).
   const certData = Buffer.from(parsed.authData.intoV3().certificationData.body).toString('latin1');
@@ -89,9 +108,12 @@ export function checkQuote(params: CheckQuoteParameters): CheckQuoteReturnType {
   } catch (err) {
     const message = (err as Error).message;
     const invalidStatus = /^TCB status is invalid: (.*)$/.exec(message);
-    if (invalidStatus) throw new TcbStatusError(invalidStatus[1]!);
-    throw new QuoteInvalidError(`the quote does not verify: ${message}`);
+    if (invalidStatus)
+      throw new NightjarError(NIGHTJAR_ERROR__ATTESTATION_TCB, { tcbStatus: invalidStatus[1]! });
+    throw new NightjarError(NIGHTJAR_ERROR__ATTESTATION_QUOTE, {
+      detail: `the quote does not verify: ${message}`,
+    });
   }
-  if (status !== 'UpToDate') throw new TcbStatusError(status);
+  if (status !== 'UpToDate') throw new NightjarError(NIGHTJAR_ERROR__ATTESTATION_TCB, { tcbStatus: status });
   return { td, tcbStatus: 'UpToDate' };
 }

@@ -6,7 +6,7 @@
  * cannot reach it rather than falling back to the venue's.
  */
 import { getCollateral, type Collateral } from '@phala/dcap-qvl';
-import { CollateralUnavailableError } from './errors.js';
+import { NIGHTJAR_ERROR__ATTESTATION_COLLATERAL, NightjarError } from '../errors/index.js';
 
 /** Fetches the collateral for a quote (the quote's PCK certificate names the platform's FMSPC). */
 export type CollateralFetcher = (quote: Uint8Array) => Promise<Collateral>;
@@ -26,8 +26,8 @@ export async function fetchOwnCollateral(
   try {
     return await fetcher(quote);
   } catch (err) {
-    throw new CollateralUnavailableError(
-      `the DCAP collateral could not be fetched: ${err instanceof Error ? err.message : String(err)}`,
-    );
+    throw new NightjarError(NIGHTJAR_ERROR__ATTESTATION_COLLATERAL, {
+      detail: `the DCAP collateral could not be fetched: ${err instanceof Error ? err.message : String(err)}`,
+    });
   }
 }

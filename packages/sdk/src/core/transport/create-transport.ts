@@ -11,13 +11,13 @@ import type { createConnection } from 'node:net';
 import WebSocket, { type ClientOptions } from 'ws';
 import type { HttpResponse, RequestOptions } from './pinned-socket.js';
 import { assertPinnedMeasurements } from './check-measurements.js';
-import { SignerSetMismatchError } from './errors.js';
 import { openPinnedSocket, paddedUpgradeHeaders, type PinnedSocket } from './pinned-socket.js';
 import {
   verifyTransport,
   type VerifyTransportParameters,
   type VerifyTransportReturnType,
 } from './verify-transport.js';
+import { isNightjarError, NIGHTJAR_ERROR__ATTESTATION_SIGNER_SET } from '../errors/index.js';
 
 export interface CreateTransportParameters extends Omit<VerifyTransportParameters, 'socket'> {
   /** The engine's origin, `https://host:port`. */
@@ -109,7 +109,7 @@ export function createTransport(params: CreateTransportParameters): CreateTransp
       } catch (err) {
         // A signer-set change can finalize between the engine's read of the set and ours: verify
         // once more, from a fresh nonce, before calling it a mismatch. Every check runs again.
-        if (!(err instanceof SignerSetMismatchError)) throw err;
+        if (!isNightjarError(err, NIGHTJAR_ERROR__ATTESTATION_SIGNER_SET)) throw err;
         report = await verifyTransport({ ...params, socket });
       }
       if (closed) throw new Error('transport closed');

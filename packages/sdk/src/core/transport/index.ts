@@ -1,4 +1,3 @@
-export * from './errors.js';
 export { openPinnedSocket, PinnedSocket } from './pinned-socket.js';
 export type {
   HttpResponse,

@@ -7,7 +7,7 @@
  * for a CA path, but the certificate is still checked: valid now, issued for this host, and its
  * SPKI hash recorded from this very socket. Until `verifyTransport` has checked the evidence
  * against that hash, the socket carries nothing but the public reads verification needs
- * (`publicGet`); `request` refuses with `NotVerifiedError`.
+ * (`publicGet`); `request` refuses with `TRANSPORT_NOT_VERIFIED`.
  */
 import type { X509Certificate } from 'node:crypto';
 import { once } from 'node:events';
@@ -25,7 +25,13 @@ import {
   spkiSha256Of,
   stringifyJson,
 } from '@nightjar/protocol';
-import { NotVerifiedError, SocketClosedError, TlsCertificateError } from './errors.js';
+import {
+  isNightjarError,
+  NIGHTJAR_ERROR__TRANSPORT_CLOSED,
+  NIGHTJAR_ERROR__TRANSPORT_NOT_VERIFIED,
+  NIGHTJAR_ERROR__TRANSPORT_TLS,
+  NightjarError,
+} from '../errors/index.js';
 
 export interface HttpResponse<T = unknown> {
   status: number;
@@ -58,7 +64,9 @@ class OneSocketAgent extends Agent {
     this.socket = undefined;
     if (socket && !socket.destroyed) return socket;
     callback?.(
-      new SocketClosedError('the verified socket is closed; open and verify a new one'),
+      new NightjarError(NIGHTJAR_ERROR__TRANSPORT_CLOSED, {
+        detail: 'the verified socket is closed; open and verify a new one',
+      }),
       undefined as never,
     );
     return undefined as never;
@@ -83,7 +91,10 @@ export class PinnedSocket {
     private readonly socket: TLSSocket,
   ) {
     const cert = socket.getPeerX509Certificate();
-    if (!cert) throw new TlsCertificateError('the server presented no certificate');
+    if (!cert)
+      throw new NightjarError(NIGHTJAR_ERROR__TRANSPORT_TLS, {
+        detail: 'the server presented no certificate',
+      });
     this.certificate = cert;
     this.spkiSha256 = spkiSha256Of(cert);
     this.agent = new OneSocketAgent(socket);
@@ -110,7 +121,12 @@ export class PinnedSocket {
 
   /** Any request, only once this socket has been verified. */
   request<T = unknown>(path: string, options: RequestOptions = {}): Promise<HttpResponse<T>> {
-    if (!this.verified) return Promise.reject(new NotVerifiedError('this socket has not been verified'));
+    if (!this.verified)
+      return Promise.reject(
+        new NightjarError(NIGHTJAR_ERROR__TRANSPORT_NOT_VERIFIED, {
+          detail: 'this socket has not been verified',
+        }),
+      );
     return this.send<T>(path, options);
   }
 
@@ -119,8 +135,12 @@ export class PinnedSocket {
    * pinned socket is unusable afterwards.
    */
   detach(): TLSSocket {
-    if (!this.verified) throw new NotVerifiedError('this socket has not been verified');
-    if (this.closed) throw new SocketClosedError('the verified socket is closed');
+    if (!this.verified)
+      throw new NightjarError(NIGHTJAR_ERROR__TRANSPORT_NOT_VERIFIED, {
+        detail: 'this socket has not been verified',
+      });
+    if (this.closed)
+      throw new NightjarError(NIGHTJAR_ERROR__TRANSPORT_CLOSED, { detail: 'the verified socket is closed' });
     this.detached = true;
     // Node's documented way to take a socket out of an agent's pool.
     this.socket.emit('agentRemove');
@@ -137,7 +157,10 @@ export class PinnedSocket {
   }
 
   private send<T>(path: string, options: RequestOptions): Promise<HttpResponse<T>> {
-    if (this.closed) return Promise.reject(new SocketClosedError('the verified socket is closed'));
+    if (this.closed)
+      return Promise.reject(
+        new NightjarError(NIGHTJAR_ERROR__TRANSPORT_CLOSED, { detail: 'the verified socket is closed' }),
+      );
     const method = options.method ?? (options.body === undefined ? 'GET' : 'POST');
     const { headers, payload } = paddedRequest(method, path, this.url.host, options);
     return new Promise((resolve, reject) => {
@@ -251,7 +274,10 @@ export async function openPinnedSocket(
   params: OpenPinnedSocketParameters,
 ): Promise<OpenPinnedSocketReturnType> {
   const url = new URL(params.url);
-  if (url.protocol !== 'https:') throw new TlsCertificateError('the engine is reached over https only');
+  if (url.protocol !== 'https:')
+    throw new NightjarError(NIGHTJAR_ERROR__TRANSPORT_TLS, {
+      detail: 'the engine is reached over https only',
+    });
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const socket = connect({
     host,
@@ -262,16 +288,21 @@ export async function openPinnedSocket(
     rejectUnauthorized: false,
   });
   const timer = setTimeout(
-    () => socket.destroy(new SocketClosedError('TLS handshake timed out')),
+    () =>
+      socket.destroy(
+        new NightjarError(NIGHTJAR_ERROR__TRANSPORT_CLOSED, { detail: 'TLS handshake timed out' }),
+      ),
     params.timeoutMs ?? 10_000,
   );
   try {
     await once(socket, 'secureConnect');
   } catch (err) {
     socket.destroy();
-    throw err instanceof SocketClosedError
+    throw isNightjarError(err, NIGHTJAR_ERROR__TRANSPORT_CLOSED)
       ? err
-      : new SocketClosedError(`TLS connect failed: ${(err as Error).message}`);
+      : new NightjarError(NIGHTJAR_ERROR__TRANSPORT_CLOSED, {
+          detail: `TLS connect failed: ${(err as Error).message}`,
+        });
   } finally {
     clearTimeout(timer);
   }
@@ -287,7 +318,12 @@ export async function openPinnedSocket(
 
 function checkCertificate(cert: X509Certificate, host: string, nowMs: number): void {
   if (nowMs < Date.parse(cert.validFrom) || nowMs > Date.parse(cert.validTo))
-    throw new TlsCertificateError('the server certificate is not valid now');
+    throw new NightjarError(NIGHTJAR_ERROR__TRANSPORT_TLS, {
+      detail: 'the server certificate is not valid now',
+    });
   const matches = isIP(host) ? cert.checkIP(host) !== undefined : cert.checkHost(host) !== undefined;
-  if (!matches) throw new TlsCertificateError(`the server certificate is not issued for ${host}`);
+  if (!matches)
+    throw new NightjarError(NIGHTJAR_ERROR__TRANSPORT_TLS, {
+      detail: `the server certificate is not issued for ${host}`,
+    });
 }

@@ -11,9 +11,9 @@ import { checkIdentity, type SignerSetSource } from './check-identity.js';
 import { checkQuoteNonce } from './check-quote.js';
 import type { PinnedMeasurements, PlatformMeasurements } from './check-measurements.js';
 import { fetchOwnCollateral, type CollateralFetcher } from './collateral.js';
-import { EvidenceUnavailableError } from './errors.js';
 import { fetchTransportEvidence } from './fetch-evidence.js';
 import { markVerified, type PinnedSocket } from './pinned-socket.js';
+import { NIGHTJAR_ERROR__ATTESTATION_EVIDENCE, NightjarError } from '../errors/index.js';
 
 export interface VerifyTransportParameters {
   socket: PinnedSocket;
@@ -29,7 +29,7 @@ export interface VerifyTransportParameters {
    * real CVM serves none, so there a client needs one).
    */
   fetchCollateral?: CollateralFetcher;
-  /** Pinned MRTD and RTMR0–2 (any subset): a mismatch fails with `MeasurementMismatchError`. */
+  /** Pinned MRTD and RTMR0–2 (any subset): a mismatch fails with `ATTESTATION_MEASUREMENT`. */
   measurements?: PinnedMeasurements;
   now?: () => number;
 }
@@ -66,7 +66,10 @@ export async function verifyTransport(params: VerifyTransportParameters): Promis
   });
   const info = await socket.publicGet<{ boot_session_id?: unknown }>('/info');
   const bootSessionId = info.status === 200 ? info.body?.boot_session_id : undefined;
-  if (typeof bootSessionId !== 'string') throw new EvidenceUnavailableError(`/info answered ${info.status}`);
+  if (typeof bootSessionId !== 'string')
+    throw new NightjarError(NIGHTJAR_ERROR__ATTESTATION_EVIDENCE, {
+      detail: `/info answered ${info.status}`,
+    });
   // (d)
   const identity = await checkIdentity({
     manifest: checked.manifest,

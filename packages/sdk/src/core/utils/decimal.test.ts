@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ParameterError } from '../errors.js';
 import { formatPrice, formatUnits, parsePrice, parseUnits } from './decimal.js';
+import { NIGHTJAR_ERROR__PARAMETER } from '../errors/index.js';
 
 const SOL_USDC = { base_decimals: 9, quote_decimals: 6, price_scale: 1_000_000_000n };
 
@@ -14,10 +14,12 @@ describe('decimal conversion', () => {
     expect(parseUnits(42n, 9)).toBe(42n);
   });
   it('refuses what does not convert exactly', () => {
-    expect(() => parseUnits('0.0000001', 6)).toThrow(ParameterError);
-    expect(() => parseUnits('-1', 6)).toThrow(ParameterError);
-    expect(() => parseUnits('1e3', 6)).toThrow(ParameterError);
-    expect(() => parseUnits('01', 6)).toThrow(ParameterError);
+    expect(() => parseUnits('0.0000001', 6)).toThrow(
+      expect.objectContaining({ code: NIGHTJAR_ERROR__PARAMETER }),
+    );
+    expect(() => parseUnits('-1', 6)).toThrow(expect.objectContaining({ code: NIGHTJAR_ERROR__PARAMETER }));
+    expect(() => parseUnits('1e3', 6)).toThrow(expect.objectContaining({ code: NIGHTJAR_ERROR__PARAMETER }));
+    expect(() => parseUnits('01', 6)).toThrow(expect.objectContaining({ code: NIGHTJAR_ERROR__PARAMETER }));
   });
   it('formats atomic amounts', () => {
     expect(formatUnits(1_500_000_000n, 9)).toBe('1.5');
@@ -29,7 +31,7 @@ describe('decimal conversion', () => {
     expect(formatPrice(150_250_000n, SOL_USDC)).toBe('150.25');
     // A price finer than the price unit is refused, not rounded.
     expect(() => parsePrice('0.0000001', { base_decimals: 0, quote_decimals: 6, price_scale: 1n })).toThrow(
-      ParameterError,
+      expect.objectContaining({ code: NIGHTJAR_ERROR__PARAMETER }),
     );
   });
 });

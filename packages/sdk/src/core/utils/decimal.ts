@@ -3,21 +3,28 @@
  * that does not convert exactly is refused, never rounded.
  */
 import type { Instrument } from '@nightjar/protocol';
-import { ParameterError } from '../errors.js';
+import { NIGHTJAR_ERROR__PARAMETER, NightjarError } from '../errors/index.js';
 
 const DECIMAL = /^(0|[1-9][0-9]*)(?:\.([0-9]+))?$/;
 
 /** `"1.5"` with 9 decimals → `1500000000n`. Accepts a bigint as already atomic. */
 export function parseUnits(value: string | bigint, decimals: number, what = 'amount'): bigint {
   if (typeof value === 'bigint') {
-    if (value < 0n) throw new ParameterError(`${what} must not be negative`);
+    if (value < 0n)
+      throw new NightjarError(NIGHTJAR_ERROR__PARAMETER, { detail: `${what} must not be negative` });
     return value;
   }
   const m = DECIMAL.exec(value.trim());
-  if (!m) throw new ParameterError(`${what} must be a non-negative decimal string like "1.25"`);
+  if (!m)
+    throw new NightjarError(NIGHTJAR_ERROR__PARAMETER, {
+      detail: `${what} must be a non-negative decimal string like "1.25"`,
+    });
   const whole = m[1]!;
   const frac = (m[2] ?? '').replace(/0+$/, '');
-  if (frac.length > decimals) throw new ParameterError(`${what} has more than ${decimals} decimal places`);
+  if (frac.length > decimals)
+    throw new NightjarError(NIGHTJAR_ERROR__PARAMETER, {
+      detail: `${what} has more than ${decimals} decimal places`,
+    });
   return BigInt(whole) * 10n ** BigInt(decimals) + BigInt(frac.padEnd(decimals, '0') || '0');
 }
 
@@ -41,15 +48,18 @@ export type PriceScale = Pick<Instrument, 'base_decimals' | 'quote_decimals' | '
 export function parsePrice(value: string | bigint, inst: PriceScale): bigint {
   if (typeof value === 'bigint') return parseUnits(value, 0, 'price');
   const m = DECIMAL.exec(value.trim());
-  if (!m) throw new ParameterError('price must be a non-negative decimal string like "150.25"');
+  if (!m)
+    throw new NightjarError(NIGHTJAR_ERROR__PARAMETER, {
+      detail: 'price must be a non-negative decimal string like "150.25"',
+    });
   const frac = (m[2] ?? '').replace(/0+$/, '');
   const num = BigInt(m[1]! + frac) * 10n ** BigInt(inst.quote_decimals) * inst.price_scale;
   const den = 10n ** BigInt(frac.length) * 10n ** BigInt(inst.base_decimals);
   if (num % den !== 0n) {
     const market = 'symbol' in inst && typeof inst.symbol === 'string' ? `${inst.symbol} ` : '';
-    throw new ParameterError(
-      `price ${value.trim()} is finer than ${market}prices go: the smallest price step is ${formatPrice(1n, inst)} (round it to the market's tick)`,
-    );
+    throw new NightjarError(NIGHTJAR_ERROR__PARAMETER, {
+      detail: `price ${value.trim()} is finer than ${market}prices go: the smallest price step is ${formatPrice(1n, inst)} (round it to the market's tick)`,
+    });
   }
   return num / den;
 }

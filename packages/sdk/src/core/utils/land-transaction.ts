@@ -5,9 +5,13 @@
  */
 import { RPC_ERRORS, type Transaction, type TransactionRecord } from '@nightjar/ledger/client';
 import type { VenueSession } from '../session.js';
-import { LedgerRefusedError, TransactionPendingError } from '../errors.js';
 import { sleep } from './backoff.js';
 import { ledgerRpcCode } from './typed-ledger.js';
+import {
+  NIGHTJAR_ERROR__LEDGER_REFUSED,
+  NIGHTJAR_ERROR__TRANSACTION_PENDING,
+  NightjarError,
+} from '../errors/index.js';
 
 /** Options of `landTransaction`. */
 export interface LandTransactionOptions {
@@ -18,8 +22,8 @@ export interface LandTransactionOptions {
 }
 
 /**
- * The landed record of `tx`. Throws `LedgerRefusedError` when the ledger refused it (before
- * landing, or landed with an error) and `TransactionPendingError` when no record came in time.
+ * The landed record of `tx`. Throws `LEDGER_REFUSED` when the ledger refused it (before
+ * landing, or landed with an error) and `TRANSACTION_PENDING` when no record came in time.
  */
 export async function landTransaction(
   client: VenueSession,
@@ -34,18 +38,33 @@ export async function landTransaction(
     const code = ledgerRpcCode(err);
     if (code === undefined) throw err;
     if (code !== RPC_ERRORS.nodeTimeout)
-      throw new LedgerRefusedError(name, String(code), false, tx.signature, { cause: err });
+      throw new NightjarError(
+        NIGHTJAR_ERROR__LEDGER_REFUSED,
+        { instruction: name, ledgerCode: String(code), landed: false, signature: tx.signature },
+        { cause: err },
+      );
   }
   const waitMs = options.waitMs ?? 30_000;
   const start = Date.now();
   for (;;) {
     const rec = await client.ledger.getTransaction({ signature: tx.signature });
     if (rec) {
-      if (rec.err) throw new LedgerRefusedError(name, rec.err.code, true, tx.signature);
+      if (rec.err)
+        throw new NightjarError(NIGHTJAR_ERROR__LEDGER_REFUSED, {
+          instruction: name,
+          ledgerCode: rec.err.code,
+          landed: true,
+          signature: tx.signature,
+        });
       return rec;
     }
     const waited = Date.now() - start;
-    if (waited >= waitMs) throw new TransactionPendingError(name, tx.signature, waited);
+    if (waited >= waitMs)
+      throw new NightjarError(NIGHTJAR_ERROR__TRANSACTION_PENDING, {
+        instruction: name,
+        signature: tx.signature,
+        waitedMs: waited,
+      });
     await sleep(Math.min(options.pollMs ?? client.slotMs, waitMs - waited));
   }
 }

@@ -1,12 +1,18 @@
 /**
  * The client's ledger throws typed SDK errors (issue 20, item 8): a JSON-RPC error reply is a
- * `LedgerError` with its `rpcCode` and method, an unreachable or silent ledger a retryable
- * `LedgerUnavailableError` naming its URL and the fix; answers and everything else pass through.
+ * `LEDGER_ERROR` with its `rpcCode` and method, an unreachable or silent ledger a retryable
+ * `LEDGER_UNAVAILABLE` naming its URL and the fix; answers and everything else pass through.
  */
 import { RpcError, RpcLedgerClient, type LedgerClient } from '@nightjar/ledger/client';
 import { describe, expect, it } from 'vitest';
-import { LedgerError, LedgerUnavailableError, NightjarError, ParameterError } from '../errors.js';
 import { ledgerError, ledgerRpcCode, typedLedger } from './typed-ledger.js';
+import {
+  isNightjarError,
+  LEDGER_ERROR_CODES,
+  NIGHTJAR_ERROR__LEDGER_UNAVAILABLE,
+  NIGHTJAR_ERROR__PARAMETER,
+  NightjarError,
+} from '../errors/index.js';
 
 /** A ledger whose `getNonce` throws `failure` (or answers '7'). */
 function fakeLedger(failure?: unknown) {
@@ -42,17 +48,16 @@ describe('typedLedger', () => {
     expect(typedLedger(ledger)).toBe(ledger); // wrapping twice is wrapping once
   });
 
-  it('an RPC error reply is a LedgerError with rpcCode and method, the original as cause', async () => {
+  it('an RPC error reply is a LEDGER_ERROR with rpcCode and method, the original as cause', async () => {
     const rpc = new RpcError(-32602, 'signer must be a Base58 address');
     const err = await failure(typedLedger(fakeLedger(rpc).inner));
-    expect(err).toBeInstanceOf(LedgerError);
-    expect(err).not.toBeInstanceOf(LedgerUnavailableError);
+    expect(isNightjarError(err, LEDGER_ERROR_CODES)).toBe(true);
+    expect(isNightjarError(err, NIGHTJAR_ERROR__LEDGER_UNAVAILABLE)).toBe(false);
     expect(err).toMatchObject({
-      code: 'LEDGER_ERROR',
-      rpcCode: -32602,
-      method: 'getNonce',
+      codeName: 'LEDGER_ERROR',
       retryable: false,
       cause: rpc,
+      context: { rpcCode: -32602, method: 'getNonce' },
     });
     expect((err as Error).message).toBe(
       'the ledger refused getNonce (JSON-RPC -32602): signer must be a Base58 address',
@@ -66,7 +71,7 @@ describe('typedLedger', () => {
     });
   });
 
-  it('an unreachable or silent ledger is a retryable LedgerUnavailableError naming the URL and the fix', async () => {
+  it('an unreachable or silent ledger is a retryable LEDGER_UNAVAILABLE naming the URL and the fix', async () => {
     for (const [thrown, rpcCode] of [
       [new RpcError(-32005, 'ledger unreachable: fetch failed'), -32005],
       [new RpcError(-32004, 'no response from the node'), -32004],
@@ -75,15 +80,13 @@ describe('typedLedger', () => {
       [new DOMException('The operation was aborted due to timeout', 'TimeoutError'), -32005],
     ] as const) {
       const err = await failure(typedLedger(fakeLedger(thrown).inner));
-      expect(err).toBeInstanceOf(LedgerUnavailableError);
-      expect(err).toBeInstanceOf(LedgerError);
+      expect(isNightjarError(err, NIGHTJAR_ERROR__LEDGER_UNAVAILABLE)).toBe(true);
+      expect(isNightjarError(err, LEDGER_ERROR_CODES)).toBe(true);
       expect(err).toMatchObject({
-        code: 'LEDGER_UNAVAILABLE',
-        rpcCode,
-        method: 'getNonce',
-        url: 'http://127.0.0.1:1',
+        codeName: 'LEDGER_UNAVAILABLE',
         retryable: true,
         cause: thrown,
+        context: { rpcCode, method: 'getNonce', url: 'http://127.0.0.1:1' },
       });
       expect((err as Error).message).toMatch(
         /^the ledger at http:\/\/127\.0\.0\.1:1 is unavailable \(getNonce: .+\): is the venue running \(`npm start`\)\? then try again$/,
@@ -91,27 +94,27 @@ describe('typedLedger', () => {
     }
   });
 
-  it('anything else a ledger throws is a LedgerError (-32603); an SDK error passes as it is', async () => {
+  it('anything else a ledger throws is a LEDGER_ERROR (-32603); an SDK error passes as it is', async () => {
     const bug = new Error('boom');
     expect(await failure(typedLedger(fakeLedger(bug).inner))).toMatchObject({
-      code: 'LEDGER_ERROR',
-      rpcCode: -32603,
+      codeName: 'LEDGER_ERROR',
       message: 'the ledger call getNonce failed: boom',
       cause: bug,
+      context: { rpcCode: -32603 },
     });
-    const own = new ParameterError('bad');
+    const own = new NightjarError(NIGHTJAR_ERROR__PARAMETER, { detail: 'bad' });
     expect(await failure(typedLedger(fakeLedger(own).inner))).toBe(own);
-    expect(ledgerError('thrown string', 'getVault')).toBeInstanceOf(NightjarError);
+    expect(ledgerError('thrown string', 'getVault')).toSatisfy((e: unknown) => isNightjarError(e));
   });
 
-  it('a real RpcLedgerClient on a closed port: LedgerUnavailableError with its URL', async () => {
+  it('a real RpcLedgerClient on a closed port: LEDGER_UNAVAILABLE with its URL', async () => {
     const url = 'http://127.0.0.1:9'; // discard: nothing listens
     const inner = new RpcLedgerClient(url);
     try {
       const err = await typedLedger(inner)
         .getBalance({ owner: 'A', mint: 'B' })
         .catch((e: unknown) => e);
-      expect(err).toBeInstanceOf(LedgerUnavailableError);
+      expect(isNightjarError(err, NIGHTJAR_ERROR__LEDGER_UNAVAILABLE)).toBe(true);
       expect((err as Error).message).toContain(`the ledger at ${url} is unavailable (getBalance: `);
       expect((err as Error).message).toContain('`npm start`');
     } finally {

@@ -6,7 +6,13 @@
  * error as `cause`) for the paths that map it further (`landTransaction`, `requestFaucet`).
  */
 import { LEDGER_METHODS, RPC_ERRORS, RpcError, type LedgerClient } from '@nightjar/ledger/client';
-import { LedgerError, LedgerUnavailableError, NightjarError } from '../errors.js';
+import {
+  isNightjarError,
+  LEDGER_ERROR_CODES,
+  NIGHTJAR_ERROR__LEDGER_ERROR,
+  NIGHTJAR_ERROR__LEDGER_UNAVAILABLE,
+  NightjarError,
+} from '../errors/index.js';
 
 const TYPED = Symbol('nightjar.typedLedger');
 const METHODS: ReadonlySet<PropertyKey> = new Set(Object.keys(LEDGER_METHODS));
@@ -35,30 +41,45 @@ export function ledgerError(err: unknown, method: string, url?: string): Nightja
   const options = { cause: err };
   if (err instanceof RpcError) {
     if (err.code === RPC_ERRORS.nodeUnavailable || err.code === RPC_ERRORS.nodeTimeout)
-      return new LedgerUnavailableError(method, url, err.code, err.message, options);
-    return new LedgerError(
-      method,
-      err.code,
-      `the ledger refused ${method} (JSON-RPC ${err.code}): ${err.message}`,
+      return new NightjarError(
+        NIGHTJAR_ERROR__LEDGER_UNAVAILABLE,
+        { method, url, rpcCode: err.code, detail: err.message },
+        options,
+      );
+    return new NightjarError(
+      NIGHTJAR_ERROR__LEDGER_ERROR,
+      {
+        method,
+        rpcCode: err.code,
+        detail: `the ledger refused ${method} (JSON-RPC ${err.code}): ${err.message}`,
+      },
       options,
     );
   }
   const detail = err instanceof Error ? err.message : String(err);
   if (isNetworkFailure(err))
-    return new LedgerUnavailableError(method, url, RPC_ERRORS.nodeUnavailable, detail, options);
-  return new LedgerError(method, RPC_ERRORS.internal, `the ledger call ${method} failed: ${detail}`, options);
+    return new NightjarError(
+      NIGHTJAR_ERROR__LEDGER_UNAVAILABLE,
+      { method, url, rpcCode: RPC_ERRORS.nodeUnavailable, detail },
+      options,
+    );
+  return new NightjarError(
+    NIGHTJAR_ERROR__LEDGER_ERROR,
+    { method, rpcCode: RPC_ERRORS.internal, detail: `the ledger call ${method} failed: ${detail}` },
+    options,
+  );
 }
 
 /** The ledger's JSON-RPC code of a failed ledger call: a raw `RpcError`'s or a typed one's `rpcCode`. */
 export function ledgerRpcCode(err: unknown): number | undefined {
   if (err instanceof RpcError) return err.code;
-  if (err instanceof LedgerError) return err.rpcCode;
+  if (isNightjarError(err, LEDGER_ERROR_CODES)) return err.context.rpcCode;
   return undefined;
 }
 
 /**
- * `inner` with every method of the ledger's method table throwing typed SDK errors (`LedgerError`,
- * `LedgerUnavailableError`); everything else (`subscribe`, `close`, `url`...) is `inner`'s own.
+ * `inner` with every method of the ledger's method table throwing typed SDK errors (LEDGER_ERROR,
+ * LEDGER_UNAVAILABLE); everything else (`subscribe`, `close`, `url`...) is `inner`'s own.
  * `url` names the ledger in messages (default `inner.url` when it has one). Idempotent.
  */
 export function typedLedger<L extends LedgerClient>(inner: L, url?: string): L {
