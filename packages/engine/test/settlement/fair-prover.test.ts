@@ -162,11 +162,21 @@ describe('fair prover capacity between markets and accounts', () => {
     expect(firstOfB()).toBeGreaterThanOrEqual(0);
     expect(firstOfB()).toBeLessThanOrEqual(2);
 
-    // Everything flows now: B settles while A's flood is still being worked through.
-    prover.flow();
+    // B settles while A's flood is still being worked through: proofs are released in the order
+    // they were handed until both of B's are made; the next of A's is held meanwhile (one proof
+    // at a time), so A cannot have drained however slowly the machine runs.
     const filled = (p: Party, ids: string[]) => ids.filter((id) => has(p, id, 'fully_filled')()).length;
+    let released = 0;
+    while (prover.handed.slice(0, released).filter((h) => isMarketB(h.params)).length < 2) {
+      await eventually(
+        () => prover.handed.length > released,
+        `proof ${released + 1} to be handed to the prover`,
+      );
+      prover.handed[released++]!.release();
+    }
     await settleUntil(v, () => filled(carol, [first.bid, second.bid]) === 2, 'market B to settle', 60_000);
     expect(filled(alice, alicesBids)).toBeLessThan(alicesBids.length);
+    prover.flow();
     await settleUntil(
       v,
       () => filled(alice, alicesBids) === alicesBids.length,
