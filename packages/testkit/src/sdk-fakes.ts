@@ -14,13 +14,14 @@ import {
   type LedgerClient,
   type LedgerProofVerifier,
 } from '@nightjar/ledger';
-import { parseJsonExact, stringifyJson } from '@nightjar/protocol';
+import { instrumentCodec, parseJsonExact, stringifyJson } from '@nightjar/protocol';
 import {
   createWallet,
   memoryNonceStore,
   venueError,
   type Client,
   type ClientRequestOptions,
+  type Prover,
   type Wallet,
 } from '@nightjar/sdk';
 import { standInProver } from './sdk-fast-venue.js';
@@ -127,6 +128,8 @@ export interface FakeClientOptions {
   ledger?: LedgerClient;
   /** The wallet (default a fresh one in memory). */
   wallet?: Wallet;
+  /** The prover (default `standInProver`). */
+  prover?: Prover;
 }
 
 /** The client, the venue's requests in order, and the wallet. */
@@ -171,12 +174,10 @@ export function fakeClient(options: FakeClientOptions = {}): FakeClient {
     bootSessionId: async () => 'ab'.repeat(32),
     request,
     instrument: (symbol) =>
-      request(`/instruments/${encodeURIComponent(symbol)}`, { auth: false }).then(
-        (i) => i as Awaited<ReturnType<Client['instrument']>>,
-      ),
+      request(`/instruments/${encodeURIComponent(symbol)}`, { auth: false, codec: instrumentCodec }),
     wallet,
     hasWallet: true,
-    prover: () => standInProver,
+    prover: () => options.prover ?? standInProver,
     onProof: () => () => undefined,
     close: async () => undefined,
   };
