@@ -17,12 +17,14 @@ import {
 import { instrumentCodec, parseJsonExact, stringifyJson } from '@nightjar/protocol';
 import {
   createWallet,
+  deposit,
   memoryNonceStore,
   venueError,
   type Client,
   type ClientRequestOptions,
   type Prover,
   type Wallet,
+  type WalletNote,
 } from '@nightjar/sdk';
 import { standInProver } from './sdk-fast-venue.js';
 
@@ -218,4 +220,22 @@ export function giveNote(wallet: Wallet, mint: string, amount: bigint, leafIndex
   wallet.addNote(stored);
   wallet.leaves.set(note.commitment, { treeId: note.treeId, leafIndex });
   return stored;
+}
+
+/**
+ * Deposits one note of each of `amounts` (atomic units of `mint`) through the ledger, from a faucet
+ * airdrop to the funding account; resolves once they landed (the fake venue's tree has them).
+ */
+export async function depositNotes(
+  fake: FakeClient,
+  ledger: Ledger,
+  mint: string,
+  amounts: readonly bigint[],
+): Promise<WalletNote[]> {
+  const total = amounts.reduce((s, a) => s + a, 0n);
+  await ledger.requestAirdrop({ owner: fake.wallet.keys.funding.address, mint, amount: total.toString() });
+  const notes: WalletNote[] = [];
+  for (const amount of amounts)
+    notes.push((await deposit(fake.client, { mint, amount, wait: 'landed' })).note);
+  return notes;
 }
