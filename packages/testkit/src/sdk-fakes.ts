@@ -7,9 +7,12 @@
  */
 import {
   COMMITMENT_LAG,
+  DEMO_MARKETS,
+  DEMO_MINTS,
   ensureDevGenesis,
   Ledger,
   loadOrCreateDevKeys,
+  marketAddress,
   mintAddress,
   type LedgerClient,
   type LedgerProofVerifier,
@@ -26,25 +29,31 @@ import {
   type Wallet,
   type WalletNote,
 } from '@nightjar/sdk';
+import { afterAll, beforeAll } from 'vitest';
 import { standInProver } from './sdk-fast-venue.js';
 
 export const FAKE_SOL = mintAddress('SOL');
 export const FAKE_USDC = mintAddress('USDC');
 
-/** SOL-USDC as `GET /instruments` sends it. */
-export const FAKE_MARKET = {
-  symbol: 'SOL-USDC',
-  market_id: '11111111111111111111111111111111',
-  base_mint: FAKE_SOL,
-  quote_mint: FAKE_USDC,
-  base_decimals: 9,
-  quote_decimals: 6,
-  price_scale: 1_000_000_000n,
-  tick_size: 1_000n,
-  min_order_size: 1_000_000n,
-  fee_bps: 10n,
-  trading_enabled: true,
-};
+/** The dev ledger's first market (SOL-USDC, from its genesis table) as `GET /instruments` sends it. */
+function demoInstrument(market: (typeof DEMO_MARKETS)[number]) {
+  const decimals = (label: string) => DEMO_MINTS.find((m) => m.label === label)!.decimals;
+  return {
+    symbol: market.symbol,
+    market_id: marketAddress(market.symbol),
+    base_mint: mintAddress(market.base),
+    quote_mint: mintAddress(market.quote),
+    base_decimals: decimals(market.base),
+    quote_decimals: decimals(market.quote),
+    price_scale: BigInt(market.price_scale),
+    tick_size: BigInt(market.tick_size),
+    min_order_size: BigInt(market.min_order_size),
+    fee_bps: BigInt(market.fee_bps),
+    trading_enabled: true,
+  };
+}
+
+export const FAKE_MARKET = demoInstrument(DEMO_MARKETS[0]);
 
 /** A field element of zeros, as the venue writes one (64 hex digits). */
 export const ZERO_FIELD = '00'.repeat(32);
@@ -120,6 +129,30 @@ function matchRoute(
     }
   }
   return undefined;
+}
+
+/** A route the venue refuses with its typed error (`venueError`). */
+export function refusing(...error: Parameters<typeof venueError>): FakeRoute {
+  return () => {
+    throw venueError(...error);
+  };
+}
+
+/** An order's status body (`GET /orders/{id}`, `GET /account/orders`): a 1 SOL bid at 150, resting. */
+export function orderStatusBody(overrides: Record<string, unknown> = {}) {
+  return {
+    order_id: 'aa'.repeat(16),
+    symbol: 'SOL-USDC',
+    side: 'bid',
+    order_type: 'limit',
+    status: 'pending',
+    amount: 1_000_000_000,
+    filled_quantity: 0,
+    price_limit: 150_000_000,
+    expiry_slot: 9000,
+    arrival_slot: 1000,
+    ...overrides,
+  };
 }
 
 /** Options of `fakeClient`. */
@@ -202,6 +235,18 @@ export async function fakeLedger(): Promise<Ledger> {
   await ensureDevGenesis(ledger, loadOrCreateDevKeys(undefined));
   await ledger.advanceSlots({ slots: 40 });
   return ledger;
+}
+
+/** The dev ledger of a test file (`fakeLedger`): opened before its tests, closed after them. */
+export function useFakeLedger(): () => Ledger {
+  let ledger: Ledger | undefined;
+  beforeAll(async () => {
+    ledger = await fakeLedger();
+  });
+  afterAll(async () => {
+    await ledger?.close();
+  });
+  return () => ledger!;
 }
 
 /** Lets the ledger finalize what landed (the clock is the test's). */

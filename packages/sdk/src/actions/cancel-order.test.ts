@@ -3,9 +3,9 @@
  * wallet's copy of the order ends `cancelled`; an order that left the book is 1301.
  */
 import { encodeCancelBody, verifyCanonical } from '@nightjar/protocol';
-import { FAKE_SOL, FAKE_USDC, fakeClient, type FakeRequest } from '@nightjar/testkit/sdk-fakes';
+import { FAKE_SOL, FAKE_USDC, fakeClient, type FakeRequest, refusing } from '@nightjar/testkit/sdk-fakes';
 import { describe, expect, it } from 'vitest';
-import { isNightjarError, venueError } from '../core/errors.js';
+import { isNightjarError } from '../core/errors.js';
 import { cancelOrder } from './cancel-order.js';
 
 const ORDER_ID = 'c1'.repeat(16);
@@ -49,9 +49,7 @@ describe('cancelOrder', () => {
   it('an order that already left the book: NotFound (1301); an untracked order is only the venue’s', async () => {
     const { client, wallet } = fakeClient({
       routes: {
-        'DELETE /orders/:id': () => {
-          throw venueError(1301, 404, 'order not found');
-        },
+        'DELETE /orders/:id': refusing(1301, 404, 'order not found'),
       },
     });
     const err = await cancelOrder(client, { orderId: ORDER_ID }).catch((e: unknown) => e);

@@ -1,7 +1,7 @@
 /** `createAccount`: `POST /admin/accounts` with only the options given; a non-admin gets 1102. */
-import { fakeClient, type FakeRequest } from '@nightjar/testkit/sdk-fakes';
+import { fakeClient, type FakeRequest, refusing } from '@nightjar/testkit/sdk-fakes';
 import { describe, expect, it } from 'vitest';
-import { isNightjarError, venueError } from '../core/errors.js';
+import { isNightjarError } from '../core/errors.js';
 import { createAccount } from './create-account.js';
 
 /** The venue's answer: the new account and its credentials, shown once. */
@@ -29,9 +29,7 @@ describe('createAccount', () => {
   it('a client that is not an admin: Forbidden (1102)', async () => {
     const { client } = fakeClient({
       routes: {
-        'POST /admin/accounts': () => {
-          throw venueError(1102, 403, 'admin only');
-        },
+        'POST /admin/accounts': refusing(1102, 403, 'admin only'),
       },
     });
     const err = await createAccount(client, { label: 'x' }).catch((e: unknown) => e);

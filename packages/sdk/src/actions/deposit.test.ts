@@ -3,24 +3,23 @@
  * is sent, at its leaf once landed, usable once the venue's tree has it; a refusal removes it; a
  * venue's tree that lags is `DepositPendingError`; bad parameters never reach the ledger.
  */
-import type { Ledger } from '@nightjar/ledger';
-import { FAKE_USDC, ZERO_FIELD, fakeClient, fakeLedger, type FakeRoutes } from '@nightjar/testkit/sdk-fakes';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  FAKE_USDC,
+  ZERO_FIELD,
+  fakeClient,
+  useFakeLedger,
+  type FakeRoutes,
+} from '@nightjar/testkit/sdk-fakes';
+import { describe, expect, it } from 'vitest';
 import { deposit, type DepositProgress } from './deposit.js';
 
-let ledger: Ledger;
-beforeAll(async () => {
-  ledger = await fakeLedger();
-});
-afterAll(async () => {
-  await ledger?.close();
-});
+const ledger = useFakeLedger();
 
 /** A client on the shared ledger whose funding account holds `amount` USDC. */
 async function funded(amount: bigint, routes?: FakeRoutes) {
-  const fake = fakeClient({ ledger, ...(routes ? { routes } : {}) });
+  const fake = fakeClient({ ledger: ledger(), ...(routes ? { routes } : {}) });
   if (amount > 0n)
-    await ledger.requestAirdrop({
+    await ledger().requestAirdrop({
       owner: fake.wallet.keys.funding.address,
       mint: FAKE_USDC,
       amount: `${amount}`,

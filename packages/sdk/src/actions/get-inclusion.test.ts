@@ -1,7 +1,7 @@
 /** `getInclusion`: the venue's path for a commitment (`GET /tree/inclusion`); one not in the tree is 1301. */
-import { ZERO_FIELD, fakeClient } from '@nightjar/testkit/sdk-fakes';
+import { ZERO_FIELD, fakeClient, refusing } from '@nightjar/testkit/sdk-fakes';
 import { describe, expect, it } from 'vitest';
-import { isNightjarError, venueError } from '../core/errors.js';
+import { isNightjarError } from '../core/errors.js';
 import { getInclusion } from './get-inclusion.js';
 
 const COMMITMENT = '0a'.repeat(32);
@@ -35,9 +35,7 @@ describe('getInclusion', () => {
   it('a commitment the venue’s tree lacks: NotFound (1301)', async () => {
     const { client } = fakeClient({
       routes: {
-        'GET /tree/inclusion': () => {
-          throw venueError(1301, 404, 'note not in tree');
-        },
+        'GET /tree/inclusion': refusing(1301, 404, 'note not in tree'),
       },
     });
     const err = await getInclusion(client, { commitment: COMMITMENT }).catch((e: unknown) => e);

@@ -1,7 +1,7 @@
 /** `getInstruments`: every market from `GET /instruments`, u64 fields as bigints; refusals stay typed. */
-import { FAKE_MARKET, FAKE_SOL, FAKE_USDC, fakeClient } from '@nightjar/testkit/sdk-fakes';
+import { FAKE_MARKET, FAKE_SOL, FAKE_USDC, fakeClient, refusing } from '@nightjar/testkit/sdk-fakes';
 import { describe, expect, it } from 'vitest';
-import { isNightjarError, venueError } from '../core/errors.js';
+import { isNightjarError } from '../core/errors.js';
 import { getInstruments } from './get-instruments.js';
 
 describe('getInstruments', () => {
@@ -25,9 +25,7 @@ describe('getInstruments', () => {
   it('passes the venue’s typed error through (1401: rate limited)', async () => {
     const { client } = fakeClient({
       routes: {
-        'GET /instruments': () => {
-          throw venueError(1401, 429, 'slow down', { retryAfterSeconds: 1 });
-        },
+        'GET /instruments': refusing(1401, 429, 'slow down', { retryAfterSeconds: 1 }),
       },
     });
     const err = await getInstruments(client).catch((e: unknown) => e);

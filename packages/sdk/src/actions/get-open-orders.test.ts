@@ -1,22 +1,12 @@
 /** `getOpenOrders`: the account's live orders from `GET /account/orders`; refusals stay typed. */
-import { fakeClient } from '@nightjar/testkit/sdk-fakes';
+import { fakeClient, refusing, orderStatusBody } from '@nightjar/testkit/sdk-fakes';
 import { describe, expect, it } from 'vitest';
-import { isNightjarError, venueError } from '../core/errors.js';
+import { isNightjarError } from '../core/errors.js';
 import { getOpenOrders } from './get-open-orders.js';
 
-/** A live order as the venue lists it. */
-const live = (id: string, status: string) => ({
-  order_id: id,
-  symbol: 'SOL-USDC',
-  side: 'ask',
-  order_type: 'limit',
-  status,
-  amount: 1000000000,
-  filled_quantity: 0,
-  price_limit: 151000000,
-  expiry_slot: 9000,
-  arrival_slot: 1000,
-});
+/** A live ask at 151 as the venue lists it. */
+const live = (id: string, status: string) =>
+  orderStatusBody({ order_id: id, side: 'ask', status, price_limit: 151_000_000 });
 
 describe('getOpenOrders', () => {
   it('lists the resting and settling orders with the account’s bearer', async () => {
@@ -36,9 +26,7 @@ describe('getOpenOrders', () => {
     );
     const suspended = fakeClient({
       routes: {
-        'GET /account/orders': () => {
-          throw venueError(1150, 403, 'account suspended');
-        },
+        'GET /account/orders': refusing(1150, 403, 'account suspended'),
       },
     });
     const err = await getOpenOrders(suspended.client).catch((e: unknown) => e);

@@ -1,24 +1,13 @@
 /** `getOrder`: one order's status from `GET /orders/{id}`; an unknown id is 1301. */
-import { fakeClient } from '@nightjar/testkit/sdk-fakes';
+import { fakeClient, refusing, orderStatusBody } from '@nightjar/testkit/sdk-fakes';
 import { describe, expect, it } from 'vitest';
-import { isNightjarError, venueError } from '../core/errors.js';
+import { isNightjarError } from '../core/errors.js';
 import { getOrder } from './get-order.js';
 
 const ORDER_ID = 'aa'.repeat(16);
 
-/** The venue's status body of `ORDER_ID`, half filled. */
-const STATUS = {
-  order_id: ORDER_ID,
-  symbol: 'SOL-USDC',
-  side: 'bid',
-  order_type: 'limit',
-  status: 'pending',
-  amount: 2000000000,
-  filled_quantity: 1000000000,
-  price_limit: 150000000,
-  expiry_slot: 5000,
-  arrival_slot: 1001,
-};
+/** The venue's status body of `ORDER_ID`: 2 SOL, half filled. */
+const STATUS = orderStatusBody({ order_id: ORDER_ID, amount: 2_000_000_000, filled_quantity: 1_000_000_000 });
 
 describe('getOrder', () => {
   it('reads the order’s status and cumulative fill, authenticated', async () => {
@@ -35,9 +24,7 @@ describe('getOrder', () => {
   it('an unknown, foreign or aged-out id: NotFound (1301)', async () => {
     const { client } = fakeClient({
       routes: {
-        'GET /orders/:id': () => {
-          throw venueError(1301, 404, 'order not found');
-        },
+        'GET /orders/:id': refusing(1301, 404, 'order not found'),
       },
     });
     const err = await getOrder(client, { orderId: ORDER_ID }).catch((e: unknown) => e);

@@ -1,7 +1,7 @@
 /** `getTime`: the venue's slot and clock from `GET /time`, unauthenticated; refusals stay typed. */
-import { fakeClient } from '@nightjar/testkit/sdk-fakes';
+import { fakeClient, refusing } from '@nightjar/testkit/sdk-fakes';
 import { describe, expect, it } from 'vitest';
-import { isNightjarError, venueError } from '../core/errors.js';
+import { isNightjarError } from '../core/errors.js';
 import { getTime } from './get-time.js';
 
 describe('getTime', () => {
@@ -16,9 +16,7 @@ describe('getTime', () => {
   it('passes the venue’s typed error through (5001: unavailable)', async () => {
     const { client } = fakeClient({
       routes: {
-        'GET /time': () => {
-          throw venueError(5001, 503, 'the engine is restarting');
-        },
+        'GET /time': refusing(5001, 503, 'the engine is restarting'),
       },
     });
     const err = await getTime(client).catch((e: unknown) => e);

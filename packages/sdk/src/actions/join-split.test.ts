@@ -3,23 +3,16 @@
  * total, telling each stage; an input that is not free is `NoteNotFreeError` naming why, amounts that
  * do not add up are `JoinSplitAmountsError`; nothing is sent then and the inputs stay free.
  */
-import type { Ledger } from '@nightjar/ledger';
-import { FAKE_USDC, depositNotes, fakeClient, fakeLedger } from '@nightjar/testkit/sdk-fakes';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FAKE_USDC, depositNotes, fakeClient, useFakeLedger } from '@nightjar/testkit/sdk-fakes';
+import { describe, expect, it } from 'vitest';
 import { joinSplit, type JoinSplitProgress } from './join-split.js';
 
-let ledger: Ledger;
-beforeAll(async () => {
-  ledger = await fakeLedger();
-});
-afterAll(async () => {
-  await ledger?.close();
-});
+const ledger = useFakeLedger();
 
 describe('joinSplit', () => {
   it('two notes into three of the same total; the inputs spent, the outputs free at their leaves', async () => {
-    const fake = fakeClient({ ledger });
-    const [a, b] = await depositNotes(fake, ledger, FAKE_USDC, [300n, 200n]);
+    const fake = fakeClient({ ledger: ledger() });
+    const [a, b] = await depositNotes(fake, ledger(), FAKE_USDC, [300n, 200n]);
     const stages: JoinSplitProgress['stage'][] = [];
     const r = await joinSplit(fake.client, {
       mint: FAKE_USDC,
@@ -39,8 +32,8 @@ describe('joinSplit', () => {
   });
 
   it('a note that is not free or amounts that do not add up: refused before sending', async () => {
-    const fake = fakeClient({ ledger });
-    const [note] = await depositNotes(fake, ledger, FAKE_USDC, [500n]);
+    const fake = fakeClient({ ledger: ledger() });
+    const [note] = await depositNotes(fake, ledger(), FAKE_USDC, [500n]);
     fake.wallet.reserved.add(note!.commitment);
     await expect(
       joinSplit(fake.client, { mint: FAKE_USDC, inputs: [note!.commitment], amounts: [500n] }),

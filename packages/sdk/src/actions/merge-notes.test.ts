@@ -3,23 +3,16 @@
  * of their total; fewer than 2 free notes is `NothingToMergeError`, a wrong count of named notes a
  * parameter error; nothing is sent then.
  */
-import type { Ledger } from '@nightjar/ledger';
-import { FAKE_USDC, depositNotes, fakeClient, fakeLedger } from '@nightjar/testkit/sdk-fakes';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FAKE_USDC, depositNotes, fakeClient, useFakeLedger } from '@nightjar/testkit/sdk-fakes';
+import { describe, expect, it } from 'vitest';
 import { mergeNotes } from './merge-notes.js';
 
-let ledger: Ledger;
-beforeAll(async () => {
-  ledger = await fakeLedger();
-});
-afterAll(async () => {
-  await ledger?.close();
-});
+const ledger = useFakeLedger();
 
 describe('mergeNotes', () => {
   it('merges the candidates by default, or the notes named, into one note of their total', async () => {
-    const fake = fakeClient({ ledger });
-    const [a, b, c] = await depositNotes(fake, ledger, FAKE_USDC, [10n, 20n, 40n]);
+    const fake = fakeClient({ ledger: ledger() });
+    const [a, b, c] = await depositNotes(fake, ledger(), FAKE_USDC, [10n, 20n, 40n]);
     const named = await mergeNotes(fake.client, {
       mint: FAKE_USDC,
       commitments: [a!.commitment, c!.commitment],
@@ -34,8 +27,8 @@ describe('mergeNotes', () => {
   });
 
   it('one free note: NothingToMergeError; one or five named: refused; nothing sent', async () => {
-    const fake = fakeClient({ ledger });
-    const [only] = await depositNotes(fake, ledger, FAKE_USDC, [5n]);
+    const fake = fakeClient({ ledger: ledger() });
+    const [only] = await depositNotes(fake, ledger(), FAKE_USDC, [5n]);
     await expect(mergeNotes(fake.client, { mint: FAKE_USDC })).rejects.toMatchObject({
       code: 'NOTHING_TO_MERGE',
       count: 1,

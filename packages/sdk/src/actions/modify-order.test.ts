@@ -9,9 +9,17 @@ import {
   requiredCollateral,
   verifyCanonical,
 } from '@nightjar/protocol';
-import { FAKE_MARKET, FAKE_USDC, fakeClient, giveNote, type FakeRoutes } from '@nightjar/testkit/sdk-fakes';
+import {
+  FAKE_MARKET,
+  FAKE_USDC,
+  fakeClient,
+  giveNote,
+  type FakeRoutes,
+  refusing,
+  orderStatusBody,
+} from '@nightjar/testkit/sdk-fakes';
 import { describe, expect, it } from 'vitest';
-import { isNightjarError, venueError } from '../core/errors.js';
+import { isNightjarError } from '../core/errors.js';
 import { placeOrder } from './place-order.js';
 import { modifyOrder } from './modify-order.js';
 
@@ -83,21 +91,9 @@ describe('modifyOrder', () => {
 
   it('the order left the book during the swap: re-read from the venue, OrderNotModifiableError', async () => {
     const { client, wallet } = await resting({
-      'PUT /orders/:id': () => {
-        throw venueError(1301, 404, 'order not found');
-      },
-      'GET /orders/:id': ({ params }) => ({
-        order_id: params.id,
-        symbol: 'SOL-USDC',
-        side: 'bid',
-        order_type: 'limit',
-        status: 'cancelled',
-        amount: 1_000_000_000,
-        filled_quantity: 0,
-        price_limit: 150_000_000,
-        expiry_slot: 2000,
-        arrival_slot: 1001,
-      }),
+      'PUT /orders/:id': refusing(1301, 404, 'order not found'),
+      'GET /orders/:id': ({ params }) =>
+        orderStatusBody({ order_id: params.id, status: 'cancelled', expiry_slot: 2000, arrival_slot: 1001 }),
     });
     await expect(modifyOrder(client, { orderId: OLD, ...BID, price: '149' })).rejects.toMatchObject({
       name: 'OrderNotModifiableError',

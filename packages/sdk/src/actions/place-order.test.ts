@@ -3,9 +3,9 @@
  * the venue's refusals stay typed and leave no order tracked and no note reserved.
  */
 import { requiredCollateral } from '@nightjar/protocol';
-import { FAKE_MARKET, FAKE_SOL, fakeClient, giveNote } from '@nightjar/testkit/sdk-fakes';
+import { FAKE_MARKET, FAKE_SOL, fakeClient, giveNote, refusing } from '@nightjar/testkit/sdk-fakes';
 import { describe, expect, it } from 'vitest';
-import { isNightjarError, venueError } from '../core/errors.js';
+import { isNightjarError } from '../core/errors.js';
 import { placeOrder } from './place-order.js';
 
 /** An ask of 2 SOL at 151 (collateral: the base itself). */
@@ -40,9 +40,7 @@ describe('placeOrder', () => {
   it('a refusal (1003: insufficient collateral) is typed; nothing tracked, the note free again', async () => {
     const { client, wallet } = fakeClient({
       routes: {
-        'POST /orders': () => {
-          throw venueError(1003, 400, 'collateral below the requirement');
-        },
+        'POST /orders': refusing(1003, 400, 'collateral below the requirement'),
       },
     });
     giveNote(wallet, FAKE_SOL, NEED, 0);

@@ -3,39 +3,32 @@
  * of the largest note; asking more than the note holds, more than 8 notes, or from a mint with no
  * covering note is refused before anything is sent.
  */
-import type { Ledger } from '@nightjar/ledger';
-import { FAKE_SOL, FAKE_USDC, depositNotes, fakeClient, fakeLedger } from '@nightjar/testkit/sdk-fakes';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FAKE_SOL, FAKE_USDC, depositNotes, fakeClient, useFakeLedger } from '@nightjar/testkit/sdk-fakes';
+import { describe, expect, it } from 'vitest';
 import { splitNote } from './split-note.js';
 
-let ledger: Ledger;
-beforeAll(async () => {
-  ledger = await fakeLedger();
-});
-afterAll(async () => {
-  await ledger?.close();
-});
+const ledger = useFakeLedger();
 
 describe('splitNote', () => {
   it('amounts (human or atomic) take the smallest covering note; the remainder is the last note', async () => {
-    const fake = fakeClient({ ledger });
-    const [small] = await depositNotes(fake, ledger, FAKE_USDC, [5_000_000n, 9_000_000n]);
+    const fake = fakeClient({ ledger: ledger() });
+    const [small] = await depositNotes(fake, ledger(), FAKE_USDC, [5_000_000n, 9_000_000n]);
     const r = await splitNote(fake.client, { mint: FAKE_USDC, amounts: ['1.5', 2_000_000n] });
     expect(r.spent.map((n) => n.commitment)).toEqual([small!.commitment]);
     expect(r.notes.map((n) => n.amount)).toEqual([1_500_000n, 2_000_000n, 1_500_000n]);
   });
 
   it('into: equal parts of the largest note, the odd units on the first parts', async () => {
-    const fake = fakeClient({ ledger });
-    await depositNotes(fake, ledger, FAKE_USDC, [4n, 11n]);
+    const fake = fakeClient({ ledger: ledger() });
+    await depositNotes(fake, ledger(), FAKE_USDC, [4n, 11n]);
     const r = await splitNote(fake.client, { mint: FAKE_USDC, into: 3 });
     expect(r.spent.map((n) => n.amount)).toEqual([11n]);
     expect(r.notes.map((n) => n.amount)).toEqual([4n, 4n, 3n]);
   });
 
   it('refuses what no split can do, sending nothing', async () => {
-    const fake = fakeClient({ ledger });
-    const [note] = await depositNotes(fake, ledger, FAKE_USDC, [10n]);
+    const fake = fakeClient({ ledger: ledger() });
+    const [note] = await depositNotes(fake, ledger(), FAKE_USDC, [10n]);
     const named = { mint: FAKE_USDC, commitment: note!.commitment };
     await expect(splitNote(fake.client, { ...named, amounts: [6n, 6n] })).rejects.toMatchObject({
       code: 'JOIN_SPLIT_AMOUNTS',

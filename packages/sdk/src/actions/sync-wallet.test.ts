@@ -3,27 +3,27 @@
  * deposits back and never reuses a deposit index; `refreshOrders` re-reads the tracked live orders.
  */
 import { randomBytes } from 'node:crypto';
-import type { Ledger } from '@nightjar/ledger';
-import { FAKE_SOL, FAKE_USDC, depositNotes, fakeClient, fakeLedger } from '@nightjar/testkit/sdk-fakes';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  FAKE_SOL,
+  FAKE_USDC,
+  depositNotes,
+  fakeClient,
+  useFakeLedger,
+  orderStatusBody,
+} from '@nightjar/testkit/sdk-fakes';
+import { describe, expect, it } from 'vitest';
 import { createWallet } from '../wallet/wallet.js';
 import { syncWallet } from './sync-wallet.js';
 
-let ledger: Ledger;
-beforeAll(async () => {
-  ledger = await fakeLedger();
-});
-afterAll(async () => {
-  await ledger?.close();
-});
+const ledger = useFakeLedger();
 
 describe('syncWallet', () => {
   it('recovers every deposit from the seed alone, and the deposit counter with them', async () => {
     const seed = Uint8Array.from(randomBytes(32));
-    const first = fakeClient({ ledger, wallet: createWallet({ seed }) });
-    const deposited = await depositNotes(first, ledger, FAKE_USDC, [1_000_000n, 2_000_000n]);
+    const first = fakeClient({ ledger: ledger(), wallet: createWallet({ seed }) });
+    const deposited = await depositNotes(first, ledger(), FAKE_USDC, [1_000_000n, 2_000_000n]);
 
-    const again = fakeClient({ ledger, wallet: createWallet({ seed }) });
+    const again = fakeClient({ ledger: ledger(), wallet: createWallet({ seed }) });
     const r = await syncWallet(again.client);
     expect(r.notes).toBe(2);
     expect(r.newLeaves).toBeGreaterThanOrEqual(2);
@@ -42,20 +42,15 @@ describe('syncWallet', () => {
   it('with refreshOrders, re-reads each live order; a failed read still fails the sync', async () => {
     const orderId = 'f0'.repeat(16);
     const fake = fakeClient({
-      ledger,
+      ledger: ledger(),
       routes: {
-        'GET /orders/:id': ({ params }) => ({
-          order_id: params.id,
-          symbol: 'SOL-USDC',
-          side: 'ask',
-          order_type: 'limit',
-          status: 'pending_settlement',
-          amount: 1_000_000_000,
-          filled_quantity: 1_000_000_000,
-          price_limit: 150_000_000,
-          expiry_slot: 9000,
-          arrival_slot: 1000,
-        }),
+        'GET /orders/:id': ({ params }) =>
+          orderStatusBody({
+            order_id: params.id,
+            side: 'ask',
+            status: 'pending_settlement',
+            filled_quantity: 1_000_000_000,
+          }),
       },
     });
     fake.wallet.trackOrder({

@@ -4,26 +4,19 @@
  * recipient, amount and note are checked before anything is proved.
  */
 import { randomBytes } from 'node:crypto';
-import type { Ledger } from '@nightjar/ledger';
 import { addressToBase58 } from '@nightjar/protocol';
-import { FAKE_USDC, depositNotes, fakeClient, fakeLedger } from '@nightjar/testkit/sdk-fakes';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FAKE_USDC, depositNotes, fakeClient, useFakeLedger } from '@nightjar/testkit/sdk-fakes';
+import { describe, expect, it } from 'vitest';
 import { withdraw } from './withdraw.js';
 
-let ledger: Ledger;
-beforeAll(async () => {
-  ledger = await fakeLedger();
-});
-afterAll(async () => {
-  await ledger?.close();
-});
+const ledger = useFakeLedger();
 
 const fresh = () => addressToBase58(randomBytes(32));
 
 describe('withdraw', () => {
   it('pays part of the smallest covering note from a one-time key; the change comes back free', async () => {
-    const fake = fakeClient({ ledger });
-    const [, medium] = await depositNotes(fake, ledger, FAKE_USDC, [3_000_000n, 10_000_000n, 50_000_000n]);
+    const fake = fakeClient({ ledger: ledger() });
+    const [, medium] = await depositNotes(fake, ledger(), FAKE_USDC, [3_000_000n, 10_000_000n, 50_000_000n]);
     const recipient = fresh();
     const r = await withdraw(fake.client, { asset: 'USDC', amount: '4.5', recipient });
     expect(r).toMatchObject({
@@ -46,8 +39,8 @@ describe('withdraw', () => {
   });
 
   it('refuses a funding address unless linked, a missing recipient, and amounts no note covers', async () => {
-    const fake = fakeClient({ ledger });
-    const [note] = await depositNotes(fake, ledger, FAKE_USDC, [2_000_000n]);
+    const fake = fakeClient({ ledger: ledger() });
+    const [note] = await depositNotes(fake, ledger(), FAKE_USDC, [2_000_000n]);
     const funding = fake.wallet.keys.funding.address;
     await expect(
       withdraw(fake.client, { asset: 'USDC', amount: '1', recipient: funding }),
