@@ -9,9 +9,10 @@
  * - a TypeScript file typechecks against the installed `.d.ts` files;
  * - `npm install -g` of the tarballs gives a `nightjar` that answers `--help` and `status`.
  *
- * A proof-group test: it packs, installs twice and proves (a deposit, an order) with snarkjs, a few
- * minutes on two shared cores. Installs use the npm cache (`--prefer-offline`) that `npm ci` filled;
- * no install script runs (the native prover and better-sqlite3 stay unbuilt).
+ * A proof-group test: it packs, installs twice (the two tests side by side) and proves (a deposit,
+ * an order) with snarkjs, a few minutes on two shared cores. Installs use the npm cache
+ * (`--prefer-offline`) that `npm ci` filled; no install script runs (the native prover and
+ * better-sqlite3 stay unbuilt).
  */
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -142,78 +143,90 @@ describe('the packed SDK and CLI, installed by an outside project', () => {
     expect(listing).not.toMatch(/\.ptau|\.r1cs|package\/src\/|\.tsbuildinfo/);
   });
 
-  it('a fresh project installs the SDK with plain npm install and runs place-and-cancel with plain node', async () => {
-    const app = join(work, 'trader-bot');
-    mkdirSync(app);
-    writeFileSync(
-      join(app, 'package.json'),
-      JSON.stringify({
-        name: 'trader-bot',
-        version: '1.0.0',
-        private: true,
-        type: 'module',
-        // Neither install script runs: proofs take the snarkjs fallback, and the SDK never needs
-        // better-sqlite3's native build (README.md). A tarball's entry is keyed by its file: spec.
-        allowScripts: { [`file:${tarballs.get('circuits')}`]: false, 'better-sqlite3': false },
-      }),
-    );
-    ok(
-      await run('npm', ['install', ...NPM, ...SDK_PACKAGES.map((p) => tarballs.get(p)!), '@types/node@20'], {
-        cwd: app,
-      }),
-      'npm install (SDK tarballs)',
-    );
-    const backend = ok(
-      await run(
-        process.execPath,
-        [
-          '--input-type=module',
-          '-e',
-          "import('@nightjar/circuits').then((c) => console.log(c.nativeProverAvailable()))",
-        ],
-        { cwd: app },
-      ),
-      'nativeProverAvailable',
-    );
-    expect(backend.stdout.trim()).toBe('false');
-    // Every example (place-and-cancel imports its neighbours), each file as JavaScript.
-    for (const f of readdirSync(join(ROOT, 'examples')).filter((name) => name.endsWith('.ts')))
-      transpile(join(ROOT, 'examples', f), join(app, f.replace(/\.ts$/, '.js')));
-    writeFileSync(join(app, 'forbid.mjs'), FORBID_HOOKS);
-    writeFileSync(
-      join(app, 'register-forbid.mjs'),
-      "import { register } from 'node:module';\nregister('./forbid.mjs', import.meta.url);\n",
-    );
+  // The two installs run side by side (different directories; npm's cache takes concurrent
+  // readers): each waits mostly on npm and the other on proving. `expect` is the test's own.
+  it.concurrent(
+    'a fresh project installs the SDK with plain npm install and runs place-and-cancel with plain node',
+    async ({ expect }) => {
+      const app = join(work, 'trader-bot');
+      mkdirSync(app);
+      writeFileSync(
+        join(app, 'package.json'),
+        JSON.stringify({
+          name: 'trader-bot',
+          version: '1.0.0',
+          private: true,
+          type: 'module',
+          // Neither install script runs: proofs take the snarkjs fallback, and the SDK never needs
+          // better-sqlite3's native build (README.md). A tarball's entry is keyed by its file: spec.
+          allowScripts: { [`file:${tarballs.get('circuits')}`]: false, 'better-sqlite3': false },
+        }),
+      );
+      ok(
+        await run(
+          'npm',
+          ['install', ...NPM, ...SDK_PACKAGES.map((p) => tarballs.get(p)!), '@types/node@20'],
+          {
+            cwd: app,
+          },
+        ),
+        'npm install (SDK tarballs)',
+      );
+      const backend = ok(
+        await run(
+          process.execPath,
+          [
+            '--input-type=module',
+            '-e',
+            "import('@nightjar/circuits').then((c) => console.log(c.nativeProverAvailable()))",
+          ],
+          { cwd: app },
+        ),
+        'nativeProverAvailable',
+      );
+      expect(backend.stdout.trim()).toBe('false');
+      // Every example (place-and-cancel imports its neighbours), each file as JavaScript.
+      for (const f of readdirSync(join(ROOT, 'examples')).filter((name) => name.endsWith('.ts')))
+        transpile(join(ROOT, 'examples', f), join(app, f.replace(/\.ts$/, '.js')));
+      writeFileSync(join(app, 'forbid.mjs'), FORBID_HOOKS);
+      writeFileSync(
+        join(app, 'register-forbid.mjs'),
+        "import { register } from 'node:module';\nregister('./forbid.mjs', import.meta.url);\n",
+      );
 
-    const result = await run(process.execPath, ['--import', './register-forbid.mjs', 'place-and-cancel.js'], {
-      cwd: app,
-      env: { NIGHTJAR_DATA_DIR: venueDir, WALLET_PASSWORD: 'pack-install test' },
-      timeout: 240_000,
-    });
-    ok(result, 'node place-and-cancel.js');
-    expect(result.stdout).toMatch(/deposited note/);
-    expect(result.stdout).toMatch(/placed \S+/);
-    expect(result.stdout).toMatch(/cancelled/);
-
-    // The installed SDK is the compiled one, and no copy of this repository's sources came along.
-    const resolved = ok(
-      await run(
+      const result = await run(
         process.execPath,
-        ['-e', "console.log(import.meta.resolve('@nightjar/sdk'))", '--input-type=module'],
+        ['--import', './register-forbid.mjs', 'place-and-cancel.js'],
         {
           cwd: app,
+          env: { NIGHTJAR_DATA_DIR: venueDir, WALLET_PASSWORD: 'pack-install test' },
+          timeout: 240_000,
         },
-      ),
-      'resolve @nightjar/sdk',
-    ).stdout;
-    expect(resolved.trim()).toBe(
-      `file://${join(app, 'node_modules', '@nightjar', 'sdk', 'dist', 'index.js')}`,
-    );
+      );
+      ok(result, 'node place-and-cancel.js');
+      expect(result.stdout).toMatch(/deposited note/);
+      expect(result.stdout).toMatch(/placed \S+/);
+      expect(result.stdout).toMatch(/cancelled/);
 
-    // Types: a TypeScript file typechecks against the installed declarations.
-    writeFileSync(
-      join(app, 'check.ts'),
-      `import { createWallet, placeOrder, cancelOrder, type Client, type Wallet } from '@nightjar/sdk';
+      // The installed SDK is the compiled one, and no copy of this repository's sources came along.
+      const resolved = ok(
+        await run(
+          process.execPath,
+          ['-e', "console.log(import.meta.resolve('@nightjar/sdk'))", '--input-type=module'],
+          {
+            cwd: app,
+          },
+        ),
+        'resolve @nightjar/sdk',
+      ).stdout;
+      expect(resolved.trim()).toBe(
+        `file://${join(app, 'node_modules', '@nightjar', 'sdk', 'dist', 'index.js')}`,
+      );
+
+      // Types: a TypeScript file typechecks against the installed declarations.
+      writeFileSync(
+        join(app, 'check.ts'),
+        `import { createWallet, placeOrder, cancelOrder, type Client, type Wallet } from '@nightjar/sdk';
 import { RpcLedgerClient } from '@nightjar/ledger/client';
 export async function bid(client: Client): Promise<string> {
   const { orderId } = await placeOrder(client, { symbol: 'SOL-USDC', side: 'bid', amount: '1', price: '100', expiry: { seconds: 60 } });
@@ -225,58 +238,62 @@ export const ledgerClient: typeof RpcLedgerClient = RpcLedgerClient;
 // @ts-expect-error an order needs a symbol
 export const bad = (client: Client) => placeOrder(client, { side: 'bid', amount: '1', price: '1' });
 `,
-    );
-    writeFileSync(
-      join(app, 'tsconfig.json'),
-      JSON.stringify({
-        compilerOptions: {
-          target: 'ES2022',
-          module: 'NodeNext',
-          moduleResolution: 'NodeNext',
-          strict: true,
-          noEmit: true,
-          skipLibCheck: true,
-          types: ['node'],
-        },
-        files: ['check.ts'],
-      }),
-    );
-    ok(
-      await run(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', '.'], {
-        cwd: app,
-      }),
-      'tsc --noEmit against the installed .d.ts',
-    );
-  });
+      );
+      writeFileSync(
+        join(app, 'tsconfig.json'),
+        JSON.stringify({
+          compilerOptions: {
+            target: 'ES2022',
+            module: 'NodeNext',
+            moduleResolution: 'NodeNext',
+            strict: true,
+            noEmit: true,
+            skipLibCheck: true,
+            types: ['node'],
+          },
+          files: ['check.ts'],
+        }),
+      );
+      ok(
+        await run(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', '.'], {
+          cwd: app,
+        }),
+        'tsc --noEmit against the installed .d.ts',
+      );
+    },
+  );
 
-  it('npm install -g of the tarballs gives a nightjar command that answers --help and status', async () => {
-    const prefix = join(work, 'global');
-    ok(
-      // --ignore-scripts: --help and status need neither native build (the venue would need
-      // better-sqlite3's: README.md, allowScripts).
-      await run(
-        'npm',
-        ['install', '-g', '--prefix', prefix, '--ignore-scripts', ...NPM, ...tarballs.values()],
-        {
-          cwd: work,
-        },
-      ),
-      'npm install -g (all tarballs)',
-    );
-    const bin = join(prefix, 'bin', 'nightjar');
-    const help = ok(await run(bin, ['--help'], { cwd: work }), 'nightjar --help');
-    expect(help.stdout).toMatch(/^nightjar <command>/);
-    expect(help.stdout).toMatch(/status/);
-    const status = ok(
-      await run(bin, ['status', '--data-dir', venueDir, '--json'], { cwd: work }),
-      'nightjar status',
-    );
-    const body = JSON.parse(status.stdout) as { system: Record<string, unknown>; transparency: unknown };
-    expect(body.system).toBeTypeOf('object');
-    expect(body.transparency).toBeDefined();
-    // Running a venue needs the release's sources (its compose hash): refused with the fix.
-    const start = await run(bin, ['start', '--data-dir', join(work, 'no-venue')], { cwd: work });
-    expect(start.code).toBe(2);
-    expect(start.stderr).toMatch(/checkout of the Nightjar repository/);
-  });
+  it.concurrent(
+    'npm install -g of the tarballs gives a nightjar command that answers --help and status',
+    async ({ expect }) => {
+      const prefix = join(work, 'global');
+      ok(
+        // --ignore-scripts: --help and status need neither native build (the venue would need
+        // better-sqlite3's: README.md, allowScripts).
+        await run(
+          'npm',
+          ['install', '-g', '--prefix', prefix, '--ignore-scripts', ...NPM, ...tarballs.values()],
+          {
+            cwd: work,
+          },
+        ),
+        'npm install -g (all tarballs)',
+      );
+      const bin = join(prefix, 'bin', 'nightjar');
+      const help = ok(await run(bin, ['--help'], { cwd: work }), 'nightjar --help');
+      expect(help.stdout).toMatch(/^nightjar <command>/);
+      expect(help.stdout).toMatch(/status/);
+      const status = ok(
+        await run(bin, ['status', '--data-dir', venueDir, '--json'], { cwd: work }),
+        'nightjar status',
+      );
+      const body = JSON.parse(status.stdout) as { system: Record<string, unknown>; transparency: unknown };
+      expect(body.system).toBeTypeOf('object');
+      expect(body.transparency).toBeDefined();
+      // Running a venue needs the release's sources (its compose hash): refused with the fix.
+      const start = await run(bin, ['start', '--data-dir', join(work, 'no-venue')], { cwd: work });
+      expect(start.code).toBe(2);
+      expect(start.stderr).toMatch(/checkout of the Nightjar repository/);
+    },
+  );
 });

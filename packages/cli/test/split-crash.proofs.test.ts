@@ -50,11 +50,16 @@ interface NoteRow {
 
 describe('a split killed mid-way (SIGKILL) loses nothing and spends nothing twice', () => {
   let dir: string;
+  /** The two tests' wallets, each with one final 100 USDC note. */
+  let beforeSend: Record<string, string>;
+  let afterSend: Record<string, string>;
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'nightjar-split-crash-'));
     await startVenueProcess(dir, FAST_SLOTS);
-  }, 120_000);
+    // Funded side by side: one wait for a note to be final instead of two in a row.
+    [beforeSend, afterSend] = await Promise.all([walletWith100('before-send'), walletWith100('after-send')]);
+  }, 180_000);
 
   afterAll(() => {
     killAll();
@@ -78,7 +83,7 @@ describe('a split killed mid-way (SIGKILL) loses nothing and spends nothing twic
   const total = (notes: NoteRow[]) => notes.reduce((s, n) => s + Number(n.amount), 0);
 
   it('killed while proving: nothing was sent, the 100 USDC note is still free', async () => {
-    const env = await walletWith100('before-send');
+    const env = beforeSend;
     const [before] = await usdcNotes(env);
     await killSplitAt('proving', env);
     const notes = await usdcNotes(env);
@@ -87,7 +92,7 @@ describe('a split killed mid-way (SIGKILL) loses nothing and spends nothing twic
   }, 180_000);
 
   it('killed after the ledger took the split: the sync finds the four outputs and the original spent', async () => {
-    const env = await walletWith100('after-send');
+    const env = afterSend;
     const [before] = await usdcNotes(env);
     await killSplitAt('sent', env);
     const notes = await usdcNotes(env);
