@@ -186,7 +186,14 @@ interface TradeAmounts {
   askChange: bigint;
 }
 
-function tradeAmounts(q: bigint, price: bigint, priceScale: bigint, feeBps: bigint, bid: Party, ask: Party): TradeAmounts {
+function tradeAmounts(
+  q: bigint,
+  price: bigint,
+  priceScale: bigint,
+  feeBps: bigint,
+  bid: Party,
+  ask: Party,
+): TradeAmounts {
   const quote = (q * price) / priceScale;
   const quoteRem = (q * price) % priceScale;
   if (quote > U64_MAX) fail('quote_overflow', `quote ${quote} does not fit in a u64`);
@@ -196,7 +203,8 @@ function tradeAmounts(q: bigint, price: bigint, priceScale: bigint, feeBps: bigi
   const askChange = ask.amount - q - askFee;
   if (bidChange < 0n)
     fail('insufficient_note', `note of ${bid.amount} cannot pay ${quote} + fee ${bidFee}`, 'bid');
-  if (askChange < 0n) fail('insufficient_note', `note of ${ask.amount} cannot pay ${q} + fee ${askFee}`, 'ask');
+  if (askChange < 0n)
+    fail('insufficient_note', `note of ${ask.amount} cannot pay ${q} + fee ${askFee}`, 'ask');
   const bidFeeRem = (quote * feeBps) % 10000n;
   const askFeeRem = (q * feeBps) % 10000n;
   return { quote, quoteRem, bidFee, bidFeeRem, askFee, askFeeRem, bidChange, askChange };
