@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import process from 'node:process';
+import { describe, expect, it, vi } from 'vitest';
 import { encryptFillMemo, OutputRole, outputInner } from '@nightjar/crypto';
 import { bytesToHex, hexToBytes, type Instrument } from '@nightjar/protocol';
 import { registerInstrument } from '../core/utils/asset-registry.js';
@@ -122,5 +123,27 @@ describe('wallet events', () => {
     w.ingestMemo(fill(w, parent), [SOL, USDC]);
     expect(told.fills[0]).toMatchObject({ size: 500n, quote: 75n, price: undefined });
     expect(quiet).toEqual([]);
+  });
+  it('a listener that throws is reported as a warning; the fill is stored whole and the memo marked seen', () => {
+    const warn = vi.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
+    try {
+      const { w, told, parent } = askWallet('SOL-THROWS');
+      w.on('note-stored', () => {
+        throw new Error('a view broke');
+      });
+      const memo = fill(w, parent);
+      expect(w.ingestMemo(memo, [SOL, USDC]).status).toBe('stored');
+      // Both outputs stored (the first listener call threw before the second was stored), the
+      // fill told to the listeners after the broken one, and the memo not taken again.
+      expect(told.notes.slice(1).map((e) => e.note.amount)).toEqual([75n, 499n]);
+      expect(told.fills).toHaveLength(1);
+      expect(w.ingestMemo(memo, [SOL, USDC]).status).toBe('duplicate');
+      expect(warn).toHaveBeenCalledWith(
+        "a wallet 'note-stored' listener threw: a view broke",
+        'NightjarWalletListenerWarning',
+      );
+    } finally {
+      warn.mockRestore();
+    }
   });
 });

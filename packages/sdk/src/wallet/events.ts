@@ -2,8 +2,10 @@
  * What the wallet tells as it changes, so views (the app's orders and fills, the CLI's lines)
  * follow it instead of recomputing it: `note-stored` (a note joined the wallet), `fill` (a fill
  * memo was verified and stored: size, price and fee computed once, here), `order` (a tracked
- * order's state changed). Listeners run synchronously, after the wallet's state is updated.
+ * order's state changed). Listeners run synchronously, after the wallet's state is updated; one
+ * that throws is reported as a process warning and the wallet goes on.
  */
+import process from 'node:process';
 import type { FillMemo } from '@nightjar/crypto';
 import type { TrackedOrder, WalletNote } from './types.js';
 
@@ -72,6 +74,15 @@ export class WalletEmitter {
   }
 
   emit<K extends WalletEventName>(name: K, event: WalletEventMap[K]): void {
-    for (const l of [...this.listeners[name]]) l(event);
+    for (const l of [...this.listeners[name]]) {
+      try {
+        l(event);
+      } catch (err) {
+        // A view's failure must not stop the wallet mid-update (a fill half stored, a memo not
+        // marked seen): it is reported as a process warning, never thrown into the wallet.
+        const why = err instanceof Error ? err.message : String(err);
+        process.emitWarning(`a wallet '${name}' listener threw: ${why}`, 'NightjarWalletListenerWarning');
+      }
+    }
   }
 }
