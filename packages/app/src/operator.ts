@@ -97,6 +97,11 @@ export class Operators {
     await op?.client.close();
   }
 
+  /** Throws unless the session holds an operator login (and the venue is verified). */
+  authorize(sessionId: string): void {
+    this.require(sessionId);
+  }
+
   private require(sessionId: string): Client {
     this.venue.require();
     const op = this.bySession.get(sessionId);

@@ -135,7 +135,7 @@ export async function createAppServer(options: CreateAppServerOptions = {}): Pro
     sessionMoved: (from, to) => sockets.moveSession(from, to),
     document: openApiDocument,
   });
-  registerAppRoutes(app, handlers);
+  registerAppRoutes(app, handlers, { operator: (session) => operators.authorize(session.id) });
   // The one call site of the web app (packages/app/src/web/index.ts): `GET /`, `/app.js`, `/app.css`.
   // Not awaited: the bundle builds in the background and its routes wait for it.
   void registerWebApp(app);

@@ -613,8 +613,10 @@ describe('the operator', () => {
     expect(login.text).not.toContain(venue.v.admin.api_secret);
     expect(login.text).not.toContain(venue.v.admin.passphrase);
     const rotated = sessionCookie(login);
-    // Another session (the bot) is not logged in by this one.
+    // Another session (the bot) is not logged in by this one; its body is not even parsed.
     expect((await bot(app, 'GET', '/operator/status')).status).toBe(401);
+    const unparsed = await bot(app, 'POST', '/operator/accounts', { label: 42 });
+    expect([unparsed.status, code(unparsed)]).toEqual([401, 'OPERATOR_LOGIN_REQUIRED']);
     const wrong = await http(app, 'POST', '/api/v1/operator/login', {
       headers: { cookie: rotated },
       body: { api_key: 'x', api_secret: 'y', passphrase: 'z' },

@@ -6,7 +6,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { routerPath } from '@nightjar/protocol';
 import type { Session } from '../security.js';
-import { API_PREFIX, type BodyOf, type OkOf, type PathParamsOf } from '../api/route-descriptor.js';
+import {
+  API_PREFIX,
+  type AppRouteDescriptor,
+  type BodyOf,
+  type OkOf,
+  type PathParamsOf,
+} from '../api/route-descriptor.js';
 import { appRouteEntries, type APP_ROUTES, type AppRestRouteId } from '../api/routes.js';
 
 type Descriptor<K extends AppRestRouteId> = (typeof APP_ROUTES)[K];
@@ -32,8 +38,18 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * Checks a route's `auth` beyond the session (the operator's login) before its body is parsed,
+ * so a caller without the login learns nothing from how its body was refused.
+ */
+export type AuthGuards = { [A in AppRouteDescriptor['auth']]?: (session: Session) => void };
+
 /** Registers every route of the table but the WebSocket upgrade. */
-export function registerAppRoutes(app: FastifyInstance, handlers: AppHandlers): void {
+export function registerAppRoutes(
+  app: FastifyInstance,
+  handlers: AppHandlers,
+  guards: AuthGuards = {},
+): void {
   for (const [id, route] of appRouteEntries()) {
     if (route.upgrade) continue;
     const handle = handlers[id as AppRestRouteId] as (call: AppCall<AppRestRouteId>) => Promise<unknown>;
@@ -42,6 +58,7 @@ export function registerAppRoutes(app: FastifyInstance, handlers: AppHandlers): 
       method: route.method.toUpperCase(),
       url: API_PREFIX + routerPath(route),
       handler: async (req: FastifyRequest, reply: FastifyReply) => {
+        guards[route.auth]?.(req.appSession!);
         const body = route.body?.parse(req.body) as never;
         const answer = await handle({ params: req.params as never, body, session: req.appSession!, reply });
         return reply.status(status).send(answer);
