@@ -187,6 +187,19 @@ describe('the wallet follows the stream (17.5)', () => {
     ]);
   });
 
+  it('a fill takes the order’s note out of use before the program hears of it, memo or not', () => {
+    const { w, input } = askWallet();
+    const { ledger } = fakeLedger([[], [input.commitment]]);
+    const { client } = fakeClient(w, ledger);
+    const f = follow(client);
+    const stateWhenHeard: (string | undefined)[] = [];
+    f.events.on('order', () => stateWhenHeard.push(w.notes.get(input.commitment)?.state));
+    // A program that stops at this event (the quickstart does) must not be offered the note again.
+    f.received.emit({ type: 'order', event: orderEvent('fully_filled', 1000n) });
+    expect(stateWhenHeard).toEqual(['spending']);
+    expect(w.freeNotes(SOL).map((n) => n.commitment)).not.toContain(input.commitment);
+  });
+
   it('a fill reads only the leaves it lacks of the shard its event names (counted)', async () => {
     const { w, input } = askWallet('pending_settlement');
     const f0 = fill(w, input);

@@ -22,6 +22,8 @@ import { Listeners, type EventSource } from './core/stream/listeners.js';
 import type { ReceivedEvent, ResyncReason, StreamClientEvent } from './core/stream/types.js';
 import { applyOrderEvent, isLiveStatus, statusFromEvent } from './wallet/order-status.js';
 
+/** The order events that say a settlement consumed the order's note. */
+const FILL_KINDS: ReadonlySet<OrderEvent['kind']> = new Set(['partially_filled', 'fully_filled']);
 /** Follows `received` into the client's wallet; returns the events to deliver. */
 export function followStream(
   client: Client,
@@ -67,10 +69,16 @@ class StreamFollower {
     if (o) {
       const wasLive = isLiveStatus(o.status);
       wallet.updateOrder(o, () => applyOrderEvent(o, event.kind, filled));
+      const note = wallet.notes.get(o.noteCommitment);
+      // A confirmed fill consumed the order's note (settlement spends it whole; what rests goes
+      // on a change note): out of use now, before the program hears of the fill, so a program
+      // that stops at `fully_filled` leaves a wallet that never offers it again, though the fill's
+      // memo or the ledger's word may come later.
+      if (note && FILL_KINDS.has(event.kind) && (note.state === 'free' || note.state === 'locked'))
+        note.state = 'spending';
       wallet.save();
       // It ended: its note's state is the ledger's (locked after a failed settlement, until the
       // lock expires; spent after a fill; free after a cancel).
-      const note = wallet.notes.get(o.noteCommitment);
       if (wasLive && !isLiveStatus(o.status) && note)
         refreshNoteStates(this.client, [note])
           .then(() => wallet.save())
