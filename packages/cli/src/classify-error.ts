@@ -1,7 +1,7 @@
 /**
  * Maps any error to an exit code and a message that names the fix: the SDK's errors by their code
- * (`error-table.ts`: `what went wrong: the SDK's fix (the CLI's command)`), the CLI's own (`CliError`, `UsageError`) and the circuits' dev-key refusal
- * beside it.
+ * (`error-table.ts`; the line is `what went wrong: the SDK's fix (the CLI's command)`), the CLI's
+ * own (`CliError`, `UsageError`) and the circuits' dev-key refusal beside it.
  */
 import {
   isNightjarError,
@@ -16,7 +16,6 @@ import { DevOnlyKeysError } from '@nightjar/circuits';
 import { UsageError } from './args.js';
 import { CLI_ERRORS, type CliRow } from './error-table.js';
 import { CliError, EXIT } from './exit-codes.js';
-
 import { cliFix } from './fix-commands.js';
 
 export interface Classified {
