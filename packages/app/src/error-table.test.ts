@@ -1,4 +1,4 @@
-/** The app's statuses, codes and fixes per SDK error code, as they were before the one vocabulary. */
+/** The app's statuses and codes per SDK error code as before the one vocabulary; each `fix` is the SDK's sentence. */
 import {
   NightjarError,
   NIGHTJAR_ERROR__ATTESTATION_COMPOSE_HASH as COMPOSE_HASH,
@@ -29,7 +29,7 @@ const VENUE_CASES: [string, unknown, Record<string, unknown>][] = [
       status: 429,
       code: 'RATE_LIMITED',
       message: 'x (code 1401)',
-      fix: 'wait 3 s and try again',
+      fix: 'Wait 3 s, then try again.',
       venue_code: 1401,
     },
   ],
@@ -64,7 +64,7 @@ describe('toAppError by code', () => {
       status: 503,
       code: 'VENUE_UNAVAILABLE',
       message: 'the connection to the venue closed: x',
-      fix: 'is the venue running (`npm start`)? the app reconnects and checks it again; try again shortly',
+      fix: 'Check that the venue is running, then try again. (`npm start`; the app reconnects and checks it again)',
     });
     expect(answer(new NightjarError(COMPOSE_HASH, { detail: 'x' }))).toMatchObject({
       status: 503,
@@ -87,6 +87,7 @@ describe('toAppError by code', () => {
       status: 503,
       code: 'FAUCET_UNAVAILABLE',
       message: 'x',
+      fix: 'Check that the venue and its ledger are running, then try again. (`npm start`)',
       venue_code: -32005,
     });
     expect(answer(new NightjarError(FAUCET_REFUSED, { rpcCode: -32602, detail: 'x' }))).toMatchObject({
@@ -102,18 +103,18 @@ describe('toAppError by code', () => {
   it('notes, parameters, the ledger, the wallet file and the rest', () => {
     const held = answer(new NightjarError(NOTE_HELD, { mint: 'M', required: 1n, available: 0n, readyAt: 0 }));
     expect(held).toMatchObject({ status: 409, code: 'NOTE_HELD' });
-    expect(held.fix).toContain('at 1970-01-01T00:00:00.000Z: try again then');
+    expect(held.fix).toBe("Wait until the deposit's hold ends (1970-01-01T00:00:00.000Z), then try again.");
     expect(answer(new NightjarError(PARAMETER, { detail: 'price off the tick: use 1.5' }))).toEqual({
       status: 400,
       code: 'BAD_REQUEST',
       message: 'price off the tick: use 1.5',
-      fix: 'use 1.5',
+      fix: 'Change the value as the message says. (use 1.5)',
     });
     const refused = { instruction: 'withdraw', ledgerCode: 'NoteSpent', landed: true, signature: 's' };
     expect(answer(new NightjarError(LEDGER_REFUSED, refused))).toMatchObject({
       status: 502,
       code: 'LEDGER_REFUSED',
-      fix: 'nothing was spent; see GET /api/v1/balances',
+      fix: 'Sync the wallet: a note is already spent. (GET /api/v1/balances)',
       venue_code: 'NoteSpent',
     });
     const wallet = answer(new NightjarError(WALLET_DECRYPT, { detail: 'x' }));
@@ -121,12 +122,13 @@ describe('toAppError by code', () => {
       500,
       'WALLET',
       'cannot open the wallet',
-      'check <data-dir>/app/wallet-password',
+      "Give the wallet's right password, or restore the file. (<data-dir>/app/wallet-password)",
     ]);
     expect(answer(new NightjarError(INVALID_RESPONSE, { detail: 'x' }))).toEqual({
       status: 500,
       code: 'INTERNAL',
       message: 'x',
+      fix: "Use an SDK of the venue's release.",
     });
   });
 });

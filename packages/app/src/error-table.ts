@@ -1,7 +1,8 @@
 /**
  * What the app answers for each SDK error code, in one exhaustive table (as the engine's
- * `settlement/ledger-codes.ts`): the HTTP status, the app's stable `code` on the wire and the fix
- * in the app's terms. A code added to the SDK's `NightjarErrorCode` does not compile here until
+ * `settlement/ledger-codes.ts`): the HTTP status, the app's stable `code` on the wire and, where
+ * it is not the SDK's, the message. The `fix` is the SDK's sentence with the app's hint
+ * (`fix-hints.ts`). A code added to the SDK's `NightjarErrorCode` does not compile here until
  * it has its row.
  */
 import {
@@ -22,7 +23,6 @@ export interface AppRow<C extends NightjarErrorCode> {
   status: number | ((err: NightjarError<C>) => number);
   /** The app's stable code (never changed: clients branch on it). */
   appCode: string | ((err: NightjarError<C>) => string);
-  fix?: string | ((err: NightjarError<C>) => string | undefined);
   /** The message, when it is not the SDK's. */
   message?: (err: NightjarError<C>) => string;
   /** The code of whoever refused (`venue_code`): the venue's, the ledger's, a transport check's. */
@@ -49,7 +49,6 @@ const FORBIDDEN = {
 const UNAVAILABLE = {
   status: 503,
   appCode: 'VENUE_UNAVAILABLE',
-  fix: 'try again shortly',
   venueCode: venueCodeOf,
 } as const;
 
@@ -59,7 +58,6 @@ const VENUE_ROWS: Record<VenueErrorCode, AppRow<VenueErrorCode>> = {
     status: 502,
     appCode: 'VENUE_AUTH',
     message: (err: VenueAnswer) => `the venue refused the app's credentials (${venueCodeOf(err)})`,
-    fix: "put the account's credentials in <data-dir>/app/credentials.json and restart the app",
     venueCode: venueCodeOf,
   },
   1102: FORBIDDEN,
@@ -69,7 +67,6 @@ const VENUE_ROWS: Record<VenueErrorCode, AppRow<VenueErrorCode>> = {
     appCode: 'ACCOUNT_SUSPENDED',
     message: (err: VenueAnswer) =>
       `the venue refused: account suspended or not an admin (${venueCodeOf(err)})`,
-    fix: 'ask an operator to enable the account (POST /api/v1/operator/accounts/{api_key}/enable)',
     venueCode: venueCodeOf,
   },
   1301: {
@@ -81,7 +78,6 @@ const VENUE_ROWS: Record<VenueErrorCode, AppRow<VenueErrorCode>> = {
   1401: {
     status: 429,
     appCode: 'RATE_LIMITED',
-    fix: (err: VenueAnswer) => `wait ${err.context.retryAfterSeconds ?? 1} s and try again`,
     venueCode: venueCodeOf,
   },
   5001: UNAVAILABLE,
@@ -96,14 +92,13 @@ const ATTESTATION = {
     const check = TRANSPORT_CHECK[err.code];
     return `the venue's transport attestation failed (${nightjarErrorName(err.code)}${check ? `, check (${check})` : ''}): ${err.message}`;
   },
-  fix: 'nothing was sent to the venue; see GET /api/v1/venue, and check ready.json (platform_root, compose_hash) against the venue you meant',
   venueCode: (err: NightjarError<TransportErrorCode>) => nightjarErrorName(err.code),
 } as const;
 /** The SDK's own name is the app's code. */
 const byName = <C extends NightjarErrorCode>(err: NightjarError<C>) => nightjarErrorName(err.code);
-const NAMED = (status: number, fix: string) => ({ status, appCode: byName, fix });
+const NAMED = (status: number) => ({ status, appCode: byName });
 const INTERNAL = { status: 500, appCode: 'INTERNAL' } as const;
-const IN_FLIGHT = NAMED(504, 'it may still land: GET /api/v1/balances shows the notes once they are final');
+const IN_FLIGHT = NAMED(504);
 const FAUCET = {
   status: (err: NightjarError<8005 | 8006>) => (err.retryable ? 503 : 400),
   appCode: byName,
@@ -131,65 +126,28 @@ export const APP_ERRORS: AppTable = {
     status: 503,
     appCode: 'VENUE_UNAVAILABLE',
     message: (err) => `the connection to the venue closed: ${err.message}`,
-    fix: 'is the venue running (`npm start`)? the app reconnects and checks it again; try again shortly',
   },
   6016: ATTESTATION,
-  7001: {
-    status: 409,
-    appCode: 'INSUFFICIENT_NOTES',
-    fix: 'deposit more (POST /api/v1/deposits), or wait until notes locked in orders or settlements are free',
-  },
-  7002: {
-    status: 409,
-    appCode: 'NOTES_PENDING',
-    fix: 'a new note is final about 13 s after it lands (31 slots): try again shortly',
-  },
-  7003: {
-    status: 409,
-    appCode: 'NOTE_HELD',
-    fix: (err) =>
-      `the new deposit backs orders after its random hold, at ${new Date(err.context.readyAt).toISOString()}: try again then`,
-  },
-  7004: {
-    status: 409,
-    appCode: byName,
-    fix: (err) =>
-      err.context.reason === 'order'
-        ? 'cancel the order it backs first (DELETE /api/v1/orders/{id})'
-        : 'try again once the note is free (GET /api/v1/balances)',
-  },
-  7005: NAMED(400, 'ask less, or deposit more first'),
-  7006: NAMED(409, 'nothing to do'),
+  7001: { status: 409, appCode: 'INSUFFICIENT_NOTES' },
+  7002: { status: 409, appCode: 'NOTES_PENDING' },
+  7003: { status: 409, appCode: 'NOTE_HELD' },
+  7004: NAMED(409),
+  7005: NAMED(400),
+  7006: NAMED(409),
   7007: IN_FLIGHT,
-  7008: NAMED(504, 'the note is in the wallet and backs orders once final: GET /api/v1/balances shows it'),
-  7009: NAMED(
-    409,
-    'withdraw to a fresh address of yours, or confirm the link (`confirm_funding_link: true`)',
-  ),
-  7010: { status: 409, appCode: 'ORDER_NOT_MODIFIABLE', fix: 'place a new order instead' },
+  7008: NAMED(504),
+  7009: NAMED(409),
+  7010: { status: 409, appCode: 'ORDER_NOT_MODIFIABLE' },
   7011: {
     status: 500,
     appCode: 'WALLET',
     message: () => 'cannot open the wallet',
-    fix: 'check <data-dir>/app/wallet-password',
   },
-  8001: {
-    status: 502,
-    appCode: byName,
-    fix: 'the ledger refused a read: try again; if it persists, see the venue log',
-    venueCode: (err) => err.context.rpcCode,
-  },
-  8002: {
-    status: 503,
-    appCode: byName,
-    fix: 'is the venue running (`npm start`)? then try again',
-    venueCode: (err) => err.context.rpcCode,
-  },
+  8001: { status: 502, appCode: byName, venueCode: (err) => err.context.rpcCode },
+  8002: { status: 503, appCode: byName, venueCode: (err) => err.context.rpcCode },
   8003: {
     status: 502,
     appCode: 'LEDGER_REFUSED',
-    fix: (err) =>
-      err.retryable ? 'the ledger is busy: try again' : 'nothing was spent; see GET /api/v1/balances',
     venueCode: (err) => err.context.ledgerCode,
   },
   8004: IN_FLIGHT,
@@ -198,27 +156,20 @@ export const APP_ERRORS: AppTable = {
     ...FAUCET,
     status: (err) => (err.retryable ? 503 : 403),
     appCode: (err) => (err.retryable ? 'FAUCET_UNAVAILABLE' : 'DEV_ONLY'),
-    fix: (err) =>
-      err.retryable
-        ? undefined
-        : "no faucet on this ledger: fund the wallet's funding account, then deposit without `faucet`",
   },
   8006: FAUCET,
   9001: {
     status: 503,
     appCode: 'VENUE_UNAVAILABLE',
     message: (err) => `the venue is unreachable: ${err.message}`,
-    fix: 'is the venue running (`npm start`)? the app reconnects by itself',
   },
   9002: INTERNAL,
   9003: {
     status: 500,
     appCode: 'PROOF_FAILED',
     message: (err) => `proof failed: ${err.message}`,
-    fix: 'try again',
   },
-  // The SDK's parameter messages end with their fix after a colon; that part is the `fix`.
-  9004: { status: 400, appCode: 'BAD_REQUEST', fix: (err) => fixOf(err.message) },
+  9004: { status: 400, appCode: 'BAD_REQUEST' },
   9005: INTERNAL,
   9006: INTERNAL,
   9007: INTERNAL,
@@ -226,7 +177,6 @@ export const APP_ERRORS: AppTable = {
   9900: {
     status: (err) => statusOf(familyRow(err), err as never),
     appCode: (err) => appCodeOf(familyRow(err), err as never),
-    fix: (err) => fixOfRow(familyRow(err), err as never),
     message: (err) => familyRow(err).message?.(err as never) ?? err.message,
     venueCode: (err) => err.context.venueCode,
   },
@@ -241,16 +191,4 @@ export function statusOf<C extends NightjarErrorCode>(row: AppRow<C>, err: Night
 
 export function appCodeOf<C extends NightjarErrorCode>(row: AppRow<C>, err: NightjarError<C>): string {
   return typeof row.appCode === 'function' ? row.appCode(err) : row.appCode;
-}
-
-export function fixOfRow<C extends NightjarErrorCode>(
-  row: AppRow<C>,
-  err: NightjarError<C>,
-): string | undefined {
-  return typeof row.fix === 'function' ? row.fix(err) : row.fix;
-}
-
-function fixOf(text: string): string | undefined {
-  const i = text.lastIndexOf(': ');
-  return i > 0 ? text.slice(i + 2) : undefined;
 }

@@ -1,18 +1,20 @@
 /**
  * Every failure of the local API as an `ApiError` body with a stable `code`, an HTTP status and a
- * `fix` in the app's terms (as the CLI's messages name the command that fixes them). The SDK's
+ * `fix`: the SDK's sentence, with the app's route or file in parentheses (`fix-hints.ts`). The SDK's
  * own stable codes (`NOTE_NOT_FREE`, `TRANSACTION_PENDING`...) pass through; a venue refusal
  * carries the venue's spec code as `venue_code`, a ledger refusal the ledger's.
  */
 import {
   isNightjarError,
+  NightjarError,
+  NIGHTJAR_ERROR__NETWORK,
   TRANSPORT_ERROR_CODES,
-  type NightjarError,
   type NightjarErrorCode,
   type TransportErrorCode,
 } from '@nightjar/sdk';
 import type { ApiError } from './wire/types.js';
-import { APP_ERRORS, appCodeOf, fixOfRow, statusOf, type AppRow } from './error-table.js';
+import { APP_ERRORS, appCodeOf, statusOf, type AppRow } from './error-table.js';
+import { appFix } from './fix-hints.js';
 
 /** An error the app answers with: its status and body. */
 export class AppError extends Error {
@@ -53,13 +55,7 @@ export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
   if (isNightjarError(err)) return fromSdkError(err);
   const text = err instanceof Error ? err.message : String(err);
-  if (isConnRefused(err))
-    return new AppError(
-      503,
-      'VENUE_UNAVAILABLE',
-      `the venue is unreachable: ${text}`,
-      'is the venue running (`npm start`)? the app reconnects by itself',
-    );
+  if (isConnRefused(err)) return fromSdkError(new NightjarError(NIGHTJAR_ERROR__NETWORK, { detail: text }));
   return new AppError(500, 'INTERNAL', text);
 }
 
@@ -69,7 +65,7 @@ function fromSdkError<C extends NightjarErrorCode>(err: NightjarError<C>): AppEr
     statusOf(row, err),
     appCodeOf(row, err),
     row.message ? row.message(err) : err.message,
-    fixOfRow(row, err),
+    appFix(err),
     row.venueCode?.(err),
   );
 }

@@ -1,13 +1,14 @@
 /**
  * Maps any error to an exit code and a message that names the fix: the SDK's errors by their code
- * (`error-table.ts`), the CLI's own (`CliError`, `UsageError`) and the circuits' dev-key refusal
- * beside it.
+ * (`error-table.ts`; the line is `what went wrong: the SDK's fix (the CLI's command)`), the CLI's
+ * own (`CliError`, `UsageError`) and the circuits' dev-key refusal beside it.
  */
 import {
   isNightjarError,
+  NightjarError,
+  NIGHTJAR_ERROR__NETWORK,
   nightjarErrorName,
   venueCodeOf,
-  type NightjarError,
   type NightjarErrorCode,
   type VenueAnswerError,
 } from '@nightjar/sdk';
@@ -15,8 +16,7 @@ import { DevOnlyKeysError } from '@nightjar/circuits';
 import { UsageError } from './args.js';
 import { CLI_ERRORS, type CliRow } from './error-table.js';
 import { CliError, EXIT } from './exit-codes.js';
-
-export { NOTE_NOT_FREE_FIX } from './error-table.js';
+import { cliFix } from './fix-commands.js';
 
 export interface Classified {
   exitCode: number;
@@ -36,14 +36,13 @@ export function classifyError(err: unknown): Classified {
     return { exitCode: EXIT.usage, message: text.includes('--help') ? text : `${text} (see --help)` };
   if (isNightjarError(err)) return classifySdkError(err);
   if (isConnRefused(err))
-    return { exitCode: EXIT.unreachable, message: `venue unreachable: ${text}; is \`npm start\` running?` };
+    return classifySdkError(new NightjarError(NIGHTJAR_ERROR__NETWORK, { detail: text }));
   return { exitCode: EXIT.refused, message: text };
 }
 
 function classifySdkError<C extends NightjarErrorCode>(err: NightjarError<C>): Classified {
   const row = CLI_ERRORS[err.code] as CliRow<C>;
-  const fix = typeof row.fix === 'function' ? row.fix(err) : row.fix;
-  const message = row.message ? row.message(err, fix) : fix ? `${err.message}: ${fix}` : err.message;
+  const message = `${row.message ? row.message(err) : err.message}: ${cliFix(err)}`;
   const ledgerCode = row.ledgerCode?.(err);
   return {
     exitCode: typeof row.exit === 'function' ? row.exit(err) : row.exit,

@@ -1,4 +1,4 @@
-/** The CLI's exit codes and messages per SDK error code, as they were before the one vocabulary. */
+/** The CLI's exit codes per SDK error code as before the one vocabulary; each line ends with the SDK's fix. */
 import {
   NightjarError,
   NIGHTJAR_ERROR__ATTESTATION_COMPOSE_HASH as COMPOSE_HASH,
@@ -21,28 +21,30 @@ import { EXIT } from './exit-codes.js';
 
 const MINT = 'So11111111111111111111111111111111111111112';
 
-const LOGIN = 'token expired or credentials refused (CODE): run `nightjar login`';
+const LOGIN =
+  'token expired or credentials refused (CODE): Log in again; the token expired or was revoked. (`nightjar login`)';
+const CORRECT = 'Correct the request; the message says what is wrong.';
 /** A venue answer, its exit code and the printed line (`CODE`: its code). */
 const VENUE_CASES: [string, NightjarError, number, string][] = [
   [
     'a spec code',
     venueError(1003, 400, 'low'),
     EXIT.refused,
-    'venue refused (CODE, HTTP 400): low (code CODE)',
+    'venue refused (CODE, HTTP 400): low (code CODE): Back the order with a note that covers its cost plus the fee.',
   ],
   ['1101', venueError(1101, 401, 'x'), EXIT.auth, LOGIN],
   [
     '1150',
     venueError(1150, 403, 'x'),
     EXIT.auth,
-    'account suspended (CODE): ask an operator to run `nightjar account enable`',
+    'account suspended (CODE): Ask an operator to enable the account, or use an admin account. (an operator runs `nightjar account enable`)',
   ],
   ['an unknown code answered 401', venueError(1999, 401, 'x'), EXIT.auth, LOGIN],
   [
     'an unknown 10xx code',
     venueError(1099, 400, 'x'),
     EXIT.refused,
-    'venue refused (CODE, HTTP 400): x (code CODE)',
+    `venue refused (CODE, HTTP 400): x (code CODE): ${CORRECT}`,
   ],
 ];
 
@@ -56,20 +58,22 @@ describe('classifyError by code', () => {
     expect(classifyError(new NightjarError(COMPOSE_HASH, { detail: 'd' }))).toEqual({
       exitCode: EXIT.unreachable,
       message:
-        'transport verification failed (ATTESTATION_COMPOSE_HASH): d; check the pinned root and compose hash in ready.json',
+        "transport verification failed (ATTESTATION_COMPOSE_HASH): d: Check the pinned compose hash and measurements against the release you audited; nothing was sent. (ready.json's platform_root and compose_hash)",
     });
     expect(classifyError(new NightjarError(NETWORK, { detail: 'down' }))).toEqual({
       exitCode: EXIT.unreachable,
-      message: 'venue unreachable: down; is `npm start` running?',
+      message: 'venue unreachable: down: Check that the venue is running, then try again. (`npm start`)',
     });
     expect(classifyError(Object.assign(new Error('refused'), { code: 'ECONNREFUSED' })).exitCode).toBe(
       EXIT.unreachable,
     );
     expect(classifyError(new NightjarError(PARAMETER, { detail: 'bad' }))).toEqual({
       exitCode: EXIT.usage,
-      message: 'bad (see --help)',
+      message: 'bad: Change the value as the message says. (see --help)',
     });
-    expect(classifyError(new NightjarError(PARAMETER, { detail: 'see --help' })).message).toBe('see --help');
+    expect(classifyError(new NightjarError(PARAMETER, { detail: 'see --help' })).message).toBe(
+      'see --help: Change the value as the message says.',
+    );
     const link = classifyError(new NightjarError(LINKS_FUNDING_ADDRESS, { recipient: 'R' }));
     expect(link).toMatchObject({ exitCode: EXIT.usage });
     expect(link.message.endsWith(' (see --help)')).toBe(true);
@@ -78,23 +82,26 @@ describe('classifyError by code', () => {
   it('wallet: a file that does not open, too few notes, a proof', () => {
     expect(classifyError(new NightjarError(WALLET_DECRYPT, { detail: 'wrong password' }))).toEqual({
       exitCode: EXIT.wallet,
-      message: 'cannot open the wallet: wrong NIGHTJAR_WALLET_PASSWORD or a damaged file',
+      message:
+        "cannot open the wallet: Give the wallet's right password, or restore the file. (NIGHTJAR_WALLET_PASSWORD)",
     });
     const short = classifyError(
-      new NightjarError(INSUFFICIENT_NOTES, { mint: MINT, required: 5n, available: 1n, fix: 'merge' }),
+      new NightjarError(INSUFFICIENT_NOTES, { mint: MINT, required: 5n, available: 1n }),
     );
     expect(short.exitCode).toBe(EXIT.wallet);
     expect(short.code).toBeUndefined();
     expect(short.message).toMatch(
-      /^no free .* note covers .*: deposit more with `nightjar wallet deposit`, or wait for locked notes to free up$/,
+      /^no free .* note covers .*\): Deposit more .*, or merge smaller notes\. \(`nightjar wallet deposit`, `nightjar wallet merge`\)$/,
     );
     const held = classifyError(
       new NightjarError(NOTE_HELD, { mint: MINT, required: 5n, available: 0n, readyAt: 0 }),
     );
-    expect(held.message).toMatch(/random hold until 1970-01-01T00:00:00.000Z: deposit more with/);
+    expect(held.message).toMatch(
+      /random hold until 1970-01-01T00:00:00.000Z: Wait until the deposit's hold ends/,
+    );
     expect(classifyError(new NightjarError(PROOF, { detail: 'x' }))).toEqual({
       exitCode: EXIT.wallet,
-      message: 'proof failed: x',
+      message: 'proof failed: x: Try again.',
     });
   });
 
@@ -108,10 +115,13 @@ describe('classifyError by code', () => {
       exitCode: EXIT.timeout,
       code: 'TRANSACTION_PENDING',
       message:
-        'withdraw s sent, not landed after 5 ms; it may still land: `nightjar wallet notes` shows the notes once it lands',
+        'withdraw s sent, not landed after 5 ms; it may still land: Wait: the wallet finds its notes once it lands. (`nightjar wallet notes`)',
     });
     const deposit = new NightjarError(DEPOSIT_PENDING, { signature: 's', commitment: 'c', waitedMs: 5 });
-    expect(classifyError(deposit)).toEqual({ exitCode: EXIT.refused, message: deposit.message });
+    expect(classifyError(deposit)).toEqual({
+      exitCode: EXIT.refused,
+      message: `${deposit.message}: ${deposit.fix} (\`nightjar wallet notes\`)`,
+    });
     expect(classifyError(new Error('boom'))).toEqual({ exitCode: EXIT.refused, message: 'boom' });
   });
 });

@@ -1,7 +1,8 @@
 /**
  * What the CLI does with each SDK error code, in one exhaustive table (as the engine's
- * `settlement/ledger-codes.ts`): the exit code and the fix it prints. A code added to the SDK's
- * `NightjarErrorCode` does not compile here until it has its row.
+ * `settlement/ledger-codes.ts`): the exit code and how the line names what went wrong. The fix
+ * that follows is the SDK's sentence with the CLI's command (`fix-commands.ts`). A code added to
+ * the SDK's `NightjarErrorCode` does not compile here until it has its row.
  */
 import {
   everyVenueCode,
@@ -11,22 +12,18 @@ import {
   venueFamilyOf,
   type NightjarError,
   type NightjarErrorCode,
-  type NoteNotFreeReason,
   type VenueErrorCode,
-  NOTES_SUMMARY,
 } from '@nightjar/sdk';
 import { INSTRUCTION_ERRORS, isInstructionErrorCode } from '@nightjar/ledger';
 import { EXIT } from './exit-codes.js';
 
 type Exit = (typeof EXIT)[keyof typeof EXIT];
 
-/** How the CLI reports one code. */
+/** How the CLI reports one code; the line is `what: fix` (`what` the SDK's message unless `message`). */
 export interface CliRow<C extends NightjarErrorCode> {
   exit: Exit | ((err: NightjarError<C>) => Exit);
-  /** What to do about it; printed after the message (`message: fix`) unless `message` words both. */
-  fix?: string | ((err: NightjarError<C>) => string);
-  /** The printed line, when it is not `message: fix`. */
-  message?: (err: NightjarError<C>, fix: string | undefined) => string;
+  /** What went wrong, in the CLI's words, when it is not the SDK's message. */
+  message?: (err: NightjarError<C>) => string;
   /** Whether `--json` shows the code (the venue's number, or the SDK's name). */
   showCode?: true;
   /** The ledger's code to show (`NoteLocked`, `-32007`). */
@@ -34,31 +31,6 @@ export interface CliRow<C extends NightjarErrorCode> {
 }
 
 export type CliTable = { [C in NightjarErrorCode]: CliRow<C> };
-
-/** What to do about a note that cannot be used now, by the SDK's reason. */
-export const NOTE_NOT_FREE_FIX: Record<NoteNotFreeReason, string> = {
-  unknown: 'see `nightjar wallet notes`',
-  spent: 'see `nightjar wallet notes`',
-  order: 'see `nightjar order list`, then `nightjar order cancel --id ORDER_ID`',
-  locked: 'try again once the match settles (`nightjar watch`)',
-  reserved: 'try again once that is done',
-  pending: 'try again once it is final (`nightjar wallet notes`)',
-};
-
-/** What to do about a ledger refusal, for the codes a split, merge or withdrawal can meet. */
-function ledgerFix(err: NightjarError<8003>): string {
-  if (err.retryable) return 'the ledger is busy or down: try again';
-  switch (err.context.ledgerCode) {
-    case 'NoteLocked':
-      return 'a note is locked while a match settles: try again once it settles (`nightjar watch`)';
-    case 'NoteSpent':
-      return 'a note is already spent: `nightjar wallet notes` brings the wallet up to date';
-    case 'UnknownRoot':
-      return 'the tree moved on while proving: try again';
-    default:
-      return 'nothing was spent; see `nightjar status`';
-  }
-}
 
 /** A venue answer, known or not. */
 type VenueAnswer = VenueAnswerError;
@@ -72,15 +44,12 @@ const REFUSED = {
 const LOGIN = {
   exit: EXIT.auth,
   showCode: true,
-  fix: 'run `nightjar login`',
-  message: (err: VenueAnswer, fix: string | undefined) =>
-    `token expired or credentials refused (${venueCodeOf(err)}): ${fix}`,
+  message: (err: VenueAnswer) => `token expired or credentials refused (${venueCodeOf(err)})`,
 } as const;
 const SUSPENDED = {
   exit: EXIT.auth,
   showCode: true,
-  fix: 'ask an operator to run `nightjar account enable`',
-  message: (err: VenueAnswer, fix: string | undefined) => `account suspended (${venueCodeOf(err)}): ${fix}`,
+  message: (err: VenueAnswer) => `account suspended (${venueCodeOf(err)})`,
 } as const;
 
 const VENUE_ROWS: Record<VenueErrorCode, CliRow<VenueErrorCode>> = {
@@ -96,22 +65,13 @@ const familyRow = (err: NightjarError<9900>) =>
 const TRANSPORT = {
   exit: EXIT.unreachable,
   message: (err: NightjarError) =>
-    `transport verification failed (${nightjarErrorName(err.code)}): ${err.message}; check the pinned root and compose hash in ready.json`,
+    `transport verification failed (${nightjarErrorName(err.code)}): ${err.message}`,
 } as const;
-/** A value the caller passed: usage, pointing at `--help` unless the message does. */
-const USAGE = {
-  exit: EXIT.usage,
-  message: (err: NightjarError) =>
-    err.message.includes('--help') ? err.message : `${err.message} (see --help)`,
-} as const;
+/** A value the caller passed: usage (the command names `--help`). */
+const USAGE = { exit: EXIT.usage } as const;
 /** No row of its own: the message as it is. */
 const AS_IS = { exit: EXIT.refused } as const;
-const NOT_ENOUGH = {
-  exit: EXIT.wallet,
-  fix: 'deposit more with `nightjar wallet deposit`, or wait for locked notes to free up',
-  message: (err: NightjarError<7001 | 7003>, fix: string | undefined) =>
-    `${err.code === 7001 ? NOTES_SUMMARY[7001](err.context as NightjarError<7001>['context']) : NOTES_SUMMARY[7003](err.context as NightjarError<7003>['context'])}: ${fix}`,
-} as const;
+const NOT_ENOUGH = { exit: EXIT.wallet } as const;
 
 export const CLI_ERRORS: CliTable = {
   ...VENUE_ROWS,
@@ -132,62 +92,36 @@ export const CLI_ERRORS: CliTable = {
   6015: TRANSPORT,
   6016: TRANSPORT,
   7001: NOT_ENOUGH,
-  7002: {
-    exit: EXIT.timeout,
-    fix: 'a new note is final about 13 s after it lands; try again shortly',
-    message: (err, fix) => `${NOTES_SUMMARY[7002](err.context)}: ${fix}`,
-  },
+  7002: { exit: EXIT.timeout },
   7003: NOT_ENOUGH,
-  7004: { exit: EXIT.wallet, showCode: true, fix: (err) => NOTE_NOT_FREE_FIX[err.context.reason] },
+  7004: { exit: EXIT.wallet, showCode: true },
   // Amounts over what the note holds are a wallet matter; the other amount rules are usage.
   7005: {
     exit: (err) => (err.context.outputTotal > err.context.inputTotal ? EXIT.wallet : EXIT.usage),
     showCode: true,
-    message: (err) =>
-      err.context.outputTotal > err.context.inputTotal
-        ? `${err.message}: ask less, or split a larger note`
-        : `${err.message} (see --help)`,
   },
-  7006: { exit: EXIT.wallet, showCode: true, fix: 'nothing to do (see `nightjar wallet notes`)' },
-  7007: {
-    exit: EXIT.timeout,
-    showCode: true,
-    fix: 'the new notes are in the wallet and back orders once final (`nightjar wallet notes`)',
-  },
+  7006: { exit: EXIT.wallet, showCode: true },
+  7007: { exit: EXIT.timeout, showCode: true },
   7008: AS_IS,
   7009: USAGE,
   7010: AS_IS,
-  7011: {
-    exit: EXIT.wallet,
-    fix: 'wrong NIGHTJAR_WALLET_PASSWORD or a damaged file',
-    message: (_err, fix) => `cannot open the wallet: ${fix}`,
-  },
+  7011: { exit: EXIT.wallet, message: () => 'cannot open the wallet' },
   8001: { exit: EXIT.refused, showCode: true, ledgerCode: (err) => String(err.context.rpcCode) },
-  8002: {
-    exit: EXIT.unreachable,
-    showCode: true,
-    fix: "ready.json's ledger_url",
-    message: (err, fix) => `${err.message} (${fix})`,
-  },
+  8002: { exit: EXIT.unreachable, showCode: true },
   8003: {
     exit: EXIT.refused,
     showCode: true,
     ledgerCode: (err) => err.context.ledgerCode,
-    fix: ledgerFix,
-    message: (err, fix) => {
+    message: (err) => {
       const { instruction, ledgerCode } = err.context;
       const known = isInstructionErrorCode(ledgerCode) ? `: ${INSTRUCTION_ERRORS[ledgerCode]}` : '';
-      return `the ledger refused the ${instruction} (${ledgerCode}${known}): ${fix}`;
+      return `the ledger refused the ${instruction} (${ledgerCode}${known})`;
     },
   },
-  8004: { exit: EXIT.timeout, showCode: true, fix: '`nightjar wallet notes` shows the notes once it lands' },
+  8004: { exit: EXIT.timeout, showCode: true },
   8005: AS_IS,
   8006: AS_IS,
-  9001: {
-    exit: EXIT.unreachable,
-    fix: 'is `npm start` running?',
-    message: (err, fix) => `venue unreachable: ${err.message}; ${fix}`,
-  },
+  9001: { exit: EXIT.unreachable, message: (err) => `venue unreachable: ${err.message}` },
   9002: AS_IS,
   9003: { exit: EXIT.wallet, message: (err) => `proof failed: ${err.message}` },
   9004: USAGE,
@@ -200,10 +134,6 @@ export const CLI_ERRORS: CliTable = {
       return typeof exit === 'function' ? exit(err as never) : exit;
     },
     showCode: true,
-    message: (err) => {
-      const row = familyRow(err);
-      const fix = typeof row.fix === 'function' ? undefined : row.fix;
-      return row.message!(err as never, fix);
-    },
+    message: (err) => familyRow(err).message?.(err as never) ?? err.message,
   },
 };

@@ -8,11 +8,14 @@ import {
   formatUnits,
   isNightjarError,
   INSUFFICIENT_NOTES_CODES,
+  NIGHTJAR_ERROR__INSUFFICIENT_NOTES,
   NIGHTJAR_ERROR__JOIN_SPLIT_AMOUNTS,
   NIGHTJAR_ERROR__NOTE_NOT_FREE,
   NIGHTJAR_ERROR__NOTES_PENDING,
   NIGHTJAR_ERROR__NOTHING_TO_MERGE,
   mergeCandidates,
+  NOTE_NOT_FREE_FIXES,
+  nightjarErrorFix,
   syncWallet,
   waitForInclusion,
   type Client,
@@ -23,7 +26,7 @@ import {
 } from '@nightjar/sdk';
 import { listAssets, resolveAsset, type Asset } from './assets.js';
 import { UsageError } from './args.js';
-import { NOTE_NOT_FREE_FIX } from './error-table.js';
+import { cliFix, NOTE_NOT_FREE_COMMANDS, withCommand } from './fix-commands.js';
 import { CliError, EXIT } from './exit-codes.js';
 import type { Output, SetStage } from './output.js';
 
@@ -63,50 +66,33 @@ export function joinSplitStage(p: JoinSplitProgress): string {
   }
 }
 
-/** The error for note `commitment` of this wallet that cannot be used now, naming the fix. */
+/** What is wrong with note `commitment` of this wallet, by the SDK's reason. */
+const NOT_FREE: Record<NoteNotFreeReason, (commitment: string) => string> = {
+  unknown: (c) => `no note ${c} in this wallet`,
+  spent: (c) => `note ${c} is already spent`,
+  order: (c) => `note ${c} backs a live order`,
+  locked: (c) => `note ${c} is locked on the ledger while a match settles`,
+  reserved: (c) => `note ${c} is in use by an order, split or withdrawal in flight`,
+  pending: (c) => `note ${c} has not landed on the ledger yet`,
+};
+
+/**
+ * The error for note `commitment` of this wallet that cannot be used now: the SDK's fix, with the
+ * command (the order's own cancel when the wallet knows which order it backs).
+ */
 export function noteNotFree(wallet: Wallet, commitment: string, reason: NoteNotFreeReason): CliError {
-  const code = 'NOTE_NOT_FREE';
-  const backing = wallet.orderBacking(commitment);
-  switch (reason) {
-    case 'unknown':
-      return new CliError(
-        `no note ${commitment} in this wallet: see \`nightjar wallet notes\``,
-        EXIT.wallet,
-        code,
-      );
-    case 'spent':
-      return new CliError(
-        `note ${commitment} is already spent: see \`nightjar wallet notes\``,
-        EXIT.wallet,
-        code,
-      );
-    case 'order':
-      return new CliError(
-        backing
-          ? `note ${commitment} backs order ${backing.orderId} (${backing.status}): cancel it first with \`nightjar order cancel --id ${backing.orderId}\``
-          : `note ${commitment} backs a live order: ${NOTE_NOT_FREE_FIX.order}`,
-        EXIT.wallet,
-        code,
-      );
-    case 'locked':
-      return new CliError(
-        `note ${commitment} is locked on the ledger while a match settles: try again once it settles (\`nightjar watch\`)`,
-        EXIT.wallet,
-        code,
-      );
-    case 'reserved':
-      return new CliError(
-        `note ${commitment} is in use by an order, split or withdrawal in flight: try again once that is done`,
-        EXIT.wallet,
-        code,
-      );
-    case 'pending':
-      return new CliError(
-        `note ${commitment} has not landed on the ledger yet: try again once it is final (\`nightjar wallet notes\`)`,
-        EXIT.wallet,
-        code,
-      );
-  }
+  const backing = reason === 'order' ? wallet.orderBacking(commitment) : undefined;
+  const what = backing
+    ? `note ${commitment} backs order ${backing.orderId} (${backing.status})`
+    : NOT_FREE[reason](commitment);
+  const command = backing
+    ? `\`nightjar order cancel --id ${backing.orderId}\``
+    : NOTE_NOT_FREE_COMMANDS[reason];
+  return new CliError(
+    `${what}: ${withCommand(NOTE_NOT_FREE_FIXES[reason], command)}`,
+    EXIT.wallet,
+    'NOTE_NOT_FREE',
+  );
 }
 
 /** Throws unless every note named is a free note of this wallet (all of one mint); returns that mint. */
@@ -147,18 +133,24 @@ export function notEnough(wallet: Wallet, asset: Asset, required: bigint): CliEr
       : `free: ${units(total, asset)} in ${free.length} note${free.length === 1 ? '' : 's'}, the largest ${units(largest, asset)}`;
   const short = required - total;
   // Enough in total: merges (up to 4 notes each) make a note that holds it; else only a deposit helps.
-  const fix =
+  const deposit = `\`nightjar wallet deposit --asset ${asset.name} --amount ${short <= 0n ? 'X' : formatUnits(short, asset.decimals)}\``;
+  const command =
     short <= 0n
-      ? `merge them first with \`nightjar wallet merge --asset ${asset.name}\`, or deposit more with \`nightjar wallet deposit --asset ${asset.name} --amount X\``
-      : `${units(short, asset)} short: deposit more with \`nightjar wallet deposit --asset ${asset.name} --amount ${formatUnits(short, asset.decimals)}\``;
+      ? `\`nightjar wallet merge --asset ${asset.name}\`, or ${deposit}`
+      : `${units(short, asset)} short: ${deposit}`;
+  const fix = nightjarErrorFix(NIGHTJAR_ERROR__INSUFFICIENT_NOTES, {
+    mint: asset.mint,
+    required,
+    available: largest,
+  });
   return new CliError(
-    `no free ${asset.name} note holds ${units(required, asset)} (${have}): ${fix}`,
+    `no free ${asset.name} note holds ${units(required, asset)} (${have}): ${withCommand(fix, command)}`,
     EXIT.wallet,
   );
 }
 
 /**
- * The SDK's note errors in this asset's units with the command that fixes them; any other error
+ * The SDK's note errors in this asset's units, with the SDK's fix and the command that does it; any other error
  * as it is (classify-error maps it).
  */
 export function explainNoteError(err: unknown, wallet: Wallet, asset: Asset): unknown {
@@ -170,7 +162,7 @@ export function explainNoteError(err: unknown, wallet: Wallet, asset: Asset): un
   if (isNightjarError(err, NIGHTJAR_ERROR__NOTHING_TO_MERGE)) {
     const { count } = err.context;
     return new CliError(
-      `nothing to merge: ${count} free ${asset.name} note${count === 1 ? '' : 's'}, a merge needs 2 or more (see \`nightjar wallet notes\`)`,
+      `nothing to merge (${count} free ${asset.name} note${count === 1 ? '' : 's'}): ${cliFix(err)}`,
       EXIT.wallet,
       err.codeName,
     );
@@ -180,7 +172,7 @@ export function explainNoteError(err: unknown, wallet: Wallet, asset: Asset): un
     err.context.outputTotal > err.context.inputTotal
   )
     return new CliError(
-      `the new notes add up to ${units(err.context.outputTotal, asset)}, more than the note holds (${units(err.context.inputTotal, asset)}): ask less, or name a larger note with --note (see \`nightjar wallet notes\`)`,
+      `the new notes add up to ${units(err.context.outputTotal, asset)}, more than the note holds (${units(err.context.inputTotal, asset)}): ${withCommand(err.fix, '--note; `nightjar wallet notes`')}`,
       EXIT.wallet,
       err.codeName,
     );

@@ -113,11 +113,9 @@ it('demo traders with 1.1 SOL each: a trader that sold its base refills, quotes 
     expect(events.slice(0, refill).some((e) => e.event === 'fully_filled' && ownAsks.has(e.orderId))).toBe(
       true,
     );
-    // Never an ask its notes could not back (the SDK's INSUFFICIENT_NOTES names the fix).
+    // Never an ask its notes could not back (the SDK's INSUFFICIENT_NOTES message).
     expect(
-      events.filter(
-        (e) => e.event === 'failed' && e.side === 'ask' && /deposit more|merge smaller notes/.test(e.text),
-      ),
+      events.filter((e) => e.event === 'failed' && e.side === 'ask' && /no free \S+ note cover/.test(e.text)),
     ).toEqual([]);
   } finally {
     await stopVenueProcess(demo);

@@ -36,7 +36,7 @@ describe('classifyError on note errors', () => {
       code: 'LEDGER_REFUSED',
       ledgerCode: 'NoteLocked',
       message:
-        'the ledger refused the join_split (NoteLocked: note is locked): a note is locked while a match settles: try again once it settles (`nightjar watch`)',
+        'the ledger refused the join_split (NoteLocked: note is locked): Wait until the match settles, then try again. (`nightjar watch`)',
     });
     const busy = classifyError(
       new NightjarError(LEDGER_REFUSED, {
@@ -47,7 +47,7 @@ describe('classifyError on note errors', () => {
       }),
     );
     expect(busy).toMatchObject({ exitCode: EXIT.refused, ledgerCode: '-32007' });
-    expect(busy.message).toContain('the ledger is busy or down: try again');
+    expect(busy.message).toContain(': Try again shortly: the ledger is busy.');
   });
 
   it('a ledger that is down: exit 3 naming the fix; a ledger error reply: exit 1 with its code', () => {
@@ -60,7 +60,9 @@ describe('classifyError on note errors', () => {
       }),
     );
     expect(down).toMatchObject({ exitCode: EXIT.unreachable, code: 'LEDGER_UNAVAILABLE' });
-    expect(down.message).toContain('is the venue running (`npm start`)?');
+    expect(down.message).toContain(
+      ": Check that the venue and its ledger are running, then try again. (`npm start`; ready.json's ledger_url)",
+    );
     expect(
       classifyError(
         new NightjarError(LEDGER_ERROR, { method: 'getLeaves', rpcCode: -32602, detail: 'bad params' }),

@@ -190,17 +190,21 @@ describe('nightjar wallet split, merge and withdraw against a started venue', ()
     expect(err.exit_code).toBe(5);
     expect(err.message).toContain('no free USDC note holds 5000 USDC (free: 876.043211 USDC in 3 notes');
     expect(err.message).toContain(
-      '4123.956789 USDC short: deposit more with `nightjar wallet deposit --asset USDC --amount 4123.956789`',
+      ': Deposit more USDC, or merge smaller notes. (4123.956789 USDC short: `nightjar wallet deposit --asset USDC --amount 4123.956789`)',
     );
 
     const nothing = await nightjar(['wallet', 'merge', '--asset', 'SOL', '--json'], env);
     expect(nothing.code).toBe(5);
     expect(JSON.parse(nothing.stdout)).toMatchObject({ error: { exit_code: 5, code: 'NOTHING_TO_MERGE' } });
-    expect(nothing.stderr).toContain('nothing to merge: 0 free SOL notes, a merge needs 2 or more');
+    expect(nothing.stderr).toContain(
+      'nothing to merge (0 free SOL notes): Nothing to do: a merge needs at least 2 free notes. (`nightjar wallet notes`)',
+    );
 
     const fresh = addressToBase58(new Uint8Array(randomBytes(32)));
     const spent = await nightjar(['wallet', 'withdraw', '--note', deposited, '--to', fresh], env);
     expect(spent.code).toBe(5);
-    expect(spent.stderr).toContain(`note ${deposited} is already spent`);
+    expect(spent.stderr).toContain(
+      `note ${deposited} is already spent: Name another note: this one is spent.`,
+    );
   });
 });

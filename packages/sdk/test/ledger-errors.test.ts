@@ -20,6 +20,7 @@ import {
   NIGHTJAR_ERROR__LEDGER_REFUSED,
   NIGHTJAR_ERROR__LEDGER_UNAVAILABLE,
   isNightjarError,
+  type NightjarError,
 } from '../src/index.js';
 
 let v: TestVenue;
@@ -70,7 +71,7 @@ function expectUnavailable(err: unknown, url: string): void {
     context: { url, rpcCode: -32005 },
   });
   expect((err as Error).message).toContain(`the ledger at ${url} is unavailable`);
-  expect((err as Error).message).toContain('is the venue running (`npm start`)? then try again');
+  expect((err as NightjarError).fix).toBe('Check that the venue and its ledger are running, then try again.');
   expect(isNightjarError(err)).toBe(true);
 }
 
@@ -108,8 +109,9 @@ describe('a ledger that does not answer', () => {
         retryable: true,
         context: { rpcCode: -32005 },
       });
-      expect(faucet.message).toMatch(
-        /^the ledger is unreachable \(ledger unreachable: .+\): is the venue running/,
+      expect(faucet.message).toMatch(/^the ledger is unreachable \(ledger unreachable: .+\)$/);
+      expect((faucet as NightjarError).fix).toBe(
+        'Check that the venue and its ledger are running, then try again.',
       );
     } finally {
       await client.close();

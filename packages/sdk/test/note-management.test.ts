@@ -240,7 +240,7 @@ describe('notes prepared for orders and withdrawals (stand-in proofs)', () => {
         prepareNote: 'off',
       }).catch((e: unknown) => e);
       expect(isNightjarError(off, INSUFFICIENT_NOTES_CODES)).toBe(true);
-      expect((off as Error).message).toContain('mergeNotes');
+      expect((off as { fix: string }).fix).toContain('merge smaller notes');
 
       const placed = await placeOrder(a.client, {
         symbol: 'SOL-USDC',
@@ -300,12 +300,12 @@ describe('notes prepared for orders and withdrawals (stand-in proofs)', () => {
       const whole = await withdraw(a.client, { commitment: w.change!.commitment, recipient: to });
       expect(whole.change).toBeUndefined();
       expect(await v.ledger.getBalance({ owner: to, mint: USDC })).toBe('500');
-      // More than one note holds: one withdrawal spends one note, the error says to merge first.
+      // More than one note holds: one withdrawal spends one note, the fix says to merge.
       const none = await withdraw(a.client, { mint: USDC, amount: 301n, recipient: to }).catch(
         (e: unknown) => e,
       );
       expect(isNightjarError(none, INSUFFICIENT_NOTES_CODES)).toBe(true);
-      expect((none as Error).message).toContain('mergeNotes');
+      expect((none as { fix: string }).fix).toContain('merge smaller notes');
     } finally {
       await a.client.close();
     }
@@ -346,7 +346,7 @@ describe('notes prepared for orders and withdrawals (stand-in proofs)', () => {
       expect(isNightjarError(err, NIGHTJAR_ERROR__LINKS_FUNDING_ADDRESS)).toBe(true);
       expect(err).toMatchObject({ codeName: 'LINKS_FUNDING_ADDRESS', context: { recipient: funding } });
       expect((err as Error).message).toMatch(/links this withdrawal .* to every deposit from that address/);
-      expect((err as Error).message).toContain('linkFundingAddress: true');
+      expect((err as { fix: string }).fix).toContain('accept that the withdrawal links to your deposits');
       // Nothing was sent or reserved: the note is still free.
       expect(a.wallet.freeNotes(USDC).map((n) => n.amount)).toEqual([200n]);
       await expect(

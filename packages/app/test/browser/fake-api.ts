@@ -310,8 +310,8 @@ export async function startFakeApi(
           .send(
             err(
               'LINKS_FUNDING_ADDRESS',
-              `recipient ${FAKE_FUNDING_ADDRESS} funded this wallet's deposits: a withdrawal to it is public on the ledger and links this withdrawal (its amount and time) to every deposit from that address, and so to this wallet.`,
-              'withdraw to a fresh address of yours, or confirm the link (`confirm_funding_link: true`)',
+              `recipient ${FAKE_FUNDING_ADDRESS} funded this wallet's deposits: a withdrawal to it is public on the ledger and links this withdrawal (its amount and time) to every deposit from that address, and so to this wallet`,
+              'Withdraw to a fresh address, or accept that the withdrawal links to your deposits. (`confirm_funding_link: true`)',
             ),
           );
       return transfer('withdrawal')(req);

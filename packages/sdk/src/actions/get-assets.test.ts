@@ -79,9 +79,10 @@ describe('assets by symbol', () => {
         required: 150_300_000n,
         available: 100_000_000n,
       }).message,
-    ).toBe(
-      "no free USDC note covers 150.3 USDC (largest free note: 100 USDC): deposit more (deposit(client, { asset: 'USDC', amount: '150.3' })), or merge notes (mergeNotes)",
-    );
+    ).toBe('no free USDC note covers 150.3 USDC (largest free note: 100 USDC)');
+    expect(
+      new NightjarError(NIGHTJAR_ERROR__INSUFFICIENT_NOTES, { mint: USDC, required: 1n, available: 0n }).fix,
+    ).toBe('Deposit more USDC, or merge smaller notes.');
     expect(
       new NightjarError(NIGHTJAR_ERROR__NOTES_PENDING, {
         mint: SOL,
@@ -90,7 +91,7 @@ describe('assets by symbol', () => {
         waitedMs: 20_000,
       }).message,
     ).toMatch(
-      /^no free SOL note covering 1.5 SOL is in the venue's tree yet \(waited 20.0 s; largest usable note: 0 SOL\): .*try again then/,
+      /^no free SOL note covering 1.5 SOL is in the venue's tree yet \(waited 20.0 s; largest usable note: 0 SOL\)$/,
     );
   });
 });
@@ -114,8 +115,9 @@ describe('requestFaucet', () => {
       retryable: false,
       context: { rpcCode: -32006 },
     });
-    expect((err as Error).message).toContain('this ledger has no faucet (a production venue): fund ');
-    expect((err as Error).message).toContain('with 200 USDC from elsewhere');
+    expect((err as Error).message).toContain('this ledger has no faucet (a production venue) to fund ');
+    expect((err as Error).message).toContain('with 200 USDC');
+    expect((err as { fix: string }).fix).toContain('this ledger has no faucet');
   });
 
   it('an unreachable ledger is retryable; a refused request is FAUCET_REFUSED', async () => {

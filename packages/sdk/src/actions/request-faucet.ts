@@ -77,7 +77,7 @@ export async function requestFaucet(
           NIGHTJAR_ERROR__FAUCET_UNAVAILABLE,
           {
             rpcCode: code,
-            detail: `this ledger has no faucet (a production venue): fund ${owner} with ${what} from elsewhere, then deposit`,
+            detail: `this ledger has no faucet (a production venue) to fund ${owner} with ${what}`,
           },
           options,
         );
@@ -87,7 +87,7 @@ export async function requestFaucet(
           NIGHTJAR_ERROR__FAUCET_UNAVAILABLE,
           {
             rpcCode: -32005,
-            detail: `the ledger is unreachable (${detail}): is the venue running (\`npm start\`)? then try again`,
+            detail: `the ledger is unreachable (${detail})`,
           },
           options,
         );

@@ -117,7 +117,7 @@ function withRemainder(amounts: readonly bigint[], total: bigint, mint: string):
   const sum = amounts.reduce((s, a) => s + a, 0n);
   if (sum > total)
     throw new NightjarError(NIGHTJAR_ERROR__JOIN_SPLIT_AMOUNTS, {
-      detail: `the new notes add up to ${describeAmount(mint, sum)}, more than the note holds (${describeAmount(mint, total)}): ask less, or name a larger note (commitment)`,
+      detail: `the new notes add up to ${describeAmount(mint, sum)}, more than the note holds (${describeAmount(mint, total)})`,
       inputTotal: total,
       outputTotal: sum,
     });

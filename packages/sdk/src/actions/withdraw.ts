@@ -98,7 +98,6 @@ async function noteToWithdraw(
         mint,
         required: amount,
         available: note.amount,
-        fix: 'the note named holds less: name a larger one',
       });
     }
     return { note, amount: amount ?? note.amount };
@@ -124,7 +123,6 @@ async function noteToWithdraw(
       mint,
       required: amount,
       available: largestAmount(wallet.freeNotes(mint)),
-      fix: 'one withdrawal spends one note: merge notes first (mergeNotes), or withdraw less',
     });
   return { note: takeFreeNotes(client, mint, [note.commitment])[0]!, amount };
 }

@@ -10,7 +10,6 @@ import type { WalletNote } from '../wallet/wallet.js';
 import { largestAmount } from './choose-note.js';
 import { planNotes } from './plan.js';
 import { runJoinSplit, type JoinSplitProgress, type JoinSplitReturnType } from './run-join-split.js';
-import { assetName, describeAmount, humanAmount } from '../core/utils/asset-registry.js';
 import { NIGHTJAR_ERROR__INSUFFICIENT_NOTES, NightjarError } from '../core/errors/index.js';
 
 /** Notes to make. */
@@ -38,18 +37,12 @@ export interface FundNotesResult {
 
 const noop = () => undefined;
 
-/** The error for an amount the free notes cannot cover, naming what would. */
+/** The error for an amount the free notes cannot cover. */
 export function shortfall(mint: string, amount: bigint, free: readonly WalletNote[]): NightjarError {
-  const total = free.reduce((s, n) => s + n.amount, 0n);
-  const fix =
-    total >= amount
-      ? 'no 4 free notes add up to it (the most one join-split merges): merge smaller notes first (mergeNotes)'
-      : `the free ${assetName(mint)} notes add up to ${describeAmount(mint, total)}: deposit more (deposit(client, { asset: '${assetName(mint)}', amount: '${humanAmount(mint, amount - total)}' }))`;
   return new NightjarError(NIGHTJAR_ERROR__INSUFFICIENT_NOTES, {
     mint,
     required: amount,
     available: largestAmount(free),
-    fix,
   });
 }
 

@@ -100,7 +100,7 @@ export async function localInclusion(client: Client, note: WalletNote): Promise<
   const root = proof.root.toString(16).padStart(64, '0');
   if (!roots.includes(root))
     throw new NightjarError(NIGHTJAR_ERROR__PROOF, {
-      detail: `the leaves read for shard ${note.treeId} lead to a root the ledger's window lacks: sync and retry`,
+      detail: `the leaves read for shard ${note.treeId} lead to a root the ledger's window lacks`,
     });
   return { leafIndex, siblings: proof.siblings, merkleRoot: proof.root };
 }

@@ -10,7 +10,6 @@ import { chooseNote, largestAmount, venueTree, type ChosenNote } from '../notes/
 import { fundNotes } from '../notes/fund.js';
 import type { JoinSplitReturnType } from '../notes/run-join-split.js';
 import { waitForVenueTree } from '../notes/venue-wait.js';
-import { assetName, describeAmount, humanAmount } from '../core/utils/asset-registry.js';
 import {
   isNightjarError,
   NIGHTJAR_ERROR__INSUFFICIENT_NOTES,
@@ -108,15 +107,10 @@ export async function orderNote(
     if (params.note || options.replacing) throw err;
     if (mode === 'auto') return preparedNote(client, terms, params, true);
     const free = client.wallet.freeNotes(terms.mint);
-    const total = free.reduce((s, n) => s + n.amount, 0n);
     throw new NightjarError(NIGHTJAR_ERROR__INSUFFICIENT_NOTES, {
       mint: terms.mint,
       required: terms.required,
       available: largestAmount(free),
-      fix:
-        total >= terms.required
-          ? 'free notes add up to it: merge them first (mergeNotes), or leave prepareNote on'
-          : `the free ${assetName(terms.mint)} notes add up to ${describeAmount(terms.mint, total)}: deposit more (deposit(client, { asset: '${assetName(terms.mint)}', amount: '${humanAmount(terms.mint, terms.required - total)}' }))`,
     });
   }
 }

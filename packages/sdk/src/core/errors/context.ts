@@ -56,8 +56,7 @@ interface SdkErrorContexts {
   6009: DetailContext & { reason: EventLogFailure };
   /** `mrtd`, `rtmr0`, `rtmr1` or `rtmr2` (transport's `MeasurementRegister`). */
   6011: { register: string };
-  /** `fix`, when given, replaces the default fix (deposit more, or merge notes). */
-  7001: NotesShortContext & { fix?: string };
+  7001: NotesShortContext;
   7002: NotesShortContext & { waitedMs: number };
   /** `readyAt`: when the first hold ends (ms since the epoch). */
   7003: NotesShortContext & { readyAt: number };

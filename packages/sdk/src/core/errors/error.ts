@@ -1,10 +1,11 @@
 /**
  * The one error class the SDK throws: a `code` of `NightjarErrorCode`, its typed `context`, and
- * whether retrying can help. Branch with `isNightjarError(e, code)`, never on `message`.
+ * whether retrying can help; `fix` says what to do. Branch with `isNightjarError(e, code)`, never on `message`.
  * Messages never carry secrets (no token, key, note opening or seed).
  */
 import { NIGHTJAR_ERROR_NAMES, type NightjarErrorCode, type NightjarErrorName } from './codes.js';
 import type { NightjarErrorContext } from './context.js';
+import { nightjarErrorFix } from './fixes.js';
 import { NIGHTJAR_ERROR_MESSAGES } from './messages.js';
 import { NIGHTJAR_ERROR_RETRYABLE } from './retryable.js';
 
@@ -24,6 +25,11 @@ export class NightjarError<C extends NightjarErrorCode = NightjarErrorCode> exte
     const retryable = NIGHTJAR_ERROR_RETRYABLE[code] as
       boolean | ((context: NightjarErrorContext[C]) => boolean);
     this.retryable = typeof retryable === 'function' ? retryable(context) : retryable;
+  }
+
+  /** What to do about it: one sentence, the same the CLI and the app show (`NIGHTJAR_ERROR_FIXES`). */
+  get fix(): string {
+    return nightjarErrorFix(this.code, this.context);
   }
 
   /** The code's stable name (`'NOTE_NOT_FREE'`, `'RATE_LIMITED'`...). */

@@ -15,6 +15,7 @@ import {
   NIGHTJAR_ERROR__SPLIT_OUTPUTS_PENDING,
   NIGHTJAR_ERROR__TRANSACTION_PENDING,
   NIGHTJAR_ERROR__UNKNOWN_VENUE_CODE,
+  NIGHTJAR_ERROR_FIXES,
   NIGHTJAR_ERROR_NAMES,
   PARAMETER_CODES,
   SDK_ERROR_NAMES,
@@ -114,6 +115,16 @@ describe('codes', () => {
   });
 });
 
+describe('fixes', () => {
+  it("every code has one sentence saying what to do; an unknown venue code has its family's", () => {
+    const fixes = Object.values(NIGHTJAR_ERROR_FIXES);
+    expect(fixes).toHaveLength(Object.keys(NIGHTJAR_ERROR_NAMES).length);
+    for (const fix of fixes) if (typeof fix === 'string') expect(fix).toMatch(/^[A-Z][^\n]*\.$/);
+    expect(venueError(1401, 429, 'x', { retryAfterSeconds: 2 }).fix).toBe('Wait 2 s, then try again.');
+    expect(venueError(1999, 401, 'x').fix).toBe(venueError(1101, 401, 'x').fix);
+  });
+});
+
 describe('note-management errors', () => {
   it('carry their codes, contexts and messages', () => {
     const notFree = new NightjarError(NIGHTJAR_ERROR__NOTE_NOT_FREE, {
@@ -128,7 +139,8 @@ describe('note-management errors', () => {
       codeName: 'NOTE_NOT_FREE',
       context: { reason: 'order', required: 5n, available: 9n },
     });
-    expect(notFree.message).toContain('cancel the order');
+    expect(notFree.message).toContain('it backs a live order');
+    expect(notFree.fix).toBe('Cancel the order the note backs first.');
     const amounts = new NightjarError(NIGHTJAR_ERROR__JOIN_SPLIT_AMOUNTS, {
       detail: 'x',
       inputTotal: 10n,
@@ -158,7 +170,10 @@ describe('note-management errors', () => {
       context: { commitment: 'c' },
       retryable: true,
     });
-    expect(pending.message).toContain("wait longer (deposit's `waitMs`)");
+    expect(pending.message).toBe("deposit sig landed, but the venue's tree lacked its note after 30.0 s");
+    expect(pending.fix).toBe(
+      'Wait until the note is final (it is in the wallet); if it never is, check that the venue follows the ledger.',
+    );
     const faucet = new NightjarError(NIGHTJAR_ERROR__FAUCET_UNAVAILABLE, {
       rpcCode: -32006,
       detail: 'no faucet',
@@ -174,6 +189,8 @@ describe('note-management errors', () => {
       retryable: false,
     });
     expect(locked.message).toBe('join_split refused by the ledger: NoteLocked');
+    expect(locked.fix).toBe('Wait until the match settles, then try again.');
+    expect(refused('-32007', false).fix).toBe('Try again shortly: the ledger is busy.');
     expect(refused('-32007', false).retryable).toBe(true);
     expect(refused('-32008', false).retryable).toBe(true);
     expect(refused('-32002', false).retryable).toBe(false);

@@ -1,8 +1,9 @@
 /**
  * The message of every code, in one exhaustive table: a code added to `NightjarErrorCode` does not
- * compile here until it has its message. Messages may change; codes do not. No secrets.
+ * compile here until it has its message. A message says what went wrong; what to do is the code's
+ * fix (`fixes.ts`). Messages may change; codes do not. No secrets.
  */
-import { assetName, describeAmount, humanAmount } from '../utils/asset-registry.js';
+import { assetName, describeAmount } from '../utils/asset-registry.js';
 import type { NightjarErrorCode, SdkErrorCode, VenueErrorCode } from './codes.js';
 import type { DetailContext, NightjarErrorContext, NoteNotFreeReason, VenueErrorContext } from './context.js';
 
@@ -11,16 +12,16 @@ type MessageTable = { [C in NightjarErrorCode]: (context: NightjarErrorContext[C
 const NOT_FREE_TEXT: Record<NoteNotFreeReason, string> = {
   unknown: 'it is not a note of this wallet in that mint',
   spent: 'it is spent or being consumed',
-  order: 'it backs a live order (cancel the order first)',
+  order: 'it backs a live order',
   locked: 'it is locked on the ledger while a match settles or an order continues',
   reserved: 'an order, split or withdrawal in flight is using it',
   pending: 'it has no leaf in the tree yet',
 };
 
-/** The codes of a note shortage, whose message starts with a summary a tool may reuse. */
+/** The codes of a note shortage. */
 export type NotesShortCode = 7001 | 7002 | 7003 | 7004;
 
-/** What is wrong, in the asset's units, without the fix (for a tool that names its own fix, as the CLI does). */
+/** What is wrong, in the asset's units (the messages of the note-shortage codes). */
 export const NOTES_SUMMARY: { [C in NotesShortCode]: (context: NightjarErrorContext[C]) => string } = {
   7001: ({ mint, required, available }) =>
     `no free ${assetName(mint)} note covers ${describeAmount(mint, required)} (largest free note: ${describeAmount(mint, available)})`,
@@ -89,33 +90,27 @@ const SDK_MESSAGES: { [C in SdkErrorCode]: (context: NightjarErrorContext[C]) =>
   6014: detail,
   6015: detail,
   6016: detail,
-  7001: (c) =>
-    `${NOTES_SUMMARY[7001](c)}: ${c.fix ?? `deposit more (deposit(client, { asset: '${assetName(c.mint)}', amount: '${humanAmount(c.mint, c.required)}' })), or merge notes (mergeNotes)`}`,
-  7002: (c) =>
-    `${NOTES_SUMMARY[7002](c)}: a new note backs orders once final, about 13 s after it lands; try again then, or raise noteWaitMs`,
-  7003: (c) =>
-    `${NOTES_SUMMARY[7003](c)}: the hold keeps a deposit's timing from naming the order it backs (freshNoteHold); try again then`,
+  7001: (c) => NOTES_SUMMARY[7001](c),
+  7002: (c) => NOTES_SUMMARY[7002](c),
+  // Why the hold: it keeps a deposit's timing from naming the order it backs.
+  7003: (c) => NOTES_SUMMARY[7003](c),
   7004: (c) => NOTES_SUMMARY[7004](c),
   7005: detail,
   7006: ({ mint, count }) =>
-    `a merge needs at least 2 free ${assetName(mint)} notes (free: ${count}): nothing to merge (mergeCandidates lists what would)`,
+    `a merge needs at least 2 free ${assetName(mint)} notes (free: ${count}): nothing to merge`,
   7007: ({ signature, waitedMs }) =>
-    `join-split ${signature} landed, but the venue's tree lacks its outputs after ${waitedMs} ms (retry once finalized)`,
+    `join-split ${signature} landed, but the venue's tree lacks its outputs after ${waitedMs} ms`,
   7008: ({ signature, waitedMs }) =>
-    `deposit ${signature} landed, but the venue's tree lacked its note after ${(waitedMs / 1000).toFixed(1)} s: ` +
-    `the note is in the wallet and backs orders once final; wait longer (deposit's \`waitMs\`), ` +
-    `or check that the venue follows the ledger (GET /status)`,
+    `deposit ${signature} landed, but the venue's tree lacked its note after ${(waitedMs / 1000).toFixed(1)} s`,
   7009: ({ recipient }) =>
     `recipient ${recipient} funded this wallet's deposits: a withdrawal to it is public on the ledger and ` +
     'links this withdrawal (its amount and time) to every deposit from that address, and so to this ' +
-    'wallet. Withdraw to a fresh address, or pass linkFundingAddress: true to accept the link.',
-  7010: ({ orderId, status }) =>
-    `order ${orderId} is ${status}: it cannot be modified (place a new order instead)`,
+    'wallet',
+  7010: ({ orderId, status }) => `order ${orderId} is ${status}: it cannot be modified`,
   7011: detail,
   8001: detail,
   8002: ({ method, url, detail }) =>
-    `the ledger${url ? ` at ${url}` : ''} is unavailable (${method}: ${detail}): ` +
-    'is the venue running (`npm start`)? then try again',
+    `the ledger${url ? ` at ${url}` : ''} is unavailable (${method}: ${detail})`,
   8003: ({ instruction, ledgerCode }) => `${instruction} refused by the ledger: ${ledgerCode}`,
   8004: ({ instruction, signature, waitedMs }) =>
     `${instruction} ${signature} sent, not landed after ${waitedMs} ms; it may still land`,

@@ -11,6 +11,10 @@ type RetryableTable = { [C in NightjarErrorCode]: boolean | ((context: NightjarE
 /** JSON-RPC codes of a busy, unreachable or rate-limited ledger. */
 const LEDGER_BUSY = ['-32007', '-32005', '-32008'];
 
+/** Nothing was consumed; only a busy, unavailable or rate-limited ledger before landing may pass later. */
+export const ledgerRefusalRetryable = ({ landed, ledgerCode }: NightjarErrorContext[8003]): boolean =>
+  !landed && LEDGER_BUSY.includes(ledgerCode);
+
 const VENUE_RETRYABLE = {
   1000: false,
   1001: false,
@@ -77,8 +81,7 @@ export const NIGHTJAR_ERROR_RETRYABLE: RetryableTable = {
   // Busy (-32007), or this address spent its read budget (-32008, after the client's own retries).
   8001: ({ rpcCode }) => rpcCode === -32007 || rpcCode === -32008,
   8002: true,
-  // Nothing was consumed; only a busy, unavailable or rate-limited ledger before landing may pass later.
-  8003: ({ landed, ledgerCode }) => !landed && LEDGER_BUSY.includes(ledgerCode),
+  8003: ledgerRefusalRetryable,
   8004: false,
   8005: ({ rpcCode }) => rpcCode === -32005,
   8006: ({ rpcCode }) => rpcCode === -32005,

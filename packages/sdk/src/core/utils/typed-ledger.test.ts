@@ -89,7 +89,7 @@ describe('typedLedger', () => {
         context: { rpcCode, method: 'getNonce', url: 'http://127.0.0.1:1' },
       });
       expect((err as Error).message).toMatch(
-        /^the ledger at http:\/\/127\.0\.0\.1:1 is unavailable \(getNonce: .+\): is the venue running \(`npm start`\)\? then try again$/,
+        /^the ledger at http:\/\/127\.0\.0\.1:1 is unavailable \(getNonce: .+\)$/,
       );
     }
   });
@@ -116,7 +116,7 @@ describe('typedLedger', () => {
         .catch((e: unknown) => e);
       expect(isNightjarError(err, NIGHTJAR_ERROR__LEDGER_UNAVAILABLE)).toBe(true);
       expect((err as Error).message).toContain(`the ledger at ${url} is unavailable (getBalance: `);
-      expect((err as Error).message).toContain('`npm start`');
+      expect((err as { fix: string }).fix).toContain('venue and its ledger are running');
     } finally {
       await inner.close();
     }
