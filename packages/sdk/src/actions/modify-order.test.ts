@@ -84,7 +84,8 @@ describe('modifyOrder', () => {
     wallet.updateOrder(wallet.orders.get(OLD)!, (o) => (o.status = 'expired'));
     await expect(modifyOrder(client, { orderId: OLD, ...BID })).rejects.toMatchObject({
       codeName: 'ORDER_NOT_MODIFIABLE',
-      message: `order ${OLD} is expired: it cannot be modified (place a new order instead)`,
+      message: `order ${OLD} is expired: it cannot be modified`,
+      fix: 'Place a new order instead.',
     });
     expect(requests.some((q) => q.method === 'PUT')).toBe(false);
   });

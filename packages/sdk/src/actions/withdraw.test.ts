@@ -52,11 +52,15 @@ describe('withdraw', () => {
       withdraw(fake.client, { asset: 'USDC', amount: '3', recipient: fresh() }),
     ).rejects.toMatchObject({
       codeName: 'INSUFFICIENT_NOTES',
-      message: expect.stringContaining('one withdrawal spends one note'),
+      message: 'no free USDC note covers 3 USDC (largest free note: 2 USDC)',
+      fix: 'Deposit more USDC, or merge smaller notes.',
     });
     await expect(
       withdraw(fake.client, { commitment: note!.commitment, amount: 3_000_000n, recipient: fresh() }),
-    ).rejects.toMatchObject({ message: expect.stringContaining('the note named holds less') });
+    ).rejects.toMatchObject({
+      codeName: 'INSUFFICIENT_NOTES',
+      context: { required: 3_000_000n, available: note!.amount },
+    });
     expect(fake.wallet.freeNotes(FAKE_USDC)).toHaveLength(1);
     expect(fake.wallet.reserved.size).toBe(0);
   });
