@@ -31,19 +31,16 @@ export interface AppRow<C extends NightjarErrorCode> {
 
 export type AppTable = { [C in NightjarErrorCode]: AppRow<C> };
 
-/** A venue answer, known or not. */
-type VenueAnswer = VenueAnswerError;
-
 const REFUSED = {
-  status: (err: VenueAnswer) => (err.context.status >= 400 && err.context.status < 500 ? 422 : 502),
+  status: (err: VenueAnswerError) => (err.context.status >= 400 && err.context.status < 500 ? 422 : 502),
   appCode: 'VENUE_REFUSED',
-  message: (err: VenueAnswer) => `the venue refused (${venueCodeOf(err)}): ${err.message}`,
+  message: (err: VenueAnswerError) => `the venue refused (${venueCodeOf(err)}): ${err.message}`,
   venueCode: venueCodeOf,
 } as const;
 const FORBIDDEN = {
   status: 403,
   appCode: 'VENUE_FORBIDDEN',
-  message: (err: VenueAnswer) => `the venue refused: ${err.message}`,
+  message: (err: VenueAnswerError) => `the venue refused: ${err.message}`,
   venueCode: venueCodeOf,
 } as const;
 const UNAVAILABLE = {
@@ -57,7 +54,7 @@ const VENUE_ROWS: Record<VenueErrorCode, AppRow<VenueErrorCode>> = {
   1101: {
     status: 502,
     appCode: 'VENUE_AUTH',
-    message: (err: VenueAnswer) => `the venue refused the app's credentials (${venueCodeOf(err)})`,
+    message: (err: VenueAnswerError) => `the venue refused the app's credentials (${venueCodeOf(err)})`,
     venueCode: venueCodeOf,
   },
   1102: FORBIDDEN,
@@ -65,14 +62,14 @@ const VENUE_ROWS: Record<VenueErrorCode, AppRow<VenueErrorCode>> = {
   1150: {
     status: 403,
     appCode: 'ACCOUNT_SUSPENDED',
-    message: (err: VenueAnswer) =>
+    message: (err: VenueAnswerError) =>
       `the venue refused: account suspended or not an admin (${venueCodeOf(err)})`,
     venueCode: venueCodeOf,
   },
   1301: {
     status: 404,
     appCode: 'NOT_FOUND',
-    message: (err: VenueAnswer) => `the venue knows no such thing: ${err.message}`,
+    message: (err: VenueAnswerError) => `the venue knows no such thing: ${err.message}`,
     venueCode: venueCodeOf,
   },
   1401: {

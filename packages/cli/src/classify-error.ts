@@ -10,7 +10,7 @@ import {
   nightjarErrorName,
   venueCodeOf,
   type NightjarErrorCode,
-  type VenueAnswerError,
+  VENUE_ANSWER_CODES,
 } from '@nightjar/sdk';
 import { DevOnlyKeysError } from '@nightjar/circuits';
 import { UsageError } from './args.js';
@@ -54,8 +54,7 @@ function classifySdkError<C extends NightjarErrorCode>(err: NightjarError<C>): C
 
 /** The venue's number for a venue answer, else the SDK's stable name. */
 function shownCode(err: NightjarError): number | string {
-  if (err.code < 6000 || err.code === 9900) return venueCodeOf(err as VenueAnswerError);
-  return nightjarErrorName(err.code);
+  return isNightjarError(err, VENUE_ANSWER_CODES) ? venueCodeOf(err) : nightjarErrorName(err.code);
 }
 
 function isConnRefused(err: unknown): boolean {

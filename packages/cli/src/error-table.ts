@@ -32,24 +32,21 @@ export interface CliRow<C extends NightjarErrorCode> {
 
 export type CliTable = { [C in NightjarErrorCode]: CliRow<C> };
 
-/** A venue answer, known or not. */
-type VenueAnswer = VenueAnswerError;
-
 const REFUSED = {
   exit: EXIT.refused,
   showCode: true,
-  message: (err: VenueAnswer) =>
+  message: (err: VenueAnswerError) =>
     `venue refused (${venueCodeOf(err)}, HTTP ${err.context.status}): ${err.message}`,
 } as const;
 const LOGIN = {
   exit: EXIT.auth,
   showCode: true,
-  message: (err: VenueAnswer) => `token expired or credentials refused (${venueCodeOf(err)})`,
+  message: (err: VenueAnswerError) => `token expired or credentials refused (${venueCodeOf(err)})`,
 } as const;
 const SUSPENDED = {
   exit: EXIT.auth,
   showCode: true,
-  message: (err: VenueAnswer) => `account suspended (${venueCodeOf(err)})`,
+  message: (err: VenueAnswerError) => `account suspended (${venueCodeOf(err)})`,
 } as const;
 
 const VENUE_ROWS: Record<VenueErrorCode, CliRow<VenueErrorCode>> = {
