@@ -163,7 +163,7 @@ ${ORDER_FLAGS_USAGE}`,
 };
 
 /** `order cancel|status --id ORDER_ID`: one call about one order, its answer printed. */
-function byIdCommand(
+export function byIdCommand(
   verb: string,
   summary: string,
   withWallet: boolean,
@@ -186,10 +186,15 @@ function byIdCommand(
 }
 
 // A cancel opens the wallet (the order is one of its orders); a status needs none.
-export const orderCancel = byIdCommand('cancel', 'cancel a resting order', true, async (client, orderId) => ({
-  data: await cancelOrder(client, { orderId }),
-  text: `order ${orderId} cancelled`,
-}));
+export const orderCancelById = byIdCommand(
+  'cancel',
+  'cancel a resting order',
+  true,
+  async (client, orderId) => ({
+    data: await cancelOrder(client, { orderId }),
+    text: `order ${orderId} cancelled`,
+  }),
+);
 
 export const orderStatus = byIdCommand(
   'status',

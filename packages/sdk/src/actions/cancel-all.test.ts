@@ -47,7 +47,10 @@ describe('cancelAll', () => {
     });
     const result = await cancelAll(client);
     expect(result.cancelled).toEqual([SOL_BID, ETH_BID]);
-    expect(result.failed).toEqual([{ orderId: SOL_ASK, code: 1301, message: expect.any(String) }]);
+    expect(result.failed).toEqual([
+      { orderId: SOL_ASK, code: 1301, message: expect.any(String), error: expect.any(Error) },
+    ]);
+    expect(isNightjarError(result.failed[0]!.error, 1301)).toBe(true);
     expect(result.failed[0]!.message.length).toBeGreaterThan(0);
   });
 

@@ -9,11 +9,13 @@ export interface CancelAllParameters {
   symbol?: string;
 }
 
-/** One cancel the venue refused, with its typed error's code and message. */
+/** One cancel the venue refused: its typed error, and that error's code and message. */
 export interface CancelAllFailure {
   orderId: string;
+  /** The SDK's numeric code (`error.codeName` is its stable name). */
   code: number;
   message: string;
+  error: NightjarError;
 }
 
 /** The order ids cancelled, and the ones whose cancel failed with why. */
@@ -48,7 +50,7 @@ export async function cancelAll(
     } catch (err) {
       // A typed refusal is this order's answer; anything else is a bug and stops the loop.
       if (!isNightjarError(err)) throw err;
-      result.failed.push({ orderId: order.order_id, code: err.code, message: err.message });
+      result.failed.push({ orderId: order.order_id, code: err.code, message: err.message, error: err });
     }
   }
   return result;
