@@ -14,6 +14,7 @@ import type {
   ApiError,
   AppEvent,
   BalanceView,
+  CancelAllResult,
   CreatedAccountView,
   DrainView,
   FillView,
@@ -403,6 +404,30 @@ describe('trading', () => {
     expect((await bot<OrderView>(app, 'DELETE', `/orders/${modified.body.order_id}`)).body.state).toBe(
       'cancelled',
     );
+  });
+
+  it('cancel-all: one market’s live orders, or every market’s with no body; a bad symbol is a 400', async () => {
+    const placed = await bot<OrderView>(app, 'POST', '/orders', {
+      market: 'SOL-USDC',
+      side: 'buy',
+      type: 'limit',
+      amount: '1',
+      price: '70',
+      expires_in_s: 300,
+    });
+    expect(placed.status, placed.text).toBe(201);
+    const other = await bot<CancelAllResult>(app, 'POST', '/orders/cancel-all', { symbol: 'ETH-USDC' });
+    expect(other.status, other.text).toBe(200);
+    expect(other.body).toEqual({ cancelled: [], failed: [] });
+    const all = await bot<CancelAllResult>(app, 'POST', '/orders/cancel-all');
+    expect(all.status, all.text).toBe(200);
+    expect(all.body).toEqual({ cancelled: [placed.body.order_id], failed: [] });
+    expect((await bot<OrderView>(app, 'GET', `/orders/${placed.body.order_id}`)).body.state).toBe(
+      'cancelled',
+    );
+    const bad = await bot(app, 'POST', '/orders/cancel-all', { symbol: 7 });
+    expect(bad.status).toBe(400);
+    expect(code(bad)).toBe('BAD_REQUEST');
   });
 
   it('a second trader’s crossing ask fills the bid: the fill shows with its settlement', async () => {

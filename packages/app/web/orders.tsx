@@ -2,6 +2,7 @@
 import { useState } from 'preact/hooks';
 import type { FillView, ModifyRequest, OrderView } from '../src/api-types.js';
 import { api } from './api.js';
+import { CancelAllButton } from './cancel-all.js';
 import { CheckField, DataTable, ErrorBox, Section, TextField } from './components.js';
 import { formatTime, isPositiveDecimal, shortId } from './format.js';
 import { useAction } from './use-action.js';
@@ -107,6 +108,7 @@ export function OrdersPanel({ orders }: { orders: OrderView[] }) {
   return (
     <Section title="Your orders" id="orders">
       <CheckField id="orders-done" label="Show finished orders" checked={showDone} onChange={setShowDone} />
+      <CancelAllButton liveCount={orders.filter((o) => !o.terminal).length} />
       <div aria-live="polite">
         <DataTable
           caption="Your orders"

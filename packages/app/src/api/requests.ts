@@ -135,6 +135,16 @@ export const orderRequest = body({
   client_ref: may(str('Echoed on progress frames.')),
 });
 
+/** `POST /orders/cancel-all`: one market's live orders, or every market's (an absent body is `{}`). */
+const cancelAllBody = body({
+  symbol: may(str('e.g. SOL-USDC; every market when absent')),
+  market: may(str('Alias of `symbol`.')),
+});
+export const cancelAllRequest: typeof cancelAllBody = {
+  schema: cancelAllBody.schema,
+  parse: (raw, path) => cancelAllBody.parse(raw ?? {}, path),
+};
+
 export const faucetRequest = body({
   faucet: may(flag()),
   asset: need(str('SOL, USDC, ETH or a mint.')),

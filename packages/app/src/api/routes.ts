@@ -124,6 +124,15 @@ export const APP_ROUTES = {
     params: [orderId],
     ok: ok(v.orderView),
   },
+  cancelAllOrders: {
+    ...trading,
+    method: 'post',
+    path: '/orders/cancel-all',
+    summary:
+      "Cancel every live order of the account (the venue's list, not only this wallet's), or one market's with `symbol`",
+    body: q.cancelAllRequest,
+    ok: ok(v.cancelAllResult),
+  },
   cancelOrder: {
     ...trading,
     method: 'delete',

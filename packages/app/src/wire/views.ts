@@ -159,6 +159,12 @@ export const fillView = object({
   ),
 });
 
+/** POST /orders/cancel-all: the orders cancelled, and the ones refused with the stable error code. */
+export const cancelAllResult = object({
+  cancelled: required(list(str('An order id.'))),
+  failed: required(list(object({ ...strings('order_id', 'code', 'message') }))),
+});
+
 export const loggedOut = object({ logged_in: required(constant(false)) });
 export const loginLink = object({ url: required(str('http://127.0.0.1:P/?token=T')) });
 

@@ -276,6 +276,15 @@ export async function startFakeApi(
     push({ type: 'order', order: next });
     return next;
   });
+  app.post('/api/v1/orders/cancel-all', async () => {
+    const live = [...state.orders.values()].filter((o) => !o.terminal);
+    for (const o of live) {
+      const next: OrderView = { ...o, state: 'cancelled', terminal: true };
+      state.orders.set(o.order_id, next);
+      push({ type: 'order', order: next });
+    }
+    return { cancelled: live.map((o) => o.order_id), failed: [] };
+  });
   app.patch('/api/v1/orders/:id', async (req) => {
     const id = (req.params as { id: string }).id;
     const o = state.orders.get(id)!;

@@ -238,6 +238,24 @@ describe('the trading app in a browser (fake API)', () => {
     expect(api!.requests).toContain('DELETE /api/v1/orders/ord-live-9');
   });
 
+  it('Cancel all asks first; "Keep them" sends nothing, "Yes, cancel all" cancels every live order', async () => {
+    const page = await open({ orders: [order(), order({ order_id: 'ord-live-2', side: 'sell' })] });
+    await page.getByRole('button', { name: 'Cancel all' }).click();
+    const ask = page.getByRole('group', { name: 'Confirm cancel all' });
+    expect(await ask.textContent()).toContain('2 shown here');
+    await ask.getByRole('button', { name: 'Keep them' }).click();
+    expect(nonGet()).toEqual([]);
+    await page.getByRole('button', { name: 'Cancel all' }).click();
+    await page.getByRole('button', { name: 'Yes, cancel all' }).click();
+    await expect
+      .poll(() => page.getByTestId('cancel-all-result').textContent())
+      .toContain('Cancelled 2 orders.');
+    expect(nonGet()).toEqual(['POST /api/v1/orders/cancel-all']);
+    for (const id of ['ord-live-1', 'ord-live-2'])
+      await expect.poll(() => page.getByTestId(`state-${id}`).textContent()).toBe('cancelled');
+    expect(consoleErrors).toEqual([]);
+  });
+
   it('deposits from the dev faucet and shows the exact units', async () => {
     const page = await open();
     expect(await page.getByLabel('From the dev faucet').isChecked()).toBe(true);
