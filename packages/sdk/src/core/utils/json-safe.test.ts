@@ -1,5 +1,6 @@
 /** `toJsonSafe` / `fromJsonSafe`: bigints and bytes through JSON.stringify and back. */
 import { describe, expect, it } from 'vitest';
+import { NightjarError, NIGHTJAR_ERROR__INSUFFICIENT_NOTES } from '../errors/index.js';
 import { fromJsonSafe, toJsonSafe } from './json-safe.js';
 
 const order = {
@@ -30,6 +31,23 @@ describe('toJsonSafe', () => {
   it('Maps as objects and Sets as arrays; negative bigints keep their sign', () => {
     const safe = toJsonSafe({ orders: new Map([['o1', { filled: -3n }]]), ids: new Set([1n, 2n]) });
     expect(safe).toEqual({ orders: { o1: { filled: '-3' } }, ids: ['1', '2'] });
+  });
+
+  it('an error as its fields with name and message (a NightjarError’s bigint context too)', () => {
+    const err = new NightjarError(NIGHTJAR_ERROR__INSUFFICIENT_NOTES, {
+      mint: 'M',
+      required: 5n,
+      available: 2n,
+    });
+    const safe = JSON.parse(JSON.stringify(toJsonSafe({ failed: [{ error: err }] }))) as {
+      failed: { error: Record<string, unknown> }[];
+    };
+    expect(safe.failed[0]!.error).toMatchObject({
+      name: 'NightjarError',
+      code: err.code,
+      message: err.message,
+    });
+    expect(safe.failed[0]!.error.context).toEqual({ mint: 'M', required: '5', available: '2' });
   });
 });
 

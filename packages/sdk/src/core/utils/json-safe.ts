@@ -22,7 +22,8 @@ export type JsonSafe<T> = T extends bigint
 /**
  * A copy of `value` that `JSON.stringify` writes without loss: bigints as decimal strings
  * (`1500000000n` → `"1500000000"`), Uint8Arrays as lowercase hex, Maps as objects, Sets as
- * arrays; arrays and plain objects recursively; everything else as it is.
+ * arrays, errors as objects of their fields with `name` and `message`; arrays and plain objects
+ * recursively; everything else as it is.
  *
  * @example
  * const open = await getOpenOrders(client);
@@ -36,6 +37,14 @@ export function toJsonSafe<T>(value: T): JsonSafe<T> {
 function convert(value: unknown): unknown {
   if (typeof value === 'bigint') return value.toString();
   if (value instanceof Uint8Array) return bytesToHex(value);
+  // An error's own fields (a NightjarError's code and context) with its name and message, which
+  // JSON.stringify would drop; its context may hold bigints too.
+  if (value instanceof Error)
+    return convert({
+      ...Object.fromEntries(Object.entries(value)),
+      name: value.name,
+      message: value.message,
+    });
   if (value instanceof Map) return Object.fromEntries([...value].map(([k, v]) => [String(k), convert(v)]));
   if (value instanceof Set) return [...value].map(convert);
   if (Array.isArray(value)) return value.map(convert);
