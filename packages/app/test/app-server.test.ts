@@ -385,15 +385,19 @@ describe('trading', () => {
     ws.close();
   });
 
-  it('modifies a resting order (a new price) and reads it back', async () => {
-    const placed = await bot<OrderView>(app, 'POST', '/orders', {
+  /** A 1 SOL bid far below the market (it rests), for 300 s. */
+  const restingBid = (price: string) =>
+    bot<OrderView>(app, 'POST', '/orders', {
       market: 'SOL-USDC',
       side: 'buy',
       type: 'limit',
       amount: '1',
-      price: '80',
+      price,
       expires_in_s: 300,
     });
+
+  it('modifies a resting order (a new price) and reads it back', async () => {
+    const placed = await restingBid('80');
     expect(placed.status, placed.text).toBe(201);
     const modified = await bot<OrderView>(app, 'PATCH', `/orders/${placed.body.order_id}`, { price: '85' });
     expect(modified.status, modified.text).toBe(200);
@@ -407,14 +411,7 @@ describe('trading', () => {
   });
 
   it('cancel-all: one market’s live orders, or every market’s with no body; a bad symbol is a 400', async () => {
-    const placed = await bot<OrderView>(app, 'POST', '/orders', {
-      market: 'SOL-USDC',
-      side: 'buy',
-      type: 'limit',
-      amount: '1',
-      price: '70',
-      expires_in_s: 300,
-    });
+    const placed = await restingBid('70');
     expect(placed.status, placed.text).toBe(201);
     const other = await bot<CancelAllResult>(app, 'POST', '/orders/cancel-all', { symbol: 'ETH-USDC' });
     expect(other.status, other.text).toBe(200);
