@@ -1,6 +1,7 @@
 /**
  * Every failure of the local API as an `ApiError` body with a stable `code`, an HTTP status and a
- * `fix`: the SDK's sentence, with the app's route or file in parentheses (`fix-hints.ts`). The SDK's
+ * `fix`: the SDK's sentence, with the app's route or file in parentheses (`fix-hints.ts`); then
+ * `fix_plain` is the sentence alone (what a screen shows) and `hint` the parenthesised part. The SDK's
  * own stable codes (`NOTE_NOT_FREE`, `TRANSACTION_PENDING`...) pass through; a venue refusal
  * carries the venue's spec code as `venue_code`, a ledger refusal the ledger's.
  */
@@ -14,7 +15,7 @@ import {
 } from '@nightjar/sdk';
 import type { ApiError } from './wire/types.js';
 import { APP_ERRORS, appCodeOf, statusOf, type AppRow } from './error-table.js';
-import { appFix } from './fix-hints.js';
+import { appHint } from './fix-hints.js';
 
 /** An error the app answers with: its status and body. */
 export class AppError extends Error {
@@ -24,6 +25,8 @@ export class AppError extends Error {
     message: string,
     readonly fix?: string,
     readonly venueCode?: number | string,
+    /** The app's own how-to for API clients (a route or a file): `fix` ends with it in parentheses. */
+    readonly hint?: string,
   ) {
     super(message);
   }
@@ -33,7 +36,8 @@ export class AppError extends Error {
       error: {
         code: this.code,
         message: this.message,
-        ...(this.fix ? { fix: this.fix } : {}),
+        ...(this.fix ? { fix: this.hint ? `${this.fix} (${this.hint})` : this.fix } : {}),
+        ...(this.fix && this.hint ? { fix_plain: this.fix, hint: this.hint } : {}),
         ...(this.venueCode === undefined ? {} : { venue_code: this.venueCode }),
       },
     };
@@ -65,8 +69,9 @@ function fromSdkError<C extends NightjarErrorCode>(err: NightjarError<C>): AppEr
     statusOf(row, err),
     appCodeOf(row, err),
     row.message ? row.message(err) : err.message,
-    appFix(err),
+    err.fix,
     row.venueCode?.(err),
+    appHint(err),
   );
 }
 
