@@ -19,16 +19,21 @@ import { appHint } from './fix-hints.js';
 
 /** An error the app answers with: its status and body. */
 export class AppError extends Error {
+  /** What the API answers as `fix`: the sentence, then the hint in parentheses when there is one. */
+  readonly fix?: string;
+
   constructor(
     readonly status: number,
     readonly code: string,
     message: string,
-    readonly fix?: string,
+    /** What to do, one plain sentence (what a screen shows). */
+    readonly fixPlain?: string,
     readonly venueCode?: number | string,
-    /** The app's own how-to for API clients (a route or a file): `fix` ends with it in parentheses. */
+    /** The app's own how-to for API clients (a route or a file). */
     readonly hint?: string,
   ) {
     super(message);
+    if (fixPlain) this.fix = hint ? `${fixPlain} (${hint})` : fixPlain;
   }
 
   body(): ApiError {
@@ -36,8 +41,8 @@ export class AppError extends Error {
       error: {
         code: this.code,
         message: this.message,
-        ...(this.fix ? { fix: this.hint ? `${this.fix} (${this.hint})` : this.fix } : {}),
-        ...(this.fix && this.hint ? { fix_plain: this.fix, hint: this.hint } : {}),
+        ...(this.fix ? { fix: this.fix } : {}),
+        ...(this.fixPlain && this.hint ? { fix_plain: this.fixPlain, hint: this.hint } : {}),
         ...(this.venueCode === undefined ? {} : { venue_code: this.venueCode }),
       },
     };

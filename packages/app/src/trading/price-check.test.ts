@@ -37,7 +37,7 @@ function fill(orderId: string, price: string, time: number): TrackedFill {
     matchId: `m-${orderId}-${time}`,
     time,
     price: p(price),
-    settlement: { outcome: 'settled' },
+    settlement: { stage: 'done', outcome: 'settled' },
   };
 }
 
