@@ -3,44 +3,11 @@
  * locks and why, the fee and the clearing rule before sending; a far price held back until the
  * trader confirms it; the one-click split of the backing note; no API route on screen.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeApi, type FakeApi } from './fake-api.js';
-import {
-  launchBrowser,
-  openPage,
-  VIEWPORTS,
-  type BrowserContext,
-  type LaunchedBrowser,
-  type Page,
-} from './launch.js';
+import { describe, expect, it } from 'vitest';
+import { api, open, usePages } from './fake-pages.js';
+import type { Page } from './launch.js';
 
-let chrome: LaunchedBrowser;
-let api: FakeApi | undefined;
-let context: BrowserContext | undefined;
-
-beforeAll(async () => {
-  chrome = await launchBrowser();
-}, 120_000);
-
-afterEach(async () => {
-  await context?.close().catch(() => undefined);
-  context = undefined;
-  await api?.close();
-  api = undefined;
-});
-
-afterAll(async () => {
-  await chrome?.close();
-});
-
-async function open(opts: Parameters<typeof startFakeApi>[0] = {}): Promise<Page> {
-  api = await startFakeApi(opts);
-  const o = await openPage(chrome.browser, VIEWPORTS.desktop);
-  context = o.context;
-  await o.page.goto(`${api.url}/`);
-  await o.page.getByTestId('connection').filter({ hasText: 'Live' }).waitFor();
-  return o.page;
-}
+usePages();
 
 async function typeOrder(page: Page, amount: string, price: string): Promise<void> {
   await page.getByLabel('Amount (SOL)', { exact: true }).fill(amount);
