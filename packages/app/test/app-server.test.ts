@@ -320,6 +320,16 @@ describe('trading', () => {
     expect(ok.ok).toBe(true);
     expect(ok.collateral.asset).toBe('USDC');
     expect(Number(ok.collateral.amount)).toBeGreaterThanOrEqual(100);
+    // What the ticket shows before sending: the fee inside the collateral, the backing note, the rule.
+    expect(ok.fee.asset).toBe('USDC');
+    expect(BigInt(ok.collateral.amount_units)).toBe(100_000_000n + BigInt(ok.fee.amount_units));
+    expect(ok.note?.whole_note_locked).toBe(
+      BigInt(ok.note!.amount_units) > BigInt(ok.collateral.amount_units),
+    );
+    expect(ok.clearing_rule).toBe(
+      'Uniform price per batch: you may fill better than your limit, never worse.',
+    );
+    expect(ok.price_check).toEqual({ far: false, threshold_percent: 20, reference_prices: [] });
     const off = (
       await bot<OrderPreview>(app, 'POST', '/orders/preview', {
         market: 'SOL-USDC',
@@ -427,6 +437,24 @@ describe('trading', () => {
     expect(code(bad)).toBe('BAD_REQUEST');
   });
 
+  it('prepare_note exact: the note is split to the order size first, so only that is locked', async () => {
+    const req = {
+      market: 'SOL-USDC',
+      side: 'buy',
+      type: 'limit',
+      amount: '1',
+      price: '70',
+      expires_in_s: 300,
+    };
+    const preview = (await bot<OrderPreview>(app, 'POST', '/orders/preview', req)).body;
+    expect(preview.note?.whole_note_locked, JSON.stringify(preview)).toBe(true);
+    const placed = await bot<OrderView>(app, 'POST', '/orders', { ...req, prepare_note: 'exact' });
+    expect(placed.status, placed.text).toBe(201);
+    const usdc = (await bot<BalanceView[]>(app, 'GET', '/balances')).body.find((b) => b.asset === 'USDC');
+    expect(usdc?.locked).toBe(preview.collateral.amount);
+    expect((await bot<OrderView>(app, 'DELETE', `/orders/${placed.body.order_id}`)).status).toBe(200);
+  });
+
   it('a second trader’s crossing ask fills the bid: the fill shows with its settlement', async () => {
     const bob = await startTestApp(venue, 'bob', { credentials: (await venue.v.newAccount()).credentials });
     try {
@@ -477,6 +505,21 @@ describe('trading', () => {
       expect(fill.settlement.outcome).toBe('settled');
       expect(fill.settlement.stage).toBe('done');
       expect(fill.settlement.batch_id).toMatch(/^\d+$/);
+      // The ticket's guard: a price far from this fill (a typed 10000 for 100) is flagged; a near one not.
+      const at = async (price: string) =>
+        (
+          await bot<OrderPreview>(app, 'POST', '/orders/preview', {
+            market: 'SOL-USDC',
+            side: 'buy',
+            amount: '0.01',
+            price,
+          })
+        ).body.price_check;
+      const far = await at('10000');
+      expect(far).toMatchObject({ far: true, threshold_percent: 20 });
+      expect(far.reference_prices).toContainEqual({ source: 'recent_fill', price: '100' });
+      expect(far.warning).toContain('more than 20% away from your recent fill at 100 USDC');
+      expect((await at('110')).far).toBe(false);
       expect(
         ws.frames.some((e: AppEvent) => e.type === 'fill' && e.fill.order_id === bid.body.order_id),
       ).toBe(true);

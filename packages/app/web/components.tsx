@@ -1,6 +1,7 @@
 /** Small shared pieces: error boxes, labelled fields, data tables that collapse to cards on phones. */
 import type { ComponentChildren } from 'preact';
 import type { ErrorBody } from './api.js';
+import { plainFix } from './plain-fix.js';
 
 export function ErrorBox({ error, title }: { error: ErrorBody | undefined; title?: string }) {
   if (!error) return null;
@@ -12,9 +13,9 @@ export function ErrorBox({ error, title }: { error: ErrorBody | undefined; title
           <span class="muted"> (venue code {String(error.venue_code)})</span>
         ) : null}
       </p>
-      {error.fix ? (
+      {plainFix(error) ? (
         <p class="fix">
-          <strong>Fix:</strong> {error.fix}
+          <strong>Fix:</strong> {plainFix(error)}
         </p>
       ) : null}
     </div>
@@ -29,11 +30,11 @@ export function ErrorList({ errors, label }: { errors: ErrorBody[]; label: strin
         {errors.map((e, i) => (
           <li key={`${e.code}-${i}`}>
             {e.message}
-            {e.fix ? (
+            {plainFix(e) ? (
               <>
                 {' '}
                 <span class="fix">
-                  <strong>Fix:</strong> {e.fix}
+                  <strong>Fix:</strong> {plainFix(e)}
                 </span>
               </>
             ) : null}

@@ -1,6 +1,7 @@
 /** The venue's identity and its transport attestation, check by check. */
 import type { VenueView } from '../src/api-types.js';
 import { formatTime } from './format.js';
+import { plainFix } from './plain-fix.js';
 
 export const FAILED_HEADLINE = "The venue's attestation failed: nothing is sent";
 
@@ -15,9 +16,9 @@ export function AttestationBanner({ venue }: { venue: VenueView | undefined }) {
             {venue.error.message}
             {venue.error.venue_code !== undefined ? ` (code ${String(venue.error.venue_code)})` : ''}
           </p>
-          {venue.error.fix ? (
+          {plainFix(venue.error) ? (
             <p>
-              <strong>Fix:</strong> {venue.error.fix}
+              <strong>Fix:</strong> {plainFix(venue.error)}
             </p>
           ) : null}
         </>

@@ -124,6 +124,8 @@ const looseString: FieldCodec<string | undefined> = {
 };
 const clientRef = () => may(looseString as FieldCodec<string>);
 
+const NOTE_PREPARATIONS = ['auto', 'exact', 'off'] as const;
+
 export const orderRequest = body({
   market: need(str('e.g. SOL-USDC')),
   side: need(choice(SIDES, '`side` must be buy or sell')),
@@ -133,6 +135,12 @@ export const orderRequest = body({
   min_fill: may(humanField('min_fill', 'Minimum fill (base)')),
   expires_in_s: may(positiveSeconds),
   client_ref: may(str('Echoed on progress frames.')),
+  prepare_note: may(
+    choice(
+      NOTE_PREPARATIONS,
+      "`prepare_note` must be auto (default), exact (split the note to the order's size first) or off",
+    ),
+  ),
 });
 
 /** `POST /orders/cancel-all`: one market's live orders, or every market's (an absent body is `{}`). */

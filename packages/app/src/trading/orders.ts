@@ -16,7 +16,9 @@ function notTracked(orderId: string): AppError {
     404,
     'NOT_FOUND',
     `no order ${orderId} in this wallet`,
-    'GET /api/v1/orders lists the orders this app placed',
+    'pick one of the orders this app placed',
+    undefined,
+    'GET /api/v1/orders lists them',
   );
 }
 

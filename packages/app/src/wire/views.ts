@@ -34,6 +34,12 @@ export const apiErrorBody = object({
   ),
   message: required(str()),
   fix: optional(str('What to do about it.')),
+  fix_plain: optional(
+    str("`fix` without the app's hint: one plain sentence, no route or code (what the web app shows)."),
+  ),
+  hint: optional(
+    str("The app's own how-to (a route, a file or a command) that `fix` ends with in parentheses."),
+  ),
   venue_code: optional(
     described<number | string>({
       type: ['integer', 'string'],
@@ -122,11 +128,52 @@ export const orderPreview = object({
   ok: required(bool()),
   errors: required(list(apiErrorBody)),
   ...strings('amount_units', 'price_units'),
-  collateral: required(
-    object({ asset: required(str()), amount: required(str()), amount_units: required(str()) }),
+  collateral: required(assetAmount('What the order locks: nominal plus fee, in the collateral asset.')),
+  fee: required(assetAmount("The venue's fee at the limit price, part of the collateral.")),
+  note: optional(
+    object({
+      ...strings('amount', 'amount_units'),
+      whole_note_locked: required(
+        bool('The note is larger than the collateral: all of it is out of use until the order ends.'),
+      ),
+      split_remainder: required(
+        str('What a split to the order\'s size first (`prepare_note: "exact"`) leaves free.'),
+      ),
+      explanation: required(str('One plain sentence for a screen.')),
+    }),
+  ),
+  clearing_rule: required(str('Uniform price per batch: you may fill better than your limit, never worse.')),
+  price_check: required(
+    object({
+      far: required(bool('The price is more than `threshold_percent` away from a reference price.')),
+      threshold_percent: required(int()),
+      reference_prices: required(
+        list(
+          object({
+            source: required(
+              oneOf(
+                ['recent_fill', 'open_order'],
+                "The wallet's own fills, or its open orders on the other side.",
+              ),
+            ),
+            price: required(str()),
+          }),
+        ),
+      ),
+      warning: optional(str('Present when `far`: say it, and have the user confirm.')),
+    }),
   ),
   nearest_prices: optional(list(str())),
 });
+
+/** An amount of one asset, human and exact (the description goes on its amount). */
+function assetAmount(description: string) {
+  return object({
+    asset: required(str()),
+    amount: required(str(description)),
+    amount_units: required(str()),
+  });
+}
 
 /** An order as the wallet tracks it (SDK vocabulary: `isTerminal` in @nightjar/sdk). */
 export const orderView = object({

@@ -134,7 +134,45 @@ function units(text: string, decimals: number): bigint {
   return BigInt((w || '0') + f.slice(0, decimals).padEnd(decimals, '0'));
 }
 
-function preview(req: OrderRequest): OrderPreview {
+/** The fake wallet's one free note per asset (the balances' `available`), in smallest units. */
+const FREE_NOTE_UNITS: Record<string, bigint> = { SOL: 4_500_000_000n, USDC: 1_000_000_000n };
+
+/** The preview's guards, as the app computes them (`trading/price-check.ts`, `collateral-note.ts`). */
+function guards(req: OrderRequest, m: MarketView, collateralUnits: bigint, refs: readonly string[]) {
+  const asset = req.side === 'buy' ? m.quote.symbol : m.base.symbol;
+  const decimals = req.side === 'buy' ? m.quote.decimals : m.base.decimals;
+  const fmt = (u: bigint) => (Number(u) / 10 ** decimals).toString();
+  const fee = (collateralUnits * BigInt(m.fee_bps ?? 0)) / 10_000n;
+  const noteUnits = FREE_NOTE_UNITS[asset] ?? 0n;
+  const far = refs.find((r) => Math.abs(Number(req.price) - Number(r)) * 100 > Number(r) * 20);
+  return {
+    fee: { asset, amount: fmt(fee), amount_units: fee.toString() },
+    ...(noteUnits >= collateralUnits && collateralUnits > 0n
+      ? {
+          note: {
+            amount: fmt(noteUnits),
+            amount_units: noteUnits.toString(),
+            whole_note_locked: noteUnits > collateralUnits,
+            split_remainder: fmt(noteUnits - collateralUnits),
+            explanation: `The order is backed by one note of ${fmt(noteUnits)} ${asset}: the whole note is out of use until the order ends.`,
+          },
+        }
+      : {}),
+    clearing_rule: 'Uniform price per batch: you may fill better than your limit, never worse.',
+    price_check: {
+      far: far !== undefined,
+      threshold_percent: 20,
+      reference_prices: refs.map((price) => ({ source: 'recent_fill' as const, price })),
+      ...(far
+        ? {
+            warning: `The price ${req.price} ${m.quote.symbol} is more than 20% away from your recent fill at ${far} ${m.quote.symbol}.`,
+          }
+        : {}),
+    },
+  };
+}
+
+function preview(req: OrderRequest, refs: readonly string[]): OrderPreview {
   const m = MARKETS.find((x) => x.symbol === req.market) ?? MARKETS[0]!;
   const errors: OrderPreview['errors'] = [];
   const priceCents = Number(req.price) / Number(m.tick_size);
@@ -159,6 +197,15 @@ function preview(req: OrderRequest): OrderPreview {
   const priceUnits = units(req.price, m.quote.decimals);
   const buy = req.side === 'buy';
   const collateralUnits = buy ? (amountUnits * priceUnits) / 10n ** BigInt(m.base.decimals) : amountUnits;
+  if (collateralUnits > (FREE_NOTE_UNITS[buy ? m.quote.symbol : m.base.symbol] ?? 0n))
+    // The app's answer: the plain sentence for screens, the route for API clients.
+    errors.push({
+      code: 'INSUFFICIENT_NOTES',
+      message: 'The order locks more than the wallet has free.',
+      fix: 'Deposit more first. (POST /api/v1/deposits)',
+      fix_plain: 'Deposit more first.',
+      hint: 'POST /api/v1/deposits',
+    });
   return {
     ok: errors.length === 0,
     errors,
@@ -169,6 +216,7 @@ function preview(req: OrderRequest): OrderPreview {
       amount: buy ? (Number(req.amount) * Number(req.price)).toString() : req.amount,
       amount_units: collateralUnits.toString(),
     },
+    ...guards(req, m, collateralUnits, refs),
     ...(nearest ? { nearest_prices: nearest } : {}),
   };
 }
@@ -199,6 +247,8 @@ export interface FakeApi {
   app: FastifyInstance;
   /** Every request as "METHOD /path". */
   requests: string[];
+  /** The body of every POST /orders, in order. */
+  placed: OrderRequest[];
   venue: VenueView;
   orders: Map<string, OrderView>;
   fills: FillView[];
@@ -214,10 +264,19 @@ export interface FakeApi {
 }
 
 export async function startFakeApi(
-  opts: { venue?: VenueView; fills?: FillView[]; orders?: OrderView[] } = {},
+  opts: {
+    venue?: VenueView;
+    fills?: FillView[];
+    orders?: OrderView[];
+    /** The wallet's reference prices the preview checks a price against (none: nothing is far). */
+    referencePrices?: string[];
+    /** POST /orders answers this error instead of placing. */
+    placeError?: { status: number; error: { code: string; message: string; fix?: string; hint?: string } };
+  } = {},
 ): Promise<FakeApi> {
   const app = Fastify({ logger: false });
   const requests: string[] = [];
+  const placed: OrderRequest[] = [];
   const sockets = new Set<WebSocket>();
   const state = {
     venue: opts.venue ?? verifiedVenue(),
@@ -244,9 +303,13 @@ export async function startFakeApi(
   app.get('/api/v1/balances', async () => balances());
   app.get('/api/v1/orders', async () => [...state.orders.values()]);
   app.get('/api/v1/fills', async () => state.fills);
-  app.post('/api/v1/orders/preview', async (req) => preview(req.body as OrderRequest));
-  app.post('/api/v1/orders', async (req) => {
+  app.post('/api/v1/orders/preview', async (req) =>
+    preview(req.body as OrderRequest, opts.referencePrices ?? []),
+  );
+  app.post('/api/v1/orders', async (req, reply) => {
     const body = req.body as OrderRequest;
+    placed.push(body);
+    if (opts.placeError) return reply.code(opts.placeError.status).send({ error: opts.placeError.error });
     const ref = body.client_ref;
     for (const stage of ['note', 'proving', 'signing', 'sent'])
       push({ type: 'progress', ...(ref ? { client_ref: ref } : {}), action: 'place', stage });
@@ -466,6 +529,7 @@ export async function startFakeApi(
     url: `http://127.0.0.1:${port}`,
     app,
     requests,
+    placed,
     get venue() {
       return state.venue;
     },

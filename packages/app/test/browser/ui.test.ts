@@ -2,67 +2,18 @@
  * The web front end in a real headless Chromium against a fake app server (canned JSON per
  * api-types.ts, the real registerWebApp): fast and deterministic, no venue and no proofs.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { OrderView } from '../../src/api-types.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify from 'fastify';
 import { buildWebBundle, CONTENT_SECURITY_POLICY, registerWebApp } from '../../src/web/index.js';
-import {
-  FAKE_FUNDING_ADDRESS,
-  failedVenue,
-  sampleFills,
-  startFakeApi,
-  verifiedVenue,
-  type FakeApi,
-} from './fake-api.js';
-import {
-  launchBrowser,
-  openPage,
-  refusedSends,
-  sendsSettled,
-  setAnyway,
-  submitAnyway,
-  VIEWPORTS,
-  type BrowserContext,
-  type LaunchedBrowser,
-  type Page,
-} from './launch.js';
+import { FAKE_FUNDING_ADDRESS, failedVenue, sampleFills, verifiedVenue } from './fake-api.js';
+import { refusedSends, sendsSettled, setAnyway, submitAnyway, VIEWPORTS } from './launch.js';
+import { api, consoleErrors, open, startApi, usePages } from './fake-pages.js';
 
-let chrome: LaunchedBrowser;
-let api: FakeApi | undefined;
-let context: BrowserContext | undefined;
-let consoleErrors: string[] = [];
-
-beforeAll(async () => {
-  chrome = await launchBrowser();
-}, 120_000);
-
-afterEach(async () => {
-  await context?.close().catch(() => undefined);
-  context = undefined;
-  await api?.close();
-  api = undefined;
-});
-
-afterAll(async () => {
-  await chrome?.close();
-});
-
-async function open(
-  opts: Parameters<typeof startFakeApi>[0] = {},
-  viewport: { width: number; height: number } = VIEWPORTS.desktop,
-  hash = '',
-): Promise<Page> {
-  api = await startFakeApi(opts);
-  const o = await openPage(chrome.browser, viewport);
-  context = o.context;
-  consoleErrors = o.consoleErrors;
-  await o.page.goto(`${api.url}/${hash}`);
-  await o.page.getByTestId('connection').filter({ hasText: 'Live' }).waitFor();
-  return o.page;
-}
+usePages();
 
 const nonGet = () => (api?.requests ?? []).filter((r) => !r.startsWith('GET '));
 
@@ -85,17 +36,17 @@ function order(over: Partial<OrderView> = {}): OrderView {
 
 describe('the trading app in a browser (fake API)', () => {
   it('serves the page under a strict CSP with no inline script, and a small bundle', async () => {
-    api = await startFakeApi();
-    const res = await fetch(`${api.url}/`);
+    const served = await startApi();
+    const res = await fetch(`${served.url}/`);
     expect(res.headers.get('content-security-policy')).toBe(CONTENT_SECURITY_POLICY);
     expect(CONTENT_SECURITY_POLICY).toContain("script-src 'self'");
     const html = await res.text();
     expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
-    const js = await fetch(`${api.url}/app.js`);
+    const js = await fetch(`${served.url}/app.js`);
     expect(js.headers.get('content-type')).toContain('javascript');
     const size = (await js.arrayBuffer()).byteLength;
     expect(size).toBeLessThan(200 * 1024);
-    const css = await fetch(`${api.url}/app.css`);
+    const css = await fetch(`${served.url}/app.css`);
     expect(css.headers.get('content-type')).toContain('text/css');
   });
 
