@@ -62,6 +62,7 @@ export function appHandlers(deps: HandlerDeps): AppHandlers {
     cancelOrder: async ({ params }) => t.orders.cancel(params.order_id),
     modifyOrder: async ({ params, body }) => t.orders.modify(params.order_id, body),
     listFills: async () => t.fills.views(),
+    fillSummary: async () => t.fills.summary(),
     ...operatorHandlers(deps),
   };
 }

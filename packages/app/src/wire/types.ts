@@ -19,6 +19,7 @@ export type Side = (typeof v.SIDES)[number];
 export type OrderPreview = Infer<typeof v.orderPreview>;
 export type OrderView = Infer<typeof v.orderView>;
 export type FillView = Infer<typeof v.fillView>;
+export type FillSummaryView = Infer<typeof v.fillSummaryView>;
 export type OperatorLoginView = Infer<typeof v.operatorLoginView>;
 export type DrainView = Infer<typeof v.drainView>;
 export type OperatorStatusView = Infer<typeof v.operatorStatusView>;
