@@ -5,9 +5,13 @@ import type { VenueSession } from '../venue.js';
 import type { Markets } from './markets.js';
 import { usableBalance } from './usable-balance.js';
 
+/** How soon balances with value arriving are told again: nothing else says when the engine's tree takes a note. */
+export const ARRIVING_RECHECK_MS = 2_000;
+
 export class Balances {
   private syncing: Promise<unknown> | undefined;
   private timer: NodeJS.Timeout | undefined;
+  private recheck: NodeJS.Timeout | undefined;
   private closed = false;
 
   constructor(
@@ -29,9 +33,11 @@ export class Balances {
     const assets = await this.markets.assets(client);
     const canBack = await this.canBack(client);
     const owner = this.wallet.keys.funding.address;
+    const split = assets.map((a) => usableBalance(this.wallet, a.mint, canBack));
+    if (split.some((b) => b.arriving > 0n)) this.recheckSoon();
     return Promise.all(
-      assets.map(async (a) => {
-        const b = usableBalance(this.wallet, a.mint, canBack);
+      assets.map(async (a, i) => {
+        const b = split[i]!;
         const funding = BigInt(await client.ledger.getBalance({ owner, mint: a.mint }));
         const f = (v: bigint) => formatUnits(v, a.decimals);
         return {
@@ -65,8 +71,19 @@ export class Balances {
     this.timer.unref();
   }
 
+  /** Tells the balances again in a while (arriving value turns usable with no event of its own). */
+  private recheckSoon(): void {
+    if (this.recheck || this.closed) return;
+    this.recheck = setTimeout(() => {
+      this.recheck = undefined;
+      this.soon();
+    }, ARRIVING_RECHECK_MS);
+    this.recheck.unref();
+  }
+
   close(): void {
     this.closed = true;
     if (this.timer) clearTimeout(this.timer);
+    if (this.recheck) clearTimeout(this.recheck);
   }
 }
