@@ -292,7 +292,7 @@ describe('trading', () => {
     expect(r.body.amount_units).toBe('500000000');
     const balances = (await bot<BalanceView[]>(app, 'GET', '/balances')).body;
     usdc = balances.find((b) => b.asset === 'USDC');
-    expect(usdc?.available).toBe('500');
+    expect(usdc?.usable).toBe('500');
   });
 
   it('two deposits at once both land (the funding key signs one at a time)', async () => {
@@ -303,7 +303,7 @@ describe('trading', () => {
     );
     expect([a!.status, b!.status], `${a!.text} ${b!.text}`).toEqual([200, 200]);
     const eth = (await bot<BalanceView[]>(app, 'GET', '/balances')).body.find((x) => x.asset === 'ETH');
-    expect(eth?.available).toBe('3');
+    expect(eth?.usable).toBe('3');
   });
 
   it('previews an order without proving: the exact conversion, the collateral, the nearest prices', async () => {
@@ -461,7 +461,7 @@ describe('trading', () => {
       // The buyer's balances: SOL from the trade (once its note is final), less USDC.
       const sol = await until(async () => {
         const b = (await bot<BalanceView[]>(app, 'GET', '/balances')).body.find((x) => x.asset === 'SOL');
-        return b && Number(b.available) + Number(b.pending_deposit) === 1 ? b : undefined;
+        return b && Number(b.usable) + Number(b.arriving) === 1 ? b : undefined;
       }, 'the SOL note');
       expect(sol.asset).toBe('SOL');
       ws.close();

@@ -1,21 +1,11 @@
 /** Per-market figures from the wallet's own fills: average prices, fees, realised P&L (average cost). */
 import { describe, expect, it } from 'vitest';
 import type { Instrument, TrackedFill, TrackedOrder } from '@nightjar/sdk';
+import { FAKE_MARKET } from '@nightjar/testkit/sdk-fakes';
 import { summarizeFills, type OwnFill } from './fill-summary.js';
 
-const SOL_USDC = {
-  symbol: 'SOL-USDC',
-  market_id: '11111111111111111111111111111111',
-  base_mint: 'SOL',
-  quote_mint: 'USDC',
-  base_decimals: 9,
-  quote_decimals: 6,
-  price_scale: 1_000_000_000n,
-  tick_size: 1_000n,
-  min_order_size: 1_000_000n,
-  fee_bps: 10n,
-  trading_enabled: true,
-} satisfies Instrument;
+/** SOL-USDC: 9 base decimals, 6 quote decimals, price_scale 10^9. */
+const SOL_USDC: Instrument = FAKE_MARKET;
 
 const SOL = 1_000_000_000n; // base atomic units per SOL
 const USDC = 1_000_000n; // quote atomic units per USDC
