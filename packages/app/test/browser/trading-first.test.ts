@@ -34,14 +34,15 @@ async function onPage(
   }
 }
 
+/** A resting sell, partly filled. */
 const liveOrder: OrderView = {
-  order_id: 'ord-live-1',
+  order_id: 'ord-rest-7',
   market: 'SOL-USDC',
-  side: 'buy',
+  side: 'sell',
   type: 'limit',
-  amount: '1.5',
-  price: '101.25',
-  filled: '0',
+  amount: '0.75',
+  price: '104.5',
+  filled: '0.25',
   state: 'open',
   terminal: false,
   created_at: Date.now(),
@@ -93,9 +94,7 @@ describe.each([
       await page.getByTestId('check-a').waitFor({ state: 'visible' });
       expect(await page.getByTestId('check-a').textContent()).toContain('TCB UpToDate');
       // Nothing scrolls sideways.
-      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
-        viewport.width,
-      );
+      expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(viewport.width);
     }));
 
   it('balances say usable and arriving, never "available"', () =>
@@ -111,7 +110,7 @@ describe.each([
 
   it('cancel asks first and sits apart from the modify form, which opens in its own row', () =>
     onPage({ orders: [liveOrder] }, viewport, async (page, api) => {
-      const cancel = page.getByRole('button', { name: 'Cancel order ord-live-1' });
+      const cancel = page.getByRole('button', { name: 'Cancel order ord-rest-7' });
       await cancel.click();
       // Asking sends nothing; "Keep it" backs out.
       await page.getByRole('button', { name: 'Keep it' }).click();
@@ -120,11 +119,11 @@ describe.each([
       // The modify form opens in a row of its own: the order's row keeps its height.
       const row = page.locator('tr', { has: cancel });
       const before = await row.boundingBox();
-      await page.getByRole('button', { name: 'Modify order ord-live-1' }).click();
-      const form = page.getByRole('form', { name: 'Modify order ord-live-1' });
+      await page.getByRole('button', { name: 'Modify order ord-rest-7' }).click();
+      const form = page.getByRole('form', { name: 'Modify order ord-rest-7' });
       await form.waitFor();
       expect(
-        await page.locator('tr.detail-row').getByRole('form', { name: 'Modify order ord-live-1' }).count(),
+        await page.locator('tr.detail-row').getByRole('form', { name: 'Modify order ord-rest-7' }).count(),
       ).toBe(1);
       expect((await row.boundingBox())!.height).toBe(before!.height);
       // Close and Cancel are apart: not in the same row, and far enough not to be mistaken.
@@ -136,10 +135,10 @@ describe.each([
       expect(api.requests.filter((r) => r.startsWith('DELETE'))).toEqual([]);
       // Confirmed: the cancel is sent.
       await cancel.click();
-      await page.getByRole('button', { name: 'Yes, cancel order ord-live-1' }).click();
+      await page.getByRole('button', { name: 'Yes, cancel order ord-rest-7' }).click();
       await expect
         .poll(() => api.requests.filter((r) => r.startsWith('DELETE')))
-        .toEqual(['DELETE /api/v1/orders/ord-live-1']);
+        .toEqual(['DELETE /api/v1/orders/ord-rest-7']);
     }));
 });
 
