@@ -16,6 +16,7 @@ import type {
   BalanceView,
   CreatedAccountView,
   DrainView,
+  FillSummaryView,
   FillView,
   MarketView,
   MetricsView,
@@ -455,6 +456,20 @@ describe('trading', () => {
       expect(fill.settlement.outcome).toBe('settled');
       expect(fill.settlement.stage).toBe('done');
       expect(fill.settlement.batch_id).toMatch(/^\d+$/);
+      // The buyer's own figures: the one buy, 1 SOL at 100; nothing realised but its fee.
+      const figures = (await bot<FillSummaryView[]>(app, 'GET', '/fills/summary')).body;
+      expect(figures).toEqual([
+        expect.objectContaining({
+          market: 'SOL-USDC',
+          fills: 1,
+          bought: '1',
+          avg_buy_price: '100',
+          fees_quote: fill.fee,
+          position: '1',
+          avg_cost: '100',
+          realised_pnl: fill.fee === '0' ? '0' : `-${fill.fee}`,
+        }),
+      ]);
       expect(
         ws.frames.some((e: AppEvent) => e.type === 'fill' && e.fill.order_id === bid.body.order_id),
       ).toBe(true);
