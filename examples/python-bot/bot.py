@@ -138,7 +138,7 @@ def main():
     print("final: order %s %s, filled %s" % (order["order_id"], order["state"], order["filled"]))
 
     for b in app.call("GET", "/balances"):
-        print("  %-5s available %s  locked %s  funding %s" % (b["asset"], b["available"], b["locked"], b["funding"]))
+        print("  %-5s usable %s  arriving %s  locked %s  funding %s" % (b["asset"], b["usable"], b["arriving"], b["locked"], b["funding"]))
     print(json.dumps({"order_id": order["order_id"], "state": order["state"], "filled": order["filled"]}))
     return 0
 

@@ -17,6 +17,7 @@ import type {
   CancelAllResult,
   CreatedAccountView,
   DrainView,
+  FillSummaryView,
   FillView,
   MarketView,
   MetricsView,
@@ -293,7 +294,7 @@ describe('trading', () => {
     expect(r.body.amount_units).toBe('500000000');
     const balances = (await bot<BalanceView[]>(app, 'GET', '/balances')).body;
     usdc = balances.find((b) => b.asset === 'USDC');
-    expect(usdc?.available).toBe('500');
+    expect(usdc?.usable).toBe('500');
   });
 
   it('two deposits at once both land (the funding key signs one at a time)', async () => {
@@ -304,7 +305,7 @@ describe('trading', () => {
     );
     expect([a!.status, b!.status], `${a!.text} ${b!.text}`).toEqual([200, 200]);
     const eth = (await bot<BalanceView[]>(app, 'GET', '/balances')).body.find((x) => x.asset === 'ETH');
-    expect(eth?.available).toBe('3');
+    expect(eth?.usable).toBe('3');
   });
 
   it('previews an order without proving: the exact conversion, the collateral, the nearest prices', async () => {
@@ -520,13 +521,27 @@ describe('trading', () => {
       expect(far.reference_prices).toContainEqual({ source: 'recent_fill', price: '100' });
       expect(far.warning).toContain('more than 20% away from your recent fill at 100 USDC');
       expect((await at('110')).far).toBe(false);
+      // The buyer's own figures: the one buy, 1 SOL at 100; nothing realised but its fee.
+      const figures = (await bot<FillSummaryView[]>(app, 'GET', '/fills/summary')).body;
+      expect(figures).toEqual([
+        expect.objectContaining({
+          market: 'SOL-USDC',
+          fills: 1,
+          bought: '1',
+          avg_buy_price: '100',
+          fees_quote: fill.fee,
+          position: '1',
+          avg_cost: '100',
+          realised_pnl: fill.fee === '0' ? '0' : `-${fill.fee}`,
+        }),
+      ]);
       expect(
         ws.frames.some((e: AppEvent) => e.type === 'fill' && e.fill.order_id === bid.body.order_id),
       ).toBe(true);
       // The buyer's balances: SOL from the trade (once its note is final), less USDC.
       const sol = await until(async () => {
         const b = (await bot<BalanceView[]>(app, 'GET', '/balances')).body.find((x) => x.asset === 'SOL');
-        return b && Number(b.available) + Number(b.pending_deposit) === 1 ? b : undefined;
+        return b && Number(b.usable) + Number(b.arriving) === 1 ? b : undefined;
       }, 'the SOL note');
       expect(sol.asset).toBe('SOL');
       ws.close();

@@ -157,6 +157,13 @@ export const APP_ROUTES = {
     summary: 'Fills with their settlement (batch, stage, outcome, signature)',
     ok: ok(list(v.fillView)),
   },
+  fillSummary: {
+    ...trading,
+    method: 'get',
+    path: '/fills/summary',
+    summary: 'Per market: average fill prices, fees paid, realised P&L (average cost) from your own fills',
+    ok: ok(list(v.fillSummaryView)),
+  },
   // The login itself needs a session only; every other operator route needs the login.
   operatorLogin: {
     ...operator,

@@ -63,6 +63,7 @@ export function appHandlers(deps: HandlerDeps): AppHandlers {
     cancelAllOrders: async ({ body }) => t.orders.cancelAll(body.symbol ?? body.market),
     modifyOrder: async ({ params, body }) => t.orders.modify(params.order_id, body),
     listFills: async () => t.fills.views(),
+    fillSummary: async () => t.fills.summary(),
     ...operatorHandlers(deps),
   };
 }

@@ -95,10 +95,14 @@ export const marketView = object({
 export const balanceView = object({
   ...strings('asset', 'mint'),
   decimals: required(int()),
-  available: required(human('Free notes')),
-  locked: required(human('Notes backing resting orders')),
+  usable: required(human("Free notes that can back an order now (in the engine's tree, off any hold)")),
+  arriving: required(
+    human(
+      "Notes not usable yet: not landed, not yet in the engine's tree (about 13 s after landing), or on hold",
+    ),
+  ),
+  locked: required(human('Notes backing resting orders, or chosen for one being placed')),
   pending_settlement: required(human('Notes locked while a match settles')),
-  pending_deposit: required(human('Notes not yet final')),
   funding: required(human("The funding account's public ledger balance")),
 });
 
@@ -210,6 +214,27 @@ export const fillView = object({
 export const cancelAllResult = object({
   cancelled: required(list(str('An order id.'))),
   failed: required(list(object({ ...strings('order_id', 'code', 'message') }))),
+});
+
+/**
+ * GET /fills/summary: per market, figures from the wallet's own fills (computed in the app, from
+ * the fill memos; method: average cost, fees valued at the fill price; see trading/fill-summary.ts).
+ */
+export const fillSummaryView = object({
+  ...strings('market', 'base', 'quote'),
+  fills: required(int('Fills counted: memo arrived, settlement not failed.')),
+  awaiting_memo: required(int('Fills heard of whose memo (price, size, fee) has not arrived.')),
+  bought: required(human('Base bought')),
+  sold: required(human('Base sold')),
+  avg_buy_price: required(str('Size-weighted average buy price (quote per base); empty without a buy.')),
+  avg_sell_price: required(str('Size-weighted average sell price; empty without a sell.')),
+  fees_quote: required(human('Fees paid on buys, in the quote asset')),
+  fees_base: required(human('Fees paid on sells, in the base asset')),
+  position: required(human('Net base position from these fills (negative: short)')),
+  avg_cost: required(str('Average cost of that position (quote per base); empty when flat.')),
+  realised_pnl: required(
+    human('Realised P&L in the quote asset, average cost, net of fees, truncated to its smallest unit'),
+  ),
 });
 
 export const loggedOut = object({ logged_in: required(constant(false)) });

@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type {
+  FillSummaryView,
   AccountView,
   AppEvent,
   DrainView,
@@ -110,20 +111,20 @@ function balances(): BalanceView[] {
       asset: 'SOL',
       mint: 'So1Mint111',
       decimals: 9,
-      available: '4.5',
+      usable: '4.5',
+      arriving: '0',
       locked: '0.5',
       pending_settlement: '0',
-      pending_deposit: '0',
       funding: '95',
     },
     {
       asset: 'USDC',
       mint: 'UsdcMint111',
       decimals: 6,
-      available: '1000',
+      usable: '1000',
+      arriving: '250',
       locked: '151.875',
       pending_settlement: '0',
-      pending_deposit: '250',
       funding: '8600',
     },
   ];
@@ -242,6 +243,26 @@ export function sampleFills(now = Date.UTC(2025, 0, 1, 12, 0, 0)): FillView[] {
   }));
 }
 
+/** Canned figures of SOL-USDC's fills (the app computes them: trading/fill-summary.ts). */
+export function sampleFigures(): FillSummaryView {
+  return {
+    market: 'SOL-USDC',
+    base: 'SOL',
+    quote: 'USDC',
+    realised_pnl: '19.43',
+    position: '1',
+    avg_cost: '110',
+    avg_buy_price: '110',
+    avg_sell_price: '120',
+    bought: '3',
+    sold: '2',
+    fees_quote: '0.33',
+    fees_base: '0.002',
+    fills: 3,
+    awaiting_memo: 1,
+  };
+}
+
 export interface FakeApi {
   url: string;
   app: FastifyInstance;
@@ -268,6 +289,7 @@ export async function startFakeApi(
     venue?: VenueView;
     fills?: FillView[];
     orders?: OrderView[];
+    fillSummary?: FillSummaryView[];
     /** The wallet's reference prices the preview checks a price against (none: nothing is far). */
     referencePrices?: string[];
     /** POST /orders answers this error instead of placing. */
@@ -303,6 +325,7 @@ export async function startFakeApi(
   app.get('/api/v1/balances', async () => balances());
   app.get('/api/v1/orders', async () => [...state.orders.values()]);
   app.get('/api/v1/fills', async () => state.fills);
+  app.get('/api/v1/fills/summary', async () => opts.fillSummary ?? []);
   app.post('/api/v1/orders/preview', async (req) =>
     preview(req.body as OrderRequest, opts.referencePrices ?? []),
   );

@@ -185,6 +185,7 @@ describe('the trading app in a browser (fake API)', () => {
     await page.getByTestId('state-ord-live-9').waitFor();
     api!.orders.set('ord-live-9', order({ order_id: 'ord-live-9', side: 'sell', price: '103' }));
     await page.getByRole('button', { name: 'Cancel order ord-live-9' }).click();
+    await page.getByRole('button', { name: 'Yes, cancel order ord-live-9' }).click();
     await expect.poll(() => page.getByTestId('state-ord-live-9').textContent()).toBe('cancelled');
     expect(api!.requests).toContain('DELETE /api/v1/orders/ord-live-9');
   });
