@@ -227,7 +227,7 @@ describe('the packed SDK and CLI, installed by an outside project', () => {
       writeFileSync(
         join(app, 'check.ts'),
         `import { createWallet, placeOrder, cancelOrder, type Client, type Wallet } from '@nightjar/sdk';
-import { RpcLedgerClient } from '@nightjar/ledger/client';
+import { RpcLedgerClient } from '@nightjar/protocol/ledger-client';
 export async function bid(client: Client): Promise<string> {
   const { orderId } = await placeOrder(client, { symbol: 'SOL-USDC', side: 'bid', amount: '1', price: '100', expiry: { seconds: 60 } });
   await cancelOrder(client, { orderId });
