@@ -20,15 +20,7 @@
  * better-sqlite3 stay unbuilt).
  */
 import { execFile } from 'node:child_process';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -92,8 +84,13 @@ function ok(r: Run, what: string): Run {
 function installedPackages(dir: string): string[] {
   const found: string[] = [];
   const walk = (modules: string, rel: string): void => {
-    if (!existsSync(modules)) return;
-    for (const entry of readdirSync(modules)) {
+    let entries: string[];
+    try {
+      entries = readdirSync(modules);
+    } catch {
+      return; // no node_modules here
+    }
+    for (const entry of entries) {
       if (entry.startsWith('.')) continue;
       const names = entry.startsWith('@')
         ? readdirSync(join(modules, entry)).map((n) => `${entry}/${n}`)
