@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { statSync } from 'node:fs';
-import { mintAddress } from '@nightjar/ledger/client';
+import { mintAddress } from '@nightjar/protocol/ledger-client';
 import { addressToBase58 } from '@nightjar/protocol';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
