@@ -45,6 +45,27 @@ export interface RoundOptions {
 
 const SIDES = ['bid', 'ask'] as const;
 
+/** Merges each side's dust (see `notesToMerge`); a failed merge is an event, not an error. */
+async function mergeDust(trader: Trader, mid: number, onEvent: RoundOptions['onEvent']): Promise<void> {
+  const { client, market } = trader;
+  for (const side of SIDES) {
+    const mint = side === 'bid' ? market.quote_mint : market.base_mint;
+    const merge = notesToMerge(
+      mergeCandidates(client, { mint }),
+      smallestRequired(side, market, mid),
+      client.wallet.freeNotes(mint).length,
+    );
+    if (merge.length < 2) continue;
+    try {
+      // Not waiting for the merged note to be usable: a later round (or this one's orders) uses it.
+      const r = await mergeNotes(client, { mint, commitments: merge, waitUsable: false });
+      onEvent({ event: 'merge', side, notes: r.spent.length, amount: r.note.amount });
+    } catch (err) {
+      onEvent({ event: 'merge_failed', side, error: (err as Error).message });
+    }
+  }
+}
+
 /** Runs one round for `trader` (see the module comment). */
 export async function quoteRound(trader: Trader, options: RoundOptions): Promise<void> {
   const { client, market } = trader;
@@ -56,22 +77,7 @@ export async function quoteRound(trader: Trader, options: RoundOptions): Promise
   // the ledger says otherwise, and an order backed by it would fail settlement (note_spent).
   await syncWallet(client, { refreshOrders: true });
 
-  for (const side of SIDES) {
-    const mint = mintOf(side);
-    const merge = notesToMerge(
-      mergeCandidates(client, { mint }),
-      smallestRequired(side, market, mid),
-      wallet.freeNotes(mint).length,
-    );
-    if (merge.length < 2) continue;
-    try {
-      // Not waiting for the merged note to be usable: a later round (or this one's orders) uses it.
-      const r = await mergeNotes(client, { mint, commitments: merge, waitUsable: false });
-      onEvent({ event: 'merge', side, notes: r.spent.length, amount: r.note.amount });
-    } catch (err) {
-      onEvent({ event: 'merge_failed', side, error: (err as Error).message });
-    }
-  }
+  await mergeDust(trader, mid, onEvent);
 
   const balances = wallet.balances();
   const holdings = (side: Side) => {
