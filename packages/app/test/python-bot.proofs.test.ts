@@ -21,10 +21,13 @@ it('python3 is on this machine (the example bot below runs with it)', () => {
 if (hasPython)
   describe('the python bot, standard library only, through the app', () => {
     let proc: AppProcess | undefined;
+    let venueLog = ''; // the demo traders' lines among them: what a failed fill met
 
     beforeAll(async () => {
       // Two demo traders, as `npm start` runs four: the market the bot's default bid is priced for.
       proc = await startAppProcess([...FAST_SLOTS, '--demo-traders', '2']);
+      proc.venue.stdout!.on('data', (d) => (venueLog += String(d)));
+      proc.venue.stderr?.on('data', (d) => (venueLog += String(d)));
     });
 
     afterAll(async () => {
@@ -54,7 +57,10 @@ if (hasPython)
       expect(run.status, run.stderr + run.stdout).toBe(0);
       expect(run.stdout).toMatch(/bid 0\.5 SOL at 155 USDC/);
       const last = JSON.parse(run.stdout.trim().split('\n').at(-1)!) as { state: string; filled: string };
-      expect(last).toMatchObject({ state: 'fully_filled', filled: '0.5' });
+      expect(last, `${run.stdout}\n${venueLog.slice(-6000)}`).toMatchObject({
+        state: 'fully_filled',
+        filled: '0.5',
+      });
     });
 
     it('exits non-zero with the fix when the app refuses (a bid below the minimum size)', () => {

@@ -48,15 +48,22 @@ function untilSignal(): { running: () => boolean; stopped: Promise<void> } {
 async function logFills(traders: readonly Trader[], log: Log, t: () => string): Promise<void> {
   let firstFill = true;
   for (const tr of traders)
-    await tr.listen((kind, orderId) => {
+    await tr.listen((kind, orderId, _timeMs, reason) => {
       const order = tr.client.wallet.orders.get(orderId);
       if (!order) return; // another trader's (same account)
       if (kind !== 'fully_filled' && kind !== 'partially_filled' && kind !== 'settlement_failed') return;
-      const fields = { trader: tr.name, event: kind, side: order.side, orderId };
+      const fields = {
+        trader: tr.name,
+        event: kind,
+        side: order.side,
+        orderId,
+        ...(reason ? { reason } : {}),
+      };
       if (kind === 'fully_filled' && firstFill) {
         firstFill = false;
         log(`FIRST fully_filled ${orderId} (${tr.name}) ${t()} after start`, fields);
-      } else log(`${tr.name} ${orderId.slice(0, 8)} ${order.side} ${kind}`, fields);
+      } else
+        log(`${tr.name} ${orderId.slice(0, 8)} ${order.side} ${kind}${reason ? ` (${reason})` : ''}`, fields);
     });
 }
 
