@@ -13,6 +13,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'node:https';
+import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RpcError } from '@nightjar/ledger';
 import { loadOrCreateLedgerIdentity, RpcLedgerClient } from '@nightjar/ledger';
@@ -266,10 +267,32 @@ describe('nightjar start', () => {
     const start = spawnSync(process.execPath, [BIN, 'start', '--help'], { encoding: 'utf8' });
     expect(start.status).toBe(0);
     expect(start.stdout).toContain('--no-app');
-    expect(start.stdout).toMatch(/--app-port P .*default 8480; 0 picks a free one/);
+    expect(start.stdout).toMatch(/--app-port P .*default 8480, or the next free one/);
     const app = spawnSync(process.execPath, [BIN, 'app', '--help'], { encoding: 'utf8' });
     expect(app.status).toBe(0);
     expect(app.stdout).toContain('nightjar app [--port P] [--data-dir D]');
     expect(app.stdout).toContain('api-token');
   });
+
+  it('a taken --app-port or --port the user gave stops start before the venue boots, naming the flag', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'nightjar-port-'));
+    dirs.push(dir);
+    const holder = createServer();
+    await new Promise<void>((r) => holder.listen({ host: '127.0.0.1', port: 0 }, r));
+    const port = String((holder.address() as { port: number }).port);
+    try {
+      const run = (args: string[]) =>
+        spawnSync(process.execPath, [BIN, 'start', '--data-dir', dir, ...args], { encoding: 'utf8' });
+      const app = run(['--port', '0', '--app-port', port]);
+      expect(app.status).not.toBe(0);
+      expect(app.stderr).toContain(`port ${port} on 127.0.0.1 is taken (--app-port ${port})`);
+      expect(app.stderr).not.toContain('EADDRINUSE');
+      const engine = run(['--no-app', '--port', port]);
+      expect(engine.status).not.toBe(0);
+      expect(engine.stderr).toContain(`(--port ${port}): another program listens there`);
+      expect(existsSync(join(dir, 'ready.json'))).toBe(false);
+    } finally {
+      await new Promise((r) => holder.close(r));
+    }
+  }, 60_000);
 });

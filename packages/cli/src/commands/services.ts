@@ -8,6 +8,7 @@ import { writeSecretFile } from '@nightjar/protocol';
 import { LEDGER_OPTIONS, LEDGER_USAGE, startLedger } from './ledger.js';
 import { START_OPTIONS, START_USAGE, startVenue } from './start.js';
 import { portOption, positiveIntOption, UsageError } from '../args.js';
+import { choosePort, movedPortNote } from '../ports.js';
 import type { Ready } from '../config.js';
 import { str, type Command } from '../command.js';
 
@@ -115,7 +116,7 @@ export const start: Command = {
     `\n  --demo-traders N     also run N simulated traders (own process, SDK only) that quote and trade (dev mode)` +
     `\n  --no-app             do not start the trading app (by default \`nightjar app\` runs beside the venue,\n` +
     `                       in its own process; ready.json's app_url is its one-time login URL)` +
-    `\n  --app-port P         port of the trading app on 127.0.0.1 (default ${DEFAULT_APP_PORT}; 0 picks a free one)`,
+    `\n  --app-port P         port of the trading app on 127.0.0.1 (default ${DEFAULT_APP_PORT}, or the next free one\n                       when it is taken; 0 picks any free one; a given port that is taken is an error)`,
   options: {
     ...START_OPTIONS,
     'demo-traders': { type: 'string' },
@@ -134,7 +135,15 @@ export const start: Command = {
       '--app-port': 1,
     });
     const withApp = values['no-app'] !== true;
-    const appPort = portOption(str(values, 'app-port'), DEFAULT_APP_PORT);
+    const appPortFlag = str(values, 'app-port');
+    // Checked before the venue starts: a taken port the user named stops here, not after a boot.
+    const appPort = withApp
+      ? await choosePort(
+          '--app-port',
+          appPortFlag === undefined ? undefined : portOption(appPortFlag, 0, '--app-port'),
+          DEFAULT_APP_PORT,
+        )
+      : undefined;
     if (!venueArgv.some((a) => a === '--data-dir' || a.startsWith('--data-dir=')))
       venueArgv.push('--data-dir', paths.dataDir);
     const production = values['no-dev'] === true || str(values, 'platform') === 'dstack';
@@ -144,7 +153,7 @@ export const start: Command = {
     let appChild: ChildProcess | undefined;
     if (withApp) {
       try {
-        const started = await forkApp(paths.dataDir, appPort, venue.ready);
+        const started = await forkApp(paths.dataDir, appPort?.port ?? 0, venue.ready);
         appChild = started.child;
         venue.writeReady({ app_url: started.url });
       } catch (err) {
@@ -160,6 +169,9 @@ export const start: Command = {
     });
     const { admin: _admin, ...publicReady } = venue.ready;
     const first = venue.firstAdmin;
+    const portNotes = [venue.portNote, appPort && movedPortNote('the trading app', appPort)].filter(
+      (n): n is string => n !== undefined,
+    );
     out.result(
       {
         ...publicReady,
@@ -167,8 +179,10 @@ export const start: Command = {
         demo_traders: n,
         mode: venue.dev ? 'dev' : 'production',
         ...(first ? { first_admin: first } : {}),
+        ...(portNotes.length ? { port_notes: portNotes } : {}),
       },
-      `nightjar venue ready at ${venue.ready.base_url} (ledger ${venue.ready.ledger_tls_url ?? venue.ready.ledger_url}); details in ${venue.readyFile}\n` +
+      portNotes.map((n) => `${n}\n`).join('') +
+        `nightjar venue ready at ${venue.ready.base_url} (ledger ${venue.ready.ledger_tls_url ?? venue.ready.ledger_url}); details in ${venue.readyFile}\n` +
         (venue.ready.app_url
           ? `trading app: open ${venue.ready.app_url} (a one-time link; \`nightjar app --link\` prints a new one)\n`
           : '') +
@@ -177,7 +191,7 @@ export const start: Command = {
             `  api_key ${first.api_key}\n  api_secret ${first.api_secret}\n  passphrase ${first.passphrase}\n` +
             `log in with \`nightjar login --api-key ... --api-secret ... --passphrase ...\`\n`
           : '') +
-        `next: \`npx nightjar wallet init\`, then see docs/quickstart.md${n ? `\n${n} demo traders starting (they trade as the dev admin): \`npx nightjar watch\` shows their orders and fills` : ''}`,
+        `next: \`npx nightjar wallet init\`, then see docs/quickstart.md${n ? `\n${n} demo traders starting (each with its own account): \`npx nightjar status\` shows the market` : ''}`,
     );
     return 0;
   },
