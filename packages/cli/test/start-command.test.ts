@@ -295,4 +295,34 @@ describe('nightjar start', () => {
       await new Promise((r) => holder.close(r));
     }
   }, 60_000);
+
+  it("the venue process logs one format: every stderr line, the app child's too, is a pino JSON record", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'nightjar-log-'));
+    dirs.push(dir);
+    const venue = spawn(
+      process.execPath,
+      [BIN, 'start', '--port', '0', '--app-port', '0', '--data-dir', dir],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let out = '';
+    let err = '';
+    venue.stdout.on('data', (d) => (out += String(d)));
+    venue.stderr.on('data', (d) => (err += String(d)));
+    const exited = new Promise<number | null>((r) => venue.once('exit', r));
+    await new Promise<void>((resolve, reject) => {
+      venue.stdout.on('data', () => out.includes('venue ready at') && resolve());
+      venue.once('exit', () => reject(new Error(`venue exited early: ${out} ${err}`)));
+    });
+    venue.kill('SIGINT');
+    expect(await exited).toBe(0);
+    const lines = err.split('\n').filter((l) => l.trim());
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) {
+      const record = JSON.parse(line) as { level?: unknown; msg?: unknown };
+      expect(typeof record.level, line).toBe('number');
+      expect(typeof record.msg, line).toBe('string');
+    }
+    expect(lines.some((l) => l.includes('SIGINT: shutting down'))).toBe(true);
+    expect(out).toContain('trading app: open http://127.0.0.1:');
+  }, 120_000);
 });

@@ -9,20 +9,26 @@ import { LEDGER_OPTIONS, LEDGER_USAGE, startLedger } from './ledger.js';
 import { START_OPTIONS, START_USAGE, startVenue } from './start.js';
 import { portOption, positiveIntOption, UsageError } from '../args.js';
 import { choosePort, movedPortNote } from '../ports.js';
+import { VenueLog } from '../venue-log.js';
 import type { Ready } from '../config.js';
 import { str, type Command } from '../command.js';
 
 /** Keeps a long-running service up until Ctrl-C or SIGTERM, then closes it. */
-function closeOnSignal(close: () => Promise<void>): void {
+function closeOnSignal(close: () => Promise<void>, log?: VenueLog): void {
   let closing = false;
+  const say = (text: string, failed = false) => {
+    if (!log) process.stderr.write(text + '\n');
+    else if (failed) log.warn({}, text);
+    else log.info({}, text);
+  };
   const stop = (signal: string) => {
     if (closing) return;
     closing = true;
-    process.stderr.write(`${signal}: shutting down\n`);
+    say(`${signal}: shutting down`);
     close().then(
       () => process.exit(0),
       (err: unknown) => {
-        process.stderr.write(`shutdown failed: ${err instanceof Error ? err.message : String(err)}\n`);
+        say(`shutdown failed: ${err instanceof Error ? err.message : String(err)}`, true);
         process.exit(1);
       },
     );
@@ -47,12 +53,23 @@ function withoutFlags(argv: string[], drop: Record<string, 0 | 1>): string[] {
 const BIN = fileURLToPath(new URL('../../bin/nightjar.mjs', import.meta.url));
 
 /** The demo traders in their own process (`nightjar demo-traders`), stopped with the venue. */
-function forkDemoTraders(n: number, dataDir: string): ChildProcess {
+function forkDemoTraders(n: number, dataDir: string, log: VenueLog): ChildProcess {
   const since = String(Math.round(performance.timeOrigin));
-  const args = [BIN, 'demo-traders', '--traders', String(n), '--data-dir', dataDir, '--since', since];
-  const child = spawn(process.execPath, args, {
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
+  const args = [
+    BIN,
+    'demo-traders',
+    '--traders',
+    String(n),
+    '--data-dir',
+    dataDir,
+    '--since',
+    since,
+    '--json',
+  ];
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  // Its JSON lines become records of the venue's log, not plain lines beside them.
+  log.follow(child.stdout, 'demo-traders', 'info');
+  log.follow(child.stderr, 'demo-traders', 'warn');
   return child;
 }
 
@@ -65,11 +82,13 @@ async function forkApp(
   dataDir: string,
   port: number,
   ready: Ready,
+  log: VenueLog,
 ): Promise<{ child: ChildProcess; url: string }> {
   const pending = join(dataDir, 'ready.pending.json');
   writeSecretFile(pending, JSON.stringify(ready));
   const args = [BIN, 'app', '--data-dir', dataDir, '--port', String(port), '--ready-file', pending, '--json'];
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  log.follow(child.stderr, 'app', 'warn');
   try {
     const url = await new Promise<string>((resolve, reject) => {
       let out = '';
@@ -88,9 +107,9 @@ async function forkApp(
       });
       child.once('exit', (code) => reject(new Error(`the app exited (${code}) before it was ready`)));
     });
-    // Later output of the app (nothing, with --json, unless it fails) goes to this terminal.
+    // Later output of the app (nothing, with --json, unless it fails) goes to the venue's log.
     child.stdout?.removeAllListeners('data');
-    child.stdout?.pipe(process.stderr);
+    log.follow(child.stdout, 'app', 'info');
     return { child, url };
   } catch (err) {
     if (child.exitCode === null) child.kill('SIGTERM');
@@ -149,11 +168,12 @@ export const start: Command = {
     const production = values['no-dev'] === true || str(values, 'platform') === 'dstack';
     if (production && n > 0)
       throw new UsageError('--demo-traders needs dev mode: the traders use the faucet and the dev admin');
-    const venue = await startVenue(venueArgv, { deferReady: withApp });
+    const log = new VenueLog();
+    const venue = await startVenue(venueArgv, { deferReady: withApp, log });
     let appChild: ChildProcess | undefined;
     if (withApp) {
       try {
-        const started = await forkApp(paths.dataDir, appPort?.port ?? 0, venue.ready);
+        const started = await forkApp(paths.dataDir, appPort?.port ?? 0, venue.ready, log);
         appChild = started.child;
         venue.writeReady({ app_url: started.url });
       } catch (err) {
@@ -161,12 +181,12 @@ export const start: Command = {
         throw err;
       }
     }
-    const child = n > 0 ? forkDemoTraders(n, paths.dataDir) : undefined;
+    const child = n > 0 ? forkDemoTraders(n, paths.dataDir, log) : undefined;
     closeOnSignal(async () => {
       await stopChild(child);
       await stopChild(appChild);
       await venue.close();
-    });
+    }, log);
     const { admin: _admin, ...publicReady } = venue.ready;
     const first = venue.firstAdmin;
     const portNotes = [venue.portNote, appPort && movedPortNote('the trading app', appPort)].filter(

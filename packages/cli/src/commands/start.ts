@@ -33,6 +33,7 @@ import { ensurePrivateDir, readSecretFile, writeSecretFile } from '@nightjar/pro
 import { parseOptions, portOption, positiveIntOption, UsageError } from '../args.js';
 import { readAuthorityKey, type LoadedAuthority } from '../authority-key.js';
 import { choosePort, movedPortNote, type ChosenPort } from '../ports.js';
+import { VenueLog } from '../venue-log.js';
 import type { Options } from '../command.js';
 import type { Ready } from '../config.js';
 import type { Credentials } from '@nightjar/sdk';
@@ -261,7 +262,7 @@ function remoteLedger(c: StartConfig, url: string): VenueLedger {
  */
 export async function startVenue(
   argv: string[],
-  options: { deferReady?: boolean } = {},
+  options: { deferReady?: boolean; log?: VenueLog } = {},
 ): Promise<RunningVenue> {
   const c = await startConfig(argv);
   const { opts, dev, authority, circuitKeys, dataDir, ledgerTlsPin } = c;
@@ -301,7 +302,8 @@ export async function startVenue(
       // Match proofs: made by the default prover (worker threads), checked with this key first.
       validMatchKey: circuitKeys.keys.valid_match_v2,
       circuitKeys: circuitKeysInfo(circuitKeys),
-      logger: { level: 'warn' },
+      // The venue process's one log format (venue-log.ts): pino JSON, or drawn on a terminal.
+      logger: { level: 'warn', stream: (options.log ?? new VenueLog()).stream },
       ...(c.platformKind === 'dstack' ? { attestation: { platform: await DstackPlatform.open() } } : {}),
       // With --ledger URL and no authority here, the engine logs that the operator must register its key.
       ...(registerTeeKeys ? { registerTeeKeys } : {}),
