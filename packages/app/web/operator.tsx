@@ -4,7 +4,7 @@
  * defensively (unknown fields are shown as key/value pairs, numbers may arrive as strings).
  */
 import { useCallback, useEffect, useState } from 'preact/hooks';
-import type { MarketView, VenueView } from '../src/api-types.js';
+import type { MarketView, OperatorSessionView, VenueView } from '../src/api-types.js';
 import { api, ApiFailure, errorOf, listOf, type ErrorBody } from './api.js';
 import { ErrorBox, Section } from './components.js';
 import { KeyValues, obj, type Obj } from './key-values.js';
@@ -27,6 +27,18 @@ interface OperatorData {
 export function OperatorView({ venue, markets }: { venue: VenueView | undefined; markets: MarketView[] }) {
   const [auth, setAuth] = useState<'unknown' | 'out' | 'in'>('unknown');
   const [data, setData] = useState<OperatorData>({ errors: {} });
+
+  // Asked first: no admin read is sent before a login (so no 401s in the browser console).
+  const check = useCallback(async () => {
+    try {
+      const session = await api<OperatorSessionView>('GET', '/operator/session');
+      if (session.logged_in) return true;
+    } catch {
+      // The login form is shown; its own errors say what went wrong.
+    }
+    setAuth('out');
+    return false;
+  }, []);
 
   const load = useCallback(async () => {
     const parts = ['status', 'transparency', 'metrics', 'drain', 'accounts'] as const;
@@ -53,8 +65,17 @@ export function OperatorView({ venue, markets }: { venue: VenueView | undefined;
   }, []);
 
   useEffect(() => {
-    void load();
-  }, [load]);
+    void check().then((loggedIn) => (loggedIn ? load() : undefined));
+  }, [check, load]);
+
+  const logout = useCallback(async () => {
+    try {
+      await api('POST', '/operator/logout');
+    } finally {
+      setData({ errors: {} });
+      setAuth('out');
+    }
+  }, []);
   useEffect(() => {
     if (auth !== 'in') return;
     const t = setInterval(() => void load(), REFRESH_MS);
@@ -69,6 +90,9 @@ export function OperatorView({ venue, markets }: { venue: VenueView | undefined;
         <div class="actions">
           <button type="button" class="secondary" onClick={() => void load()}>
             Refresh
+          </button>
+          <button type="button" class="secondary" data-testid="op-logout" onClick={() => void logout()}>
+            Log out admin
           </button>
         </div>
         <ErrorBox error={data.errors.status} title="Status unavailable" />

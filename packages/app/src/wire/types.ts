@@ -20,6 +20,7 @@ export type OrderPreview = Infer<typeof v.orderPreview>;
 export type OrderView = Infer<typeof v.orderView>;
 export type FillView = Infer<typeof v.fillView>;
 export type OperatorLoginView = Infer<typeof v.operatorLoginView>;
+export type OperatorSessionView = Infer<typeof v.operatorSessionView>;
 export type DrainView = Infer<typeof v.drainView>;
 export type OperatorStatusView = Infer<typeof v.operatorStatusView>;
 export type TransparencyView = Infer<typeof v.transparencyView>;

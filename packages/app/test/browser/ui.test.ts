@@ -339,6 +339,28 @@ describe('the trading app in a browser (fake API)', () => {
     expect(await overflow()).toBeLessThanOrEqual(0);
   });
 
+  it('operator view: no admin read (no 401 in the console) before the login, and Log out ends it', async () => {
+    const page = await open({}, VIEWPORTS.desktop, '#/operator');
+    await page.getByLabel('API key').waitFor();
+    const operatorReads = () =>
+      api!.requests.filter(
+        (r) => r.startsWith('GET /api/v1/operator/') && r !== 'GET /api/v1/operator/session',
+      );
+    expect(operatorReads()).toEqual([]);
+    expect(consoleErrors.filter((e) => e.includes('401'))).toEqual([]);
+    await page.getByRole('button', { name: 'Use the dev admin' }).click();
+    await page.getByRole('heading', { name: 'Transparency' }).waitFor();
+    expect(operatorReads().length).toBeGreaterThan(0);
+    await page.getByRole('button', { name: 'Log out admin' }).click();
+    await page.getByLabel('API key').waitFor();
+    expect(api!.requests).toContain('POST /api/v1/operator/logout');
+    expect(api!.operator.loggedIn).toBe(false);
+    const cookies = await context!.cookies();
+    expect(cookies.find((c) => c.name === 'nightjar_session')?.value).toBe('after-logout');
+    await expect.poll(() => page.getByRole('heading', { name: 'Transparency' }).count()).toBe(0);
+    expect(consoleErrors.filter((e) => e.includes('401'))).toEqual([]);
+  });
+
   it('operator view: dev-admin login, then status, transparency per mint, metrics per stage, drain and accounts', async () => {
     const page = await open({}, VIEWPORTS.desktop, '#/operator');
     await page.getByLabel('API key').fill('wrong');
