@@ -135,12 +135,21 @@ describe('Output.progress stages', () => {
     });
   }
 
-  it("without a terminal: a line when a stage begins and one with that stage's own duration when it ends", async () => {
-    const tty = process.stderr.isTTY;
-    process.stderr.isTTY = false;
-    let now = 1_000_000;
+  /** Runs `check` with stderr seen as a terminal (or not) and its writes captured. */
+  async function onStderr(tty: boolean, check: () => Promise<void>): Promise<void> {
+    const was = process.stderr.isTTY;
+    process.stderr.isTTY = tty;
     try {
       capture();
+      await check();
+    } finally {
+      process.stderr.isTTY = was;
+    }
+  }
+
+  it("without a terminal: a line when a stage begins and one with that stage's own duration when it ends", () =>
+    onStderr(false, async () => {
+      let now = 1_000_000;
       const value = await new Output(false, () => now).progress('splitting', async (stage) => {
         now += 500; // before the first stage
         stage('proving');
@@ -160,17 +169,11 @@ describe('Output.progress stages', () => {
         'splitting: sending took 0.3s\n',
         'splitting… done (3.8s in all)\n',
       ]);
-    } finally {
-      process.stderr.isTTY = tty;
-    }
-  });
+    }));
 
-  it('on a terminal: the running stage shows its own elapsed time; a failure names the stage it ended in', async () => {
-    const tty = process.stderr.isTTY;
-    process.stderr.isTTY = true;
-    let now = 0;
-    try {
-      capture();
+  it('on a terminal: the running stage shows its own elapsed time; a failure names the stage it ended in', () =>
+    onStderr(true, async () => {
+      let now = 0;
       const failing = new Output(false, () => now).progress('withdrawing', async (stage) => {
         now += 4_000;
         stage('proving');
@@ -187,10 +190,7 @@ describe('Output.progress stages', () => {
         '\rwithdrawing: sending failed after 0.7s\n',
         '\rwithdrawing… failed (6.2s in all)\n',
       ]);
-    } finally {
-      process.stderr.isTTY = tty;
-    }
-  });
+    }));
 
   it('with --json: nothing on stderr', async () => {
     capture();
