@@ -24,21 +24,18 @@ interface OperatorData {
   errors: Partial<Record<'status' | 'transparency' | 'metrics' | 'drain' | 'accounts', ErrorBody>>;
 }
 
+/** Asked first: no admin read is sent before a login (so no 401s in the browser console). */
+async function operatorLoggedIn(): Promise<boolean> {
+  try {
+    return (await api<OperatorSessionView>('GET', '/operator/session')).logged_in;
+  } catch {
+    return false; // the login form is shown; its own errors say what went wrong
+  }
+}
+
 export function OperatorView({ venue, markets }: { venue: VenueView | undefined; markets: MarketView[] }) {
   const [auth, setAuth] = useState<'unknown' | 'out' | 'in'>('unknown');
   const [data, setData] = useState<OperatorData>({ errors: {} });
-
-  // Asked first: no admin read is sent before a login (so no 401s in the browser console).
-  const check = useCallback(async () => {
-    try {
-      const session = await api<OperatorSessionView>('GET', '/operator/session');
-      if (session.logged_in) return true;
-    } catch {
-      // The login form is shown; its own errors say what went wrong.
-    }
-    setAuth('out');
-    return false;
-  }, []);
 
   const load = useCallback(async () => {
     const parts = ['status', 'transparency', 'metrics', 'drain', 'accounts'] as const;
@@ -65,8 +62,8 @@ export function OperatorView({ venue, markets }: { venue: VenueView | undefined;
   }, []);
 
   useEffect(() => {
-    void check().then((loggedIn) => (loggedIn ? load() : undefined));
-  }, [check, load]);
+    void operatorLoggedIn().then((loggedIn) => (loggedIn ? load() : setAuth('out')));
+  }, [load]);
 
   const logout = useCallback(async () => {
     try {
