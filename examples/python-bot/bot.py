@@ -12,11 +12,16 @@ zero-knowledge proofs and signs; this bot only speaks JSON over HTTP to 127.0.0.
 6. prints what happened. Any error exits non-zero with the app's message and its fix.
 
 Usage: python3 bot.py [--data-dir D] [--market SOL-USDC] [--amount 0.5] [--price 155]
-                      [--deposit 100] [--wait 60]
+                      [--deposit 100] [--wait 60] [--app-url URL --token-file FILE]
 
 The default bid, 0.5 SOL at up to 155 USDC, fills on the demo market (`npm start -- --demo-traders 4`)
 within seconds: its traders quote around 150 (148 to 152), and a batch clears at one uniform price, so
 the bid fills at that price, never worse than its limit.
+
+Its own account: the bot trades as the account of the app it talks to. For an account of its own
+(apart from the web page's), run an app for it and point the bot there:
+  npx nightjar app --port 8490 --state-dir .nightjar/bot-app
+  python3 bot.py --app-url http://127.0.0.1:8490 --token-file .nightjar/bot-app/api-token
 """
 
 import argparse
@@ -66,15 +71,18 @@ class App:
             raise ApiError(e.code, parsed) from None
 
 
-def connect(data_dir):
-    """The app's origin (from ready.json's app_url) and the bot token."""
-    with open(os.path.join(data_dir, "ready.json"), encoding="utf-8") as f:
-        ready = json.load(f)
-    app_url = ready.get("app_url")
+def connect(data_dir, app_url=None, token_file=None):
+    """The app's origin (--app-url, else ready.json's app_url) and the bot token (--token-file, else
+    <data-dir>/app/api-token). The bot trades as the app's account: give it an app of its own
+    (`nightjar app --port 8490 --state-dir <data-dir>/bot-app`) to keep its orders apart."""
+    if not app_url:
+        with open(os.path.join(data_dir, "ready.json"), encoding="utf-8") as f:
+            ready = json.load(f)
+        app_url = ready.get("app_url")
     if not app_url:
         raise SystemExit("ready.json has no app_url: start the venue with the app (`npm start`, not --no-app)")
     parts = urllib.parse.urlsplit(app_url)
-    with open(os.path.join(data_dir, "app", "api-token"), encoding="utf-8") as f:
+    with open(token_file or os.path.join(data_dir, "app", "api-token"), encoding="utf-8") as f:
         token = f.read().strip()
     return App("%s://%s" % (parts.scheme, parts.netloc), token)
 
@@ -88,9 +96,11 @@ def main():
                    help="limit price, quote per base (the demo market trades around 150: 155 fills there)")
     p.add_argument("--deposit", default="100", help="quote to deposit first, human units")
     p.add_argument("--wait", type=float, default=60.0, help="seconds to watch the bid before cancelling it")
+    p.add_argument("--app-url", help="the app to trade through (default: ready.json's app_url)")
+    p.add_argument("--token-file", help="its bot token (default: <data-dir>/app/api-token)")
     args = p.parse_args()
 
-    app = connect(args.data_dir)
+    app = connect(args.data_dir, args.app_url, args.token_file)
 
     venue = app.call("GET", "/venue")
     if venue["attestation"] != "verified":

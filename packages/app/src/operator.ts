@@ -91,6 +91,14 @@ export class Operators {
     this.bySession.set(to, op);
   }
 
+  /** Whether `sessionId` holds an operator login: what the page asks before any admin read. */
+  sessionView(sessionId: string): { logged_in: boolean; api_key?: string; account_id?: string } {
+    const op = this.bySession.get(sessionId);
+    return op
+      ? { logged_in: true, api_key: op.apiKey, account_id: op.client.accountId }
+      : { logged_in: false };
+  }
+
   async logout(sessionId: string): Promise<void> {
     const op = this.bySession.get(sessionId);
     this.bySession.delete(sessionId);

@@ -43,7 +43,10 @@ export interface CreateAppServerOptions {
   host?: '127.0.0.1';
   /** Fastify's logger (default off). Request URLs are logged without their query (the token). */
   logger?: FastifyServerOptions['logger'];
-  /** The trading account (default `<state>/credentials.json`, else a dev venue's admin). */
+  /**
+   * The trading account (default `<state>/credentials.json`; on a dev venue without it, an `app`
+   * account the app makes with the dev admin at its first connection and saves there).
+   */
   credentials?: Credentials;
   /** Test seams: the wallet's password and scrypt cost, a stand-in prover, the slot length. */
   walletPassword?: string;
@@ -203,12 +206,14 @@ function openVenue(
   const venue = new VenueSession(
     config,
     wallet,
-    options.credentials ?? state.credentials(config.admin),
+    options.credentials ?? state.credentials(),
     state.sdkStateDir,
     {
       ...(options.prover ? { prover: options.prover } : {}),
       ...(options.slotMs ? { slotMs: options.slotMs } : {}),
       ...(options.freshNoteHoldMs ? { freshNoteHold: { maxMs: options.freshNoteHoldMs } } : {}),
+      // A dev venue: the app's own account, made once with the dev admin (never trading as it).
+      ...(options.credentials ? {} : { saveCredentials: (c: Credentials) => state.saveCredentials(c) }),
     },
     {
       venue: (view) => sockets.broadcast({ type: 'venue', venue: view }),

@@ -1,7 +1,8 @@
 /**
  * The app's own state directory, `<data-dir>/app/` (mode 0700, every file 0600): the wallet
  * (`wallet.json`, encrypted with the random password in `wallet-password`), the trading account's
- * credentials (`credentials.json`; without it a dev venue's admin from ready.json), the bot API
+ * credentials (`credentials.json`; on a dev venue without it, an `app` account made with the dev
+ * admin of ready.json at the first connection and saved there), the bot API
  * token (`api-token`), and the accounts the app created (`accounts.json`: no secrets). Orders and
  * fills are the wallet's (`orders.json` and `fills.json` of older versions are migrated into it
  * once and renamed `*.migrated`: trading/migrate-memory.ts).
@@ -90,10 +91,15 @@ export class AppState {
     return fileSecret(this.apiTokenFile);
   }
 
-  /** Saved trading credentials, else the dev admin of ready.json; undefined when neither. */
-  credentials(fallback: Credentials | undefined): Credentials | undefined {
+  /** The saved trading credentials (`credentials.json`), if any. */
+  credentials(): Credentials | undefined {
     const saved = readSecretFile(this.credentialsFile);
-    return saved === undefined ? fallback : (JSON.parse(saved) as Credentials);
+    return saved === undefined ? undefined : (JSON.parse(saved) as Credentials);
+  }
+
+  /** Keeps the trading credentials (0600, in the state directory, 0700). */
+  saveCredentials(credentials: Credentials): void {
+    writeSecretFile(this.credentialsFile, JSON.stringify(credentials) + '\n');
   }
 
   /** A JSON document of the app's memory (`accounts.json`...), or `empty` when there is none. */

@@ -7,6 +7,7 @@
  * until a check passes again: trading routes answer 503 ATTESTATION_FAILED.
  */
 import {
+  createAccount,
   createClient,
   createStream,
   type Client,
@@ -51,6 +52,11 @@ export interface ClientHooks {
   slotMs?: number;
   /** The SDK's fresh-note hold (`freshNoteHoldMs`): a new deposit waits a random time to back an order. */
   freshNoteHold?: FreshNoteHoldOptions;
+  /**
+   * Keeps the trading account the app made for itself on a dev venue (with the dev admin, once):
+   * the app trades as its own account, never as the admin the other surfaces could share.
+   */
+  saveCredentials?: (credentials: Credentials) => void;
 }
 
 const TITLES: Record<AttestationCheck['id'], string> = {
@@ -118,7 +124,7 @@ export class VenueSession {
   constructor(
     private readonly config: VenueConfig,
     private readonly wallet: Wallet,
-    private readonly credentials: Credentials | undefined,
+    private credentials: Credentials | undefined,
     private readonly stateDir: string,
     private readonly hooks: ClientHooks,
     private readonly on: VenueListener,
@@ -208,6 +214,24 @@ export class VenueSession {
     if (isAttestationFailure(err)) this.fail(err);
   }
 
+  /** A dev venue and no account yet: the app's own (`app`), made with the dev admin and kept. */
+  private async ownDevAccount(): Promise<void> {
+    const admin = this.config.admin;
+    if (this.credentials || !admin || !this.hooks.saveCredentials) return;
+    const adminClient = await createClient(this.clientParameters(admin));
+    try {
+      const created = await createAccount(adminClient, { label: 'app' });
+      this.credentials = {
+        api_key: created.api_key,
+        api_secret: created.api_secret,
+        passphrase: created.passphrase,
+      };
+      this.hooks.saveCredentials(this.credentials);
+    } finally {
+      await adminClient.close();
+    }
+  }
+
   private async open(): Promise<void> {
     if (this.failed) return;
     if (!this.credentials) {
@@ -222,6 +246,7 @@ export class VenueSession {
     }
     let client: Client;
     try {
+      await this.ownDevAccount();
       client = await createClient({
         ...this.clientParameters(
           this.credentials ?? { api_key: 'none', api_secret: 'none', passphrase: 'none' },

@@ -5,7 +5,8 @@
  * from a second trader that fills and settles), the operator views, and the OpenAPI document.
  */
 import { randomBytes } from 'node:crypto';
-import { statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { mintAddress } from '@nightjar/protocol/ledger-client';
 import { addressToBase58 } from '@nightjar/protocol';
 import { Validator } from '@seriousme/openapi-schema-validator';
@@ -682,6 +683,9 @@ describe('browser sessions (28.12)', () => {
 describe('the operator', () => {
   it('needs an operator login, held by the app (the credentials never come back)', async () => {
     const cookie = await browserSession(app);
+    // What the operator page asks first: an answer, not a 401 (issue 32 item 9).
+    const asked = await http(app, 'GET', '/api/v1/operator/session', { headers: { cookie } });
+    expect([asked.status, asked.body]).toEqual([200, { logged_in: false }]);
     const before = await http(app, 'GET', '/api/v1/operator/transparency', { headers: { cookie } });
     expect(before.status).toBe(401);
     expect(code(before)).toBe('OPERATOR_LOGIN_REQUIRED');
@@ -702,11 +706,21 @@ describe('the operator', () => {
       body: { api_key: 'x', api_secret: 'y', passphrase: 'z' },
     });
     expect(wrong.status).toBeGreaterThanOrEqual(400);
+    const loggedIn = await http(app, 'GET', '/api/v1/operator/session', { headers: { cookie: rotated } });
+    expect(loggedIn.body).toMatchObject({ logged_in: true, api_key: venue.v.admin.api_key });
     const logout = await http(app, 'POST', '/api/v1/operator/logout', { headers: { cookie: rotated } });
     expect(logout.status).toBe(200);
-    const after = await http(app, 'GET', '/api/v1/operator/status', { headers: { cookie: rotated } });
+    // The cookie that carried the admin login is void; the session goes on with a new one, logged out.
+    const fresh = sessionCookie(logout);
+    expect(fresh).toBeTruthy();
+    expect(fresh).not.toBe(rotated);
+    const stale = await http(app, 'GET', '/api/v1/operator/session', { headers: { cookie: rotated } });
+    expect(stale.status).toBe(401);
+    const after = await http(app, 'GET', '/api/v1/operator/status', { headers: { cookie: fresh! } });
     expect(after.status).toBe(401);
     expect(code(after)).toBe('OPERATOR_LOGIN_REQUIRED');
+    const asked2 = await http(app, 'GET', '/api/v1/operator/session', { headers: { cookie: fresh! } });
+    expect(asked2.body).toEqual({ logged_in: false });
   });
 
   it('status, transparency per mint, metrics per stage, drain, accounts', async () => {
@@ -900,6 +914,52 @@ describe('the fresh-note hold (issue 30, item 6)', () => {
       expect(code(r)).toBe('NOTE_HELD');
     } finally {
       await held.close();
+    }
+  }, 60_000);
+});
+
+describe('every surface its own account (issue 32, item 5)', () => {
+  it("on a dev venue the app trades as its own account, never the dev admin's, kept across restarts", async () => {
+    // `alice` started with no credentials: she made her own account and saved it (0600 in 0700).
+    const file = join(app.stateDir, 'credentials.json');
+    const saved = JSON.parse(readFileSync(file, 'utf8')) as { api_key: string };
+    expect(saved.api_key).not.toBe(venue.v.admin.api_key);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(statSync(app.stateDir).mode & 0o777).toBe(0o700);
+    const aliceAccount = (await bot<VenueView>(app, 'GET', '/venue')).body.account_id;
+    expect(aliceAccount).toBeTruthy();
+    const aliceOrders = (await bot<OrderView[]>(app, 'GET', '/orders')).body;
+    expect(aliceOrders.length).toBeGreaterThan(0);
+
+    // Another surface on the same venue: another account, and none of alice's orders.
+    let carolAccount: string | undefined;
+    const carol = await startTestApp(venue, 'carol');
+    try {
+      carolAccount = await until(
+        async () => (await bot<VenueView>(carol, 'GET', '/venue')).body.account_id,
+        'carol connected',
+      );
+      expect(carolAccount).not.toBe(aliceAccount);
+      const carolOrders = (await bot<OrderView[]>(carol, 'GET', '/orders')).body;
+      const mine = new Set(aliceOrders.map((o) => o.order_id));
+      expect(carolOrders.filter((o) => mine.has(o.order_id))).toEqual([]);
+    } finally {
+      await carol.close();
+    }
+    // Restarted, carol is the same account (her saved credentials), not a new one.
+    const again = await startTestApp(venue, 'carol');
+    try {
+      const first = JSON.parse(readFileSync(join(venue.dir, 'carol', 'credentials.json'), 'utf8')) as {
+        api_key: string;
+      };
+      const againAccount = await until(
+        async () => (await bot<VenueView>(again, 'GET', '/venue')).body.account_id,
+        'carol connected again',
+      );
+      expect(againAccount).toBe(carolAccount);
+      expect(JSON.parse(readFileSync(join(venue.dir, 'carol', 'credentials.json'), 'utf8'))).toEqual(first);
+    } finally {
+      await again.close();
     }
   }, 60_000);
 });

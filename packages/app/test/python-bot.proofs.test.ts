@@ -5,6 +5,9 @@
  * The machine must have python3 (the first test says so).
  */
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAST_SLOTS, killAll, startAppProcess, type AppProcess } from '@nightjar/testkit/process';
@@ -88,5 +91,23 @@ if (hasPython)
         { encoding: 'utf8', env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1' } },
       );
       expect(run.stdout.trim()).toBe('UNAUTHORIZED 401');
+    });
+
+    it('--app-url and --token-file name the app the bot trades through (an app of its own)', () => {
+      const dir = mkdtempSync(join(tmpdir(), 'nightjar-bot-token-'));
+      try {
+        const tokenFile = join(dir, 'api-token');
+        writeFileSync(tokenFile, 'not-the-token\n', { mode: 0o600 });
+        const run = spawnSync(
+          'python3',
+          [BOT, '--data-dir', join(dir, 'nowhere'), '--app-url', proc!.origin, '--token-file', tokenFile],
+          { encoding: 'utf8', env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1' } },
+        );
+        // It asked the app named (no ready.json needed) with the token of that file: refused.
+        expect(run.status).not.toBe(0);
+        expect(run.stdout + run.stderr).toContain('UNAUTHORIZED (401)');
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
     });
   });

@@ -4,7 +4,7 @@
  * defensively (unknown fields are shown as key/value pairs, numbers may arrive as strings).
  */
 import { useCallback, useEffect, useState } from 'preact/hooks';
-import type { MarketView, VenueView } from '../src/api-types.js';
+import type { MarketView, OperatorSessionView, VenueView } from '../src/api-types.js';
 import { api, ApiFailure, errorOf, listOf, type ErrorBody } from './api.js';
 import { ErrorBox, Section } from './components.js';
 import { KeyValues, obj, type Obj } from './key-values.js';
@@ -22,6 +22,15 @@ interface OperatorData {
   drain?: Obj;
   accounts?: Obj[];
   errors: Partial<Record<'status' | 'transparency' | 'metrics' | 'drain' | 'accounts', ErrorBody>>;
+}
+
+/** Asked first: no admin read is sent before a login (so no 401s in the browser console). */
+async function operatorLoggedIn(): Promise<boolean> {
+  try {
+    return (await api<OperatorSessionView>('GET', '/operator/session')).logged_in;
+  } catch {
+    return false; // the login form is shown; its own errors say what went wrong
+  }
 }
 
 export function OperatorView({ venue, markets }: { venue: VenueView | undefined; markets: MarketView[] }) {
@@ -53,8 +62,17 @@ export function OperatorView({ venue, markets }: { venue: VenueView | undefined;
   }, []);
 
   useEffect(() => {
-    void load();
+    void operatorLoggedIn().then((loggedIn) => (loggedIn ? load() : setAuth('out')));
   }, [load]);
+
+  const logout = useCallback(async () => {
+    try {
+      await api('POST', '/operator/logout');
+    } finally {
+      setData({ errors: {} });
+      setAuth('out');
+    }
+  }, []);
   useEffect(() => {
     if (auth !== 'in') return;
     const t = setInterval(() => void load(), REFRESH_MS);
@@ -69,6 +87,9 @@ export function OperatorView({ venue, markets }: { venue: VenueView | undefined;
         <div class="actions">
           <button type="button" class="secondary" onClick={() => void load()}>
             Refresh
+          </button>
+          <button type="button" class="secondary" data-testid="op-logout" onClick={() => void logout()}>
+            Log out admin
           </button>
         </div>
         <ErrorBox error={data.errors.status} title="Status unavailable" />

@@ -7,6 +7,7 @@ import type { AppEvent, BalanceView, FillView, MarketView, OrderView, VenueView 
 import { api, errorOf, listOf, setSendGuard, type ErrorBody } from './api.js';
 import { connectEvents, type SocketState } from './events.js';
 import type { ProgressStep } from './ticket.js';
+import { appendStep } from './progress-steps.js';
 import { FAILED_HEADLINE } from './venue.js';
 
 /** The account's balances, orders and fills, and how to load them again. */
@@ -96,7 +97,7 @@ export function useVenueState() {
           case 'progress': {
             const ref = e.client_ref ?? '';
             const step = stepOf(e);
-            setProgress((prev) => ({ ...prev, [ref]: [...(prev[ref] ?? []), step].slice(-20) }));
+            setProgress((prev) => ({ ...prev, [ref]: appendStep(prev[ref] ?? [], step) }));
             break;
           }
           case 'connection':

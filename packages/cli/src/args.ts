@@ -21,11 +21,11 @@ export function parseOptions<T extends NonNullable<ParseArgsConfig['options']>>(
   }
 }
 
-export function portOption(value: string | undefined, fallback: number): number {
+export function portOption(value: string | undefined, fallback: number, flag = '--port'): number {
   if (value === undefined) return fallback;
   const port = Number(value);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
-    throw new UsageError(`--port must be 0..65535, got ${value}`);
+    throw new UsageError(`${flag} must be 0..65535, got ${value}`);
   return port;
 }
 

@@ -74,12 +74,15 @@ export const credentialsFile = (paths: Paths) => join(paths.home, 'credentials.j
 export const walletFile = (paths: Paths) => join(paths.home, 'wallet.json');
 export const stateDir = (paths: Paths) => join(paths.home, 'state');
 
-/** Saved credentials, else the dev admin of ready.json (so the local venue works with no login). */
-export function loadCredentials(paths: Paths, ready: Ready): Credentials {
+/** The CLI's saved trading credentials (`<home>/credentials.json`), if any. */
+export function savedCredentials(paths: Paths): Credentials | undefined {
   const saved = readSecretFile(credentialsFile(paths));
-  if (saved !== undefined) return JSON.parse(saved) as Credentials;
-  if (ready.admin) return ready.admin;
-  throw new CliError(
+  return saved === undefined ? undefined : (JSON.parse(saved) as Credentials);
+}
+
+/** Saved credentials, else the CLI cannot trade: a venue with no dev admin needs a login. */
+export function notLoggedIn(): CliError {
+  return new CliError(
     'not logged in: run `nightjar login --api-key K --api-secret S --passphrase P`',
     EXIT.auth,
   );

@@ -1,6 +1,8 @@
 /** Opens the SDK client and the wallet from ready.json and the config directory. */
 import { existsSync, readFileSync } from 'node:fs';
+import { createSecretFile } from '@nightjar/protocol';
 import {
+  createAccount,
   createClient,
   createTransport,
   createWallet,
@@ -13,9 +15,11 @@ import {
 } from '@nightjar/sdk';
 import { RPC_ERRORS, RpcError, RpcLedgerClient } from '@nightjar/ledger';
 import {
+  credentialsFile,
   ledgerConnection,
-  loadCredentials,
+  notLoggedIn,
   readReady,
+  savedCredentials,
   stateDir,
   walletFile,
   walletPassword,
@@ -58,12 +62,39 @@ export function venueOptions(ready: Ready) {
   };
 }
 
+/**
+ * The CLI's trading account: the saved one (`nightjar login`); else, on a dev venue, its own `cli`
+ * account, made once with the dev admin of ready.json and saved (0600, in the 0700 config
+ * directory). The CLI never trades as the admin, so its orders are its own, not the app's or the
+ * demo traders'.
+ */
+export async function cliCredentials(paths: Paths, ready: Ready): Promise<Credentials> {
+  const saved = savedCredentials(paths);
+  if (saved) return saved;
+  if (!ready.admin) throw notLoggedIn();
+  const admin = await createClient({
+    ...venueOptions(ready),
+    credentials: ready.admin,
+    backoff: { attempts: 3 },
+  });
+  let created: Credentials;
+  try {
+    const made = await createAccount(admin, { label: 'cli' });
+    created = { api_key: made.api_key, api_secret: made.api_secret, passphrase: made.passphrase };
+  } finally {
+    await admin.close();
+  }
+  // Two first commands at once: the account saved first is the CLI's (the other stays unused).
+  if (createSecretFile(credentialsFile(paths), JSON.stringify(created) + '\n')) return created;
+  return savedCredentials(paths) ?? created;
+}
+
 /** A verified, logged-in client. */
 export async function connect(paths: Paths, opts: ConnectOptions = {}): Promise<Client> {
   const ready = readReady(paths);
   return createClient({
     ...venueOptions(ready),
-    credentials: opts.credentials ?? loadCredentials(paths, ready),
+    credentials: opts.credentials ?? (await cliCredentials(paths, ready)),
     ...(opts.wallet ? { wallet: opts.wallet } : {}),
     ...(opts.freshNoteHold ? { freshNoteHold: opts.freshNoteHold } : {}),
     stateDir: stateDir(paths),

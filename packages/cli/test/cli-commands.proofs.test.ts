@@ -100,7 +100,7 @@ describe('nightjar CLI against a started venue', () => {
     const status = await json<{ system: { trading: string } }>(['status'], envA);
     expect(status.system.trading).toBe('open');
 
-    // A is the dev admin (no flags); B is a new account created by A.
+    // A is the CLI's own account (no flags: made with the dev admin); B is a new account created by the admin.
     const loginA = await json<{ account_id: string }>(['login'], envA);
     expect(loginA.account_id).toMatch(/^[0-9a-f]+$/);
     expect(statSync(join(dir, 'home-a', 'credentials.json')).mode & 0o777).toBe(0o600);

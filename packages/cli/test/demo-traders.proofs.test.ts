@@ -1,12 +1,13 @@
 /**
- * `nightjar start --demo-traders 2`: the demo process trades as the dev admin, so a plain
- * `nightjar watch` (no login, no flags but the data dir) sees one of its orders fill. Then the
- * stall of issue 19 (item 5), made short with a small base deposit: a trader sells all its base,
- * refills from the faucet, and its new asks fill (the old traders never quoted an ask again).
- * And the demo under load (issue 32, item 1): with every core busy, fills keep coming.
+ * `nightjar start --demo-traders 2`: the demo process trades as the dev admin; the CLI trades as
+ * its own `cli` account (issue 32 item 5), so a plain `nightjar watch --until fully_filled` does not
+ * exit on a demo fill, while a watch logged in as the dev admin (`login --admin`, its own --home)
+ * sees it. Then the stall of issue 19 (item 5), made short with a small base deposit: a trader
+ * sells all its base, refills from the faucet, and its new asks fill (the old traders never quoted
+ * an ask again). And the demo under load (issue 32, item 1): with every core busy, fills keep coming.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
@@ -15,39 +16,84 @@ import { BIN, killAll, startVenueProcess, stopVenueProcess, track } from '@night
 /** Runs even when a test times out (its finally block then never runs): no process outlives it. */
 afterAll(killAll);
 
-it('start --demo-traders: orders match and settle, and watch shows the fill', async () => {
+/** `nightjar watch --until fully_filled --json` of one surface, resolved once it is subscribed. */
+async function watchFills(
+  dir: string,
+  home: string,
+): Promise<{ child: ChildProcess; stdout: () => string; exited: Promise<number | null> }> {
+  const child = track(
+    spawn(
+      process.execPath,
+      [BIN, 'watch', '--channels', 'orders', '--until', 'fully_filled', '--timeout', '240', '--json'],
+      {
+        env: { ...process.env, NIGHTJAR_DATA_DIR: dir, NIGHTJAR_HOME: home },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    ),
+  );
+  let out = '';
+  child.stdout!.on('data', (d) => (out += String(d)));
+  const exited = new Promise<number | null>((r) => child.once('exit', r));
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.on('data', () => out.includes('"subscribed"') && resolve());
+    child.once('exit', (code) => reject(new Error(`watch exited (${code}) before it subscribed: ${out}`)));
+  });
+  return { child, stdout: () => out, exited };
+}
+
+it("start --demo-traders: orders match and settle; the CLI watch does not exit on the demo account's fill", async () => {
   const dir = mkdtempSync(join(tmpdir(), 'nightjar-demo-'));
   const venue = track(
     spawn(
       process.execPath,
       [BIN, 'start', '--no-app', '--port', '0', '--data-dir', dir, '--demo-traders', '2'],
       {
-        stdio: ['ignore', 'pipe', 'inherit'],
+        stdio: ['ignore', 'pipe', 'pipe'],
       },
     ),
   );
   let out = '';
+  let log = '';
   venue.stdout!.on('data', (d) => (out += String(d)));
+  venue.stderr!.on('data', (d) => (log += String(d)));
   try {
     await new Promise<void>((resolve, reject) => {
       venue.stdout!.on('data', () => out.includes('venue ready at') && resolve());
       venue.once('exit', () => reject(new Error(`venue exited early: ${out}`)));
     });
-    const watch = await new Promise<{ code: number; stdout: string }>((resolve) =>
-      execFile(
-        process.execPath,
-        [BIN, 'watch', '--channels', 'orders', '--until', 'fully_filled', '--timeout', '240', '--json'],
-        { env: { ...process.env, NIGHTJAR_DATA_DIR: dir } },
-        (err, stdout) => resolve({ code: err ? Number(err.code) : 0, stdout }),
-      ),
-    );
-    expect(watch.code).toBe(0);
-    const kinds = watch.stdout
+    // The CLI's own account (default home), and the demo traders' (the dev admin's) in another home.
+    const cliHome = join(dir, 'cli');
+    const adminHome = join(dir, 'admin-cli');
+    const env = { ...process.env, NIGHTJAR_DATA_DIR: dir };
+    const login = spawnSync(process.execPath, [BIN, 'login', '--json'], { env, encoding: 'utf8' });
+    expect(login.status, login.stderr).toBe(0);
+    const adminLogin = spawnSync(process.execPath, [BIN, 'login', '--admin', '--json', '--home', adminHome], {
+      env,
+      encoding: 'utf8',
+    });
+    expect(adminLogin.status, adminLogin.stderr).toBe(0);
+    const cliAccount = (JSON.parse(login.stdout) as { account_id: string }).account_id;
+    expect(cliAccount).not.toBe((JSON.parse(adminLogin.stdout) as { account_id: string }).account_id);
+    expect(statSync(join(cliHome, 'credentials.json')).mode & 0o777).toBe(0o600);
+    expect(statSync(cliHome).mode & 0o777).toBe(0o700);
+    const ready = JSON.parse(readFileSync(join(dir, 'ready.json'), 'utf8')) as { admin: { api_key: string } };
+    expect(readFileSync(join(cliHome, 'credentials.json'), 'utf8')).not.toContain(ready.admin.api_key);
+
+    const cliWatch = await watchFills(dir, cliHome);
+    const adminWatch = await watchFills(dir, adminHome);
+    expect(await adminWatch.exited).toBe(0);
+    const kinds = adminWatch
+      .stdout()
       .trim()
       .split('\n')
       .map((l) => (JSON.parse(l) as { event?: { kind?: string } }).event?.kind);
     expect(kinds).toContain('fully_filled');
-    expect(out).toContain('FIRST fully_filled');
+    // The demo's fill reached the admin's watch; the CLI's, subscribed before it, saw none of it.
+    expect(cliWatch.child.exitCode).toBeNull();
+    expect(cliWatch.stdout()).not.toContain('fully_filled');
+    cliWatch.child.kill('SIGINT');
+    await cliWatch.exited;
+    expect(log).toContain('FIRST fully_filled');
   } finally {
     await stopVenueProcess(venue);
     rmSync(dir, { recursive: true, force: true });

@@ -135,27 +135,62 @@ describe('Output.progress stages', () => {
     });
   }
 
-  it('without a terminal: one line per new stage, then done', async () => {
-    const tty = process.stderr.isTTY;
-    process.stderr.isTTY = false;
+  /** Runs `check` with stderr seen as a terminal (or not) and its writes captured. */
+  async function onStderr(tty: boolean, check: () => Promise<void>): Promise<void> {
+    const was = process.stderr.isTTY;
+    process.stderr.isTTY = tty;
     try {
       capture();
-      const value = await new Output(false).progress('splitting', async (stage) => {
+      await check();
+    } finally {
+      process.stderr.isTTY = was;
+    }
+  }
+
+  it("without a terminal: a line when a stage begins and one with that stage's own duration when it ends", () =>
+    onStderr(false, async () => {
+      let now = 1_000_000;
+      const value = await new Output(false, () => now).progress('splitting', async (stage) => {
+        now += 500; // before the first stage
         stage('proving');
+        now += 2_000;
         stage('proving'); // unchanged: no new line
+        now += 1_000;
         stage('sending');
+        now += 250;
         return 7;
       });
       expect(value).toBe(7);
-      expect(written.map((w) => w.replace(/\(\d+\.\ds\)/, '(Ns)'))).toEqual([
-        'splitting: proving (Ns)\n',
-        'splitting: sending (Ns)\n',
-        'splitting… done (Ns)\n',
+      // proving ran 3.0 s (not "2.5 s from the start", when it began); sending 0.3 s.
+      expect(written).toEqual([
+        'splitting: proving…\n',
+        'splitting: proving took 3.0s\n',
+        'splitting: sending…\n',
+        'splitting: sending took 0.3s\n',
+        'splitting… done (3.8s in all)\n',
       ]);
-    } finally {
-      process.stderr.isTTY = tty;
-    }
-  });
+    }));
+
+  it('on a terminal: the running stage shows its own elapsed time; a failure names the stage it ended in', () =>
+    onStderr(true, async () => {
+      let now = 0;
+      const failing = new Output(false, () => now).progress('withdrawing', async (stage) => {
+        now += 4_000;
+        stage('proving');
+        now += 1_500;
+        stage('sending');
+        now += 700;
+        throw new Error('refused');
+      });
+      await expect(failing).rejects.toThrow('refused');
+      expect(written.map((w) => w.replaceAll('\x1b[K', ''))).toEqual([
+        '\rwithdrawing: proving… 0.0s',
+        '\rwithdrawing: proving took 1.5s\n',
+        '\rwithdrawing: sending… 0.0s',
+        '\rwithdrawing: sending failed after 0.7s\n',
+        '\rwithdrawing… failed (6.2s in all)\n',
+      ]);
+    }));
 
   it('with --json: nothing on stderr', async () => {
     capture();

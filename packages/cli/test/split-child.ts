@@ -8,8 +8,8 @@
  */
 import { RpcLedgerClient, type LedgerClient } from '@nightjar/ledger';
 import { createClient, splitNote } from '@nightjar/sdk';
-import { readReady, resolvePaths, loadCredentials, stateDir } from '../src/config.js';
-import { openWallet, pinnedRoot } from '../src/connect.js';
+import { readReady, resolvePaths, stateDir } from '../src/config.js';
+import { cliCredentials, openWallet, pinnedRoot } from '../src/connect.js';
 
 const stopAt = process.env.STOP_AT as 'proving' | 'sent';
 const paths = resolvePaths({});
@@ -37,7 +37,7 @@ const client = await createClient({
   pinnedRoot: pinnedRoot(ready),
   composeHash: ready.compose_hash,
   ledger,
-  credentials: loadCredentials(paths, ready),
+  credentials: await cliCredentials(paths, ready),
   wallet,
   stateDir: stateDir(paths),
 });

@@ -13,6 +13,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'node:https';
+import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RpcError } from '@nightjar/ledger';
 import { loadOrCreateLedgerIdentity, RpcLedgerClient } from '@nightjar/ledger';
@@ -266,10 +267,62 @@ describe('nightjar start', () => {
     const start = spawnSync(process.execPath, [BIN, 'start', '--help'], { encoding: 'utf8' });
     expect(start.status).toBe(0);
     expect(start.stdout).toContain('--no-app');
-    expect(start.stdout).toMatch(/--app-port P .*default 8480; 0 picks a free one/);
+    expect(start.stdout).toMatch(/--app-port P .*default 8480, or the next free one/);
     const app = spawnSync(process.execPath, [BIN, 'app', '--help'], { encoding: 'utf8' });
     expect(app.status).toBe(0);
     expect(app.stdout).toContain('nightjar app [--port P] [--data-dir D]');
     expect(app.stdout).toContain('api-token');
   });
+
+  it('a taken --app-port or --port the user gave stops start before the venue boots, naming the flag', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'nightjar-port-'));
+    dirs.push(dir);
+    const holder = createServer();
+    await new Promise<void>((r) => holder.listen({ host: '127.0.0.1', port: 0 }, r));
+    const port = String((holder.address() as { port: number }).port);
+    try {
+      const run = (args: string[]) =>
+        spawnSync(process.execPath, [BIN, 'start', '--data-dir', dir, ...args], { encoding: 'utf8' });
+      const app = run(['--port', '0', '--app-port', port]);
+      expect(app.status).not.toBe(0);
+      expect(app.stderr).toContain(`port ${port} on 127.0.0.1 is taken (--app-port ${port})`);
+      expect(app.stderr).not.toContain('EADDRINUSE');
+      const engine = run(['--no-app', '--port', port]);
+      expect(engine.status).not.toBe(0);
+      expect(engine.stderr).toContain(`(--port ${port}): another program listens there`);
+      expect(existsSync(join(dir, 'ready.json'))).toBe(false);
+    } finally {
+      await new Promise((r) => holder.close(r));
+    }
+  }, 60_000);
+
+  it("the venue process logs one format: every stderr line, the app child's too, is a pino JSON record", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'nightjar-log-'));
+    dirs.push(dir);
+    const venue = spawn(
+      process.execPath,
+      [BIN, 'start', '--port', '0', '--app-port', '0', '--data-dir', dir],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let out = '';
+    let err = '';
+    venue.stdout.on('data', (d) => (out += String(d)));
+    venue.stderr.on('data', (d) => (err += String(d)));
+    const exited = new Promise<number | null>((r) => venue.once('exit', r));
+    await new Promise<void>((resolve, reject) => {
+      venue.stdout.on('data', () => out.includes('venue ready at') && resolve());
+      venue.once('exit', () => reject(new Error(`venue exited early: ${out} ${err}`)));
+    });
+    venue.kill('SIGINT');
+    expect(await exited).toBe(0);
+    const lines = err.split('\n').filter((l) => l.trim());
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) {
+      const record = JSON.parse(line) as { level?: unknown; msg?: unknown };
+      expect(typeof record.level, line).toBe('number');
+      expect(typeof record.msg, line).toBe('string');
+    }
+    expect(lines.some((l) => l.includes('SIGINT: shutting down'))).toBe(true);
+    expect(out).toContain('trading app: open http://127.0.0.1:');
+  }, 120_000);
 });

@@ -174,12 +174,20 @@ export const APP_ROUTES = {
     body: q.operatorLoginRequest,
     ok: ok(v.operatorLoginView),
   },
+  operatorSession: {
+    ...operator,
+    auth: 'session',
+    method: 'get',
+    path: '/operator/session',
+    summary: 'Whether this session holds an admin login (the operator page asks this, never a 401, first)',
+    ok: ok(v.operatorSessionView),
+  },
   operatorLogout: {
     ...operator,
     auth: 'session',
     method: 'post',
     path: '/operator/logout',
-    summary: 'End the admin login',
+    summary: 'End the admin login; the session gets a new cookie (the one that carried the login is void)',
     ok: ok(v.loggedOut),
   },
   operatorStatus: {

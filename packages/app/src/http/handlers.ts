@@ -70,6 +70,7 @@ export function appHandlers(deps: HandlerDeps): AppHandlers {
 
 type OperatorRouteId =
   | 'operatorLogin'
+  | 'operatorSession'
   | 'operatorLogout'
   | 'operatorStatus'
   | 'operatorTransparency'
@@ -97,8 +98,15 @@ function operatorHandlers(deps: HandlerDeps): Pick<AppHandlers, OperatorRouteId>
       }
       return result;
     },
-    operatorLogout: async ({ session }) => {
+    operatorSession: async ({ session }) => operators.sessionView(session.id),
+    operatorLogout: async ({ session, reply }) => {
       await operators.logout(session.id);
+      // A change of privilege gets a new cookie, as at login: the one that carried the admin login is void.
+      const after: Session = sessions.rotate(session);
+      if (after !== session) {
+        deps.sessionMoved(session.id, after.id);
+        void reply.header('Set-Cookie', sessions.cookie(after));
+      }
       return { logged_in: false };
     },
     operatorStatus: async ({ session }) => operators.status(session.id),

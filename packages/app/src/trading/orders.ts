@@ -41,7 +41,7 @@ export class Orders {
       progress('checking');
       // The venue's order rules, before the 1–3 s of a note split and a proof.
       await orderTerms(client, params);
-      progress('preparing_note');
+      progress('preparing_note', 'choosing a note that covers the order');
       const placed = await placeOrder(client, {
         ...params,
         onNoteProgress: (p) => progress('preparing_note', splitDetail(p)),

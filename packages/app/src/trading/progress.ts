@@ -30,17 +30,27 @@ export function splitDetail(p: JoinSplitProgress): string {
 export function proofProgress(e: ProofProgress): void {
   const emit = progressContext.getStore();
   if (e.proof === 'valid_join_split') {
-    if (e.stage === 'start') emit?.('preparing_note');
-  } else emit?.(e.stage === 'start' ? 'proving' : 'sending');
+    if (e.stage === 'start') emit?.('preparing_note', 'proving a note split');
+  } else if (e.stage === 'start') emit?.('proving');
+  else
+    emit?.('sending', e.proof === 'valid_input' ? 'the order to the venue' : 'the transaction to the ledger');
 }
 
-/** The progress frames of `action` (named by the request's `client_ref`, if any). */
+/**
+ * The progress frames of `action` (named by the request's `client_ref`, if any). A stage is told
+ * once: a repeat of the stage just told goes out only when it brings a new detail (a split's next
+ * step), which a reader shows in place of the last one; a bare or identical repeat (the prover's
+ * own "proving" after the action said so) is dropped.
+ */
 export function progressFrames(
   emit: (e: AppEvent) => void,
   action: string,
   ref: string | undefined,
 ): Progress {
-  return (stage, detail) =>
+  let last: { stage: string; detail: string | undefined } | undefined;
+  return (stage, detail) => {
+    if (last?.stage === stage && (detail === undefined || detail === last.detail)) return;
+    last = { stage, detail };
     emit({
       type: 'progress',
       ...(ref === undefined ? {} : { client_ref: ref }),
@@ -48,6 +58,7 @@ export function progressFrames(
       stage,
       ...(detail === undefined ? {} : { detail }),
     });
+  };
 }
 
 /**

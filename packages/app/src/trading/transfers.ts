@@ -142,22 +142,25 @@ export class Transfers {
       throw new NightjarError(NIGHTJAR_ERROR__LINKS_FUNDING_ADDRESS, { recipient: req.recipient });
     const progress = this.ctx.progress('withdrawal', req.client_ref);
     return this.ctx.tracked(progress, async () => {
-      progress('syncing');
+      progress('syncing', "reading the wallet's notes from the ledger");
       await this.balances.sync(client);
       // The note paid from must be in the venue's tree (a fresh change note may not be yet).
       const from = this.ctx.wallet
         .freeNotes(a.mint)
         .filter((n) => n.amount >= units)
         .sort((x, y) => (x.amount < y.amount ? -1 : x.amount > y.amount ? 1 : 0))[0];
-      if (from) await waitForInclusion(client, { commitment: from.commitment, timeoutMs: USABLE_WAIT_MS });
-      progress('proving');
+      if (from) {
+        progress('waiting_final', `note ${from.commitment.slice(0, 12)}… until the venue's tree has it`);
+        await waitForInclusion(client, { commitment: from.commitment, timeoutMs: USABLE_WAIT_MS });
+      }
+      progress('proving', `the spend proof of ${formatUnits(units, a.decimals)} ${a.symbol}`);
       const res = await withdraw(client, {
         ...(from ? { commitment: from.commitment } : { mint: a.mint }),
         amount: units,
         recipient: req.recipient,
         linkFundingAddress,
       });
-      progress('landed');
+      progress('landed', `ledger transaction ${res.signature}`);
       this.ctx.balancesSoon();
       return {
         id: res.note.commitment,

@@ -22,6 +22,7 @@ export type FillView = Infer<typeof v.fillView>;
 export type CancelAllResult = Infer<typeof v.cancelAllResult>;
 export type FillSummaryView = Infer<typeof v.fillSummaryView>;
 export type OperatorLoginView = Infer<typeof v.operatorLoginView>;
+export type OperatorSessionView = Infer<typeof v.operatorSessionView>;
 export type DrainView = Infer<typeof v.drainView>;
 export type OperatorStatusView = Infer<typeof v.operatorStatusView>;
 export type TransparencyView = Infer<typeof v.transparencyView>;

@@ -246,6 +246,13 @@ export const operatorLoginView = object({
   ...strings('api_key', 'account_id'),
 });
 
+/** Whether this session holds an operator login (GET /operator/session): asked before any admin read. */
+export const operatorSessionView = object({
+  logged_in: required(bool('Whether this browser session holds an admin login.')),
+  api_key: optional(str('The admin login, when logged in.')),
+  account_id: optional(str()),
+});
+
 /** A drain of the venue (GET/POST/DELETE /operator/drain). */
 export const drainView = object({
   state: required(oneOf(['idle', 'draining', 'drained'])),

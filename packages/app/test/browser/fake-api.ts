@@ -422,6 +422,18 @@ export async function startFakeApi(
   app.post('/api/v1/session/logout', async (_req, reply) =>
     reply.header('set-cookie', 'nightjar_session=; Max-Age=0').send({ logged_in: false }),
   );
+  app.get('/api/v1/operator/session', async () =>
+    state.operator.loggedIn
+      ? { logged_in: true, api_key: 'admin-key', account_id: 'admin' }
+      : { logged_in: false },
+  );
+  app.post('/api/v1/operator/logout', async (_req, reply) => {
+    state.operator.loggedIn = false;
+    // As the app does: a new session cookie once the admin login ends.
+    return reply
+      .header('set-cookie', 'nightjar_session=after-logout; Path=/; HttpOnly')
+      .send({ logged_in: false });
+  });
   app.post('/api/v1/operator/login', async (req, reply) => {
     const b = req.body as { dev?: boolean; api_key?: string };
     if (!b.dev && b.api_key !== 'admin-key')

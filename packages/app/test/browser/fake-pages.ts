@@ -15,7 +15,7 @@ import {
 } from './launch.js';
 
 let chrome: LaunchedBrowser | undefined;
-let context: BrowserContext | undefined;
+export let context: BrowserContext | undefined;
 export let api: FakeApi | undefined;
 export let consoleErrors: string[] = [];
 

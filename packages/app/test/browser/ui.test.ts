@@ -11,7 +11,7 @@ import Fastify from 'fastify';
 import { buildWebBundle, CONTENT_SECURITY_POLICY, registerWebApp } from '../../src/web/index.js';
 import { FAKE_FUNDING_ADDRESS, failedVenue, sampleFills, verifiedVenue } from './fake-api.js';
 import { refusedSends, sendsSettled, setAnyway, submitAnyway, VIEWPORTS } from './launch.js';
-import { api, consoleErrors, open, startApi, usePages } from './fake-pages.js';
+import { api, consoleErrors, context, open, startApi, usePages } from './fake-pages.js';
 
 usePages();
 
@@ -307,6 +307,28 @@ describe('the trading app in a browser (fake API)', () => {
     await page.getByRole('button', { name: 'Use the dev admin' }).click();
     await page.getByRole('heading', { name: 'Transparency' }).waitFor();
     expect(await overflow()).toBeLessThanOrEqual(0);
+  });
+
+  it('operator view: no admin read (no 401 in the console) before the login, and Log out ends it', async () => {
+    const page = await open({}, VIEWPORTS.desktop, '#/operator');
+    await page.getByLabel('API key').waitFor();
+    const operatorReads = () =>
+      api!.requests.filter(
+        (r) => r.startsWith('GET /api/v1/operator/') && r !== 'GET /api/v1/operator/session',
+      );
+    expect(operatorReads()).toEqual([]);
+    expect(consoleErrors.filter((e) => e.includes('401'))).toEqual([]);
+    await page.getByRole('button', { name: 'Use the dev admin' }).click();
+    await page.getByRole('heading', { name: 'Transparency' }).waitFor();
+    expect(operatorReads().length).toBeGreaterThan(0);
+    await page.getByRole('button', { name: 'Log out admin' }).click();
+    await page.getByLabel('API key').waitFor();
+    expect(api!.requests).toContain('POST /api/v1/operator/logout');
+    expect(api!.operator.loggedIn).toBe(false);
+    const cookies = await context!.cookies();
+    expect(cookies.find((c) => c.name === 'nightjar_session')?.value).toBe('after-logout');
+    await expect.poll(() => page.getByRole('heading', { name: 'Transparency' }).count()).toBe(0);
+    expect(consoleErrors.filter((e) => e.includes('401'))).toEqual([]);
   });
 
   it('operator view: dev-admin login, then status, transparency per mint, metrics per stage, drain and accounts', async () => {

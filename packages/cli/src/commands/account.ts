@@ -1,14 +1,22 @@
 /** `nightjar account create|disable|enable|revoke-tokens`: admin routes. */
-import { isNightjarError, type Client } from '@nightjar/sdk';
+import { isNightjarError } from '@nightjar/sdk';
+import { readReady, type Paths } from '../config.js';
 import { UsageError } from '../args.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { withClient } from '../connect.js';
 import { str, type Command } from '../command.js';
 
-/** An admin route: the venue answers 403 1150 to a non-admin (the same code as a suspension). */
-async function adminRequest<T>(c: Client, path: string, body?: unknown): Promise<T> {
+/**
+ * An admin route, as the dev admin of ready.json on a dev venue (the CLI's own trading account is
+ * not an admin), else as the logged-in account. The venue answers 403 1150 to a non-admin (the
+ * same code as a suspension).
+ */
+async function adminRequest<T>(paths: Paths, path: string, body?: unknown): Promise<T> {
+  const admin = readReady(paths).admin;
   try {
-    return await c.request<T>(path, { method: 'POST', ...(body === undefined ? {} : { body }) });
+    return await withClient(paths, admin ? { credentials: admin } : {}, (c) =>
+      c.request<T>(path, { method: 'POST', ...(body === undefined ? {} : { body }) }),
+    );
   } catch (err) {
     if (isNightjarError(err, 1150))
       throw new CliError(
@@ -38,9 +46,7 @@ export const accountCreate: Command = {
   async run({ out, paths, values }) {
     const label = str(values, 'label');
     const body = { ...(label ? { label } : {}), ...(values['admin-account'] ? { is_admin: true } : {}) };
-    const created = await withClient(paths, {}, (c) =>
-      adminRequest<Record<string, unknown>>(c, '/admin/accounts', body),
-    );
+    const created = await adminRequest<Record<string, unknown>>(paths, '/admin/accounts', body);
     out.result(
       created,
       Object.entries(created)
@@ -60,8 +66,9 @@ function stateCommand(action: 'disable' | 'enable' | 'revoke-tokens', summary: s
     async run({ out, paths, values }) {
       const key = str(values, 'api-key');
       if (!key) throw new UsageError(`account ${action} needs --api-key`);
-      const state = await withClient(paths, {}, (c) =>
-        adminRequest<AccountState>(c, `/admin/accounts/${encodeURIComponent(key)}/${action}`),
+      const state = await adminRequest<AccountState>(
+        paths,
+        `/admin/accounts/${encodeURIComponent(key)}/${action}`,
       );
       out.result(
         state,

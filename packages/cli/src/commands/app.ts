@@ -3,7 +3,7 @@
  * page and a local JSON + WebSocket API on 127.0.0.1, the wallet and the SDK in this process.
  * `nightjar start` runs it beside the venue (a child process running this command).
  */
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { createAppServer, DEFAULT_APP_PORT, type AppServer } from '@nightjar/app';
 import { readSecretFile } from '@nightjar/protocol';
 import { portOption, positiveIntOption } from '../args.js';
@@ -19,11 +19,15 @@ nightjar app --link [--data-dir D]
   gives that browser a session (open it once; run the command again for a new one). The app listens
   on 127.0.0.1 only and refuses requests whose Host or Origin is not its own address.
   The app's state is <data-dir>/app/ (mode 0700): its wallet, the wallet password, the trading
-  account's credentials.json (default: a dev venue's admin) and api-token, the bot API token
-  (send it as \`Authorization: Bearer <token>\`; examples/python-bot uses it). See docs/app.md.
+  account's credentials.json (on a dev venue without it, the app's own account, made with the dev
+  admin and saved there) and api-token, the bot API token (send it as
+  \`Authorization: Bearer <token>\`; examples/python-bot uses it). See docs/app.md.
 
   --link   print a new one-time login URL of the app already running for this data directory
            (the one \`nightjar start\` started: ready.json's app_url), e.g. for a new browser
+  --state-dir DIR
+           the app's state elsewhere than <data-dir>/app/: a second app (e.g. for a bot) with its
+           own wallet, account and api-token
   --fresh-note-hold S
            a new deposit backs no order until a random 0..S s after it is final, so its finality
            does not time the order (default off)`;
@@ -53,10 +57,12 @@ export async function runApp(
   port: number,
   readyFile?: string,
   freshNoteHoldMs?: number,
+  stateDir?: string,
 ): Promise<AppServer> {
   return createAppServer({
     dataDir,
     port,
+    ...(stateDir ? { stateDir: resolve(stateDir) } : {}),
     ...(readyFile ? { readyFile } : {}),
     ...(freshNoteHoldMs ? { freshNoteHoldMs } : {}),
   });
@@ -71,6 +77,7 @@ export const app: Command = {
     'ready-file': { type: 'string' },
     link: { type: 'boolean' },
     'fresh-note-hold': { type: 'string' },
+    'state-dir': { type: 'string' },
   },
   longRunning: true,
   async run({ out, paths, values }) {
@@ -88,6 +95,7 @@ export const app: Command = {
       values['fresh-note-hold'] === undefined
         ? undefined
         : positiveIntOption('fresh-note-hold', str(values, 'fresh-note-hold'), 1) * 1000,
+      str(values, 'state-dir'),
     );
     const stop = (signal: string) => {
       process.stderr.write(`${signal}: the app is shutting down\n`);

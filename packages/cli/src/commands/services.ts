@@ -8,20 +8,27 @@ import { writeSecretFile } from '@nightjar/protocol';
 import { LEDGER_OPTIONS, LEDGER_USAGE, startLedger } from './ledger.js';
 import { START_OPTIONS, START_USAGE, startVenue } from './start.js';
 import { portOption, positiveIntOption, UsageError } from '../args.js';
+import { choosePort, movedPortNote } from '../ports.js';
+import { VenueLog } from '../venue-log.js';
 import type { Ready } from '../config.js';
 import { str, type Command } from '../command.js';
 
 /** Keeps a long-running service up until Ctrl-C or SIGTERM, then closes it. */
-function closeOnSignal(close: () => Promise<void>): void {
+function closeOnSignal(close: () => Promise<void>, log?: VenueLog): void {
   let closing = false;
+  const say = (text: string, failed = false) => {
+    if (!log) process.stderr.write(text + '\n');
+    else if (failed) log.warn({}, text);
+    else log.info({}, text);
+  };
   const stop = (signal: string) => {
     if (closing) return;
     closing = true;
-    process.stderr.write(`${signal}: shutting down\n`);
+    say(`${signal}: shutting down`);
     close().then(
       () => process.exit(0),
       (err: unknown) => {
-        process.stderr.write(`shutdown failed: ${err instanceof Error ? err.message : String(err)}\n`);
+        say(`shutdown failed: ${err instanceof Error ? err.message : String(err)}`, true);
         process.exit(1);
       },
     );
@@ -46,12 +53,23 @@ function withoutFlags(argv: string[], drop: Record<string, 0 | 1>): string[] {
 const BIN = fileURLToPath(new URL('../../bin/nightjar.mjs', import.meta.url));
 
 /** The demo traders in their own process (`nightjar demo-traders`), stopped with the venue. */
-function forkDemoTraders(n: number, dataDir: string): ChildProcess {
+function forkDemoTraders(n: number, dataDir: string, log: VenueLog): ChildProcess {
   const since = String(Math.round(performance.timeOrigin));
-  const args = [BIN, 'demo-traders', '--traders', String(n), '--data-dir', dataDir, '--since', since];
-  const child = spawn(process.execPath, args, {
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
+  const args = [
+    BIN,
+    'demo-traders',
+    '--traders',
+    String(n),
+    '--data-dir',
+    dataDir,
+    '--since',
+    since,
+    '--json',
+  ];
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  // Its JSON lines become records of the venue's log, not plain lines beside them.
+  log.follow(child.stdout, 'demo-traders', 'info');
+  log.follow(child.stderr, 'demo-traders', 'warn');
   return child;
 }
 
@@ -64,11 +82,13 @@ async function forkApp(
   dataDir: string,
   port: number,
   ready: Ready,
+  log: VenueLog,
 ): Promise<{ child: ChildProcess; url: string }> {
   const pending = join(dataDir, 'ready.pending.json');
   writeSecretFile(pending, JSON.stringify(ready));
   const args = [BIN, 'app', '--data-dir', dataDir, '--port', String(port), '--ready-file', pending, '--json'];
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  log.follow(child.stderr, 'app', 'warn');
   try {
     const url = await new Promise<string>((resolve, reject) => {
       let out = '';
@@ -87,9 +107,9 @@ async function forkApp(
       });
       child.once('exit', (code) => reject(new Error(`the app exited (${code}) before it was ready`)));
     });
-    // Later output of the app (nothing, with --json, unless it fails) goes to this terminal.
+    // Later output of the app (nothing, with --json, unless it fails) goes to the venue's log.
     child.stdout?.removeAllListeners('data');
-    child.stdout?.pipe(process.stderr);
+    log.follow(child.stdout, 'app', 'info');
     return { child, url };
   } catch (err) {
     if (child.exitCode === null) child.kill('SIGTERM');
@@ -115,7 +135,7 @@ export const start: Command = {
     `\n  --demo-traders N     also run N simulated traders (own process, SDK only) that quote and trade (dev mode)` +
     `\n  --no-app             do not start the trading app (by default \`nightjar app\` runs beside the venue,\n` +
     `                       in its own process; ready.json's app_url is its one-time login URL)` +
-    `\n  --app-port P         port of the trading app on 127.0.0.1 (default ${DEFAULT_APP_PORT}; 0 picks a free one)`,
+    `\n  --app-port P         port of the trading app on 127.0.0.1 (default ${DEFAULT_APP_PORT}, or the next free one\n                       when it is taken; 0 picks any free one; a given port that is taken is an error)`,
   options: {
     ...START_OPTIONS,
     'demo-traders': { type: 'string' },
@@ -134,17 +154,26 @@ export const start: Command = {
       '--app-port': 1,
     });
     const withApp = values['no-app'] !== true;
-    const appPort = portOption(str(values, 'app-port'), DEFAULT_APP_PORT);
+    const appPortFlag = str(values, 'app-port');
+    // Checked before the venue starts: a taken port the user named stops here, not after a boot.
+    const appPort = withApp
+      ? await choosePort(
+          '--app-port',
+          appPortFlag === undefined ? undefined : portOption(appPortFlag, 0, '--app-port'),
+          DEFAULT_APP_PORT,
+        )
+      : undefined;
     if (!venueArgv.some((a) => a === '--data-dir' || a.startsWith('--data-dir=')))
       venueArgv.push('--data-dir', paths.dataDir);
     const production = values['no-dev'] === true || str(values, 'platform') === 'dstack';
     if (production && n > 0)
       throw new UsageError('--demo-traders needs dev mode: the traders use the faucet and the dev admin');
-    const venue = await startVenue(venueArgv, { deferReady: withApp });
+    const log = new VenueLog();
+    const venue = await startVenue(venueArgv, { deferReady: withApp, log });
     let appChild: ChildProcess | undefined;
     if (withApp) {
       try {
-        const started = await forkApp(paths.dataDir, appPort, venue.ready);
+        const started = await forkApp(paths.dataDir, appPort?.port ?? 0, venue.ready, log);
         appChild = started.child;
         venue.writeReady({ app_url: started.url });
       } catch (err) {
@@ -152,14 +181,17 @@ export const start: Command = {
         throw err;
       }
     }
-    const child = n > 0 ? forkDemoTraders(n, paths.dataDir) : undefined;
+    const child = n > 0 ? forkDemoTraders(n, paths.dataDir, log) : undefined;
     closeOnSignal(async () => {
       await stopChild(child);
       await stopChild(appChild);
       await venue.close();
-    });
+    }, log);
     const { admin: _admin, ...publicReady } = venue.ready;
     const first = venue.firstAdmin;
+    const portNotes = [venue.portNote, appPort && movedPortNote('the trading app', appPort)].filter(
+      (n): n is string => n !== undefined,
+    );
     out.result(
       {
         ...publicReady,
@@ -167,8 +199,10 @@ export const start: Command = {
         demo_traders: n,
         mode: venue.dev ? 'dev' : 'production',
         ...(first ? { first_admin: first } : {}),
+        ...(portNotes.length ? { port_notes: portNotes } : {}),
       },
-      `nightjar venue ready at ${venue.ready.base_url} (ledger ${venue.ready.ledger_tls_url ?? venue.ready.ledger_url}); details in ${venue.readyFile}\n` +
+      portNotes.map((n) => `${n}\n`).join('') +
+        `nightjar venue ready at ${venue.ready.base_url} (ledger ${venue.ready.ledger_tls_url ?? venue.ready.ledger_url}); details in ${venue.readyFile}\n` +
         (venue.ready.app_url
           ? `trading app: open ${venue.ready.app_url} (a one-time link; \`nightjar app --link\` prints a new one)\n`
           : '') +
@@ -177,7 +211,7 @@ export const start: Command = {
             `  api_key ${first.api_key}\n  api_secret ${first.api_secret}\n  passphrase ${first.passphrase}\n` +
             `log in with \`nightjar login --api-key ... --api-secret ... --passphrase ...\`\n`
           : '') +
-        `next: \`npx nightjar wallet init\`, then see docs/quickstart.md${n ? `\n${n} demo traders starting (they trade as the dev admin): \`npx nightjar watch\` shows their orders and fills` : ''}`,
+        `next: \`npx nightjar wallet init\`, then see docs/quickstart.md${n ? `\n${n} demo traders starting (each with its own account): \`npx nightjar status\` shows the market` : ''}`,
     );
     return 0;
   },

@@ -32,12 +32,20 @@ import {
 import { ensurePrivateDir, readSecretFile, writeSecretFile } from '@nightjar/protocol';
 import { parseOptions, portOption, positiveIntOption, UsageError } from '../args.js';
 import { readAuthorityKey, type LoadedAuthority } from '../authority-key.js';
+import { choosePort, movedPortNote, type ChosenPort } from '../ports.js';
+import { VenueLog } from '../venue-log.js';
 import type { Options } from '../command.js';
 import type { Ready } from '../config.js';
 import type { Credentials } from '@nightjar/sdk';
 
 /** The largest `--fill-push-hold-ms`: ten seconds of delay on every fill is as much as a trader bears. */
 export const MAX_FILL_PUSH_HOLD_MS = 10_000;
+export const DEFAULT_ENGINE_PORT = 8443;
+
+const portNoteOf = (chosen: ChosenPort): { portNote?: string } => {
+  const note = movedPortNote('the venue (engine)', chosen);
+  return note ? { portNote: note } : {};
+};
 
 export const START_USAGE = `nightjar start [--data-dir D] [--port P] [--ledger URL [--ledger-tls-pin HEX]] [--token-ttl SECONDS]
                [--slot-ms N] [--fill-push-hold-ms N] [--platform simulated|dstack]
@@ -47,7 +55,8 @@ export const START_USAGE = `nightjar start [--data-dir D] [--port P] [--ledger U
   credentials ready.json carries, and the dev-ceremony circuit keys. Never for real value; see --no-dev.
 
   --data-dir D         state of the ledger and the engine (default ./.nightjar)
-  --port P             HTTPS port of the engine (default 8443; 0 picks a free one)
+  --port P             HTTPS port of the engine (default 8443, or the next free one when it is taken;
+                       0 picks any free one; a given port that is taken is an error)
   --ledger URL         use a running ledger instead of starting one (the started one serves plain
                        HTTP on 127.0.0.1 and TLS on another loopback port: ready.json's ledger_url,
                        ledger_tls_url and ledger_tls_spki_sha256)
@@ -114,6 +123,8 @@ export interface RunningVenue {
   dev: boolean;
   /** Production mode, first boot only: the first admin's credentials, never written anywhere. */
   firstAdmin?: Credentials;
+  /** Set when the default engine port was taken and the engine listens on the next free one. */
+  portNote?: string;
   close(): Promise<void>;
 }
 
@@ -128,6 +139,7 @@ interface StartConfig {
   tokenTtlSeconds: number;
   fillPushHoldMs: number;
   ledgerTlsPin: string | undefined;
+  enginePort: ChosenPort;
 }
 
 async function startConfig(argv: string[]): Promise<StartConfig> {
@@ -157,7 +169,10 @@ async function startConfig(argv: string[]): Promise<StartConfig> {
   const fillPushHoldMs = fillPushHoldOption(opts['fill-push-hold-ms']);
   const ledgerTlsPin = ledgerTlsPinOption(opts.ledger, opts['ledger-tls-pin']);
   if (tokenTtlSeconds > 3600) throw new UsageError('--token-ttl must be at most 3600');
+  const given = opts.port === undefined ? undefined : portOption(opts.port, 0);
+  const enginePort = await choosePort('--port', given, DEFAULT_ENGINE_PORT);
   return {
+    enginePort,
     opts,
     platformKind,
     dev,
@@ -247,7 +262,7 @@ function remoteLedger(c: StartConfig, url: string): VenueLedger {
  */
 export async function startVenue(
   argv: string[],
-  options: { deferReady?: boolean } = {},
+  options: { deferReady?: boolean; log?: VenueLog } = {},
 ): Promise<RunningVenue> {
   const c = await startConfig(argv);
   const { opts, dev, authority, circuitKeys, dataDir, ledgerTlsPin } = c;
@@ -279,7 +294,7 @@ export async function startVenue(
     const engine = await startEngine({
       ledger: client,
       dataDir: engineDir,
-      port: portOption(opts.port, 8443),
+      port: c.enginePort.port,
       dev,
       tokenTtlSeconds: c.tokenTtlSeconds,
       fillPushHold: { maxDelayMs: c.fillPushHoldMs },
@@ -287,7 +302,8 @@ export async function startVenue(
       // Match proofs: made by the default prover (worker threads), checked with this key first.
       validMatchKey: circuitKeys.keys.valid_match_v2,
       circuitKeys: circuitKeysInfo(circuitKeys),
-      logger: { level: 'warn' },
+      // The venue process's one log format (venue-log.ts): pino JSON, or drawn on a terminal.
+      logger: { level: 'warn', stream: (options.log ?? new VenueLog()).stream },
       ...(c.platformKind === 'dstack' ? { attestation: { platform: await DstackPlatform.open() } } : {}),
       // With --ledger URL and no authority here, the engine logs that the operator must register its key.
       ...(registerTeeKeys ? { registerTeeKeys } : {}),
@@ -310,6 +326,7 @@ export async function startVenue(
       writeReady,
       dev,
       ...(firstAdmin ? { firstAdmin: credentialsOf(firstAdmin) } : {}),
+      ...portNoteOf(c.enginePort),
       close: closeAll,
     };
   } catch (err) {

@@ -62,18 +62,26 @@ export const walletWithdraw: Command = {
       if (from)
         await out.progress('waiting for the note to be final', untilFinal(client, from, FINAL_WAIT_MS));
       const value = atomic ?? wallet.notes.get(from!)!.amount;
-      const res = await out.progress(`withdrawing ${units(value, asset)}`, (stage) => {
-        stage('proving and sending the withdrawal');
-        return explained(
-          client,
-          asset,
-          withdraw(client, {
-            ...(from ? { commitment: from } : { mint: asset.mint }),
-            ...(atomic === undefined ? {} : { amount: atomic }),
-            recipient: to,
-            linkFundingAddress,
-          }),
-        );
+      const res = await out.progress(`withdrawing ${units(value, asset)}`, async (stage) => {
+        // One stage each, with its own time: the spend proof, then the transaction on the ledger.
+        stage('proving the spend');
+        const off = client.onProof((e) => {
+          if (e.stage === 'done') stage('sending the transaction to the ledger');
+        });
+        try {
+          return await explained(
+            client,
+            asset,
+            withdraw(client, {
+              ...(from ? { commitment: from } : { mint: asset.mint }),
+              ...(atomic === undefined ? {} : { amount: atomic }),
+              recipient: to,
+              linkFundingAddress,
+            }),
+          );
+        } finally {
+          off();
+        }
       });
       const change = res.change ? noteRow(res.change, asset) : undefined;
       out.result(
