@@ -58,7 +58,8 @@ async function oneRun(): Promise<Run> {
         () => reject(new Error(`no first fill in ${TIMEOUT_MS / 1000} s:\n${out.slice(-2000)}`)),
         TIMEOUT_MS,
       );
-      child.stdout!.on('data', (d) => {
+      // The ready lines come on stdout; the demo's lines in the venue log on stderr.
+      const seen = (d: unknown) => {
         out += String(d);
         if (readyMs === undefined && out.includes('venue ready at')) {
           readyMs = performance.now() - started;
@@ -68,7 +69,9 @@ async function oneRun(): Promise<Run> {
           clearTimeout(timer);
           resolve({ readyMs, firstFillMs: performance.now() - started });
         }
-      });
+      };
+      child.stdout!.on('data', seen);
+      child.stderr!.on('data', seen);
       child.once('exit', (code) => {
         clearTimeout(timer);
         reject(new Error(`npm start exited (${code}):\n${out.slice(-2000)}`));
