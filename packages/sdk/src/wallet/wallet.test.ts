@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -6,6 +6,7 @@ import { encryptFillMemo, OutputRole, outputInner, type FillMemo } from '@nightj
 import { hexToBytes, bytesToHex } from '@nightjar/protocol';
 import { deriveWalletKeys } from './keys.js';
 import { createWallet, type Wallet } from './wallet.js';
+import { seal, unseal } from './keystore.js';
 import { NIGHTJAR_ERROR__WALLET_DECRYPT } from '../core/errors/index.js';
 
 const FAST = { N: 1024, r: 8, p: 1 };
@@ -55,7 +56,7 @@ describe('wallet', () => {
         symbol: 'SOL-USDC',
         side: 'bid',
         noteCommitment: '00'.repeat(32),
-        status: 'open',
+        status: 'pending',
         baseMint: 'So11111111111111111111111111111111111111112',
         quoteMint: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v',
         filledQuantity: 0n,
@@ -74,6 +75,35 @@ describe('wallet', () => {
       const again = createWallet({ path, password: 'pw', scrypt: FAST });
       expect(again.orders.get(orderId)?.ticket).toEqual(ticket);
       expect([...again.fills.values()]).toEqual([fill]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("loads an older wallet file's `open` order as `pending` (the spec's word)", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wallet-'));
+    try {
+      const path = join(dir, 'w.json');
+      const w = createWallet({ path, password: 'pw', scrypt: FAST });
+      const orderId = 'ab'.repeat(16);
+      w.trackOrder({
+        orderId,
+        symbol: 'SOL-USDC',
+        side: 'bid',
+        noteCommitment: '00'.repeat(32),
+        status: 'pending',
+        baseMint: SOL,
+        quoteMint: USDC,
+        filledQuantity: 3n,
+      });
+      w.save();
+      // Rewrite the file as a wallet before issue 32 wrote it: `open` for a resting order.
+      const saved = JSON.parse(unseal(readFileSync(path, 'utf8'), 'pw')) as { orders: { status: string }[] };
+      saved.orders[0]!.status = 'open';
+      writeFileSync(path, seal(JSON.stringify(saved), 'pw', FAST));
+      const again = createWallet({ path, password: 'pw', scrypt: FAST });
+      expect(again.orders.get(orderId)).toMatchObject({ status: 'pending', filledQuantity: 3n });
+      expect(again.isLive(again.orders.get(orderId)!)).toBe(true);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
