@@ -309,8 +309,8 @@ describe('trading', () => {
   it('previews an order without proving: the exact conversion, the collateral, the nearest prices', async () => {
     const ok = (
       await bot<OrderPreview>(app, 'POST', '/orders/preview', {
-        market: 'SOL-USDC',
-        side: 'buy',
+        symbol: 'SOL-USDC',
+        side: 'bid',
         type: 'limit',
         amount: '1',
         price: '100',
@@ -349,22 +349,39 @@ describe('trading', () => {
     });
     expect(bad.status).toBe(400);
     expect(code(bad)).toBe('BAD_REQUEST');
+    // A word and its alias that disagree are refused, not guessed between.
+    const both = await bot(app, 'POST', '/orders/preview', {
+      symbol: 'SOL-USDC',
+      market: 'ETH-USDC',
+      side: 'sell',
+      amount: '1',
+      price: '1',
+    });
+    expect(both.status).toBe(400);
+    expect(both.text).toMatch(/symbol.*market/);
   });
 
   it('places a bid with progress frames, lists it open, cancels it', async () => {
     const cookie = await browserSession(app);
     const ws = await openWs(app, { host: `127.0.0.1:${app.port}`, cookie });
     const placed = await bot<OrderView>(app, 'POST', '/orders', {
-      market: 'SOL-USDC',
-      side: 'buy',
+      symbol: 'SOL-USDC',
+      side: 'bid',
       type: 'limit',
       amount: '1',
       price: '90',
-      expires_in_s: 300,
+      expiry_seconds: 300,
       client_ref: 'ticket-1',
     });
     expect(placed.status, placed.text).toBe(201);
-    expect(placed.body).toMatchObject({ market: 'SOL-USDC', side: 'buy', state: 'open', terminal: false });
+    expect(placed.body).toMatchObject({
+      symbol: 'SOL-USDC',
+      side: 'bid',
+      side_label: 'Buy',
+      status: 'pending',
+      status_label: 'Open',
+      terminal: false,
+    });
     const stages = () =>
       ws.frames.flatMap((e) => (e.type === 'progress' && e.client_ref === 'ticket-1' ? [e.stage] : []));
     await ws.next((e) => e.type === 'progress' && e.stage === 'accepted');
@@ -373,12 +390,13 @@ describe('trading', () => {
     );
     expect(stages().indexOf('proving')).toBeLessThan(stages().indexOf('accepted'));
     const list = (await bot<OrderView[]>(app, 'GET', '/orders')).body;
-    expect(list.find((o) => o.order_id === placed.body.order_id)?.state).toBe('open');
+    expect(list.find((o) => o.order_id === placed.body.order_id)?.status).toBe('pending');
     const cancelled = await bot<OrderView>(app, 'DELETE', `/orders/${placed.body.order_id}`);
     expect(cancelled.status, cancelled.text).toBe(200);
-    expect(cancelled.body).toMatchObject({ state: 'cancelled', terminal: true });
+    expect(cancelled.body).toMatchObject({ status: 'cancelled', status_label: 'Cancelled', terminal: true });
     await ws.next(
-      (e) => e.type === 'order' && e.order.order_id === placed.body.order_id && e.order.state === 'cancelled',
+      (e) =>
+        e.type === 'order' && e.order.order_id === placed.body.order_id && e.order.status === 'cancelled',
     );
     expect((await bot(app, 'DELETE', '/orders/' + '00'.repeat(16))).status).toBe(404);
     ws.close();
@@ -386,21 +404,21 @@ describe('trading', () => {
 
   it('modifies a resting order (a new price) and reads it back', async () => {
     const placed = await bot<OrderView>(app, 'POST', '/orders', {
-      market: 'SOL-USDC',
+      symbol: 'SOL-USDC',
       side: 'buy',
       type: 'limit',
       amount: '1',
       price: '80',
-      expires_in_s: 300,
+      expiry_seconds: 300,
     });
     expect(placed.status, placed.text).toBe(201);
     const modified = await bot<OrderView>(app, 'PATCH', `/orders/${placed.body.order_id}`, { price: '85' });
     expect(modified.status, modified.text).toBe(200);
-    expect(modified.body).toMatchObject({ price: '85', amount: '1', state: 'open' });
+    expect(modified.body).toMatchObject({ price: '85', amount: '1', status: 'pending' });
     const old = await bot<OrderView>(app, 'GET', `/orders/${placed.body.order_id}`);
-    expect(old.body.state).toBe('cancelled');
+    expect(old.body.status).toBe('cancelled');
     expect((await bot(app, 'PATCH', `/orders/${modified.body.order_id}`, {})).status).toBe(400);
-    expect((await bot<OrderView>(app, 'DELETE', `/orders/${modified.body.order_id}`)).body.state).toBe(
+    expect((await bot<OrderView>(app, 'DELETE', `/orders/${modified.body.order_id}`)).body.status).toBe(
       'cancelled',
     );
   });
@@ -425,29 +443,32 @@ describe('trading', () => {
         expires_in_s: 300,
       });
       expect(bid.status, bid.text).toBe(201);
+      // The bid above says it in the old words (aliases), the ask in the spec's.
       const ask = await bot<OrderView>(bob, 'POST', '/orders', {
-        market: 'SOL-USDC',
-        side: 'sell',
+        symbol: 'SOL-USDC',
+        side: 'ask',
         type: 'limit',
         amount: '1',
         price: '100',
-        expires_in_s: 300,
+        expiry_seconds: 300,
       });
       expect(ask.status, ask.text).toBe(201);
       const filled = await ws.next(
         (e) =>
-          e.type === 'order' && e.order.order_id === bid.body.order_id && e.order.state === 'fully_filled',
+          e.type === 'order' && e.order.order_id === bid.body.order_id && e.order.status === 'fully_filled',
         30_000,
       );
       expect(filled.type === 'order' && filled.order.filled).toBe('1');
+      expect(filled.type === 'order' && filled.order.status_label).toBe('Filled');
       const fill = await until(async () => {
         const fills = (await bot<FillView[]>(app, 'GET', '/fills')).body;
         const f = fills.find((x) => x.order_id === bid.body.order_id);
         return f?.settlement.ledger_signature && f.price ? f : undefined;
       }, 'the fill with its settle signature');
       expect(fill).toMatchObject({
-        market: 'SOL-USDC',
-        side: 'buy',
+        symbol: 'SOL-USDC',
+        side: 'bid',
+        side_label: 'Buy',
         size: '1',
         price: '100',
         fee_asset: 'USDC',

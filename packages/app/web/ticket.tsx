@@ -1,10 +1,10 @@
 /** The order ticket: human units with the exact conversion (server preview), validation, proof progress. */
 import { useRef, useState } from 'preact/hooks';
-import type { MarketView, OrderType, OrderView, Side } from '../src/api-types.js';
+import type { MarketView, OrderType, OrderView } from '../src/api-types.js';
 import { api } from './api.js';
 import { ErrorBox, ErrorList, Section, TextField } from './components.js';
 import { formatDuration, newRef, shortId } from './format.js';
-import { requestOf, validateTicket, type Fields } from './ticket-fields.js';
+import { requestOf, validateTicket, type Fields, type TicketSide } from './ticket-fields.js';
 import { Conversion, useOrderPreview } from './ticket-preview.js';
 import { useAction } from './use-action.js';
 
@@ -172,7 +172,7 @@ function TicketOutcome({
       ) : null}
       {placed ? (
         <p class="ok-note" role="status">
-          Order <code>{shortId(placed.order_id)}</code> placed: {placed.state.replace(/_/g, ' ')}.
+          Order <code>{shortId(placed.order_id)}</code> placed: {placed.status_label}.
         </p>
       ) : null}
     </>
@@ -181,7 +181,7 @@ function TicketOutcome({
 
 const EMPTY_DRAFT: Draft = {
   marketSym: '',
-  side: 'buy' as Side,
+  side: 'buy' as TicketSide,
   type: 'limit' as OrderType,
   amount: '',
   price: '',

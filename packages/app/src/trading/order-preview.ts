@@ -18,13 +18,13 @@ type PreviewError = ApiError['error'];
 /** The SDK's order parameters of a ticket. */
 export function toParams(req: OrderRequest): BuildOrderParameters {
   return {
-    symbol: req.market,
-    side: req.side === 'buy' ? 'bid' : 'ask',
+    symbol: req.symbol,
+    side: req.side,
     type: req.type,
     amount: req.amount,
     price: req.price,
     ...(req.min_fill === undefined ? {} : { minFillSize: req.min_fill }),
-    ...(req.expires_in_s === undefined ? {} : { expiry: { seconds: req.expires_in_s } }),
+    ...(req.expiry_seconds === undefined ? {} : { expiry: { seconds: req.expiry_seconds } }),
   };
 }
 
@@ -44,7 +44,7 @@ function shortfall(
 ): PreviewError | undefined {
   const [baseSym = 'base', quoteSym = 'quote'] = inst.symbol.split('-');
   const [mint, decimals, sym] =
-    req.side === 'buy'
+    req.side === 'bid'
       ? [inst.quote_mint, inst.quote_decimals, quoteSym]
       : [inst.base_mint, inst.base_decimals, baseSym];
   const free = wallet.freeNotes(mint).reduce((s, n) => s + n.amount, 0n);
@@ -88,8 +88,8 @@ export async function previewOrder(
     amount_units: amount.toString(),
     price_units: price.toString(),
     collateral: {
-      asset: req.side === 'buy' ? quoteSym : baseSym,
-      amount: formatUnits(required, req.side === 'buy' ? inst.quote_decimals : inst.base_decimals),
+      asset: req.side === 'bid' ? quoteSym : baseSym,
+      amount: formatUnits(required, req.side === 'bid' ? inst.quote_decimals : inst.base_decimals),
       amount_units: required.toString(),
     },
     ...(nearest ? { nearest_prices: nearest } : {}),

@@ -135,7 +135,7 @@ function units(text: string, decimals: number): bigint {
 }
 
 function preview(req: OrderRequest): OrderPreview {
-  const m = MARKETS.find((x) => x.symbol === req.market) ?? MARKETS[0]!;
+  const m = MARKETS.find((x) => x.symbol === req.symbol) ?? MARKETS[0]!;
   const errors: OrderPreview['errors'] = [];
   const priceCents = Number(req.price) / Number(m.tick_size);
   let nearest: string[] | undefined;
@@ -157,7 +157,7 @@ function preview(req: OrderRequest): OrderPreview {
     });
   const amountUnits = units(req.amount, m.base.decimals);
   const priceUnits = units(req.price, m.quote.decimals);
-  const buy = req.side === 'buy';
+  const buy = req.side === 'bid';
   const collateralUnits = buy ? (amountUnits * priceUnits) / 10n ** BigInt(m.base.decimals) : amountUnits;
   return {
     ok: errors.length === 0,
@@ -178,8 +178,9 @@ export function sampleFills(now = Date.UTC(2025, 0, 1, 12, 0, 0)): FillView[] {
   return prices.map((p, i) => ({
     fill_id: `fill-${i}`,
     order_id: `ord-old-${i}`,
-    market: 'SOL-USDC',
-    side: i % 3 === 0 ? 'sell' : 'buy',
+    symbol: 'SOL-USDC',
+    side: i % 3 === 0 ? 'ask' : 'bid',
+    side_label: i % 3 === 0 ? 'Sell' : 'Buy',
     price: p.toFixed(2),
     size: (0.25 * (1 + (i % 3))).toString(),
     fee: '0.03',
@@ -252,16 +253,18 @@ export async function startFakeApi(
       push({ type: 'progress', ...(ref ? { client_ref: ref } : {}), action: 'place', stage });
     const o: OrderView = {
       order_id: `ord-${++seq}`,
-      market: body.market,
+      symbol: body.symbol,
       side: body.side,
+      side_label: body.side === 'bid' ? 'Buy' : 'Sell',
       type: body.type,
       amount: body.amount,
       price: body.price,
       filled: '0',
-      state: 'open',
+      status: 'pending',
+      status_label: 'Open',
       terminal: false,
       created_at: Date.now(),
-      expires_at: Date.now() + (body.expires_in_s ?? 3600) * 1000,
+      expires_at: Date.now() + (body.expiry_seconds ?? 3600) * 1000,
     };
     state.orders.set(o.order_id, o);
     push({ type: 'order', order: o });
@@ -271,7 +274,7 @@ export async function startFakeApi(
     const id = (req.params as { id: string }).id;
     const o = state.orders.get(id);
     if (!o) return reply.code(404).send(err('order_not_found', `No order ${id}.`));
-    const next: OrderView = { ...o, state: 'cancelled', terminal: true };
+    const next: OrderView = { ...o, status: 'cancelled', status_label: 'Cancelled', terminal: true };
     state.orders.set(id, next);
     push({ type: 'order', order: next });
     return next;

@@ -27,7 +27,7 @@ export const ORDER_STATE_LABELS: Readonly<Record<OrderState, string>> = {
 };
 
 /** The human label of each side. */
-export const SIDE_LABELS: Readonly<Record<Side, string>> = { bid: 'Buy', ask: 'Sell' };
+export const SIDE_LABELS = { bid: 'Buy', ask: 'Sell' } as const satisfies Record<Side, string>;
 
 /** The words a user may type for a side: the spec's and their aliases. */
 export const SIDE_WORDS: Readonly<Record<string, Side>> = { bid: 'bid', ask: 'ask', buy: 'bid', sell: 'ask' };
