@@ -75,10 +75,15 @@ def connect(data_dir):
     return App("%s://%s" % (parts.scheme, parts.netloc), token)
 
 
+def said(order):
+    """An order's state as people read it: `fully_filled (Filled)`."""
+    return "%s (%s)" % (order["status"], order["status_label"])
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--data-dir", default=os.environ.get("NIGHTJAR_DATA_DIR", ".nightjar"))
-    p.add_argument("--market", default="SOL-USDC")
+    p.add_argument("--symbol", "--market", dest="symbol", default="SOL-USDC", help="market (--market is an alias)")
     p.add_argument("--amount", default="0.5", help="base amount of the bid, human units")
     p.add_argument("--price", default="90", help="limit price, quote per base")
     p.add_argument("--deposit", default="100", help="quote to deposit first, human units")
@@ -97,21 +102,21 @@ def main():
     for c in venue["checks"]:
         print("  (%s) %s" % (c["id"], c["detail"]))
 
-    market = next((m for m in app.call("GET", "/markets") if m["symbol"] == args.market), None)
+    market = next((m for m in app.call("GET", "/markets") if m["symbol"] == args.symbol), None)
     if market is None:
-        raise SystemExit("no market %s" % args.market)
+        raise SystemExit("no market %s" % args.symbol)
     quote = market["quote"]["symbol"]
 
     dep = app.call("POST", "/deposits", {"asset": quote, "amount": args.deposit, "faucet": venue["dev"]})
     print("deposited %s %s: note %s… (%s)" % (dep["amount"], dep["asset"], dep["id"][:16], dep["state"]))
 
     ticket = {
-        "market": args.market,
-        "side": "buy",
+        "symbol": args.symbol,
+        "side": "bid",
         "type": "limit",
         "amount": args.amount,
         "price": args.price,
-        "expires_in_s": 300,
+        "expiry_seconds": 300,
         "client_ref": "python-bot",
     }
     preview = app.call("POST", "/orders/preview", ticket)
@@ -126,7 +131,7 @@ def main():
 
     started = time.time()
     order = app.call("POST", "/orders", ticket)
-    print("order %s %s (proved and placed in %.1f s)" % (order["order_id"], order["state"], time.time() - started))
+    print("order %s %s (proved and placed in %.1f s)" % (order["order_id"], said(order), time.time() - started))
 
     deadline = time.time() + args.wait
     while not order["terminal"] and time.time() < deadline:
@@ -134,12 +139,12 @@ def main():
         order = app.call("GET", "/orders/" + order["order_id"])
     if not order["terminal"]:
         order = app.call("DELETE", "/orders/" + order["order_id"])
-        print("cancelled after %.0f s: %s" % (args.wait, order["state"]))
-    print("final: order %s %s, filled %s" % (order["order_id"], order["state"], order["filled"]))
+        print("cancelled after %.0f s: %s" % (args.wait, said(order)))
+    print("final: order %s %s, filled %s" % (order["order_id"], said(order), order["filled"]))
 
     for b in app.call("GET", "/balances"):
         print("  %-5s available %s  locked %s  funding %s" % (b["asset"], b["available"], b["locked"], b["funding"]))
-    print(json.dumps({"order_id": order["order_id"], "state": order["state"], "filled": order["filled"]}))
+    print(json.dumps({"order_id": order["order_id"], "status": order["status"], "filled": order["filled"]}))
     return 0
 
 

@@ -39,8 +39,8 @@ if (hasPython)
       expect(run.stdout).toContain('attestation verified');
       expect(run.stdout).toMatch(/deposited 100 USDC: note [0-9a-f]{16}… \(usable\)/);
       expect(run.stdout).toMatch(/order [0-9a-f]{32} open/);
-      const last = JSON.parse(run.stdout.trim().split('\n').at(-1)!) as { state: string };
-      expect(last.state).toBe('cancelled');
+      const last = JSON.parse(run.stdout.trim().split('\n').at(-1)!) as { status: string };
+      expect(last.status).toBe('cancelled');
     });
 
     it('exits non-zero with the fix when the app refuses (a bid below the minimum size)', () => {
