@@ -1,7 +1,8 @@
 import { accountOrdersCodec } from '@nightjar/protocol';
 import type { Client } from '../client.js';
 import type { NightjarError } from '../core/errors/index.js';
-import { withState, type GetOrderReturnType } from './get-order.js';
+import { withOrderState } from '../wallet/vocabulary.js';
+import type { GetOrderReturnType } from './get-order.js';
 
 /** No parameters. */
 export type GetOpenOrdersParameters = Record<string, never>;
@@ -23,7 +24,8 @@ export async function getOpenOrders(
   _params: GetOpenOrdersParameters = {},
 ): Promise<GetOpenOrdersReturnType> {
   const orders = await client.request('/account/orders', { codec: accountOrdersCodec });
-  return orders.map((o) => withState(client, o));
+  const tracked = client.hasWallet ? client.wallet.orders : undefined;
+  return orders.map((o) => withOrderState(o, tracked));
 }
 
 /** What `getOpenOrders` throws: the SDK's typed errors (`NightjarError` and its subclasses). */

@@ -2,7 +2,7 @@ import type { OrderStatusResponse } from '@nightjar/protocol';
 import type { Client } from '../client.js';
 import { fetchOrder } from '../core/venue-reads.js';
 import type { NightjarError } from '../core/errors/index.js';
-import { orderStateOf, type OrderState } from '../wallet/vocabulary.js';
+import { withOrderState, type OrderState } from '../wallet/vocabulary.js';
 
 /** The order to read. */
 export interface GetOrderParameters {
@@ -26,13 +26,8 @@ export type GetOrderReturnType = OrderStatusResponse & { state: OrderState };
  * const { state, filled_quantity } = await getOrder(client, { orderId });
  */
 export async function getOrder(client: Client, params: GetOrderParameters): Promise<GetOrderReturnType> {
-  return withState(client, await fetchOrder(client, params.orderId));
-}
-
-/** A venue order body with its `state` (the wallet's word when the client's wallet tracks it). */
-export function withState(client: Client, o: OrderStatusResponse): GetOrderReturnType {
-  const tracked = client.hasWallet ? client.wallet.orders.get(o.order_id) : undefined;
-  return { ...o, state: orderStateOf(o, tracked) };
+  const tracked = client.hasWallet ? client.wallet.orders : undefined;
+  return withOrderState(await fetchOrder(client, params.orderId), tracked);
 }
 
 /** What `getOrder` throws: the SDK's typed errors (`NightjarError` and its subclasses). */

@@ -82,3 +82,14 @@ export function orderStateOf(
     lookup.filled_quantity > tracked.filledQuantity ? lookup.filled_quantity : tracked.filledQuantity;
   return trackedOrderState({ status: statusFromLookup(tracked, lookup), filledQuantity: filled });
 }
+
+/**
+ * The venue's order body with its `state` (`orderStateOf`), read with the wallet's tracked
+ * orders when there is a wallet.
+ */
+export function withOrderState(
+  o: OrderStatusResponse,
+  tracked: ReadonlyMap<string, Pick<TrackedOrder, 'status' | 'filledQuantity'>> | undefined,
+): OrderStatusResponse & { state: OrderState } {
+  return { ...o, state: orderStateOf(o, tracked?.get(o.order_id)) };
+}
