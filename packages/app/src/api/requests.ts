@@ -58,16 +58,16 @@ function body<F extends Fields>(fields: F): Codec<InferObject<F>> {
 
 /** A field's schema, and its alias's (the same, described as the alias). */
 function propertiesOf(key: string, field: Field<unknown, boolean>): [string, JsonSchema][] {
-  const own: [string, JsonSchema] = [key, field.codec.schema];
-  if (!field.alias) return [own];
+  const schema = field.codec.schema;
+  if (!field.alias) return [[key, schema]];
   const required = field.optional ? '' : ' Required: give it or its alias.';
-  const described = (s: JsonSchema, text: string) => ({
-    ...s,
-    description: `${String(s.description ?? '')} ${text}`.trim(),
+  const noted = (text: string): JsonSchema => ({
+    ...schema,
+    description: `${String(schema.description ?? '')} ${text}`.trim(),
   });
   return [
-    [key, described(field.codec.schema, `Alias: \`${field.alias}\`.${required}`)],
-    [field.alias, described(field.codec.schema, `Alias of \`${key}\`.`)],
+    [key, noted(`Alias: \`${field.alias}\`.${required}`)],
+    [field.alias, noted(`Alias of \`${key}\`.`)],
   ];
 }
 
