@@ -38,7 +38,7 @@ if (hasPython)
       expect(run.status, run.stderr + run.stdout).toBe(0);
       expect(run.stdout).toContain('attestation verified');
       expect(run.stdout).toMatch(/deposited 100 USDC: note [0-9a-f]{16}… \(usable\)/);
-      expect(run.stdout).toMatch(/order [0-9a-f]{32} open/);
+      expect(run.stdout).toMatch(/order [0-9a-f]{32} pending \(Open\)/);
       const last = JSON.parse(run.stdout.trim().split('\n').at(-1)!) as { status: string };
       expect(last.status).toBe('cancelled');
     });
