@@ -11,8 +11,12 @@ zero-knowledge proofs and signs; this bot only speaks JSON over HTTP to 127.0.0.
 5. watches it (GET /api/v1/orders/{id}) until it is terminal or --wait seconds pass, then cancels it,
 6. prints what happened. Any error exits non-zero with the app's message and its fix.
 
-Usage: python3 bot.py [--data-dir D] [--market SOL-USDC] [--amount 0.5] [--price 90]
-                      [--deposit 100] [--wait 5]
+Usage: python3 bot.py [--data-dir D] [--symbol SOL-USDC] [--amount 0.5] [--price 155]
+                      [--deposit 100] [--wait 60]
+
+The default bid, 0.5 SOL at up to 155 USDC, fills on the demo market (`npm start -- --demo-traders 4`)
+within seconds: its traders quote around 150 (148 to 152), and a batch clears at one uniform price, so
+the bid fills at that price, never worse than its limit.
 """
 
 import argparse
@@ -85,9 +89,10 @@ def main():
     p.add_argument("--data-dir", default=os.environ.get("NIGHTJAR_DATA_DIR", ".nightjar"))
     p.add_argument("--symbol", "--market", dest="symbol", default="SOL-USDC", help="market (--market is an alias)")
     p.add_argument("--amount", default="0.5", help="base amount of the bid, human units")
-    p.add_argument("--price", default="90", help="limit price, quote per base")
+    p.add_argument("--price", default="155",
+                   help="limit price, quote per base (the demo market trades around 150: 155 fills there)")
     p.add_argument("--deposit", default="100", help="quote to deposit first, human units")
-    p.add_argument("--wait", type=float, default=5.0, help="seconds to watch the bid before cancelling it")
+    p.add_argument("--wait", type=float, default=60.0, help="seconds to watch the bid before cancelling it")
     args = p.parse_args()
 
     app = connect(args.data_dir)
@@ -143,7 +148,7 @@ def main():
     print("final: order %s %s, filled %s" % (order["order_id"], said(order), order["filled"]))
 
     for b in app.call("GET", "/balances"):
-        print("  %-5s available %s  locked %s  funding %s" % (b["asset"], b["available"], b["locked"], b["funding"]))
+        print("  %-5s usable %s  arriving %s  locked %s  funding %s" % (b["asset"], b["usable"], b["arriving"], b["locked"], b["funding"]))
     print(json.dumps({"order_id": order["order_id"], "status": order["status"], "filled": order["filled"]}))
     return 0
 

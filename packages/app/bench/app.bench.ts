@@ -12,11 +12,8 @@
  *
  *   npm run bench -w packages/app            (ROUNDS=3 starts, ORDERS=5 orders per path)
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { setTimeout as delay } from 'node:timers/promises';
 import { gzipSync } from 'node:zlib';
 
@@ -33,57 +30,10 @@ import {
 } from '@nightjar/sdk';
 
 import { launchBrowser, openPage, VIEWPORTS } from '../test/browser/launch.js';
+import { appApi, fmt, median, startVenue, stopVenue, type Venue } from './start-venue.js';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const ORDERS = Number(process.env.ORDERS ?? 5);
-const BIN = fileURLToPath(new URL('../../cli/bin/nightjar.mjs', import.meta.url));
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1] ?? NaN;
-const fmt = (xs: number[]) => `${median(xs).toFixed(0)} (${xs.map((x) => x.toFixed(0)).join(', ')})`;
-
-interface Ready {
-  base_url: string;
-  ledger_url: string;
-  ledger_dev_secret?: string;
-  compose_hash: string;
-  platform_root: string;
-  app_url: string;
-  admin: { api_key: string; api_secret: string; passphrase: string };
-}
-
-interface Venue {
-  dir: string;
-  proc: ChildProcess;
-  ready: Ready;
-  spawnedAt: number;
-  readyAt: number;
-}
-
-/** `nightjar start` with the app, timed from spawn until ready.json names the app. */
-async function startVenue(): Promise<Venue> {
-  const dir = mkdtempSync(join(tmpdir(), 'nightjar-app-bench-'));
-  const spawnedAt = performance.now();
-  const proc = spawn(process.execPath, [BIN, 'start', '--port', '0', '--app-port', '0', '--data-dir', dir], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const file = join(dir, 'ready.json');
-  // ready.json is written once, when venue and app both answer; a 5 ms poll is the clock's grain.
-  while (!existsSync(file)) {
-    if (proc.exitCode !== null) throw new Error('nightjar start exited early');
-    await delay(5);
-  }
-  const readyAt = performance.now();
-  return { dir, proc, ready: JSON.parse(readFileSync(file, 'utf8')) as Ready, spawnedAt, readyAt };
-}
-
-async function stopVenue(v: Venue): Promise<void> {
-  if (v.proc.exitCode === null) {
-    const exited = new Promise((r) => v.proc.once('exit', r));
-    v.proc.kill('SIGINT');
-    await exited;
-  }
-  rmSync(v.dir, { recursive: true, force: true });
-}
 
 const chrome = await launchBrowser();
 const out: string[] = [];
@@ -122,18 +72,7 @@ try {
 
   /* ---------- 2. Place → resting ---------- */
   const v = venue!;
-  const origin = new URL(v.ready.app_url).origin;
-  const apiToken = readFileSync(join(v.dir, 'app', 'api-token'), 'utf8').trim();
-  const api = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${origin}/api/v1/${path}`, {
-      method,
-      headers: { authorization: `Bearer ${apiToken}`, 'content-type': 'application/json' },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const json = (await res.json()) as Record<string, unknown>;
-    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-    return json;
-  };
+  const { origin, token: apiToken, call: api } = appApi(v);
   // The app's progress frames give its proving time per order (keyed by client_ref).
   const stages = new Map<string, Map<string, number>>();
   const ws = new WebSocket(`${origin.replace('http', 'ws')}/api/v1/events`, {

@@ -11,7 +11,7 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { sampleFills, startFakeApi } from '../test/browser/fake-api.js';
+import { sampleFigures, sampleFills, startFakeApi } from '../test/browser/fake-api.js';
 import { launchBrowser, openPage, VIEWPORTS, type Browser, type Page } from '../test/browser/launch.js';
 
 export const SHOTS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../../docs/app');
@@ -77,7 +77,9 @@ export async function takeScreenshots(browser: Browser, url: string, outDir = SH
 async function main(): Promise<void> {
   const url = process.argv[2];
   const chrome = await launchBrowser();
-  const fake = url ? undefined : await startFakeApi({ fills: sampleFills(Date.now()).slice(-5) });
+  const fake = url
+    ? undefined
+    : await startFakeApi({ fills: sampleFills(Date.now()).slice(-5), fillSummary: [sampleFigures()] });
   try {
     const written = await takeScreenshots(chrome.browser, url ?? `${fake!.url}/`);
     for (const f of written) console.log(f);

@@ -14,5 +14,6 @@ export type DepositRequest = Infer<typeof q.depositRequest>;
 export type WithdrawRequest = Infer<typeof q.withdrawRequest>;
 export type OrderRequest = Infer<typeof q.orderRequest>;
 export type ModifyRequest = Infer<typeof q.modifyRequest>;
+export type CancelAllRequest = Infer<typeof q.cancelAllRequest>;
 export type OperatorLoginRequest = Infer<typeof q.operatorLoginRequest>;
 export type CreateAccountRequest = Infer<typeof q.createAccountRequest>;

@@ -16,9 +16,11 @@ import {
 import { describe, expect, it } from 'vitest';
 import { toAppError } from './errors.js';
 
+/** Status and body; `fix_plain` and `hint` only split `fix` in two (fix-hints.test.ts checks them). */
 const answer = (err: unknown) => {
   const e = toAppError(err);
-  return { status: e.status, ...e.body().error };
+  const { fix_plain: _plain, hint: _hint, ...error } = e.body().error;
+  return { status: e.status, ...error };
 };
 
 const VENUE_CASES: [string, unknown, Record<string, unknown>][] = [

@@ -1,6 +1,7 @@
 /**
  * Every failure of the local API as an `ApiError` body with a stable `code`, an HTTP status and a
- * `fix`: the SDK's sentence, with the app's route or file in parentheses (`fix-hints.ts`). The SDK's
+ * `fix`: the SDK's sentence, with the app's route or file in parentheses (`fix-hints.ts`); then
+ * `fix_plain` is the sentence alone (what a screen shows) and `hint` the parenthesised part. The SDK's
  * own stable codes (`NOTE_NOT_FREE`, `TRANSACTION_PENDING`...) pass through; a venue refusal
  * carries the venue's spec code as `venue_code`, a ledger refusal the ledger's.
  */
@@ -14,18 +15,25 @@ import {
 } from '@nightjar/sdk';
 import type { ApiError } from './wire/types.js';
 import { APP_ERRORS, appCodeOf, statusOf, type AppRow } from './error-table.js';
-import { appFix } from './fix-hints.js';
+import { appHint } from './fix-hints.js';
 
 /** An error the app answers with: its status and body. */
 export class AppError extends Error {
+  /** What the API answers as `fix`: the sentence, then the hint in parentheses when there is one. */
+  readonly fix?: string;
+
   constructor(
     readonly status: number,
     readonly code: string,
     message: string,
-    readonly fix?: string,
+    /** What to do, one plain sentence (what a screen shows). */
+    readonly fixPlain?: string,
     readonly venueCode?: number | string,
+    /** The app's own how-to for API clients (a route or a file). */
+    readonly hint?: string,
   ) {
     super(message);
+    if (fixPlain) this.fix = hint ? `${fixPlain} (${hint})` : fixPlain;
   }
 
   body(): ApiError {
@@ -34,6 +42,7 @@ export class AppError extends Error {
         code: this.code,
         message: this.message,
         ...(this.fix ? { fix: this.fix } : {}),
+        ...(this.fixPlain && this.hint ? { fix_plain: this.fixPlain, hint: this.hint } : {}),
         ...(this.venueCode === undefined ? {} : { venue_code: this.venueCode }),
       },
     };
@@ -65,8 +74,9 @@ function fromSdkError<C extends NightjarErrorCode>(err: NightjarError<C>): AppEr
     statusOf(row, err),
     appCodeOf(row, err),
     row.message ? row.message(err) : err.message,
-    appFix(err),
+    err.fix,
     row.venueCode?.(err),
+    appHint(err),
   );
 }
 

@@ -59,8 +59,13 @@ function tailOf(text: string): string | undefined {
   return i > 0 ? text.slice(i + 2) : undefined;
 }
 
+/** The app's own how-to for an SDK error (a route, a file or a command), if it has one. */
+export function appHint(err: NightjarError): string | undefined {
+  return hintOf(err.code, err);
+}
+
 /** The `fix` the app answers: the SDK's sentence, then the app's hint in parentheses. */
 export function appFix(err: NightjarError): string {
-  const hint = hintOf(err.code, err);
+  const hint = appHint(err);
   return hint ? `${err.fix} (${hint})` : err.fix;
 }

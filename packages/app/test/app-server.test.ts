@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { statSync } from 'node:fs';
-import { mintAddress } from '@nightjar/ledger/client';
+import { mintAddress } from '@nightjar/protocol/ledger-client';
 import { addressToBase58 } from '@nightjar/protocol';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,8 +14,10 @@ import type {
   ApiError,
   AppEvent,
   BalanceView,
+  CancelAllResult,
   CreatedAccountView,
   DrainView,
+  FillSummaryView,
   FillView,
   MarketView,
   MetricsView,
@@ -292,7 +294,7 @@ describe('trading', () => {
     expect(r.body.amount_units).toBe('500000000');
     const balances = (await bot<BalanceView[]>(app, 'GET', '/balances')).body;
     usdc = balances.find((b) => b.asset === 'USDC');
-    expect(usdc?.available).toBe('500');
+    expect(usdc?.usable).toBe('500');
   });
 
   it('two deposits at once both land (the funding key signs one at a time)', async () => {
@@ -303,7 +305,7 @@ describe('trading', () => {
     );
     expect([a!.status, b!.status], `${a!.text} ${b!.text}`).toEqual([200, 200]);
     const eth = (await bot<BalanceView[]>(app, 'GET', '/balances')).body.find((x) => x.asset === 'ETH');
-    expect(eth?.available).toBe('3');
+    expect(eth?.usable).toBe('3');
   });
 
   it('previews an order without proving: the exact conversion, the collateral, the nearest prices', async () => {
@@ -319,6 +321,16 @@ describe('trading', () => {
     expect(ok.ok).toBe(true);
     expect(ok.collateral.asset).toBe('USDC');
     expect(Number(ok.collateral.amount)).toBeGreaterThanOrEqual(100);
+    // What the ticket shows before sending: the fee inside the collateral, the backing note, the rule.
+    expect(ok.fee.asset).toBe('USDC');
+    expect(BigInt(ok.collateral.amount_units)).toBe(100_000_000n + BigInt(ok.fee.amount_units));
+    expect(ok.note?.whole_note_locked).toBe(
+      BigInt(ok.note!.amount_units) > BigInt(ok.collateral.amount_units),
+    );
+    expect(ok.clearing_rule).toBe(
+      'Uniform price per batch: you may fill better than your limit, never worse.',
+    );
+    expect(ok.price_check).toEqual({ far: false, threshold_percent: 20, reference_prices: [] });
     const off = (
       await bot<OrderPreview>(app, 'POST', '/orders/preview', {
         market: 'SOL-USDC',
@@ -402,15 +414,19 @@ describe('trading', () => {
     ws.close();
   });
 
-  it('modifies a resting order (a new price) and reads it back', async () => {
-    const placed = await bot<OrderView>(app, 'POST', '/orders', {
+  /** A 1 SOL bid far below the market (it rests), for 300 s. */
+  const restingBid = (price: string) =>
+    bot<OrderView>(app, 'POST', '/orders', {
       symbol: 'SOL-USDC',
-      side: 'buy',
+      side: 'bid',
       type: 'limit',
       amount: '1',
-      price: '80',
+      price,
       expiry_seconds: 300,
     });
+
+  it('modifies a resting order (a new price) and reads it back', async () => {
+    const placed = await restingBid('80');
     expect(placed.status, placed.text).toBe(201);
     const modified = await bot<OrderView>(app, 'PATCH', `/orders/${placed.body.order_id}`, { price: '85' });
     expect(modified.status, modified.text).toBe(200);
@@ -421,6 +437,41 @@ describe('trading', () => {
     expect((await bot<OrderView>(app, 'DELETE', `/orders/${modified.body.order_id}`)).body.status).toBe(
       'cancelled',
     );
+  });
+
+  it('cancel-all: one market’s live orders, or every market’s with no body; a bad symbol is a 400', async () => {
+    const placed = await restingBid('70');
+    expect(placed.status, placed.text).toBe(201);
+    const other = await bot<CancelAllResult>(app, 'POST', '/orders/cancel-all', { symbol: 'ETH-USDC' });
+    expect(other.status, other.text).toBe(200);
+    expect(other.body).toEqual({ cancelled: [], failed: [] });
+    const all = await bot<CancelAllResult>(app, 'POST', '/orders/cancel-all');
+    expect(all.status, all.text).toBe(200);
+    expect(all.body).toEqual({ cancelled: [placed.body.order_id], failed: [] });
+    expect((await bot<OrderView>(app, 'GET', `/orders/${placed.body.order_id}`)).body.status).toBe(
+      'cancelled',
+    );
+    const bad = await bot(app, 'POST', '/orders/cancel-all', { symbol: 7 });
+    expect(bad.status).toBe(400);
+    expect(code(bad)).toBe('BAD_REQUEST');
+  });
+
+  it('prepare_note exact: the note is split to the order size first, so only that is locked', async () => {
+    const req = {
+      symbol: 'SOL-USDC',
+      side: 'bid',
+      type: 'limit',
+      amount: '1',
+      price: '70',
+      expiry_seconds: 300,
+    };
+    const preview = (await bot<OrderPreview>(app, 'POST', '/orders/preview', req)).body;
+    expect(preview.note?.whole_note_locked, JSON.stringify(preview)).toBe(true);
+    const placed = await bot<OrderView>(app, 'POST', '/orders', { ...req, prepare_note: 'exact' });
+    expect(placed.status, placed.text).toBe(201);
+    const usdc = (await bot<BalanceView[]>(app, 'GET', '/balances')).body.find((b) => b.asset === 'USDC');
+    expect(usdc?.locked).toBe(preview.collateral.amount);
+    expect((await bot<OrderView>(app, 'DELETE', `/orders/${placed.body.order_id}`)).status).toBe(200);
   });
 
   it('a second trader’s crossing ask fills the bid: the fill shows with its settlement', async () => {
@@ -476,13 +527,42 @@ describe('trading', () => {
       expect(fill.settlement.outcome).toBe('settled');
       expect(fill.settlement.stage).toBe('done');
       expect(fill.settlement.batch_id).toMatch(/^\d+$/);
+      // The ticket's guard: a price far from this fill (a typed 10000 for 100) is flagged; a near one not.
+      const at = async (price: string) =>
+        (
+          await bot<OrderPreview>(app, 'POST', '/orders/preview', {
+            symbol: 'SOL-USDC',
+            side: 'bid',
+            amount: '0.01',
+            price,
+          })
+        ).body.price_check;
+      const far = await at('10000');
+      expect(far).toMatchObject({ far: true, threshold_percent: 20 });
+      expect(far.reference_prices).toContainEqual({ source: 'recent_fill', price: '100' });
+      expect(far.warning).toContain('more than 20% away from your recent fill at 100 USDC');
+      expect((await at('110')).far).toBe(false);
+      // The buyer's own figures: the one buy, 1 SOL at 100; nothing realised but its fee.
+      const figures = (await bot<FillSummaryView[]>(app, 'GET', '/fills/summary')).body;
+      expect(figures).toEqual([
+        expect.objectContaining({
+          symbol: 'SOL-USDC',
+          fills: 1,
+          bought: '1',
+          avg_buy_price: '100',
+          fees_quote: fill.fee,
+          position: '1',
+          avg_cost: '100',
+          realised_pnl: fill.fee === '0' ? '0' : `-${fill.fee}`,
+        }),
+      ]);
       expect(
         ws.frames.some((e: AppEvent) => e.type === 'fill' && e.fill.order_id === bid.body.order_id),
       ).toBe(true);
       // The buyer's balances: SOL from the trade (once its note is final), less USDC.
       const sol = await until(async () => {
         const b = (await bot<BalanceView[]>(app, 'GET', '/balances')).body.find((x) => x.asset === 'SOL');
-        return b && Number(b.available) + Number(b.pending_deposit) === 1 ? b : undefined;
+        return b && Number(b.usable) + Number(b.arriving) === 1 ? b : undefined;
       }, 'the SOL note');
       expect(sol.asset).toBe('SOL');
       ws.close();

@@ -1,12 +1,13 @@
 /**
  * examples/python-bot/bot.py against `nightjar start` with the app (real proofs): it reads
  * ready.json and the bot token, checks the attestation, deposits with the faucet, places a bid,
- * watches it and cancels it, and exits 0. The machine must have python3 (the first test says so).
+ * watches it and cancels it, and exits 0; with the demo traders running, its default bid fills.
+ * The machine must have python3 (the first test says so).
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { killAll, startAppProcess, type AppProcess } from '@nightjar/testkit/process';
+import { FAST_SLOTS, killAll, startAppProcess, type AppProcess } from '@nightjar/testkit/process';
 
 const BOT = fileURLToPath(new URL('../../../examples/python-bot/bot.py', import.meta.url));
 const python = spawnSync('python3', ['--version'], { encoding: 'utf8' });
@@ -20,9 +21,13 @@ it('python3 is on this machine (the example bot below runs with it)', () => {
 if (hasPython)
   describe('the python bot, standard library only, through the app', () => {
     let proc: AppProcess | undefined;
+    let venueLog = ''; // the demo traders' lines among them: what a failed fill met
 
     beforeAll(async () => {
-      proc = await startAppProcess();
+      // Two demo traders, as `npm start` runs four: the market the bot's default bid is priced for.
+      proc = await startAppProcess([...FAST_SLOTS, '--demo-traders', '2']);
+      proc.venue.stdout!.on('data', (d) => (venueLog += String(d)));
+      proc.venue.stderr?.on('data', (d) => (venueLog += String(d)));
     });
 
     afterAll(async () => {
@@ -31,7 +36,8 @@ if (hasPython)
     });
 
     it('checks the attestation, deposits with the faucet, places a bid, watches and cancels it', () => {
-      const run = spawnSync('python3', [BOT, '--data-dir', proc!.dir, '--wait', '2'], {
+      // A bid far below the demo market's price rests: the bot cancels it.
+      const run = spawnSync('python3', [BOT, '--data-dir', proc!.dir, '--price', '90', '--wait', '2'], {
         encoding: 'utf8',
         timeout: 240_000,
       });
@@ -41,6 +47,20 @@ if (hasPython)
       expect(run.stdout).toMatch(/order [0-9a-f]{32} pending \(Open\)/);
       const last = JSON.parse(run.stdout.trim().split('\n').at(-1)!) as { status: string };
       expect(last.status).toBe('cancelled');
+    });
+
+    it("its default bid fills on the demo market (the traders' price, not one below it)", () => {
+      const run = spawnSync('python3', [BOT, '--data-dir', proc!.dir, '--wait', '200'], {
+        encoding: 'utf8',
+        timeout: 280_000,
+      });
+      expect(run.status, run.stderr + run.stdout).toBe(0);
+      expect(run.stdout).toMatch(/bid 0\.5 SOL at 155 USDC/);
+      const last = JSON.parse(run.stdout.trim().split('\n').at(-1)!) as { status: string; filled: string };
+      expect(last, `${run.stdout}\n${venueLog.slice(-6000)}`).toMatchObject({
+        status: 'fully_filled',
+        filled: '0.5',
+      });
     });
 
     it('exits non-zero with the fix when the app refuses (a bid below the minimum size)', () => {

@@ -116,36 +116,43 @@ function TopBar({
   );
 }
 
-/** The trader's view: venue, ticket and transfers (off while the attestation fails), balances, orders, fills. */
+/**
+ * The trader's view, trading first: the one-line attestation verdict, then the ticket, balances and
+ * open orders (at any width), then fills and transfers. Ticket and transfers are off while the
+ * attestation fails (cancel stays on unless it failed: a trader may want out).
+ */
 function TraderView({ state, failed }: { state: ReturnType<typeof useVenueState>; failed: boolean }) {
   const { venue, markets, balances, orders, fills, progress, upsertOrder, loadAccountState } = state;
   const assets = balances.length
     ? balances.map((b) => b.asset)
     : [...new Set(markets.flatMap((m) => [m.base.symbol, m.quote.symbol]))];
+  const off = failed || !venue;
   return (
-    <div class="grid">
+    <>
       <VenuePanel venue={venue} />
-      <fieldset class="controls" disabled={failed || !venue} aria-label="Trading controls">
-        <div class="grid inner">
+      <div class="grid trading">
+        <fieldset class="controls" disabled={off} aria-label="Trading controls">
           <OrderTicket markets={markets} progress={progress} onPlaced={upsertOrder} />
+        </fieldset>
+        <div>
+          <BalancesPanel balances={balances} />
+        </div>
+        <fieldset class="controls wide" disabled={failed} aria-label="Order controls">
+          <OrdersPanel orders={[...orders.values()]} />
+        </fieldset>
+        <div class="wide">
+          <FillsPanel fills={[...fills.values()]} />
+        </div>
+        <fieldset class="controls wide" disabled={off} aria-label="Transfer controls">
           <TransfersPanel
             assets={assets}
             dev={venue?.dev ?? false}
             progress={progress}
             onDone={() => void loadAccountState()}
           />
-        </div>
-      </fieldset>
-      <div class="wide">
-        <BalancesPanel balances={balances} />
+        </fieldset>
       </div>
-      <fieldset class="controls wide" disabled={failed} aria-label="Order controls">
-        <OrdersPanel orders={[...orders.values()]} />
-      </fieldset>
-      <div class="wide">
-        <FillsPanel fills={[...fills.values()]} />
-      </div>
-    </div>
+    </>
   );
 }
 

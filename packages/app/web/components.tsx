@@ -1,6 +1,7 @@
 /** Small shared pieces: error boxes, labelled fields, data tables that collapse to cards on phones. */
-import type { ComponentChildren } from 'preact';
+import { Fragment, type ComponentChildren } from 'preact';
 import type { ErrorBody } from './api.js';
+import { plainFix } from './plain-fix.js';
 
 export function ErrorBox({ error, title }: { error: ErrorBody | undefined; title?: string }) {
   if (!error) return null;
@@ -12,9 +13,9 @@ export function ErrorBox({ error, title }: { error: ErrorBody | undefined; title
           <span class="muted"> (venue code {String(error.venue_code)})</span>
         ) : null}
       </p>
-      {error.fix ? (
+      {plainFix(error) ? (
         <p class="fix">
-          <strong>Fix:</strong> {error.fix}
+          <strong>Fix:</strong> {plainFix(error)}
         </p>
       ) : null}
     </div>
@@ -29,11 +30,11 @@ export function ErrorList({ errors, label }: { errors: ErrorBody[]; label: strin
         {errors.map((e, i) => (
           <li key={`${e.code}-${i}`}>
             {e.message}
-            {e.fix ? (
+            {plainFix(e) ? (
               <>
                 {' '}
                 <span class="fix">
-                  <strong>Fix:</strong> {e.fix}
+                  <strong>Fix:</strong> {plainFix(e)}
                 </span>
               </>
             ) : null}
@@ -50,19 +51,24 @@ export interface Column<T> {
   numeric?: boolean;
 }
 
-/** A table whose rows become labelled cards below 700 px (see app.css). */
+/**
+ * A table whose rows become labelled cards below 700 px (see app.css). `detail`: a row's own
+ * full-width row beneath it (e.g. an inline form), so it never squeezes the row's cells.
+ */
 export function DataTable<T>({
   caption,
   columns,
   rows,
   rowKey,
   empty,
+  detail,
 }: {
   caption: string;
   columns: Column<T>[];
   rows: T[];
   rowKey: (row: T) => string;
   empty: string;
+  detail?: (row: T) => ComponentChildren;
 }) {
   if (rows.length === 0) return <p class="muted">{empty}</p>;
   return (
@@ -78,15 +84,25 @@ export function DataTable<T>({
         </tr>
       </thead>
       <tbody>
-        {rows.map((r) => (
-          <tr key={rowKey(r)}>
-            {columns.map((c) => (
-              <td key={c.label} data-label={c.label} class={c.numeric ? 'num' : undefined}>
-                {c.cell(r)}
-              </td>
-            ))}
-          </tr>
-        ))}
+        {rows.map((r) => {
+          const more = detail?.(r);
+          return (
+            <Fragment key={rowKey(r)}>
+              <tr>
+                {columns.map((c) => (
+                  <td key={c.label} data-label={c.label} class={c.numeric ? 'num' : undefined}>
+                    {c.cell(r)}
+                  </td>
+                ))}
+              </tr>
+              {more ? (
+                <tr class="detail-row">
+                  <td colSpan={columns.length}>{more}</td>
+                </tr>
+              ) : null}
+            </Fragment>
+          );
+        })}
       </tbody>
     </table>
   );

@@ -2,7 +2,9 @@
 import { useState } from 'preact/hooks';
 import type { FillView, ModifyRequest, OrderView } from '../src/api-types.js';
 import { api } from './api.js';
+import { CancelAllButton } from './cancel-all.js';
 import { CheckField, DataTable, ErrorBox, Section, TextField } from './components.js';
+import { FillFigures } from './fill-figures.js';
 import { formatTime, isPositiveDecimal, shortId } from './format.js';
 import { useAction } from './use-action.js';
 
@@ -47,7 +49,13 @@ function ModifyForm({ order, onClose }: { order: OrderView; onClose: () => void 
     await run(() => api<OrderView>('PATCH', `/orders/${encodeURIComponent(order.order_id)}`, body), onClose);
   };
   return (
-    <form class="modify" onSubmit={submit} noValidate>
+    <form
+      class="modify"
+      id={id}
+      onSubmit={submit}
+      aria-label={`Modify order ${shortId(order.order_id)}`}
+      noValidate
+    >
       <TextField id={`${id}-price`} label="New price" inputMode="decimal" value={price} onInput={setPrice} />
       <TextField
         id={`${id}-amount`}
@@ -67,52 +75,100 @@ function ModifyForm({ order, onClose }: { order: OrderView; onClose: () => void 
   );
 }
 
-function OrderActions({ order }: { order: OrderView }) {
-  const [modifying, setModifying] = useState(false);
+/** Cancel, once confirmed: the first click only asks (a mis-tap next to Modify cancels nothing). */
+function CancelButton({ order }: { order: OrderView }) {
+  const [asking, setAsking] = useState(false);
   const { busy, error, run } = useAction();
+  const label = shortId(order.order_id);
+  const cancel = () =>
+    run(
+      () => api('DELETE', `/orders/${encodeURIComponent(order.order_id)}`),
+      () => setAsking(false),
+    );
+  return (
+    <div class="cancel-action">
+      {asking ? (
+        <div class="confirm" role="group" aria-label={`Confirm cancelling order ${label}`}>
+          <span>Cancel order {label}?</span>
+          <button
+            type="button"
+            class="danger"
+            onClick={cancel}
+            disabled={busy}
+            aria-label={`Yes, cancel order ${label}`}
+          >
+            {busy ? 'Cancelling…' : 'Yes, cancel it'}
+          </button>
+          <button type="button" class="secondary" onClick={() => setAsking(false)} disabled={busy}>
+            Keep it
+          </button>
+        </div>
+      ) : (
+        <button
+          type="button"
+          class="secondary danger-outline"
+          onClick={() => setAsking(true)}
+          aria-label={`Cancel order ${label}`}
+        >
+          Cancel…
+        </button>
+      )}
+      <ErrorBox error={error} title="Cancel failed" />
+    </div>
+  );
+}
+
+/** Modify (its form opens in its own row beneath the order) and, set apart, Cancel. */
+function OrderActions({
+  order,
+  modifying,
+  onModify,
+}: {
+  order: OrderView;
+  modifying: boolean;
+  onModify: (open: boolean) => void;
+}) {
   if (order.terminal) return <span class="muted">—</span>;
-  const cancel = () => run(() => api('DELETE', `/orders/${encodeURIComponent(order.order_id)}`));
   return (
     <div class="row-actions">
       <button
         type="button"
         class="secondary"
-        onClick={cancel}
-        disabled={busy}
-        aria-label={`Cancel order ${shortId(order.order_id)}`}
-      >
-        {busy ? 'Cancelling…' : 'Cancel'}
-      </button>
-      <button
-        type="button"
-        class="secondary"
         aria-expanded={modifying}
-        onClick={() => setModifying(!modifying)}
+        aria-controls={`mod-${order.order_id}`}
+        onClick={() => onModify(!modifying)}
         aria-label={`Modify order ${shortId(order.order_id)}`}
       >
         Modify
       </button>
-      {modifying ? <ModifyForm order={order} onClose={() => setModifying(false)} /> : null}
-      <ErrorBox error={error} title="Cancel failed" />
+      <CancelButton order={order} />
     </div>
   );
 }
 
 export function OrdersPanel({ orders }: { orders: OrderView[] }) {
   const [showDone, setShowDone] = useState(true);
+  const [modifying, setModifying] = useState<string>();
   const sorted = [...orders]
     .filter((o) => showDone || !o.terminal)
     .sort((a, b) => Number(a.terminal) - Number(b.terminal) || b.created_at - a.created_at)
     .slice(0, 100);
+  const toggle = (o: OrderView) => (open: boolean) => setModifying(open ? o.order_id : undefined);
   return (
     <Section title="Your orders" id="orders">
       <CheckField id="orders-done" label="Show finished orders" checked={showDone} onChange={setShowDone} />
+      <CancelAllButton liveCount={orders.filter((o) => !o.terminal).length} />
       <div aria-live="polite">
         <DataTable
           caption="Your orders"
           rows={sorted}
           rowKey={(o) => o.order_id}
           empty="No orders."
+          detail={(o) =>
+            modifying === o.order_id && !o.terminal ? (
+              <ModifyForm order={o} onClose={() => setModifying(undefined)} />
+            ) : null
+          }
           columns={[
             { label: 'Order', cell: (o) => <code title={o.order_id}>{shortId(o.order_id)}</code> },
             { label: 'Market', cell: (o) => o.symbol },
@@ -130,7 +186,12 @@ export function OrdersPanel({ orders }: { orders: OrderView[] }) {
               ),
             },
             { label: 'Expires', cell: (o) => (o.expires_at && !o.terminal ? formatTime(o.expires_at) : '—') },
-            { label: 'Actions', cell: (o) => <OrderActions order={o} /> },
+            {
+              label: 'Actions',
+              cell: (o) => (
+                <OrderActions order={o} modifying={modifying === o.order_id} onModify={toggle(o)} />
+              ),
+            },
           ]}
         />
       </div>
@@ -142,6 +203,7 @@ export function FillsPanel({ fills }: { fills: FillView[] }) {
   const sorted = [...fills].sort((a, b) => b.time - a.time).slice(0, 200);
   return (
     <Section title="Fills" id="fills">
+      <FillFigures fills={fills} />
       <FillsChart fills={fills} />
       <DataTable
         caption="Your fills"
@@ -183,8 +245,12 @@ const W = 640;
 const H = 220;
 const PAD = { l: 56, r: 12, t: 12, b: 28 };
 
-/** The trader's own fills: price over time for one market, buys ▲ and sells ▼. */
-export function FillsChart({ fills }: { fills: FillView[] }) {
+/**
+ * The trader's own fills: price over time for one market, bids ▲ and asks ▼. A fill whose memo
+ * has not arrived has no price: it is not drawn (and alone draws no chart).
+ */
+export function FillsChart({ fills: all }: { fills: FillView[] }) {
+  const fills = all.filter((f) => f.price !== '');
   const markets = [...new Set(fills.map((f) => f.symbol))];
   const [chosen, setChosen] = useState('');
   const market = markets.includes(chosen) ? chosen : markets[0];

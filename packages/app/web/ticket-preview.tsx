@@ -78,10 +78,17 @@ export function Conversion({
             <code data-testid="price-units">{preview.price_units}</code> price units
           </dd>
           <dt>Locks</dt>
-          <dd>
+          <dd data-testid="collateral">
             {preview.collateral.amount} {preview.collateral.asset} ={' '}
-            <code>{preview.collateral.amount_units}</code> smallest units
+            <code>{preview.collateral.amount_units}</code> smallest units, fee included
+            {preview.note ? <p data-testid="note-lock">{preview.note.explanation}</p> : null}
           </dd>
+          <dt>Fee</dt>
+          <dd data-testid="fee">
+            {preview.fee.amount} {preview.fee.asset} at your limit
+          </dd>
+          <dt>Clearing</dt>
+          <dd data-testid="clearing-rule">{preview.clearing_rule}</dd>
           {preview.nearest_prices && preview.nearest_prices.length > 0 ? (
             <>
               <dt>Nearest valid prices</dt>

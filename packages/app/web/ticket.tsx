@@ -1,12 +1,12 @@
 /** The order ticket: human units with the exact conversion (server preview), validation, proof progress. */
 import { useRef, useState } from 'preact/hooks';
-import type { MarketView, OrderType, OrderView } from '../src/api-types.js';
-import { api } from './api.js';
+import type { MarketView, OrderRequest, OrderType, OrderView } from '../src/api-types.js';
 import { ErrorBox, ErrorList, Section, TextField } from './components.js';
-import { formatDuration, newRef, shortId } from './format.js';
-import { requestOf, validateTicket, type Fields, type TicketSide } from './ticket-fields.js';
+import { formatDuration, shortId } from './format.js';
+import { validateTicket, type Fields, type TicketSide } from './ticket-fields.js';
+import { PriceWarning, SplitOffer } from './ticket-guards.js';
+import { usePlaceOrder } from './ticket-place.js';
 import { Conversion, useOrderPreview } from './ticket-preview.js';
-import { useAction } from './use-action.js';
 
 export interface ProgressStep {
   action: string;
@@ -201,9 +201,6 @@ export function OrderTicket({
   const [draft, setDraft] = useState<Draft>(EMPTY_DRAFT);
   const set: SetField = (key) => (value) => setDraft((d) => ({ ...d, [key]: value }));
   const [submitted, setSubmitted] = useState(false);
-  const [placed, setPlaced] = useState<OrderView>();
-  const [ref, setRef] = useState<string>();
-  const { busy: placing, error: placeError, setError: setPlaceError, run } = useAction();
   const errorsRef = useRef<HTMLDivElement>(null);
 
   const market = markets.find((m) => m.symbol === draft.marketSym) ?? markets[0];
@@ -211,23 +208,23 @@ export function OrderTicket({
   const fields: Fields = { market, ...typed };
   const localErrors = validateTicket(fields, submitted);
   const { preview, previewError, previewable } = useOrderPreview(fields);
+  const placing = usePlaceOrder(fields, onPlaced);
+  const priceCheck = placing.held ?? preview?.price_check;
 
-  const place = async (e: Event) => {
-    e.preventDefault();
+  const send = async (prepareNote?: OrderRequest['prepare_note']) => {
     setSubmitted(true);
-    setPlaced(undefined);
-    setPlaceError(undefined);
-    if (validateTicket(fields, true).length > 0) {
-      setTimeout(() => errorsRef.current?.focus(), 0);
-      return;
-    }
-    const clientRef = newRef();
-    setRef(clientRef);
-    await run(async () => {
-      const o = await api<OrderView>('POST', '/orders', requestOf(fields, clientRef));
-      setPlaced(o);
-      if (o && typeof o === 'object' && o.order_id) onPlaced(o);
-    });
+    if (await placing.send(prepareNote)) return;
+    // Not sent: take the eye to the reason (the far price, or the list of problems).
+    setTimeout(() => {
+      const warning = errorsRef.current?.parentElement?.querySelector<HTMLElement>(
+        '[data-testid="price-warning"]',
+      );
+      (warning ?? errorsRef.current)?.focus();
+    }, 0);
+  };
+  const place = (e: Event) => {
+    e.preventDefault();
+    void send();
   };
 
   return (
@@ -240,13 +237,25 @@ export function OrderTicket({
           <ErrorList errors={[...localErrors, ...(preview?.errors ?? [])]} label="Problems with this order" />
           <ErrorBox error={previewError} title="Preview failed" />
         </div>
+        <PriceWarning
+          check={priceCheck}
+          price={draft.price.trim()}
+          confirmed={placing.confirmed}
+          onConfirm={placing.setConfirmed}
+          blocked={placing.held !== undefined}
+        />
         <div class="actions">
-          <button type="submit" class={`place ${draft.side}`} disabled={placing}>
-            {placing ? 'Proving and placing…' : `Place ${draft.side === 'buy' ? 'bid' : 'ask'}`}
+          <button type="submit" class={`place ${draft.side}`} disabled={placing.busy}>
+            {placing.busy ? 'Proving and placing…' : `Place ${draft.side === 'buy' ? 'bid' : 'ask'}`}
           </button>
         </div>
-        <ErrorBox error={placeError} title="The order was not placed" />
-        <TicketOutcome steps={ref ? (progress[ref] ?? []) : []} placing={placing} placed={placed} />
+        <SplitOffer preview={preview} disabled={placing.busy} onSplitAndPlace={() => void send('exact')} />
+        <ErrorBox error={placing.error} title="The order was not placed" />
+        <TicketOutcome
+          steps={placing.ref ? (progress[placing.ref] ?? []) : []}
+          placing={placing.busy}
+          placed={placing.placed}
+        />
       </form>
     </Section>
   );

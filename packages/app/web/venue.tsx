@@ -1,6 +1,7 @@
-/** The venue's identity and its transport attestation, check by check. */
+/** The venue's transport attestation as one line ("Verified ✓"), its checks and identity on demand. */
 import type { VenueView } from '../src/api-types.js';
 import { formatTime } from './format.js';
+import { plainFix } from './plain-fix.js';
 
 export const FAILED_HEADLINE = "The venue's attestation failed: nothing is sent";
 
@@ -15,9 +16,9 @@ export function AttestationBanner({ venue }: { venue: VenueView | undefined }) {
             {venue.error.message}
             {venue.error.venue_code !== undefined ? ` (code ${String(venue.error.venue_code)})` : ''}
           </p>
-          {venue.error.fix ? (
+          {plainFix(venue.error) ? (
             <p>
-              <strong>Fix:</strong> {venue.error.fix}
+              <strong>Fix:</strong> {plainFix(venue.error)}
             </p>
           ) : null}
         </>
@@ -28,8 +29,8 @@ export function AttestationBanner({ venue }: { venue: VenueView | undefined }) {
 }
 
 const STATUS_TEXT: Record<VenueView['attestation'], string> = {
-  verified: 'Verified',
-  failed: 'Failed',
+  verified: 'Verified ✓',
+  failed: 'Failed ✗',
   checking: 'Checking…',
 };
 
@@ -66,40 +67,65 @@ function AttestationChecks({ checks }: { checks: VenueView['checks'] }) {
   );
 }
 
-export function VenuePanel({ venue }: { venue: VenueView | undefined }) {
+/** The venue's URL, account and attested identity. */
+function VenueIdentity({ venue }: { venue: VenueView }) {
   return (
-    <section class="card" aria-labelledby="venue-h">
-      <h2 id="venue-h">Venue</h2>
-      {!venue ? (
-        <p class="muted">Loading the venue…</p>
-      ) : (
+    <dl class="kv">
+      <dt>Venue URL</dt>
+      <dd>
+        <code>{venue.base_url}</code>
+      </dd>
+      <CodeValue label="Your account" value={venue.account_id} />
+      <CodeValue label="Boot session" value={venue.boot_session_id} wrap />
+      <CodeValue label="Compose hash" value={venue.compose_hash} wrap />
+      <CodeValue label="TLS key (SPKI SHA-256)" value={venue.tls_spki_sha256} wrap />
+      {venue.checked_at ? (
         <>
-          <p class="venue-line">
-            <span class={`badge att-${venue.attestation}`} data-testid="attestation-status">
-              Attestation: {STATUS_TEXT[venue.attestation]}
-            </span>
-            {venue.dev ? <span class="badge dev">Dev venue (faucet on)</span> : null}
-          </p>
-          <dl class="kv">
-            <dt>Venue URL</dt>
-            <dd>
-              <code>{venue.base_url}</code>
-            </dd>
-            <CodeValue label="Your account" value={venue.account_id} />
-            <CodeValue label="Boot session" value={venue.boot_session_id} wrap />
-            <CodeValue label="Compose hash" value={venue.compose_hash} wrap />
-            <CodeValue label="TLS key (SPKI SHA-256)" value={venue.tls_spki_sha256} wrap />
-            {venue.checked_at ? (
-              <>
-                <dt>Last checked</dt>
-                <dd>{formatTime(venue.checked_at)}</dd>
-              </>
-            ) : null}
-          </dl>
-          <h3>Attestation checks</h3>
-          <AttestationChecks checks={venue.checks} />
+          <dt>Last checked</dt>
+          <dd>{formatTime(venue.checked_at)}</dd>
         </>
-      )}
+      ) : null}
+    </dl>
+  );
+}
+
+/**
+ * One line: the attestation's verdict; its checks and the venue's identity open on demand (a
+ * trader comes to trade; the checks stay one click away, and open by themselves when one fails).
+ */
+export function VenuePanel({ venue }: { venue: VenueView | undefined }) {
+  if (!venue)
+    return (
+      <section class="venue-strip" aria-label="Venue">
+        <p class="muted">Loading the venue…</p>
+      </section>
+    );
+  const passed = venue.checks.filter((c) => c.ok).length;
+  return (
+    <section class="venue-strip" aria-label="Venue">
+      <details open={venue.attestation === 'failed'} data-testid="attestation-details">
+        <summary>
+          <span
+            class={`badge att-${venue.attestation}`}
+            data-testid="attestation-status"
+            title="The venue's transport attestation (open for its checks)"
+          >
+            {STATUS_TEXT[venue.attestation]}
+          </span>{' '}
+          <span class="muted">
+            <span class="sr-only">venue attestation, </span>
+            {venue.checks.length ? `${passed}/${venue.checks.length} checks` : 'details'}
+          </span>{' '}
+          {venue.dev ? (
+            <span class="badge dev" title="Dev venue: the faucet is on">
+              Dev venue
+            </span>
+          ) : null}
+        </summary>
+        <VenueIdentity venue={venue} />
+        <h3>Attestation checks</h3>
+        <AttestationChecks checks={venue.checks} />
+      </details>
     </section>
   );
 }

@@ -6,6 +6,7 @@ import { CheckField, DataTable, ErrorBox, Section, TextField } from './component
 import { isPositiveDecimal, newRef } from './format.js';
 import type { ProgressStep } from './ticket.js';
 
+/** Usable is what can back an order now; arriving is a deposit or trade output the engine's tree lacks yet. */
 export function BalancesPanel({ balances }: { balances: BalanceView[] }) {
   return (
     <Section title="Balances" id="balances">
@@ -16,13 +17,17 @@ export function BalancesPanel({ balances }: { balances: BalanceView[] }) {
         empty="No balance yet: deposit to start."
         columns={[
           { label: 'Asset', cell: (b) => <strong>{b.asset}</strong> },
-          { label: 'Available', cell: (b) => b.available, numeric: true },
+          { label: 'Usable', cell: (b) => b.usable, numeric: true },
+          { label: 'Arriving', cell: (b) => b.arriving, numeric: true },
           { label: 'Locked', cell: (b) => b.locked, numeric: true },
-          { label: 'Pending settlement', cell: (b) => b.pending_settlement, numeric: true },
-          { label: 'Pending deposit', cell: (b) => b.pending_deposit, numeric: true },
+          { label: 'Settling', cell: (b) => b.pending_settlement, numeric: true },
           { label: 'Funding', cell: (b) => b.funding, numeric: true },
         ]}
       />
+      <p class="muted small" data-testid="balances-note">
+        Usable: can back an order now. Arriving: a deposit or trade output the venue cannot take yet (about 13
+        s after it lands on the ledger). Funding: your public ledger account, deposited from.
+      </p>
     </Section>
   );
 }

@@ -123,6 +123,11 @@ export class NoteProver {
     return this.#backend;
   }
 
+  /** Proofs it runs at once: one per worker (the SDK queues the rest itself, see its proof turns). */
+  get workers(): number {
+    return this.#workerCount;
+  }
+
   /** Jobs waiting for a worker. */
   get queued(): number {
     return this.#queue.length;

@@ -3,11 +3,16 @@
  * installed with plain `npm install` into a fresh project in a temporary directory, outside this
  * repository and its node_modules, then used from plain `node`:
  *
+ * - the SDK's install (issue 32 item 6) holds no server package (better-sqlite3, fastify,
+ *   selfsigned, @nightjar/ledger) and no install script but the optional native prover's, and npm
+ *   warns no EBADENGINE on Node 20;
  * - examples/place-and-cancel.ts (transpiled to JavaScript, nothing else changed) deposits, places a
  *   bid and cancels it against a started venue, proving with the installed circuit artifacts, and
  *   loads neither better-sqlite3 nor fastify (an import hook refuses both);
  * - a TypeScript file typechecks against the installed `.d.ts` files;
- * - `npm install -g` of the tarballs gives a `nightjar` that answers `--help` and `status`.
+ * - `npm install -g` of the tarballs gives a `nightjar` that answers `--help` and `status`, with one
+ *   copy of better-sqlite3 (each tarball is its own global package: the engine opens SQLite
+ *   through the ledger's copy rather than carrying its own).
  *
  * A proof-group test: it packs, installs twice (the two tests side by side) and proves (a deposit,
  * an order) with snarkjs, a few minutes on two shared cores. Installs use the npm cache
@@ -25,9 +30,12 @@ import { FAST_SLOTS, killAll, startVenueProcess, stopVenueProcess } from '@night
 import type { ChildProcess } from 'node:child_process';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const NPM = ['--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'];
+// Warnings stay on: an EBADENGINE warning fails the test.
+const NPM = ['--prefer-offline', '--no-audit', '--no-fund', '--loglevel=warn'];
 /** What the SDK needs, in install order; the CLI needs all eight. */
-const SDK_PACKAGES = ['protocol', 'crypto', 'circuits', 'ledger', 'sdk'];
+const SDK_PACKAGES = ['protocol', 'crypto', 'circuits', 'sdk'];
+/** Packages that run a server (or build one's native store): never in the SDK's tree. */
+const SERVER_PACKAGES = ['better-sqlite3', 'fastify', 'selfsigned', '@nightjar/ledger', '@nightjar/engine'];
 
 interface Run {
   code: number;
@@ -70,6 +78,41 @@ function cleanEnv(): Record<string, string> {
 function ok(r: Run, what: string): Run {
   if (r.code !== 0) throw new Error(`${what} exited ${r.code}\n${r.stdout}\n${r.stderr}`);
   return r;
+}
+
+/** Every installed package under `dir` (node_modules at any depth), as its path from `dir`. */
+function installedPackages(dir: string): string[] {
+  const found: string[] = [];
+  const walk = (modules: string, rel: string): void => {
+    let entries: string[];
+    try {
+      entries = readdirSync(modules);
+    } catch {
+      return; // no node_modules here
+    }
+    for (const entry of entries) {
+      if (entry.startsWith('.')) continue;
+      const names = entry.startsWith('@')
+        ? readdirSync(join(modules, entry)).map((n) => `${entry}/${n}`)
+        : [entry];
+      for (const name of names) {
+        found.push(`${rel}${name}`);
+        walk(join(modules, name, 'node_modules'), `${rel}${name}/`);
+      }
+    }
+  };
+  walk(join(dir, 'node_modules'), '');
+  return found;
+}
+
+/** The packages of an install's lockfile that carry an install script (a native build). */
+function withInstallScripts(dir: string): string[] {
+  const lock = JSON.parse(readFileSync(join(dir, 'package-lock.json'), 'utf8')) as {
+    packages: Record<string, { hasInstallScript?: boolean }>;
+  };
+  return Object.entries(lock.packages)
+    .filter(([, p]) => p.hasInstallScript)
+    .map(([path]) => path.replace(/^.*node_modules\//, ''));
 }
 
 /** A TypeScript example as plain ES module JavaScript (types erased, imports unchanged). */
@@ -157,12 +200,12 @@ describe('the packed SDK and CLI, installed by an outside project', () => {
           version: '1.0.0',
           private: true,
           type: 'module',
-          // Neither install script runs: proofs take the snarkjs fallback, and the SDK never needs
-          // better-sqlite3's native build (README.md). A tarball's entry is keyed by its file: spec.
-          allowScripts: { [`file:${tarballs.get('circuits')}`]: false, 'better-sqlite3': false },
+          // The prover's install script (the SDK's only one) is denied: proofs take the snarkjs
+          // fallback (README.md). A tarball's entry is keyed by its file: spec.
+          allowScripts: { [`file:${tarballs.get('circuits')}`]: false },
         }),
       );
-      ok(
+      const install = ok(
         await run(
           'npm',
           ['install', ...NPM, ...SDK_PACKAGES.map((p) => tarballs.get(p)!), '@types/node@20'],
@@ -172,6 +215,12 @@ describe('the packed SDK and CLI, installed by an outside project', () => {
         ),
         'npm install (SDK tarballs)',
       );
+      // Nothing native but the optional prover, no server library, no engine warning (issue 32).
+      expect(`${install.stdout}${install.stderr}`).not.toMatch(/EBADENGINE/);
+      expect(withInstallScripts(app)).toEqual(['@nightjar/circuits']);
+      const installed = installedPackages(app);
+      expect(installed.filter((p) => SERVER_PACKAGES.includes(p.replace(/^.*\//, '')))).toEqual([]);
+      expect(installed).toContain('@nightjar/sdk');
       const backend = ok(
         await run(
           process.execPath,
@@ -227,7 +276,7 @@ describe('the packed SDK and CLI, installed by an outside project', () => {
       writeFileSync(
         join(app, 'check.ts'),
         `import { createWallet, placeOrder, cancelOrder, type Client, type Wallet } from '@nightjar/sdk';
-import { RpcLedgerClient } from '@nightjar/ledger/client';
+import { RpcLedgerClient } from '@nightjar/protocol/ledger-client';
 export async function bid(client: Client): Promise<string> {
   const { orderId } = await placeOrder(client, { symbol: 'SOL-USDC', side: 'bid', amount: '1', price: '100', expiry: { seconds: 60 } });
   await cancelOrder(client, { orderId });
@@ -267,7 +316,7 @@ export const bad = (client: Client) => placeOrder(client, { side: 'bid', amount:
     'npm install -g of the tarballs gives a nightjar command that answers --help and status',
     async ({ expect }) => {
       const prefix = join(work, 'global');
-      ok(
+      const install = ok(
         // --ignore-scripts: --help and status need neither native build (the venue would need
         // better-sqlite3's: README.md, allowScripts).
         await run(
@@ -279,6 +328,11 @@ export const bad = (client: Client) => placeOrder(client, { side: 'bid', amount:
         ),
         'npm install -g (all tarballs)',
       );
+      expect(`${install.stdout}${install.stderr}`).not.toMatch(/EBADENGINE/);
+      // Each tarball is a global package of its own: one copy of better-sqlite3 (the ledger's) is
+      // one native build.
+      const sqlite = installedPackages(join(prefix, 'lib')).filter((p) => p.endsWith('/better-sqlite3'));
+      expect(sqlite).toEqual(['@nightjar/ledger/better-sqlite3']);
       const bin = join(prefix, 'bin', 'nightjar');
       const help = ok(await run(bin, ['--help'], { cwd: work }), 'nightjar --help');
       expect(help.stdout).toMatch(/^nightjar <command>/);

@@ -11,7 +11,7 @@
  * settlements.
  */
 import { addressKey } from '@nightjar/protocol';
-import { RPC_ERRORS, RpcError } from './errors.js';
+import { RPC_ERRORS, RpcError } from '@nightjar/protocol/ledger-client';
 import type { DecodedInstruction } from './program/args.js';
 import type { ExecContext, ProofVerdict } from './program/context.js';
 import { precheckProofs } from './program/prechecks.js';

@@ -5,12 +5,17 @@
  */
 import { ShardedTrees } from '@nightjar/crypto';
 import { fieldToHex } from '@nightjar/protocol';
-import { VAULT_ADDRESS } from './addresses.js';
+import {
+  VAULT_ADDRESS,
+  InstructionError,
+  COMMITMENT_LAG,
+  type Commitment,
+  type MarketRecord,
+  type NoteStatus,
+} from '@nightjar/protocol/ledger-client';
 import { RootHistory } from './root-history.js';
-import { InstructionError } from './errors.js';
 import type { GenesisAuthority } from './genesis-authority.js';
 import { getMeta, setMeta, type Db } from './store.js';
-import { COMMITMENT_LAG, type Commitment, type MarketRecord, type NoteStatus } from './types.js';
 
 export interface VaultState {
   admin: string;

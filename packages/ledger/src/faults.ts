@@ -2,8 +2,7 @@
  * Fault injection (dev only): the running configuration, validated before a change replaces any of
  * it, and the dice each transaction rolls against it.
  */
-import { RPC_ERRORS, RpcError } from './errors.js';
-import { NO_FAULTS, type FaultConfig } from './types.js';
+import { RPC_ERRORS, RpcError, NO_FAULTS, type FaultConfig } from '@nightjar/protocol/ledger-client';
 
 export class InjectedFaults {
   private config: FaultConfig = { ...NO_FAULTS };

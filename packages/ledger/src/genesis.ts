@@ -16,13 +16,16 @@ import {
   hexToBytes,
   loadOrCreateSecretFile,
 } from '@nightjar/protocol';
-import { mintAddress } from './addresses.js';
-import { RPC_ERRORS, RpcError } from './errors.js';
+import {
+  mintAddress,
+  RPC_ERRORS,
+  RpcError,
+  chainInfo,
+  signTransaction,
+  type LedgerClient,
+  type Instruction,
+} from '@nightjar/protocol/ledger-client';
 import type { Ledger } from './ledger.js';
-import { chainInfo } from './chain-info.js';
-import { signTransaction } from './transaction.js';
-import type { LedgerClient } from './methods.js';
-import type { Instruction } from './types.js';
 
 /** What signing as the admin needs from a ledger, in process or over JSON-RPC. */
 export type AdminLedger = Pick<LedgerClient, 'getChain' | 'getNonce' | 'sendTransaction' | 'getTransaction'>;

@@ -7,7 +7,13 @@
 import { ChainState } from './chain-state.js';
 import { LedgerQueries } from './queries.js';
 import type { Db } from './store.js';
-import type { BlockTransaction, DepositRecord, LeafRecord, MemoRecord, NoteStatus } from './types.js';
+import type {
+  BlockTransaction,
+  DepositRecord,
+  LeafRecord,
+  MemoRecord,
+  NoteStatus,
+} from '@nightjar/protocol/ledger-client';
 
 export interface HeavyReads {
   leaves(treeId: number, from: number, to: number): Promise<LeafRecord[]>;

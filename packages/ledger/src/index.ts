@@ -1,11 +1,7 @@
 /** @nightjar/ledger: the simulated chain (DESIGN.md section 6). README.md holds its module map. */
-export * from './types.js';
-export * from './methods.js';
-export * from './errors.js';
+// The client side (record types, method table, errors, transactions, RpcLedgerClient).
+export * from '@nightjar/protocol/ledger-client';
 export * from './clock.js';
-export * from './addresses.js';
-export * from './transaction.js';
-export * from './chain-info.js';
 export * from './ledger.js';
 export { DEFAULT_ADMISSION_LIMITS, LOCAL_SOURCE, type AdmissionLimits } from './admission.js';
 export * from './genesis.js';
@@ -24,10 +20,9 @@ export {
   type LedgerProofVerifier,
   type ProofJob,
 } from './program/proof-checks.js';
-export { MAX_MEMOS_PER_READ, MAX_NULLIFIERS_PER_READ } from './queries.js';
 export * from './rpc-server.js';
 export * from './tls-identity.js';
+export { openSqlite, type SqliteDb } from './sqlite.js';
 export { DEV_SECRET_FILE, readDevSecret } from './dev-secret.js';
 export { DEFAULT_RATE_LIMIT, type RateLimit } from './rate-limit.js';
-export * from './rpc-client.js';
 export * from './proof-verifier.js';

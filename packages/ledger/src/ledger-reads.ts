@@ -3,23 +3,27 @@
  * the requested commitment level. The in-process `Ledger` extends this with the writer.
  */
 import { parseAddress } from '@nightjar/protocol';
-import { signerSetSha256 } from './addresses.js';
-import { ChainState } from './chain-state.js';
-import type { SlotClock } from './clock.js';
-import { RPC_ERRORS, RpcError } from './errors.js';
-import type { InjectedFaults } from './faults.js';
-import { InThreadReads, type HeavyReads } from './heavy-reads.js';
-import { LEDGER_METHODS as M, parseParams, type ParamsOf, type ResultOf } from './methods.js';
-import { LedgerQueries } from './queries.js';
-import { RootWindows } from './root-window.js';
-import type { Db } from './store.js';
 import {
+  signerSetSha256,
+  RPC_ERRORS,
+  RpcError,
+  LEDGER_METHODS as M,
+  parseParams,
+  type ParamsOf,
+  type ResultOf,
   COMMITMENT_LAG,
   COMMITMENTS,
   type ChainInfo,
   type Commitment,
   type TransactionRecord,
-} from './types.js';
+} from '@nightjar/protocol/ledger-client';
+import { ChainState } from './chain-state.js';
+import type { SlotClock } from './clock.js';
+import type { InjectedFaults } from './faults.js';
+import { InThreadReads, type HeavyReads } from './heavy-reads.js';
+import { LedgerQueries } from './queries.js';
+import { RootWindows } from './root-window.js';
+import type { Db } from './store.js';
 
 /**
  * The ledger's getLeaves page (DESIGN.md's 10,000 is the venue's /tree/leaves page): smaller, so

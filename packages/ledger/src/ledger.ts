@@ -8,13 +8,29 @@ import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
 import { parseAddress, U64_MAX } from '@nightjar/protocol';
-import { VAULT_ADDRESS } from './addresses.js';
+import {
+  VAULT_ADDRESS,
+  RPC_ERRORS,
+  RpcError,
+  checkEnvelope,
+  leadingZeroBits,
+  MAX_FRESH_SIGNER_WORK_BITS,
+  signatureHolds,
+  transactionDigest,
+  type CallContext,
+  type DevLedgerClient,
+  type ParamsOf,
+  type ResultOf,
+  COMMITMENT_LAG,
+  type FaultConfig,
+  type LedgerEvent,
+  type Transaction,
+} from '@nightjar/protocol/ledger-client';
 import { judgeProofs, SignerLanes, sourceOf, type AdmissionLimits, type SignerClass } from './admission.js';
 import { loadOrCreateChainId } from './chain-id.js';
 import { ChainState } from './chain-state.js';
 import { SlotClock, type ClockMode } from './clock.js';
 import { loadOrCreateDevSecret } from './dev-secret.js';
-import { RPC_ERRORS, RpcError } from './errors.js';
 import { InjectedFaults } from './faults.js';
 import type { GenesisAuthority } from './genesis-authority.js';
 import type { HeavyReads } from './heavy-reads.js';
@@ -23,15 +39,6 @@ import { decodeInstruction } from './program/args.js';
 import type { LedgerProofVerifier } from './program/proof-checks.js';
 import { ReaderThread } from './reader-thread.js';
 import { DATABASE_FILE, getMeta, openDatabase, setMeta, type Db } from './store.js';
-import {
-  checkEnvelope,
-  leadingZeroBits,
-  MAX_FRESH_SIGNER_WORK_BITS,
-  signatureHolds,
-  transactionDigest,
-} from './transaction.js';
-import type { CallContext, DevLedgerClient, ParamsOf, ResultOf } from './methods.js';
-import { COMMITMENT_LAG, type FaultConfig, type LedgerEvent, type Transaction } from './types.js';
 import { LedgerWriter } from './writer.js';
 
 export { MAX_LEAVES_PER_READ } from './ledger-reads.js';

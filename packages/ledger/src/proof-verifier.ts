@@ -13,7 +13,7 @@ import {
   type SnarkjsVerificationKey,
   type VerificationKey,
 } from '@nightjar/crypto';
-import { RPC_ERRORS, RpcError } from './errors.js';
+import { RPC_ERRORS, RpcError } from '@nightjar/protocol/ledger-client';
 import type { Circuit, LedgerProofVerifier } from './program/proof-checks.js';
 
 type Key = VerificationKey | SnarkjsVerificationKey;

@@ -1,18 +1,20 @@
 /**
  * Reads a client makes about notes and settlements: note state by nullifier, fill memos by global
  * index, and per-mint solvency. Their parameters are parsed first with the method table's codecs
- * (methods.ts), so a bad one is JSON-RPC invalid params (-32602), never a lookup miss.
+ * (methods.ts in @nightjar/protocol/ledger-client), so a bad one is JSON-RPC invalid params (-32602), never a lookup miss.
  */
-import { VAULT_ADDRESS } from './addresses.js';
+import {
+  VAULT_ADDRESS,
+  MAX_DEPOSITS_PER_READ,
+  MAX_MEMOS_PER_READ,
+  MAX_NOTE_STATES_PER_READ,
+  type DepositRecord,
+  type MemoRecord,
+  type MintSolvency,
+  type NoteStatus,
+} from '@nightjar/protocol/ledger-client';
 import type { ChainState } from './chain-state.js';
 import type { Db } from './store.js';
-import type { DepositRecord, MemoRecord, MintSolvency, NoteStatus } from './types.js';
-
-export const MAX_MEMOS_PER_READ = 10_000;
-export const MAX_NULLIFIERS_PER_READ = 256;
-export const MAX_DEPOSITS_PER_READ = 1_000;
-/** Page of `getSpentNullifiers` and `getLiveLocks`. */
-export const MAX_NOTE_STATES_PER_READ = 4_096;
 
 export class LedgerQueries {
   private readonly stmts;

@@ -6,7 +6,7 @@
  * then waits for its bucket; everyone else's calls (a deposit, a wallet's sync) are not refused.
  */
 import { addressKey } from '@nightjar/protocol';
-import type { LedgerMethodName } from './methods.js';
+import type { LedgerMethodName } from '@nightjar/protocol/ledger-client';
 
 export interface RateLimit {
   /** Tokens a bucket holds: the burst an address may spend at once. */

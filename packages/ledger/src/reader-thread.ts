@@ -5,7 +5,7 @@
  * its connection). If the thread dies, its pending reads fail with -32603 and `alive` turns false.
  */
 import { Worker } from 'node:worker_threads';
-import { RPC_ERRORS, RpcError } from './errors.js';
+import { RPC_ERRORS, RpcError } from '@nightjar/protocol/ledger-client';
 import type { HeavyReadName, HeavyReads } from './heavy-reads.js';
 
 export interface ReaderInit {

@@ -10,7 +10,7 @@
 import type { TreeShard } from '@nightjar/crypto';
 import { fieldToHex } from '@nightjar/protocol';
 import type { Db } from './store.js';
-import { ROOT_WINDOW_SLOTS } from './types.js';
+import { ROOT_WINDOW_SLOTS } from '@nightjar/protocol/ledger-client';
 
 /** Roots by (shard, size) already hashed: a window read repeats most of the last one's roots. */
 const ROOT_CACHE_ENTRIES = 8_192;

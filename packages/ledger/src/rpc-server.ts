@@ -14,10 +14,9 @@ import type { Codec } from '@nightjar/protocol';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { isDevSecret } from './dev-secret.js';
-import { RPC_ERRORS, RpcError } from './errors.js';
-import { HttpGuard, type HttpGuardOptions } from './http-guard.js';
-import { MAX_LEAVES_PER_READ, type Ledger } from './ledger.js';
 import {
+  RPC_ERRORS,
+  RpcError,
   DEV_SECRET_HEADER,
   isDevOnly,
   LEDGER_METHODS,
@@ -25,8 +24,12 @@ import {
   wireName,
   type CallContext,
   type LedgerMethodName,
-} from './methods.js';
-import { MAX_DEPOSITS_PER_READ, MAX_MEMOS_PER_READ } from './queries.js';
+  MAX_DEPOSITS_PER_READ,
+  MAX_MEMOS_PER_READ,
+  type LedgerEvent,
+} from '@nightjar/protocol/ledger-client';
+import { HttpGuard, type HttpGuardOptions } from './http-guard.js';
+import { MAX_LEAVES_PER_READ, type Ledger } from './ledger.js';
 import {
   AddressBuckets,
   callCost,
@@ -36,7 +39,6 @@ import {
   type ReadCaps,
 } from './rate-limit.js';
 import { spkiSha256Of } from './tls-identity.js';
-import type { LedgerEvent } from './types.js';
 
 const MAX_BODY_BYTES = 1024 * 1024;
 const MAX_BATCH = 64;

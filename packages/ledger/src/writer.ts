@@ -3,14 +3,13 @@
  * slot they land in. Landing is synchronous (proofs were judged at admission), so nothing slow
  * ever holds the queue. Delayed transactions (injected latency) wait in memory, like a mempool.
  */
-import { InstructionError } from './errors.js';
+import { InstructionError, type LedgerEvent, type Transaction } from '@nightjar/protocol/ledger-client';
 import { ChainState } from './chain-state.js';
 import type { SlotClock } from './clock.js';
 import type { DecodedInstruction } from './program/args.js';
 import type { ExecContext, InstructionResult, ProofVerdict } from './program/context.js';
 import { handlers } from './program/instructions.js';
 import type { Db } from './store.js';
-import type { LedgerEvent, Transaction } from './types.js';
 
 const ADMIN_INSTRUCTIONS = new Set(['initialize', 'set_tee_keys', 'create_mint', 'create_market']);
 

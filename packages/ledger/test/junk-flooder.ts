@@ -7,7 +7,7 @@
  * answered (`{done, outcomes, signatures, signers}`).
  */
 import { randomBytes } from 'node:crypto';
-import { chainInfo, RpcLedgerClient, signTransaction } from '../src/client.js';
+import { chainInfo, RpcLedgerClient, signTransaction } from '@nightjar/protocol/ledger-client';
 import { junkJoinSplit } from './junk-join-split.js';
 
 const [url, countText] = process.argv.slice(2);

@@ -1,7 +1,7 @@
 /** A join-split whose junk proof passes every cheap check (root in the window, new nullifier and commitment). */
 import { NOTE_MEMO_BYTES, randomFieldElement } from '@nightjar/crypto';
 import { fieldToHex } from '@nightjar/protocol';
-import type { Instruction } from '../src/client.js';
+import type { Instruction } from '@nightjar/protocol/ledger-client';
 
 export function junkJoinSplit(root: string): Instruction {
   return {

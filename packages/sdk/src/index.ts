@@ -9,6 +9,7 @@ export * from './client.js';
 export * from './core/nonce-store.js';
 export * from './core/utils/decimal.js';
 export * from './core/utils/backoff.js';
+export * from './core/utils/json-safe.js';
 export * from './wallet/keys.js';
 export * from './wallet/keystore.js';
 export * from './wallet/wallet.js';

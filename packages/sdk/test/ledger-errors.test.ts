@@ -9,7 +9,7 @@
  */
 import { createServer } from 'node:net';
 import { serveLedger, type LedgerServer } from '@nightjar/ledger';
-import { RpcError, type LedgerClient, type LedgerMethodName } from '@nightjar/ledger/client';
+import { RpcError, type LedgerClient, type LedgerMethodName } from '@nightjar/protocol/ledger-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deposit, getBalances, requestFaucet, syncWallet } from '../src/index.js';
 import { newParty } from '@nightjar/testkit';

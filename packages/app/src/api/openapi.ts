@@ -28,6 +28,7 @@ const SCHEMAS: Record<string, Codec<unknown>> = {
   OrderView: v.orderView,
   ModifyRequest: q.modifyRequest,
   FillView: v.fillView,
+  FillSummaryView: v.fillSummaryView,
   OperatorLoginRequest: q.operatorLoginRequest,
   OperatorLoginView: v.operatorLoginView,
   DrainView: v.drainView,

@@ -169,6 +169,8 @@ const looseString: FieldCodec<string | undefined> = {
 };
 const clientRef = () => may(looseString as FieldCodec<string>);
 
+const NOTE_PREPARATIONS = ['auto', 'exact', 'off'] as const;
+
 export const orderRequest = body({
   symbol: aka('market', need(str('The market, e.g. SOL-USDC.'))),
   side: need(side),
@@ -178,7 +180,23 @@ export const orderRequest = body({
   min_fill: may(humanField('min_fill', 'Minimum fill (base)')),
   expiry_seconds: aka('expires_in_s', may(positiveSeconds)),
   client_ref: may(str('Echoed on progress frames.')),
+  prepare_note: may(
+    choice(
+      NOTE_PREPARATIONS,
+      "`prepare_note` must be auto (default), exact (split the note to the order's size first) or off",
+    ),
+  ),
 });
+
+/** `POST /orders/cancel-all`: one market's live orders, or every market's (an absent body is `{}`). */
+const cancelAllBody = body({
+  symbol: may(str('e.g. SOL-USDC; every market when absent')),
+  market: may(str('Alias of `symbol`.')),
+});
+export const cancelAllRequest: typeof cancelAllBody = {
+  schema: cancelAllBody.schema,
+  parse: (raw, path) => cancelAllBody.parse(raw ?? {}, path),
+};
 
 export const faucetRequest = body({
   faucet: may(flag()),

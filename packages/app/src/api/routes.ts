@@ -124,6 +124,15 @@ export const APP_ROUTES = {
     params: [orderId],
     ok: ok(v.orderView),
   },
+  cancelAllOrders: {
+    ...trading,
+    method: 'post',
+    path: '/orders/cancel-all',
+    summary:
+      "Cancel every live order of the account (the venue's list, not only this wallet's), or one market's with `symbol`",
+    body: q.cancelAllRequest,
+    ok: ok(v.cancelAllResult),
+  },
   cancelOrder: {
     ...trading,
     method: 'delete',
@@ -147,6 +156,13 @@ export const APP_ROUTES = {
     path: '/fills',
     summary: 'Fills with their settlement (batch, stage, outcome, signature)',
     ok: ok(list(v.fillView)),
+  },
+  fillSummary: {
+    ...trading,
+    method: 'get',
+    path: '/fills/summary',
+    summary: 'Per market: average fill prices, fees paid, realised P&L (average cost) from your own fills',
+    ok: ok(list(v.fillSummaryView)),
   },
   // The login itself needs a session only; every other operator route needs the login.
   operatorLogin: {

@@ -12,8 +12,9 @@ import {
   type TrackedFill,
   type WalletFillEvent,
 } from '@nightjar/sdk';
-import type { FillView } from '../api-types.js';
+import type { FillSummaryView, FillView } from '../api-types.js';
 import type { TradingContext } from './context.js';
+import { summarizeFills, type OwnFill } from './fill-summary.js';
 import { fillView } from './views.js';
 
 /** A settlement job's outcome as the fill's (a settled fill stays settled). */
@@ -59,6 +60,18 @@ export class Fills {
       .map((f) => this.view(f))
       .filter((v): v is FillView => v !== undefined)
       .sort((a, b) => b.time - a.time);
+  }
+
+  /** Per market: average fill prices, fees paid and realised P&L from the wallet's own fills. */
+  summary(): FillSummaryView[] {
+    this.ctx.venue.require();
+    const own: OwnFill[] = [];
+    for (const fill of this.ctx.wallet.fills.values()) {
+      const order = this.ctx.wallet.orders.get(fill.orderId);
+      const inst = order && this.ctx.markets.known(order.symbol);
+      if (order && inst) own.push({ fill, order, inst });
+    }
+    return summarizeFills(own);
   }
 
   /** Reads a batch's settlement record (stage, outcome, settle signature) into its fills. */

@@ -3,9 +3,9 @@
  * of the wallet's tracked orders. What the venue never echoes (type, amount and price as typed,
  * times) the wallet keeps as the order's ticket.
  */
-import { cancelOrder, modifyOrder, orderTerms, placeOrder, type OrderTicket } from '@nightjar/sdk';
-import type { ModifyRequest, OrderPreview, OrderRequest, OrderView } from '../api-types.js';
-import { AppError } from '../errors.js';
+import { cancelAll, cancelOrder, modifyOrder, orderTerms, placeOrder, type OrderTicket } from '@nightjar/sdk';
+import type { CancelAllResult, ModifyRequest, OrderPreview, OrderRequest, OrderView } from '../api-types.js';
+import { AppError, toAppError } from '../errors.js';
 import type { TradingContext } from './context.js';
 import { previewOrder, toParams } from './order-preview.js';
 import { splitDetail } from './progress.js';
@@ -16,7 +16,9 @@ function notTracked(orderId: string): AppError {
     404,
     'NOT_FOUND',
     `no order ${orderId} in this wallet`,
-    'GET /api/v1/orders lists the orders this app placed',
+    'pick one of the orders this app placed',
+    undefined,
+    'GET /api/v1/orders lists them',
   );
 }
 
@@ -76,6 +78,28 @@ export class Orders {
     this.ctx.emit({ type: 'order', order: view });
     this.ctx.balancesSoon();
     return view;
+  }
+
+  /** Cancels every live order the venue lists for the account (one market's with `symbol`). */
+  async cancelAll(symbol: string | undefined): Promise<CancelAllResult> {
+    const client = this.ctx.venue.require();
+    let result;
+    try {
+      result = await cancelAll(client, symbol === undefined ? {} : { symbol });
+    } catch (err) {
+      this.ctx.venue.noteFailure(err);
+      throw err;
+    }
+    for (const id of result.cancelled) {
+      const view = this.view(id);
+      if (view) this.ctx.emit({ type: 'order', order: view });
+    }
+    if (result.cancelled.length > 0) this.ctx.balancesSoon();
+    const failed = result.failed.map((f) => {
+      const e = toAppError(f.error);
+      return { order_id: f.orderId, code: e.code, message: e.message };
+    });
+    return { cancelled: result.cancelled, failed };
   }
 
   /** Replaces an order this app placed (its ticket is the old one's, with the new amount and price). */

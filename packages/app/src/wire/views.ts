@@ -37,6 +37,12 @@ export const apiErrorBody = object({
   ),
   message: required(str()),
   fix: optional(str('What to do about it.')),
+  fix_plain: optional(
+    str("`fix` without the app's hint: one plain sentence, no route or code (what the web app shows)."),
+  ),
+  hint: optional(
+    str("The app's own how-to (a route, a file or a command) that `fix` ends with in parentheses."),
+  ),
   venue_code: optional(
     described<number | string>({
       type: ['integer', 'string'],
@@ -92,10 +98,14 @@ export const marketView = object({
 export const balanceView = object({
   ...strings('asset', 'mint'),
   decimals: required(int()),
-  available: required(human('Free notes')),
-  locked: required(human('Notes backing resting orders')),
+  usable: required(human("Free notes that can back an order now (in the engine's tree, off any hold)")),
+  arriving: required(
+    human(
+      "Notes not usable yet: not landed, not yet in the engine's tree (about 13 s after landing), or on hold",
+    ),
+  ),
+  locked: required(human('Notes backing resting orders, or chosen for one being placed')),
   pending_settlement: required(human('Notes locked while a match settles')),
-  pending_deposit: required(human('Notes not yet final')),
   funding: required(human("The funding account's public ledger balance")),
 });
 
@@ -125,14 +135,55 @@ export const orderPreview = object({
   ok: required(bool()),
   errors: required(list(apiErrorBody)),
   ...strings('amount_units', 'price_units'),
-  collateral: required(
-    object({ asset: required(str()), amount: required(str()), amount_units: required(str()) }),
+  collateral: required(assetAmount('What the order locks: nominal plus fee, in the collateral asset.')),
+  fee: required(assetAmount("The venue's fee at the limit price, part of the collateral.")),
+  note: optional(
+    object({
+      ...strings('amount', 'amount_units'),
+      whole_note_locked: required(
+        bool('The note is larger than the collateral: all of it is out of use until the order ends.'),
+      ),
+      split_remainder: required(
+        str('What a split to the order\'s size first (`prepare_note: "exact"`) leaves free.'),
+      ),
+      explanation: required(str('One plain sentence for a screen.')),
+    }),
+  ),
+  clearing_rule: required(str('Uniform price per batch: you may fill better than your limit, never worse.')),
+  price_check: required(
+    object({
+      far: required(bool('The price is more than `threshold_percent` away from a reference price.')),
+      threshold_percent: required(int()),
+      reference_prices: required(
+        list(
+          object({
+            source: required(
+              oneOf(
+                ['recent_fill', 'open_order'],
+                "The wallet's own fills, or its open orders on the other side.",
+              ),
+            ),
+            price: required(str()),
+          }),
+        ),
+      ),
+      warning: optional(str('Present when `far`: say it, and have the user confirm.')),
+    }),
   ),
   nearest_prices: optional(list(str())),
 });
 
 const sideLabel = () =>
   required(oneOf(['Buy', 'Sell'], 'The side as people read it: bid is Buy, ask is Sell.'));
+
+/** An amount of one asset, human and exact (the description goes on its amount). */
+function assetAmount(description: string) {
+  return object({
+    asset: required(str()),
+    amount: required(str(description)),
+    amount_units: required(str()),
+  });
+}
 
 /** An order as the wallet tracks it (SDK vocabulary: `isTerminal` in @nightjar/sdk). */
 export const orderView = object({
@@ -165,6 +216,33 @@ export const fillView = object({
       outcome: required(oneOf(['pending', 'settled', 'failed'])),
       ledger_signature: optional(str('The settle transaction.')),
     }),
+  ),
+});
+
+/** POST /orders/cancel-all: the orders cancelled, and the ones refused with the stable error code. */
+export const cancelAllResult = object({
+  cancelled: required(list(str('An order id.'))),
+  failed: required(list(object({ ...strings('order_id', 'code', 'message') }))),
+});
+
+/**
+ * GET /fills/summary: per market, figures from the wallet's own fills (computed in the app, from
+ * the fill memos; method: average cost, fees valued at the fill price; see trading/fill-summary.ts).
+ */
+export const fillSummaryView = object({
+  ...strings('symbol', 'base', 'quote'),
+  fills: required(int('Fills counted: memo arrived, settlement not failed.')),
+  awaiting_memo: required(int('Fills heard of whose memo (price, size, fee) has not arrived.')),
+  bought: required(human('Base bought')),
+  sold: required(human('Base sold')),
+  avg_buy_price: required(str('Size-weighted average buy price (quote per base); empty without a buy.')),
+  avg_sell_price: required(str('Size-weighted average sell price; empty without a sell.')),
+  fees_quote: required(human('Fees paid on buys, in the quote asset')),
+  fees_base: required(human('Fees paid on sells, in the base asset')),
+  position: required(human('Net base position from these fills (negative: short)')),
+  avg_cost: required(str('Average cost of that position (quote per base); empty when flat.')),
+  realised_pnl: required(
+    human('Realised P&L in the quote asset, average cost, net of fees, truncated to its smallest unit'),
   ),
 });
 

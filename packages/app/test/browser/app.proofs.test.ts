@@ -235,6 +235,8 @@ describe('the trading app end to end (real venue, real proofs, real browser)', (
     expect(await cellOf(moved!, 'Amount')).toBe('0.25');
     await expect.poll(() => stateOf(bid), { timeout: 60_000 }).toBe('Cancelled');
     await page.getByRole('button', { name: new RegExp(`^Cancel order ${moved!.slice(0, 8)}`) }).click();
+    // Cancel asks first.
+    await page.getByRole('button', { name: new RegExp(`^Yes, cancel order ${moved!.slice(0, 8)}`) }).click();
     await expect.poll(() => stateOf(moved!), { timeout: 60_000 }).toBe('Cancelled');
   }, 240_000);
 

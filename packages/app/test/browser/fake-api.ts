@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type {
+  FillSummaryView,
   AccountView,
   AppEvent,
   DrainView,
@@ -110,20 +111,20 @@ function balances(): BalanceView[] {
       asset: 'SOL',
       mint: 'So1Mint111',
       decimals: 9,
-      available: '4.5',
+      usable: '4.5',
+      arriving: '0',
       locked: '0.5',
       pending_settlement: '0',
-      pending_deposit: '0',
       funding: '95',
     },
     {
       asset: 'USDC',
       mint: 'UsdcMint111',
       decimals: 6,
-      available: '1000',
+      usable: '1000',
+      arriving: '250',
       locked: '151.875',
       pending_settlement: '0',
-      pending_deposit: '250',
       funding: '8600',
     },
   ];
@@ -134,7 +135,53 @@ function units(text: string, decimals: number): bigint {
   return BigInt((w || '0') + f.slice(0, decimals).padEnd(decimals, '0'));
 }
 
-function preview(req: OrderRequest): OrderPreview {
+/** The fake wallet's one free note per asset (the balances' `available`), in smallest units. */
+const FREE_NOTE_UNITS: Record<string, bigint> = { SOL: 4_500_000_000n, USDC: 1_000_000_000n };
+
+/** The preview's guards, as the app computes them (`trading/price-check.ts`, `collateral-note.ts`). */
+function guards(req: OrderRequest, m: MarketView, collateralUnits: bigint, refs: readonly string[]) {
+  const asset = req.side === 'bid' ? m.quote.symbol : m.base.symbol;
+  const decimals = req.side === 'bid' ? m.quote.decimals : m.base.decimals;
+  const fmt = (u: bigint) => (Number(u) / 10 ** decimals).toString();
+  const fee = (collateralUnits * BigInt(m.fee_bps ?? 0)) / 10_000n;
+  const noteUnits = FREE_NOTE_UNITS[asset] ?? 0n;
+  const far = refs.find((r) => Math.abs(Number(req.price) - Number(r)) * 100 > Number(r) * 20);
+  return {
+    fee: { asset, amount: fmt(fee), amount_units: fee.toString() },
+    ...(noteUnits >= collateralUnits && collateralUnits > 0n
+      ? {
+          note: {
+            amount: fmt(noteUnits),
+            amount_units: noteUnits.toString(),
+            whole_note_locked: noteUnits > collateralUnits,
+            split_remainder: fmt(noteUnits - collateralUnits),
+            explanation: `The order is backed by one note of ${fmt(noteUnits)} ${asset}: the whole note is out of use until the order ends.`,
+          },
+        }
+      : {}),
+    clearing_rule: 'Uniform price per batch: you may fill better than your limit, never worse.',
+    price_check: {
+      far: far !== undefined,
+      threshold_percent: 20,
+      reference_prices: refs.map((price) => ({ source: 'recent_fill' as const, price })),
+      ...(far
+        ? {
+            warning: `The price ${req.price} ${m.quote.symbol} is more than 20% away from your recent fill at ${far} ${m.quote.symbol}.`,
+          }
+        : {}),
+    },
+  };
+}
+
+/** The order once cancelled, as the app tells it. */
+const cancelled = (o: OrderView): OrderView => ({
+  ...o,
+  status: 'cancelled',
+  status_label: 'Cancelled',
+  terminal: true,
+});
+
+function preview(req: OrderRequest, refs: readonly string[]): OrderPreview {
   const m = MARKETS.find((x) => x.symbol === req.symbol) ?? MARKETS[0]!;
   const errors: OrderPreview['errors'] = [];
   const priceCents = Number(req.price) / Number(m.tick_size);
@@ -159,6 +206,15 @@ function preview(req: OrderRequest): OrderPreview {
   const priceUnits = units(req.price, m.quote.decimals);
   const buy = req.side === 'bid';
   const collateralUnits = buy ? (amountUnits * priceUnits) / 10n ** BigInt(m.base.decimals) : amountUnits;
+  if (collateralUnits > (FREE_NOTE_UNITS[buy ? m.quote.symbol : m.base.symbol] ?? 0n))
+    // The app's answer: the plain sentence for screens, the route for API clients.
+    errors.push({
+      code: 'INSUFFICIENT_NOTES',
+      message: 'The order locks more than the wallet has free.',
+      fix: 'Deposit more first. (POST /api/v1/deposits)',
+      fix_plain: 'Deposit more first.',
+      hint: 'POST /api/v1/deposits',
+    });
   return {
     ok: errors.length === 0,
     errors,
@@ -169,6 +225,7 @@ function preview(req: OrderRequest): OrderPreview {
       amount: buy ? (Number(req.amount) * Number(req.price)).toString() : req.amount,
       amount_units: collateralUnits.toString(),
     },
+    ...guards(req, m, collateralUnits, refs),
     ...(nearest ? { nearest_prices: nearest } : {}),
   };
 }
@@ -195,11 +252,33 @@ export function sampleFills(now = Date.UTC(2025, 0, 1, 12, 0, 0)): FillView[] {
   }));
 }
 
+/** Canned figures of SOL-USDC's fills (the app computes them: trading/fill-summary.ts). */
+export function sampleFigures(): FillSummaryView {
+  return {
+    symbol: 'SOL-USDC',
+    base: 'SOL',
+    quote: 'USDC',
+    realised_pnl: '19.43',
+    position: '1',
+    avg_cost: '110',
+    avg_buy_price: '110',
+    avg_sell_price: '120',
+    bought: '3',
+    sold: '2',
+    fees_quote: '0.33',
+    fees_base: '0.002',
+    fills: 3,
+    awaiting_memo: 1,
+  };
+}
+
 export interface FakeApi {
   url: string;
   app: FastifyInstance;
   /** Every request as "METHOD /path". */
   requests: string[];
+  /** The body of every POST /orders, in order. */
+  placed: OrderRequest[];
   venue: VenueView;
   orders: Map<string, OrderView>;
   fills: FillView[];
@@ -215,10 +294,20 @@ export interface FakeApi {
 }
 
 export async function startFakeApi(
-  opts: { venue?: VenueView; fills?: FillView[]; orders?: OrderView[] } = {},
+  opts: {
+    venue?: VenueView;
+    fills?: FillView[];
+    orders?: OrderView[];
+    fillSummary?: FillSummaryView[];
+    /** The wallet's reference prices the preview checks a price against (none: nothing is far). */
+    referencePrices?: string[];
+    /** POST /orders answers this error instead of placing. */
+    placeError?: { status: number; error: { code: string; message: string; fix?: string; hint?: string } };
+  } = {},
 ): Promise<FakeApi> {
   const app = Fastify({ logger: false });
   const requests: string[] = [];
+  const placed: OrderRequest[] = [];
   const sockets = new Set<WebSocket>();
   const state = {
     venue: opts.venue ?? verifiedVenue(),
@@ -245,9 +334,14 @@ export async function startFakeApi(
   app.get('/api/v1/balances', async () => balances());
   app.get('/api/v1/orders', async () => [...state.orders.values()]);
   app.get('/api/v1/fills', async () => state.fills);
-  app.post('/api/v1/orders/preview', async (req) => preview(req.body as OrderRequest));
-  app.post('/api/v1/orders', async (req) => {
+  app.get('/api/v1/fills/summary', async () => opts.fillSummary ?? []);
+  app.post('/api/v1/orders/preview', async (req) =>
+    preview(req.body as OrderRequest, opts.referencePrices ?? []),
+  );
+  app.post('/api/v1/orders', async (req, reply) => {
     const body = req.body as OrderRequest;
+    placed.push(body);
+    if (opts.placeError) return reply.code(opts.placeError.status).send({ error: opts.placeError.error });
     const ref = body.client_ref;
     for (const stage of ['note', 'proving', 'signing', 'sent'])
       push({ type: 'progress', ...(ref ? { client_ref: ref } : {}), action: 'place', stage });
@@ -274,10 +368,19 @@ export async function startFakeApi(
     const id = (req.params as { id: string }).id;
     const o = state.orders.get(id);
     if (!o) return reply.code(404).send(err('order_not_found', `No order ${id}.`));
-    const next: OrderView = { ...o, status: 'cancelled', status_label: 'Cancelled', terminal: true };
+    const next = cancelled(o);
     state.orders.set(id, next);
     push({ type: 'order', order: next });
     return next;
+  });
+  app.post('/api/v1/orders/cancel-all', async () => {
+    const live = [...state.orders.values()].filter((o) => !o.terminal);
+    for (const o of live) {
+      const next = cancelled(o);
+      state.orders.set(o.order_id, next);
+      push({ type: 'order', order: next });
+    }
+    return { cancelled: live.map((o) => o.order_id), failed: [] };
   });
   app.patch('/api/v1/orders/:id', async (req) => {
     const id = (req.params as { id: string }).id;
@@ -460,6 +563,7 @@ export async function startFakeApi(
     url: `http://127.0.0.1:${port}`,
     app,
     requests,
+    placed,
     get venue() {
       return state.venue;
     },

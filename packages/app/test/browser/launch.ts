@@ -62,7 +62,8 @@ export async function openPage(
  * issued before this GET, the browser reports requests (`page.on('request')`) in the order they
  * are issued, and by the time this GET is answered a listener has seen every earlier one.
  * (The ticket's preview is the one send behind a timer; it needs valid fields, which a disabled
- * ticket cannot get.)
+ * ticket cannot get. Place's first send is a fresh preview; the order itself follows its answer,
+ * so a test that asserts an order was held back waits for what the page shows then.)
  */
 export async function sendsSettled(page: pw.Page): Promise<void> {
   const status = await page.evaluate(

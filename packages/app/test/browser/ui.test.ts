@@ -2,67 +2,18 @@
  * The web front end in a real headless Chromium against a fake app server (canned JSON per
  * api-types.ts, the real registerWebApp): fast and deterministic, no venue and no proofs.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { OrderView } from '../../src/api-types.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify from 'fastify';
 import { buildWebBundle, CONTENT_SECURITY_POLICY, registerWebApp } from '../../src/web/index.js';
-import {
-  FAKE_FUNDING_ADDRESS,
-  failedVenue,
-  sampleFills,
-  startFakeApi,
-  verifiedVenue,
-  type FakeApi,
-} from './fake-api.js';
-import {
-  launchBrowser,
-  openPage,
-  refusedSends,
-  sendsSettled,
-  setAnyway,
-  submitAnyway,
-  VIEWPORTS,
-  type BrowserContext,
-  type LaunchedBrowser,
-  type Page,
-} from './launch.js';
+import { FAKE_FUNDING_ADDRESS, failedVenue, sampleFills, verifiedVenue } from './fake-api.js';
+import { refusedSends, sendsSettled, setAnyway, submitAnyway, VIEWPORTS } from './launch.js';
+import { api, consoleErrors, open, startApi, usePages } from './fake-pages.js';
 
-let chrome: LaunchedBrowser;
-let api: FakeApi | undefined;
-let context: BrowserContext | undefined;
-let consoleErrors: string[] = [];
-
-beforeAll(async () => {
-  chrome = await launchBrowser();
-}, 120_000);
-
-afterEach(async () => {
-  await context?.close().catch(() => undefined);
-  context = undefined;
-  await api?.close();
-  api = undefined;
-});
-
-afterAll(async () => {
-  await chrome?.close();
-});
-
-async function open(
-  opts: Parameters<typeof startFakeApi>[0] = {},
-  viewport: { width: number; height: number } = VIEWPORTS.desktop,
-  hash = '',
-): Promise<Page> {
-  api = await startFakeApi(opts);
-  const o = await openPage(chrome.browser, viewport);
-  context = o.context;
-  consoleErrors = o.consoleErrors;
-  await o.page.goto(`${api.url}/${hash}`);
-  await o.page.getByTestId('connection').filter({ hasText: 'Live' }).waitFor();
-  return o.page;
-}
+usePages();
 
 const nonGet = () => (api?.requests ?? []).filter((r) => !r.startsWith('GET '));
 
@@ -87,17 +38,17 @@ function order(over: Partial<OrderView> = {}): OrderView {
 
 describe('the trading app in a browser (fake API)', () => {
   it('serves the page under a strict CSP with no inline script, and a small bundle', async () => {
-    api = await startFakeApi();
-    const res = await fetch(`${api.url}/`);
+    const served = await startApi();
+    const res = await fetch(`${served.url}/`);
     expect(res.headers.get('content-security-policy')).toBe(CONTENT_SECURITY_POLICY);
     expect(CONTENT_SECURITY_POLICY).toContain("script-src 'self'");
     const html = await res.text();
     expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
-    const js = await fetch(`${api.url}/app.js`);
+    const js = await fetch(`${served.url}/app.js`);
     expect(js.headers.get('content-type')).toContain('javascript');
     const size = (await js.arrayBuffer()).byteLength;
     expect(size).toBeLessThan(200 * 1024);
-    const css = await fetch(`${api.url}/app.css`);
+    const css = await fetch(`${served.url}/app.css`);
     expect(css.headers.get('content-type')).toContain('text/css');
   });
 
@@ -253,8 +204,29 @@ describe('the trading app in a browser (fake API)', () => {
       order({ order_id: 'ord-live-9', side: 'ask', side_label: 'Sell', price: '103' }),
     );
     await page.getByRole('button', { name: 'Cancel order ord-live-9' }).click();
+    await page.getByRole('button', { name: 'Yes, cancel order ord-live-9' }).click();
     await expect.poll(() => page.getByTestId('state-ord-live-9').textContent()).toBe('Cancelled');
     expect(api!.requests).toContain('DELETE /api/v1/orders/ord-live-9');
+  });
+
+  it('Cancel all asks first; "Keep them" sends nothing, "Yes, cancel all" cancels every live order', async () => {
+    const page = await open({
+      orders: [order(), order({ order_id: 'ord-live-2', side: 'ask', side_label: 'Sell' })],
+    });
+    await page.getByRole('button', { name: 'Cancel all' }).click();
+    const ask = page.getByRole('group', { name: 'Confirm cancel all' });
+    expect(await ask.textContent()).toContain('2 shown here');
+    await ask.getByRole('button', { name: 'Keep them' }).click();
+    expect(nonGet()).toEqual([]);
+    await page.getByRole('button', { name: 'Cancel all' }).click();
+    await page.getByRole('button', { name: 'Yes, cancel all' }).click();
+    await expect
+      .poll(() => page.getByTestId('cancel-all-result').textContent())
+      .toContain('Cancelled 2 orders.');
+    expect(nonGet()).toEqual(['POST /api/v1/orders/cancel-all']);
+    for (const id of ['ord-live-1', 'ord-live-2'])
+      await expect.poll(() => page.getByTestId(`state-${id}`).textContent()).toBe('cancelled');
+    expect(consoleErrors).toEqual([]);
   });
 
   it('deposits from the dev faucet and shows the exact units', async () => {

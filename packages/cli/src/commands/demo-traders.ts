@@ -4,10 +4,12 @@
  * and quote small two-sided ladders around a moving price (`demo/quote-round.ts`), refilling,
  * rebalancing and merging dust as they go, so orders keep matching and settling for hours.
  */
+import { availableParallelism } from 'node:os';
 import { NoteProver } from '@nightjar/circuits';
 import { formatPrice, formatUnits } from '@nightjar/sdk';
 import { positiveIntOption, UsageError } from '../args.js';
 import { str, type Command } from '../command.js';
+import { levelsFor, lifetimeSeconds, TimedProver } from '../demo/proof-pace.js';
 import type { Side } from '../demo/quote-plan.js';
 import { quoteRound, type RoundEvent } from '../demo/quote-round.js';
 import { referencePrice, SYMBOL, Trader } from '../demo/trader.js';
@@ -46,15 +48,22 @@ function untilSignal(): { running: () => boolean; stopped: Promise<void> } {
 async function logFills(traders: readonly Trader[], log: Log, t: () => string): Promise<void> {
   let firstFill = true;
   for (const tr of traders)
-    await tr.listen((kind, orderId) => {
+    await tr.listen((kind, orderId, _timeMs, reason) => {
       const order = tr.client.wallet.orders.get(orderId);
       if (!order) return; // another trader's (same account)
       if (kind !== 'fully_filled' && kind !== 'partially_filled' && kind !== 'settlement_failed') return;
-      const fields = { trader: tr.name, event: kind, side: order.side, orderId };
+      const fields = {
+        trader: tr.name,
+        event: kind,
+        side: order.side,
+        orderId,
+        ...(reason ? { reason } : {}),
+      };
       if (kind === 'fully_filled' && firstFill) {
         firstFill = false;
         log(`FIRST fully_filled ${orderId} (${tr.name}) ${t()} after start`, fields);
-      } else log(`${tr.name} ${orderId.slice(0, 8)} ${order.side} ${kind}`, fields);
+      } else
+        log(`${tr.name} ${orderId.slice(0, 8)} ${order.side} ${kind}${reason ? ` (${reason})` : ''}`, fields);
     });
 }
 
@@ -86,24 +95,51 @@ function roundReporter(market: Trader['market'], log: Log, running: () => boolea
 
 interface LoopSetting {
   since: number;
+  pace: TimedProver;
   refill: { quote: string; base: string };
   report: (tr: Trader) => (e: RoundEvent) => void;
+  reportPace: ReturnType<typeof paceReporter>;
   running: () => boolean;
   log: Log;
 }
 
-/** Trader `i` quotes a round every 2 to 4 s until stopped; a failed round is logged, not fatal. */
+/** Says how the machine's proof time paces the demo, when that changes. */
+function paceReporter(log: Log): (levels: number, expirySeconds: number, proofMs?: number) => void {
+  let said = '';
+  return (levels, expirySeconds, proofMs) => {
+    const text = `proofs take ${((proofMs ?? 0) / 1000).toFixed(1)} s: up to ${levels} orders a round, living ${expirySeconds} s`;
+    if (proofMs === undefined || text === said) return;
+    said = text;
+    log(text, { event: 'pace', levels, expirySeconds, proofMs: Math.round(proofMs) });
+  };
+}
+
+/**
+ * Trader `i` quotes a round every 2 to 4 s until stopped; a failed round is logged, not fatal.
+ * Even traders keep a crossing bid alive, odd ones a crossing ask: a new one once the last is gone.
+ */
 async function quoteLoop(tr: Trader, i: number, s: LoopSetting): Promise<void> {
   await sleep(i * 300);
-  for (let round = 0; s.running(); round++) {
+  const crossing: Side = i % 2 === 0 ? 'bid' : 'ask';
+  let crossingOrderId: string | undefined;
+  const report = s.report(tr);
+  while (s.running()) {
+    const proofMs = s.pace.recentMs();
+    const levels = levelsFor(proofMs);
+    const expirySeconds = lifetimeSeconds(proofMs);
+    if (i === 0) s.reportPace(levels, expirySeconds, proofMs);
     try {
       await quoteRound(tr, {
         mid: referencePrice(Date.now() - s.since),
-        // The first round crosses, even traders bidding and odd ones asking, so a
-        // newcomer sees a fill at once.
-        ...(round === 0 ? { opening: i % 2 === 0 ? ('bid' as const) : ('ask' as const) } : {}),
+        crossing,
+        ...(crossingOrderId ? { crossingOrderId } : {}),
+        levels,
+        expirySeconds,
         refill: s.refill,
-        onEvent: s.report(tr),
+        onEvent: (e) => {
+          if (e.event === 'placed' && e.crossing) crossingOrderId = e.orderId;
+          report(e);
+        },
       });
     } catch (err) {
       if (!s.running()) break; // stopping: the clients were closed under it
@@ -142,7 +178,9 @@ export const demoTraders: Command = {
     const t = () => `${((Date.now() - since) / 1000).toFixed(1)}s`;
     const log: Log = (text, fields = {}) =>
       out.line({ t_ms: Date.now() - since, text, ...fields }, `[demo ${t()}] ${text}`);
-    const prover = new NoteProver({ workers: Math.max(1, Math.min(4, n)), singleThread: true });
+    // One worker per core at most: more only share the cores, and every proof takes longer.
+    const workers = Math.max(1, Math.min(4, n, availableParallelism()));
+    const prover = new TimedProver(new NoteProver({ workers, singleThread: true }));
     // Every trader has its own wallet (so its own trading key and owner: no self-trades between
     // them) but they share the dev admin account, so a plain `nightjar watch` shows their orders.
     const admin = readReady(paths).admin;
@@ -157,7 +195,15 @@ export const demoTraders: Command = {
     await Promise.all(traders.map((tr) => tr.fund(1, refill.quote, refill.base)));
     await logFills(traders, log, t);
     log('funded; quoting around 150 USDC');
-    const setting = { since, refill, report: roundReporter(traders[0]!.market, log, running), running, log };
+    const setting: LoopSetting = {
+      since,
+      pace: prover,
+      refill,
+      report: roundReporter(traders[0]!.market, log, running),
+      reportPace: paceReporter(log),
+      running,
+      log,
+    };
     const loops = Promise.all(traders.map((tr, i) => quoteLoop(tr, i, setting)));
     // A round may be waiting for a split to be final (up to ~20 s): stop without waiting for it;
     // its calls fail on the closed clients and its loop ends.

@@ -184,7 +184,7 @@ function walletFor(paths: Parameters<typeof openWallet>[0], wallet: 'required' |
 }
 
 /** `order cancel|status --id ORDER_ID`: one call about one order, its answer printed. */
-function byIdCommand(
+export function byIdCommand(
   verb: string,
   summary: string,
   wallet: 'required' | 'optional',
@@ -208,7 +208,7 @@ function byIdCommand(
 
 // A cancel needs the wallet (the order is one of its orders); a status reads the wallet when
 // there is one, so it says what the wallet knows (`fully_filled`, not the venue's `empty`).
-export const orderCancel = byIdCommand(
+export const orderCancelById = byIdCommand(
   'cancel',
   'cancel a resting order',
   'required',

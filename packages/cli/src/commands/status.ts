@@ -1,7 +1,7 @@
 /** `nightjar status`: system status and transparency (public routes) as a table. */
 import { connectPublic } from '../connect.js';
 import type { Command } from '../command.js';
-import { toJson } from '../output.js';
+import { statusTable } from '../status-table.js';
 import { venueError } from '@nightjar/sdk';
 
 async function get(t: ReturnType<typeof connectPublic>['transport'], path: string): Promise<unknown> {
@@ -13,30 +13,20 @@ async function get(t: ReturnType<typeof connectPublic>['transport'], path: strin
   return res.body;
 }
 
-function table(rows: [string, unknown][]): string {
-  const width = Math.max(...rows.map(([k]) => k.length));
-  return rows
-    .map(([k, v]) => `${k.padEnd(width)}  ${typeof v === 'object' ? toJson(v) : String(v)}`)
-    .join('\n');
-}
-
 export const status: Command = {
   name: 'status',
   summary: 'system status and transparency of the venue',
   usage: `nightjar status
 
-  Reads /system/status and /transparency over a verified transport (no login needed).`,
+  Reads /system/status and /transparency over a verified transport (no login needed) and prints
+  them as tables (the shards and the mints each as a table of their own); --json prints both bodies.`,
   options: {},
   async run({ out, paths }) {
     const pub = connectPublic(paths);
     try {
       const system = (await get(pub.transport, '/system/status')) as Record<string, unknown>;
       const transparency = (await get(pub.transport, '/transparency')) as Record<string, unknown>;
-      const rows: [string, unknown][] = [
-        ...Object.entries(system).map(([k, v]): [string, unknown] => [k, v]),
-        ...Object.entries(transparency).map(([k, v]): [string, unknown] => [`transparency.${k}`, v]),
-      ];
-      out.result({ system, transparency }, table(rows));
+      out.result({ system, transparency }, statusTable(system, transparency));
       return 0;
     } finally {
       await pub.close();

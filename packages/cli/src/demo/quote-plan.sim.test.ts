@@ -114,7 +114,7 @@ const ladder: Planner = (w, trader, round, mid, random) => {
     ask: { free: named('ask'), tied: tied('ask') },
     liveOrders: w.orders.length,
     random,
-    ...(round === 0 ? { opening: trader % 2 === 0 ? ('bid' as const) : ('ask' as const) } : {}),
+    ...(round === 0 ? { crossing: trader % 2 === 0 ? ('bid' as const) : ('ask' as const) } : {}),
   });
   for (const side of plan.refill) {
     w.free[side].push(w.deposit[side]);

@@ -117,6 +117,14 @@ describe('planRound: levels, prices, sizes', () => {
     expect(levelSplit(0, 10, 20)).toEqual({ bid: 0, ask: 0 });
   });
 
+  it('quotes no more levels than the round is given (fewer when proofs are slow)', () => {
+    expect(planRound(input({ levels: 1 })).orders).toHaveLength(1);
+    expect(planRound(input({ levels: 2, crossing: 'ask' })).orders.map((o) => o.side)).toEqual([
+      'ask',
+      'bid',
+    ]);
+  });
+
   it('caps live orders: fewer levels near the cap, none at it', () => {
     expect(planRound(input({ liveOrders: QUOTING.maxLiveOrders })).orders).toEqual([]);
     expect(planRound(input({ liveOrders: QUOTING.maxLiveOrders - 2 })).orders).toHaveLength(2);
@@ -130,18 +138,23 @@ describe('planRound: levels, prices, sizes', () => {
   });
 });
 
-describe('planRound: the opening round', () => {
-  it('an opening bid crosses the price on the quote deposit as it is; the asks rest above', () => {
-    const round = input({ opening: 'bid' });
+describe('planRound: a crossing round', () => {
+  it('a crossing bid crosses the price on the quote deposit as it is; the asks rest above', () => {
+    const round = input({ crossing: 'bid' });
     const [first, ...rest] = planRound(round).orders;
-    expect(first).toMatchObject({ side: 'bid', amount: SOL(1), note: round.bid.free[0]!.commitment });
+    expect(first).toMatchObject({
+      side: 'bid',
+      amount: SOL(1),
+      note: round.bid.free[0]!.commitment,
+      crossing: true,
+    });
     expect(first!.price).toBe(priceLimit(150.3, market));
     expect(rest.map((o) => o.side)).toEqual(['ask', 'ask', 'ask']);
     expect(rest.every((o) => o.price > priceLimit(150.3, market) && o.note === undefined)).toBe(true);
   });
 
-  it('an opening ask crosses below the price; the bids rest below', () => {
-    const round = input({ opening: 'ask' });
+  it('a crossing ask crosses below the price; the bids rest below', () => {
+    const round = input({ crossing: 'ask' });
     const [first, ...rest] = planRound(round).orders;
     expect(first).toMatchObject({
       side: 'ask',
@@ -171,7 +184,7 @@ describe('planRound: never more than the notes back (any wallet)', () => {
         fc.double({ min: 140, max: 160, noNaN: true }),
         fc.double({ min: 0, max: 0.999, noNaN: true }),
         fc.constantFrom(undefined, 'bid' as const, 'ask' as const),
-        (quote, base, quoteTied, baseTied, liveOrders, mid, r, opening) => {
+        (quote, base, quoteTied, baseTied, liveOrders, mid, r, crossing) => {
           const plan = planRound({
             market,
             mid,
@@ -179,7 +192,7 @@ describe('planRound: never more than the notes back (any wallet)', () => {
             ask: { free: notes(...base), tied: baseTied },
             liveOrders,
             random: () => r,
-            ...(opening ? { opening } : {}),
+            ...(crossing ? { crossing } : {}),
           });
           expect(plan.orders.length).toBeLessThanOrEqual(
             Math.min(QUOTING.levelsPerRound, QUOTING.maxLiveOrders - liveOrders),

@@ -11,7 +11,10 @@
  *   split or merge could back;
  * - a side whose every note, free or tied up in orders, cannot back the smallest order is refilled
  *   from the faucet;
- * - live orders are capped, and so are the notes backing them.
+ * - live orders are capped, and so are the notes backing them;
+ * - a trader with no crossing order alive places one (`RoundInput.crossing`): even traders a bid
+ *   above the reference price, odd ones an ask below it, so there is always a pair about to trade
+ *   and an ask a newcomer's bid near the price can take.
  */
 import { requiredCollateral, type Instrument } from '@nightjar/protocol';
 import { parsePrice, parseUnits } from '@nightjar/sdk';
@@ -41,8 +44,10 @@ export const QUOTING = {
    * levels cross whenever their centres are more than two half-spreads apart.
    */
   maxSkew: 0.4,
-  /** Orders expire after this and are quoted anew. */
+  /** Orders expire after this (longer when proofs are slow, see `lifetimeSeconds`) and are quoted anew. */
   expirySeconds: 30,
+  /** The venue's longest order lifetime (4,500 slots of 400 ms). */
+  maxExpirySeconds: 1800,
 } as const;
 
 /** A free note as the planner sees it. */
@@ -68,11 +73,13 @@ export interface RoundInput {
   /** The trader's live orders now. */
   liveOrders: number;
   /**
-   * The opening round: one order on this side crossing the reference price, on the largest note
-   * as it is (no split to wait for), so the first fill comes seconds after funding; the other
-   * side's ladder is passive.
+   * A round with one order on this side crossing the reference price, on the largest note as it
+   * is (no split to wait for), so a fill comes seconds later; the other side's ladder is passive.
+   * The demo asks for it in a trader's first round and whenever its last crossing order is gone.
    */
-  opening?: Side;
+  crossing?: Side;
+  /** Orders this round at most (fewer when proofs are slow); default `QUOTING.levelsPerRound`. */
+  levels?: number;
   /** Uniform draws in [0, 1): Math.random in the demo, fixed in tests. */
   random: () => number;
 }
@@ -85,8 +92,10 @@ export interface PlannedOrder {
   price: bigint;
   /** Collateral it needs (nominal plus fee). */
   required: bigint;
-  /** The note to back it with (the opening order); otherwise `placeOrders` chooses or splits. */
+  /** The note to back it with (the crossing order); otherwise `placeOrders` chooses or splits. */
   note?: string;
+  /** The round's crossing order. */
+  crossing?: true;
 }
 
 export interface RoundPlan {
@@ -175,15 +184,16 @@ function sideOrders(
   return out;
 }
 
-/** The opening order: crossing by the ladder's skew less the half-spread, on the largest note. */
-function openingOrder(side: Side, centre: number, holdings: SideHoldings, market: Instrument) {
+/** The crossing order: crossing by the ladder's skew less the half-spread, on the largest note. */
+function crossingOrder(side: Side, centre: number, holdings: SideHoldings, market: Instrument) {
   const note = holdings.free[holdings.free.length - 1];
   if (!note) return undefined;
   const price = priceLimit(levelPrice(side, centre, 0), market);
   for (const size of QUOTING.sizes) {
     const amount = sizeUnits(size, market);
     const required = requiredCollateral(side, amount, price, market);
-    if (required <= note.amount) return { side, amount, price, required, note: note.commitment };
+    if (required <= note.amount)
+      return { side, amount, price, required, note: note.commitment, crossing: true as const };
   }
   return undefined;
 }
@@ -194,20 +204,20 @@ export function planRound(input: RoundInput): RoundPlan {
   const refill = (['bid', 'ask'] as const).filter(
     (side) => total(input[side].free) + input[side].tied < smallestRequired(side, market, mid),
   );
-  const levels = Math.min(QUOTING.levelsPerRound, QUOTING.maxLiveOrders - input.liveOrders);
+  const levels = Math.min(input.levels ?? QUOTING.levelsPerRound, QUOTING.maxLiveOrders - input.liveOrders);
   if (levels <= 0) return { orders: [], refill };
 
   const skew =
-    input.opening === 'bid'
+    input.crossing === 'bid'
       ? QUOTING.maxSkew
-      : input.opening === 'ask'
+      : input.crossing === 'ask'
         ? -QUOTING.maxSkew
         : (input.random() * 2 - 1) * QUOTING.maxSkew;
   const centre = mid + skew;
 
-  if (input.opening) {
-    const other: Side = input.opening === 'bid' ? 'ask' : 'bid';
-    const first = openingOrder(input.opening, centre, input[input.opening], market);
+  if (input.crossing) {
+    const other: Side = input.crossing === 'bid' ? 'ask' : 'bid';
+    const first = crossingOrder(input.crossing, centre, input[input.crossing], market);
     const rest = Math.min(QUOTING.maxLevelsPerSide, levels - (first ? 1 : 0));
     return {
       orders: [...(first ? [first] : []), ...sideOrders(other, rest, centre, input[other], market)],

@@ -22,14 +22,21 @@ export type RoundEvent =
   /** A merge or refill that failed: the round goes on without it, the next one tries again. */
   | { event: 'merge_failed'; side: Side; error: string }
   | { event: 'refill_failed'; side: Side; error: string }
-  | { event: 'placed'; side: Side; amount: bigint; price: bigint; orderId: string }
+  | { event: 'placed'; side: Side; amount: bigint; price: bigint; orderId: string; crossing?: true }
   | { event: 'failed'; side: Side; amount: bigint; price: bigint; error: string };
 
 export interface RoundOptions {
   /** Reference price, quote per base. */
   mid: number;
-  /** The opening round's crossing side (see `RoundInput.opening`). */
-  opening?: Side;
+  /**
+   * The side of a crossing order to place this round (see `RoundInput.crossing`), unless
+   * `crossingOrderId`, the trader's last one, is still live.
+   */
+  crossing?: Side;
+  crossingOrderId?: string;
+  /** Orders this round at most, and their lifetime (see `proof-pace.ts`). */
+  levels?: number;
+  expirySeconds?: number;
   /** What a refill deposits, in human units: quote for the bid side, base for the ask side. */
   refill: { quote: string; base: string };
   onEvent: (e: RoundEvent) => void;
@@ -37,6 +44,27 @@ export interface RoundOptions {
 }
 
 const SIDES = ['bid', 'ask'] as const;
+
+/** Merges each side's dust (see `notesToMerge`); a failed merge is an event, not an error. */
+async function mergeDust(trader: Trader, mid: number, onEvent: RoundOptions['onEvent']): Promise<void> {
+  const { client, market } = trader;
+  for (const side of SIDES) {
+    const mint = side === 'bid' ? market.quote_mint : market.base_mint;
+    const merge = notesToMerge(
+      mergeCandidates(client, { mint }),
+      smallestRequired(side, market, mid),
+      client.wallet.freeNotes(mint).length,
+    );
+    if (merge.length < 2) continue;
+    try {
+      // Not waiting for the merged note to be usable: a later round (or this one's orders) uses it.
+      const r = await mergeNotes(client, { mint, commitments: merge, waitUsable: false });
+      onEvent({ event: 'merge', side, notes: r.spent.length, amount: r.note.amount });
+    } catch (err) {
+      onEvent({ event: 'merge_failed', side, error: (err as Error).message });
+    }
+  }
+}
 
 /** Runs one round for `trader` (see the module comment). */
 export async function quoteRound(trader: Trader, options: RoundOptions): Promise<void> {
@@ -49,22 +77,7 @@ export async function quoteRound(trader: Trader, options: RoundOptions): Promise
   // the ledger says otherwise, and an order backed by it would fail settlement (note_spent).
   await syncWallet(client, { refreshOrders: true });
 
-  for (const side of SIDES) {
-    const mint = mintOf(side);
-    const merge = notesToMerge(
-      mergeCandidates(client, { mint }),
-      smallestRequired(side, market, mid),
-      wallet.freeNotes(mint).length,
-    );
-    if (merge.length < 2) continue;
-    try {
-      // Not waiting for the merged note to be usable: a later round (or this one's orders) uses it.
-      const r = await mergeNotes(client, { mint, commitments: merge, waitUsable: false });
-      onEvent({ event: 'merge', side, notes: r.spent.length, amount: r.note.amount });
-    } catch (err) {
-      onEvent({ event: 'merge_failed', side, error: (err as Error).message });
-    }
-  }
+  await mergeDust(trader, mid, onEvent);
 
   const balances = wallet.balances();
   const holdings = (side: Side) => {
@@ -74,13 +87,16 @@ export async function quoteRound(trader: Trader, options: RoundOptions): Promise
       tied: b ? b.locked + b.pendingSettlement + b.pending : 0n,
     };
   };
+  const last = options.crossingOrderId ? wallet.orders.get(options.crossingOrderId) : undefined;
+  const crossing = last && wallet.isLive(last) ? undefined : options.crossing;
   const plan = planRound({
     market,
     mid,
     bid: holdings('bid'),
     ask: holdings('ask'),
     liveOrders: [...wallet.orders.values()].filter((o) => wallet.isLive(o)).length,
-    ...(options.opening ? { opening: options.opening } : {}),
+    ...(crossing ? { crossing } : {}),
+    ...(options.levels ? { levels: options.levels } : {}),
     random: options.random ?? Math.random,
   });
 
@@ -92,8 +108,8 @@ export async function quoteRound(trader: Trader, options: RoundOptions): Promise
       onEvent({ event: 'refill_failed', side, error: (err as Error).message });
     }
   }
-  // An order on a named note (the opening one) goes in a call of its own: placeOrders proves
-  // nothing until the splits it makes are usable (~13 s), and the opening fill should not wait.
+  // An order on a named note (the crossing one) goes in a call of its own: placeOrders proves
+  // nothing until the splits it makes are usable (~13 s), and the crossing fill should not wait.
   const place = async (orders: PlannedOrder[]) => {
     if (orders.length === 0) return;
     const { results } = await placeOrders(client, {
@@ -102,14 +118,21 @@ export async function quoteRound(trader: Trader, options: RoundOptions): Promise
         side: o.side,
         amount: o.amount,
         price: o.price,
-        expiry: { seconds: QUOTING.expirySeconds },
+        expiry: { seconds: options.expirySeconds ?? QUOTING.expirySeconds },
         ...(o.note ? { note: o.note } : {}),
       })),
     });
     results.forEach((r, i) => {
-      const { side, amount, price } = orders[i]!;
+      const { side, amount, price, crossing } = orders[i]!;
       if (r.status === 'success')
-        onEvent({ event: 'placed', side, amount, price, orderId: r.result.orderId });
+        onEvent({
+          event: 'placed',
+          side,
+          amount,
+          price,
+          orderId: r.result.orderId,
+          ...(crossing ? { crossing } : {}),
+        });
       else onEvent({ event: 'failed', side, amount, price, error: r.error.message });
     });
   };

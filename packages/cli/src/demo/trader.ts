@@ -112,9 +112,13 @@ export class Trader {
   }
 
   /** Subscribes to its orders and fills (fill memos are verified into the wallet). */
-  async listen(onEvent: (kind: string, orderId: string, timeMs: number) => void): Promise<void> {
+  async listen(
+    onEvent: (kind: string, orderId: string, timeMs: number, reason?: string) => void,
+  ): Promise<void> {
     this.stream = await createStream(this.client, { channels: ['orders', 'fills'] });
-    this.stream.on('order', ({ event }) => onEvent(event.kind, event.order_id, event.server_time_ms));
+    this.stream.on('order', ({ event }) =>
+      onEvent(event.kind, event.order_id, event.server_time_ms, event.reason),
+    );
   }
 
   /** A price (decimal) rounded to the market's tick, as a `price_limit`. */

@@ -23,7 +23,7 @@
  * {@link TokenDenylist} says; login buckets are bounded by the {@link RateLimiter}.
  */
 import { randomBytes } from 'node:crypto';
-import type { Database } from 'better-sqlite3';
+import type { SqliteDb as Database } from '@nightjar/ledger';
 import {
   MAX_TOKEN_TTL_SECONDS,
   VenueError,

@@ -4,7 +4,7 @@
  * token MAC key is not here (token-key.ts). The store does no caching and no policy;
  * {@link AccountService} does both.
  */
-import type { Database } from 'better-sqlite3';
+import type { SqliteDb as Database } from '@nightjar/ledger';
 
 export interface AccountRow {
   accountId: string;

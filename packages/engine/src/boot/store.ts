@@ -4,7 +4,7 @@
  * `<dataDir>/attestation`) and the accounts database (in memory without a data directory).
  */
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { openSqlite, type SqliteDb } from '@nightjar/ledger';
 import { ensurePrivateDir, preparePrivateDatabase } from '@nightjar/protocol';
 import { computeComposeHash } from '../attestation/compose-hash.js';
 import type { AttestationPlatform } from '../attestation/platform.js';
@@ -13,7 +13,7 @@ import type { EngineOptions } from '../engine-options.js';
 
 export interface EngineStore {
   platform: AttestationPlatform;
-  db: Database.Database;
+  db: SqliteDb;
   attestationDir: string | undefined;
 }
 
@@ -25,7 +25,7 @@ export async function openStore(options: EngineOptions): Promise<EngineStore> {
     (await SimulatedPlatform.open({ dir: attestationDir, composeHash: computeComposeHash() }));
   const dbFile = options.dataDir ? join(options.dataDir, 'engine.sqlite') : undefined;
   if (dbFile) preparePrivateDatabase(dbFile);
-  const db = new Database(dbFile ?? ':memory:');
+  const db = openSqlite(dbFile ?? ':memory:');
   if (options.dataDir) db.pragma('journal_mode = WAL');
   return { platform, db, attestationDir };
 }

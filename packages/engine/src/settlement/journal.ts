@@ -11,8 +11,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
-import type { Transaction } from '@nightjar/ledger';
+import { openSqlite, type SqliteDb, type Transaction } from '@nightjar/ledger';
 import { preparePrivateDatabase } from '@nightjar/protocol';
 import { RowMac } from './journal-mac.js';
 import { RowSeal, SEALED_PREFIX } from './journal-seal.js';
@@ -47,7 +46,7 @@ const txFields = (r: TxRow) => [...txIdentity(r), r.body] as const;
 const metaFields = (r: MetaRow) => [r.key, r.value] as const;
 
 export class SettlementJournal {
-  private readonly db: Database.Database;
+  private readonly db: SqliteDb;
   private readonly stmts;
   private rowMac: RowMac | undefined;
   private rowSeal: RowSeal | undefined;
@@ -66,7 +65,7 @@ export class SettlementJournal {
     // Refuses a file another user owns; creates it (and its -wal/-shm) 0600: rows hold note openings.
     if (dataDir !== undefined) preparePrivateDatabase(file);
     try {
-      this.db = new Database(file);
+      this.db = openSqlite(file);
       // Deleted and rewritten rows are zeroed on disk, not left in free pages.
       this.db.pragma('secure_delete = ON');
       this.db.pragma('journal_mode = WAL');

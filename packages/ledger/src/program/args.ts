@@ -18,7 +18,7 @@ import {
   type InferObject,
 } from '@nightjar/protocol';
 import { FILL_MEMO_BYTES, NOTE_MEMO_BYTES } from '@nightjar/crypto';
-import { InstructionError } from '../errors.js';
+import { InstructionError } from '@nightjar/protocol/ledger-client';
 
 const u64 = decimalU64String;
 const treeId = smallUint(255, 'Tree shard.');

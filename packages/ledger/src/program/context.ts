@@ -6,8 +6,12 @@
 import { noteCommitment } from '@nightjar/crypto';
 import { mintToFields, parseAddress } from '@nightjar/protocol';
 import type { ChainState, VaultState } from '../chain-state.js';
-import { InstructionError } from '../errors.js';
-import { COMMITMENT_LAG, type LockOutcome, type MatchOutcome } from '../types.js';
+import {
+  InstructionError,
+  COMMITMENT_LAG,
+  type LockOutcome,
+  type MatchOutcome,
+} from '@nightjar/protocol/ledger-client';
 
 export const MAX_TREE_LEAVES = 1 << 20;
 

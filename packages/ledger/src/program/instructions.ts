@@ -3,10 +3,15 @@
  * the transaction's SQLite transaction (see context.ts), so a throw anywhere undoes everything.
  */
 import { U64_MAX } from '@nightjar/protocol';
-import { marketAddress, mintAddress, VAULT_ADDRESS } from '../addresses.js';
+import {
+  marketAddress,
+  mintAddress,
+  VAULT_ADDRESS,
+  InstructionError,
+  type LockOutcome,
+  type MarketRecord,
+} from '@nightjar/protocol/ledger-client';
 import type { LockRow, VaultState } from '../chain-state.js';
-import { InstructionError } from '../errors.js';
-import type { LockOutcome, MarketRecord } from '../types.js';
 import type { Args, InstructionName } from './args.js';
 import {
   appendOutput,

@@ -7,7 +7,7 @@
  * refused, so nobody can pull a note out from under an order; the memo (sealed to the owner's
  * viewing key) is stored for recovery from the seed.
  */
-import { InstructionError } from '../errors.js';
+import { InstructionError } from '@nightjar/protocol/ledger-client';
 import type { Args } from './args.js';
 import {
   appendOutput,

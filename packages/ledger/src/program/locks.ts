@@ -6,7 +6,7 @@
  * a note under the named root and the use tag binds that note to one order.
  */
 import type { LockRow } from '../chain-state.js';
-import { InstructionError } from '../errors.js';
+import { InstructionError } from '@nightjar/protocol/ledger-client';
 import type { Args } from './args.js';
 import { knownRoot, requireProof, type ExecContext, type ProofVerdict } from './context.js';
 

@@ -4,7 +4,7 @@
  * A proof whose request already fails them is never verified, so a stranger's junk costs no
  * pairing. They are re-run when the transaction lands, since the state may have moved.
  */
-import { InstructionError } from '../errors.js';
+import { InstructionError } from '@nightjar/protocol/ledger-client';
 import type { Args, InstructionName } from './args.js';
 import { requireTeeSigner, type ExecContext } from './context.js';
 import { checkWithdrawRequest } from './instructions.js';

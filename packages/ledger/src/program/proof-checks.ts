@@ -18,7 +18,7 @@ import {
 } from '@nightjar/crypto';
 import { mintToFields, parseAddress } from '@nightjar/protocol';
 import type { ChainState } from '../chain-state.js';
-import type { MarketRecord } from '../types.js';
+import type { MarketRecord } from '@nightjar/protocol/ledger-client';
 import type { Args, MatchArgs } from './args.js';
 import type { ExecContext } from './context.js';
 import type { LockEntry } from './locks.js';

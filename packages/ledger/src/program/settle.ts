@@ -9,8 +9,7 @@
  * whole.
  */
 import { MATCH_OUTPUT_SLOTS } from '@nightjar/crypto';
-import { InstructionError } from '../errors.js';
-import type { MarketRecord, MatchOutcome } from '../types.js';
+import { InstructionError, type MarketRecord, type MatchOutcome } from '@nightjar/protocol/ledger-client';
 import type { Args, MatchArgs } from './args.js';
 import {
   appendOutput,

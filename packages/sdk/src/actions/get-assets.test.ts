@@ -3,7 +3,7 @@
  * over a stand-in client that answers `GET /instruments` and a ledger whose faucet throws the
  * ledger's JSON-RPC errors.
  */
-import { RpcError } from '@nightjar/ledger';
+import { RpcError } from '@nightjar/protocol/ledger-client';
 import type { Instrument } from '@nightjar/protocol';
 import { describe, expect, it } from 'vitest';
 import type { Client } from '../client.js';

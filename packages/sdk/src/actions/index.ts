@@ -9,6 +9,7 @@ export * from './build-order.js';
 export * from './place-order.js';
 export * from './place-orders.js';
 export * from './cancel-order.js';
+export * from './cancel-all.js';
 export * from './modify-order.js';
 export * from './get-order.js';
 export * from './get-open-orders.js';

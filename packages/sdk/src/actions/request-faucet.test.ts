@@ -4,7 +4,7 @@
  * and `FAUCET_REFUSED`, are asserted in get-assets.test.ts.)
  */
 import { FAKE_SOL, FAKE_USDC, fakeClient } from '@nightjar/testkit/sdk-fakes';
-import type { LedgerClient } from '@nightjar/ledger';
+import type { LedgerClient } from '@nightjar/protocol/ledger-client';
 import { describe, expect, it } from 'vitest';
 import { requestFaucet } from './request-faucet.js';
 

@@ -31,6 +31,19 @@ export interface Prover {
   /** Splits and merges; throws (ProverInputError) before proving a request the circuit would reject. */
   proveValidJoinSplit(req: ValidJoinSplitParams): Promise<JoinSplitProofResult>;
   close(): Promise<void>;
+  /**
+   * Proofs it runs at once (`NoteProver`: its workers); 1 when absent. The SDK hands it no more
+   * than that and keeps the rest waiting its turn (see `proveInTurn`).
+   */
+  readonly workers?: number;
+}
+
+/** The prover each `reportingProver` wraps: clients sharing one prover share its turns. */
+const wrapped = new WeakMap<Prover, Prover>();
+
+/** The prover that actually proves: `prover` itself, or the one a `reportingProver` wraps. */
+export function innerProver(prover: Prover): Prover {
+  return wrapped.get(prover) ?? prover;
 }
 
 /** Which proof a `proof` event is about. */
@@ -54,10 +67,13 @@ export function reportingProver(inner: Prover, emit: (e: ProofProgress) => void)
     emit({ proof, stage: 'done' });
     return r;
   };
-  return {
+  const outer: Prover = {
     proveValidInputV2: (req) => around('valid_input', () => inner.proveValidInputV2(req)),
     proveValidSpendV2: (req) => around('valid_spend', () => inner.proveValidSpendV2(req)),
     proveValidJoinSplit: (req) => around('valid_join_split', () => inner.proveValidJoinSplit(req)),
     close: () => inner.close(),
+    ...(inner.workers === undefined ? {} : { workers: inner.workers }),
   };
+  wrapped.set(outer, innerProver(inner));
+  return outer;
 }

@@ -1,7 +1,7 @@
 /** The options of a venue session (`createClient`'s own, minus the wallet and the prover), and how each is read. */
 import { X509Certificate } from 'node:crypto';
 import { join } from 'node:path';
-import { RpcLedgerClient, type LedgerClient, type LedgerClientTls } from '@nightjar/ledger/client';
+import { RpcLedgerClient, type LedgerClient, type LedgerClientTls } from '@nightjar/protocol/ledger-client';
 import { fileNonceStore, memoryNonceStore, type NonceStore } from './nonce-store.js';
 import {
   pccsCollateralFetcher,

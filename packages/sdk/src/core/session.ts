@@ -5,7 +5,7 @@
  * (and network failures) retried with jittered backoff honouring `Retry-After`. `createClient`
  * adds the wallet and the prover on top.
  */
-import type { LedgerClient } from '@nightjar/ledger/client';
+import type { LedgerClient } from '@nightjar/protocol/ledger-client';
 import { instrumentCodec, type Codec, type Instrument } from '@nightjar/protocol';
 import type { NonceStore } from './nonce-store.js';
 import {

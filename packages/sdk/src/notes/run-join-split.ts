@@ -8,6 +8,7 @@
  */
 import { JOIN_SPLIT_MAX_INPUTS, JOIN_SPLIT_MAX_OUTPUTS, encryptNoteMemo } from '@nightjar/crypto';
 import { bytesToHex, fieldToHex, parseAddress, U64_MAX } from '@nightjar/protocol';
+import { proveInTurn } from '../core/proof-turns.js';
 import type { Client, JoinSplitProofResult } from '../client.js';
 import { landTransaction } from '../core/utils/land-transaction.js';
 import { signAsOneTimeKey } from './sign-ledger.js';
@@ -95,19 +96,22 @@ async function proveJoinSplit(client: Client, req: RunJoinSplitRequest, mintByte
   req.onProgress?.({ stage: 'proving', mint, inputs, amounts });
   let proved: JoinSplitProofResult;
   try {
-    proved = await client.prover().proveValidJoinSplit({
-      spendingKey: wallet.keys.spendingKey,
-      mint: mintBytes,
-      inputs: witnesses.map((w) => ({
-        amount: w.note.amount,
-        noteInnerHash: w.note.noteInnerHash,
-        path: w.path,
-        merkleRoot: w.merkleRoot,
-      })),
-      outputAmounts: amounts,
-      outputTreeIds: amounts.map(() => treeId),
-      memo,
-    });
+    const prover = client.prover();
+    proved = await proveInTurn(prover, () =>
+      prover.proveValidJoinSplit({
+        spendingKey: wallet.keys.spendingKey,
+        mint: mintBytes,
+        inputs: witnesses.map((w) => ({
+          amount: w.note.amount,
+          noteInnerHash: w.note.noteInnerHash,
+          path: w.path,
+          merkleRoot: w.merkleRoot,
+        })),
+        outputAmounts: amounts,
+        outputTreeIds: amounts.map(() => treeId),
+        memo,
+      }),
+    );
   } catch (err) {
     throw new NightjarError(
       NIGHTJAR_ERROR__PROOF,

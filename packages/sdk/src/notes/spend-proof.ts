@@ -1,6 +1,7 @@
 /** A VALID_SPEND v2 proof for a withdrawal, with the change note and its memo made before it (the proof binds them). */
 import { encryptNoteMemo, JOIN_SPLIT_MAX_OUTPUTS } from '@nightjar/crypto';
 import { fieldToHex } from '@nightjar/protocol';
+import { proveInTurn } from '../core/proof-turns.js';
 import type { Client } from '../client.js';
 import type { SpendV2ProofResult } from '../core/prover.js';
 import type { WalletNote } from '../wallet/wallet.js';
@@ -38,17 +39,20 @@ export async function proveSpend(
         });
   let proved: SpendV2ProofResult;
   try {
-    proved = await client.prover().proveValidSpendV2({
-      mint: witness.note.mint,
-      noteAmount: note.amount,
-      spendingKey: witness.note.spendingKey,
-      noteInnerHash: witness.note.noteInnerHash,
-      path: witness.path,
-      merkleRoot: witness.merkleRoot,
-      amount,
-      recipient,
-      ...(memo ? { change: { treeId: note.treeId, memo } } : {}),
-    });
+    const prover = client.prover();
+    proved = await proveInTurn(prover, () =>
+      prover.proveValidSpendV2({
+        mint: witness.note.mint,
+        noteAmount: note.amount,
+        spendingKey: witness.note.spendingKey,
+        noteInnerHash: witness.note.noteInnerHash,
+        path: witness.path,
+        merkleRoot: witness.merkleRoot,
+        amount,
+        recipient,
+        ...(memo ? { change: { treeId: note.treeId, memo } } : {}),
+      }),
+    );
   } catch (err) {
     throw new NightjarError(
       NIGHTJAR_ERROR__PROOF,

@@ -13,7 +13,9 @@ import {
   type Side,
 } from '@nightjar/protocol';
 import type { Client } from '../client.js';
+import type { WalletNote } from '../wallet/wallet.js';
 import { orderNoteWitness } from '../notes/note-witness.js';
+import { proveInTurn } from '../core/proof-turns.js';
 import { resolveExpirySlot } from './expiry.js';
 import { orderNote } from './order-note.js';
 import {
@@ -43,6 +45,44 @@ function digestTerms(terms: OrderTerms, side: Side, expirySlot: bigint, orderId:
   };
 }
 
+/**
+ * The order's VALID_INPUT proof, made when the prover has a free worker (`proveInTurn`): its
+ * `expiry_slot` is read from the venue's clock then, after the note (a split made for the order)
+ * and any wait behind other proofs, so an order asked to live 30 s still has them when proving
+ * starts. The expiry is a proof input (the order digest binds it): it cannot be set after.
+ */
+async function proveOrderInput(
+  client: Client,
+  terms: OrderTerms,
+  params: OrderParameters,
+  note: WalletNote,
+  orderId: string,
+): Promise<{ expirySlot: bigint; merkleRoot: bigint; proof: Uint8Array }> {
+  const prover = client.prover();
+  return proveInTurn(prover, async () => {
+    const [expirySlot, witness] = await Promise.all([
+      resolveExpirySlot(client, params.expiry),
+      orderNoteWitness(client, note),
+    ]);
+    try {
+      // The proof binds this order's own terms: it backs no other order (1011).
+      const r = await prover.proveValidInputV2({
+        ...witness.note,
+        path: witness.path,
+        merkleRoot: witness.merkleRoot,
+        order: digestTerms(terms, params.side, expirySlot, orderId),
+      });
+      return { expirySlot, merkleRoot: witness.merkleRoot, proof: r.proof };
+    } catch (err) {
+      throw new NightjarError(
+        NIGHTJAR_ERROR__PROOF,
+        { detail: `VALID_INPUT proof failed: ${(err as Error).message}` },
+        { cause: err },
+      );
+    }
+  });
+}
+
 /** Takes a durable arrival nonce for `body` and signs it with the wallet's trading key. */
 export function signOrder(client: Client, body: PlaceOrderBody): PlaceOrderBody {
   const trading = client.wallet.keys.trading;
@@ -69,30 +109,11 @@ export async function prepareOrder(
   const { amount, priceLimit, minFill } = terms;
   const { note, collateralAmount, split } = await orderNote(client, terms, params, options);
   try {
-    // After the note: a split made for the order may take longer than a short expiry.
-    const [expirySlot, session] = await Promise.all([
-      resolveExpirySlot(client, params.expiry),
+    const orderId = params.orderId ?? bytesToHex(randomBytes(16));
+    const [{ expirySlot, merkleRoot, proof }, session] = await Promise.all([
+      proveOrderInput(client, terms, params, note, orderId),
       client.bootSessionId(),
     ]);
-    const witness = await orderNoteWitness(client, note);
-    const orderId = params.orderId ?? bytesToHex(randomBytes(16));
-    let proof: Uint8Array;
-    try {
-      // The proof binds this order's own terms: it backs no other order (1011).
-      const r = await client.prover().proveValidInputV2({
-        ...witness.note,
-        path: witness.path,
-        merkleRoot: witness.merkleRoot,
-        order: digestTerms(terms, params.side, expirySlot, orderId),
-      });
-      proof = r.proof;
-    } catch (err) {
-      throw new NightjarError(
-        NIGHTJAR_ERROR__PROOF,
-        { detail: `VALID_INPUT proof failed: ${(err as Error).message}` },
-        { cause: err },
-      );
-    }
     const trading = wallet.keys.trading;
     const body: PlaceOrderBody = {
       symbol: params.symbol,
@@ -108,7 +129,7 @@ export async function prepareOrder(
       ...(collateralAmount === undefined ? {} : { collateral_amount: collateralAmount }),
       owner_commitment: wallet.ownerCommitment,
       note_inner_hash: note.inner,
-      merkle_root: fieldToHex(witness.merkleRoot),
+      merkle_root: fieldToHex(merkleRoot),
       valid_input_proof: bytesToHex(proof),
       tree_id: note.treeId,
       viewing_pubkey: wallet.viewingPublicKey,

@@ -3,7 +3,7 @@
  * record: the only word on what happened. A ledger reply lost on the way (-32004: it may have
  * landed) is answered by reading the record, never by resending.
  */
-import { RPC_ERRORS, type Transaction, type TransactionRecord } from '@nightjar/ledger/client';
+import { RPC_ERRORS, type Transaction, type TransactionRecord } from '@nightjar/protocol/ledger-client';
 import type { VenueSession } from '../session.js';
 import { sleep } from './backoff.js';
 import { ledgerRpcCode } from './typed-ledger.js';

@@ -3,7 +3,7 @@
  * `LEDGER_ERROR` with its `rpcCode` and method, an unreachable or silent ledger a retryable
  * `LEDGER_UNAVAILABLE` naming its URL and the fix; answers and everything else pass through.
  */
-import { RpcError, RpcLedgerClient, type LedgerClient } from '@nightjar/ledger/client';
+import { RpcError, RpcLedgerClient, type LedgerClient } from '@nightjar/protocol/ledger-client';
 import { describe, expect, it } from 'vitest';
 import { ledgerError, ledgerRpcCode, typedLedger } from './typed-ledger.js';
 import {

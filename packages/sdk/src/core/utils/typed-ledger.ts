@@ -5,7 +5,7 @@
  * `ECONNREFUSED`) through. The ledger's JSON-RPC code stays readable (`rpcCode`, and the original
  * error as `cause`) for the paths that map it further (`landTransaction`, `requestFaucet`).
  */
-import { LEDGER_METHODS, RPC_ERRORS, RpcError, type LedgerClient } from '@nightjar/ledger/client';
+import { LEDGER_METHODS, RPC_ERRORS, RpcError, type LedgerClient } from '@nightjar/protocol/ledger-client';
 import {
   isNightjarError,
   LEDGER_ERROR_CODES,

@@ -20,7 +20,7 @@ import {
   hexToBytes,
   parseAddress,
   U64_MAX,
-} from '@nightjar/protocol';
+} from '../index.js';
 import type { ChainInfo, Instruction, Transaction } from './types.js';
 
 // canonicalize is CommonJS whose typings declare an ES default export; load it as what it is.

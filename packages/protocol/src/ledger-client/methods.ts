@@ -17,9 +17,9 @@ import {
   smallUint,
   text,
   type Codec,
-} from '@nightjar/protocol';
+} from '../index.js';
 import { RPC_ERRORS, RpcError } from './errors.js';
-import { MAX_NULLIFIERS_PER_READ } from './queries.js';
+import { MAX_NULLIFIERS_PER_READ } from './read-limits.js';
 import type {
   BlockRecord,
   ChainInfo,

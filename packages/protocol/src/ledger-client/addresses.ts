@@ -1,6 +1,6 @@
 /** Program-derived addresses: deterministic 32-byte accounts named by a seed, Base58-encoded. */
 import { createHash } from 'node:crypto';
-import { addressToBase58 } from '@nightjar/protocol';
+import { addressToBase58 } from '../index.js';
 
 export function deriveAddress(...seeds: string[]): string {
   const h = createHash('sha256').update('nightjar-pda');

@@ -8,7 +8,7 @@
 import { Agent, type AgentOptions } from 'node:https';
 import type { Duplex } from 'node:stream';
 import { connect, type ConnectionOptions, type TLSSocket } from 'node:tls';
-import { spkiSha256Of } from '@nightjar/protocol';
+import { spkiSha256Of } from '../index.js';
 import { RPC_ERRORS, RpcError } from './errors.js';
 
 export interface LedgerClientTls {
