@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { orderRequest } from './requests.js';
+import { cancelAllRequest, orderRequest } from './requests.js';
 
 const base = { type: 'limit', amount: '1', price: '100' };
 
@@ -27,5 +27,16 @@ describe('an order request in the one vocabulary', () => {
     );
     expect(schema.required).not.toContain('symbol');
     expect(schema.required).toEqual(expect.arrayContaining(['side', 'amount', 'price']));
+  });
+});
+
+describe('a cancel-all request', () => {
+  it('reads `market` as `symbol`, refuses the two disagreeing, and takes no body as every market', () => {
+    expect(cancelAllRequest.parse({ market: 'SOL-USDC' })).toEqual({ symbol: 'SOL-USDC' });
+    expect(cancelAllRequest.parse({ symbol: 'SOL-USDC' })).toEqual({ symbol: 'SOL-USDC' });
+    expect(() => cancelAllRequest.parse({ symbol: 'SOL-USDC', market: 'ETH-USDC' })).toThrow(
+      /`symbol` and `market`/,
+    );
+    expect(cancelAllRequest.parse(undefined)).toEqual({});
   });
 });

@@ -190,8 +190,7 @@ export const orderRequest = body({
 
 /** `POST /orders/cancel-all`: one market's live orders, or every market's (an absent body is `{}`). */
 const cancelAllBody = body({
-  symbol: may(str('e.g. SOL-USDC; every market when absent')),
-  market: may(str('Alias of `symbol`.')),
+  symbol: aka('market', may(str('e.g. SOL-USDC; every market when absent'))),
 });
 export const cancelAllRequest: typeof cancelAllBody = {
   schema: cancelAllBody.schema,
