@@ -225,7 +225,7 @@ describe('the trading app in a browser (fake API)', () => {
       .toContain('Cancelled 2 orders.');
     expect(nonGet()).toEqual(['POST /api/v1/orders/cancel-all']);
     for (const id of ['ord-live-1', 'ord-live-2'])
-      await expect.poll(() => page.getByTestId(`state-${id}`).textContent()).toBe('cancelled');
+      await expect.poll(() => page.getByTestId(`state-${id}`).textContent()).toBe('Cancelled');
     expect(consoleErrors).toEqual([]);
   });
 
