@@ -1,16 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Instrument } from '@nightjar/protocol';
 import type { GetOrderReturnType } from '@nightjar/sdk';
+import { FAKE_MARKET } from '@nightjar/testkit/sdk-fakes';
 import { aliasedOption, UsageError } from '../args.js';
 import { describeOrder, orderLine, orderParams } from './order.js';
 
-const SOL_USDC = {
-  symbol: 'SOL-USDC',
-  base_decimals: 9,
-  quote_decimals: 6,
-  price_scale: 1_000_000_000n,
-  tick_size: 1_000n,
-} as Instrument;
+/** The dev venue's SOL-USDC, as the SDK fakes answer it (9 and 6 decimals). */
+const SOL_USDC: Instrument = FAKE_MARKET;
 const client = { instrument: async () => SOL_USDC };
 
 describe('order flags in the one vocabulary', () => {
