@@ -38,7 +38,7 @@ try {
     price: '100',
     expiry: { seconds: 120 },
   });
-  console.log('placed', orderId, (await getOrder(client, { orderId })).status);
+  console.log('placed', orderId, (await getOrder(client, { orderId })).state);
   // Reprice in place (same id, same note): a cancel-and-replace in one step.
   await modifyOrder(client, { orderId, newOrderId: orderId, side: 'bid', amount: '1', price: '99.5' });
   console.log('open orders', (await getOpenOrders(client)).length);

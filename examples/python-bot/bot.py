@@ -11,7 +11,7 @@ zero-knowledge proofs and signs; this bot only speaks JSON over HTTP to 127.0.0.
 5. watches it (GET /api/v1/orders/{id}) until it is terminal or --wait seconds pass, then cancels it,
 6. prints what happened. Any error exits non-zero with the app's message and its fix.
 
-Usage: python3 bot.py [--data-dir D] [--market SOL-USDC] [--amount 0.5] [--price 155]
+Usage: python3 bot.py [--data-dir D] [--symbol SOL-USDC] [--amount 0.5] [--price 155]
                       [--deposit 100] [--wait 60] [--app-url URL --token-file FILE]
 
 The default bid, 0.5 SOL at up to 155 USDC, fills on the demo market (`npm start -- --demo-traders 4`)
@@ -87,10 +87,15 @@ def connect(data_dir, app_url=None, token_file=None):
     return App("%s://%s" % (parts.scheme, parts.netloc), token)
 
 
+def said(order):
+    """An order's state as people read it: `fully_filled (Filled)`."""
+    return "%s (%s)" % (order["status"], order["status_label"])
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--data-dir", default=os.environ.get("NIGHTJAR_DATA_DIR", ".nightjar"))
-    p.add_argument("--market", default="SOL-USDC")
+    p.add_argument("--symbol", "--market", dest="symbol", default="SOL-USDC", help="market (--market is an alias)")
     p.add_argument("--amount", default="0.5", help="base amount of the bid, human units")
     p.add_argument("--price", default="155",
                    help="limit price, quote per base (the demo market trades around 150: 155 fills there)")
@@ -112,21 +117,21 @@ def main():
     for c in venue["checks"]:
         print("  (%s) %s" % (c["id"], c["detail"]))
 
-    market = next((m for m in app.call("GET", "/markets") if m["symbol"] == args.market), None)
+    market = next((m for m in app.call("GET", "/markets") if m["symbol"] == args.symbol), None)
     if market is None:
-        raise SystemExit("no market %s" % args.market)
+        raise SystemExit("no market %s" % args.symbol)
     quote = market["quote"]["symbol"]
 
     dep = app.call("POST", "/deposits", {"asset": quote, "amount": args.deposit, "faucet": venue["dev"]})
     print("deposited %s %s: note %s… (%s)" % (dep["amount"], dep["asset"], dep["id"][:16], dep["state"]))
 
     ticket = {
-        "market": args.market,
-        "side": "buy",
+        "symbol": args.symbol,
+        "side": "bid",
         "type": "limit",
         "amount": args.amount,
         "price": args.price,
-        "expires_in_s": 300,
+        "expiry_seconds": 300,
         "client_ref": "python-bot",
     }
     preview = app.call("POST", "/orders/preview", ticket)
@@ -141,7 +146,7 @@ def main():
 
     started = time.time()
     order = app.call("POST", "/orders", ticket)
-    print("order %s %s (proved and placed in %.1f s)" % (order["order_id"], order["state"], time.time() - started))
+    print("order %s %s (proved and placed in %.1f s)" % (order["order_id"], said(order), time.time() - started))
 
     deadline = time.time() + args.wait
     while not order["terminal"] and time.time() < deadline:
@@ -149,12 +154,12 @@ def main():
         order = app.call("GET", "/orders/" + order["order_id"])
     if not order["terminal"]:
         order = app.call("DELETE", "/orders/" + order["order_id"])
-        print("cancelled after %.0f s: %s" % (args.wait, order["state"]))
-    print("final: order %s %s, filled %s" % (order["order_id"], order["state"], order["filled"]))
+        print("cancelled after %.0f s: %s" % (args.wait, said(order)))
+    print("final: order %s %s, filled %s" % (order["order_id"], said(order), order["filled"]))
 
     for b in app.call("GET", "/balances"):
         print("  %-5s usable %s  arriving %s  locked %s  funding %s" % (b["asset"], b["usable"], b["arriving"], b["locked"], b["funding"]))
-    print(json.dumps({"order_id": order["order_id"], "state": order["state"], "filled": order["filled"]}))
+    print(json.dumps({"order_id": order["order_id"], "status": order["status"], "filled": order["filled"]}))
     return 0
 
 

@@ -116,8 +116,8 @@ try {
     const before = new Set(stages.keys());
     const clicked = performance.now();
     await page.getByRole('button', { name: 'Place bid' }).click();
-    // Resting: a new row in the orders table whose state reads "open".
-    const row = page.locator('[data-testid^="state-"]').filter({ hasText: /^open$/ });
+    // Resting: a new row in the orders table whose state reads "Open".
+    const row = page.locator('[data-testid^="state-"]').filter({ hasText: /^Open$/ });
     let resting = NaN;
     for (;;) {
       const now = await row.all();
@@ -140,12 +140,12 @@ try {
     const ref = `bench-api-${i}`;
     const t0 = performance.now();
     const order = await api('POST', 'orders', {
-      market: 'SOL-USDC',
-      side: 'buy',
+      symbol: 'SOL-USDC',
+      side: 'bid',
       type: 'limit',
       amount: '0.1',
       price: String(40 + i),
-      expires_in_s: 300,
+      expiry_seconds: 300,
       client_ref: ref,
     });
     apiTotal.push(performance.now() - t0);

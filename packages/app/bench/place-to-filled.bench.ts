@@ -70,8 +70,8 @@ try {
   });
   await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
   ws.on('message', (data) => {
-    const f = JSON.parse(String(data)) as { type: string; order?: { order_id: string; state: string } };
-    if (f.type === 'order' && f.order?.state === 'fully_filled' && !filledAt.has(f.order.order_id))
+    const f = JSON.parse(String(data)) as { type: string; order?: { order_id: string; status: string } };
+    if (f.type === 'order' && f.order?.status === 'fully_filled' && !filledAt.has(f.order.order_id))
       filledAt.set(f.order.order_id, performance.now());
   });
   const markets = (await call('GET', 'markets')) as unknown as { symbol: string; min_size: string }[];

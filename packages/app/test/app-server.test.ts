@@ -312,8 +312,8 @@ describe('trading', () => {
   it('previews an order without proving: the exact conversion, the collateral, the nearest prices', async () => {
     const ok = (
       await bot<OrderPreview>(app, 'POST', '/orders/preview', {
-        market: 'SOL-USDC',
-        side: 'buy',
+        symbol: 'SOL-USDC',
+        side: 'bid',
         type: 'limit',
         amount: '1',
         price: '100',
@@ -362,22 +362,39 @@ describe('trading', () => {
     });
     expect(bad.status).toBe(400);
     expect(code(bad)).toBe('BAD_REQUEST');
+    // A word and its alias that disagree are refused, not guessed between.
+    const both = await bot(app, 'POST', '/orders/preview', {
+      symbol: 'SOL-USDC',
+      market: 'ETH-USDC',
+      side: 'sell',
+      amount: '1',
+      price: '1',
+    });
+    expect(both.status).toBe(400);
+    expect(both.text).toMatch(/symbol.*market/);
   });
 
   it('places a bid with progress frames, lists it open, cancels it', async () => {
     const cookie = await browserSession(app);
     const ws = await openWs(app, { host: `127.0.0.1:${app.port}`, cookie });
     const placed = await bot<OrderView>(app, 'POST', '/orders', {
-      market: 'SOL-USDC',
-      side: 'buy',
+      symbol: 'SOL-USDC',
+      side: 'bid',
       type: 'limit',
       amount: '1',
       price: '90',
-      expires_in_s: 300,
+      expiry_seconds: 300,
       client_ref: 'ticket-1',
     });
     expect(placed.status, placed.text).toBe(201);
-    expect(placed.body).toMatchObject({ market: 'SOL-USDC', side: 'buy', state: 'open', terminal: false });
+    expect(placed.body).toMatchObject({
+      symbol: 'SOL-USDC',
+      side: 'bid',
+      side_label: 'Buy',
+      status: 'pending',
+      status_label: 'Open',
+      terminal: false,
+    });
     const stages = () =>
       ws.frames.flatMap((e) => (e.type === 'progress' && e.client_ref === 'ticket-1' ? [e.stage] : []));
     await ws.next((e) => e.type === 'progress' && e.stage === 'accepted');
@@ -386,12 +403,13 @@ describe('trading', () => {
     );
     expect(stages().indexOf('proving')).toBeLessThan(stages().indexOf('accepted'));
     const list = (await bot<OrderView[]>(app, 'GET', '/orders')).body;
-    expect(list.find((o) => o.order_id === placed.body.order_id)?.state).toBe('open');
+    expect(list.find((o) => o.order_id === placed.body.order_id)?.status).toBe('pending');
     const cancelled = await bot<OrderView>(app, 'DELETE', `/orders/${placed.body.order_id}`);
     expect(cancelled.status, cancelled.text).toBe(200);
-    expect(cancelled.body).toMatchObject({ state: 'cancelled', terminal: true });
+    expect(cancelled.body).toMatchObject({ status: 'cancelled', status_label: 'Cancelled', terminal: true });
     await ws.next(
-      (e) => e.type === 'order' && e.order.order_id === placed.body.order_id && e.order.state === 'cancelled',
+      (e) =>
+        e.type === 'order' && e.order.order_id === placed.body.order_id && e.order.status === 'cancelled',
     );
     expect((await bot(app, 'DELETE', '/orders/' + '00'.repeat(16))).status).toBe(404);
     ws.close();
@@ -400,12 +418,12 @@ describe('trading', () => {
   /** A 1 SOL bid far below the market (it rests), for 300 s. */
   const restingBid = (price: string) =>
     bot<OrderView>(app, 'POST', '/orders', {
-      market: 'SOL-USDC',
-      side: 'buy',
+      symbol: 'SOL-USDC',
+      side: 'bid',
       type: 'limit',
       amount: '1',
       price,
-      expires_in_s: 300,
+      expiry_seconds: 300,
     });
 
   it('modifies a resting order (a new price) and reads it back', async () => {
@@ -413,11 +431,11 @@ describe('trading', () => {
     expect(placed.status, placed.text).toBe(201);
     const modified = await bot<OrderView>(app, 'PATCH', `/orders/${placed.body.order_id}`, { price: '85' });
     expect(modified.status, modified.text).toBe(200);
-    expect(modified.body).toMatchObject({ price: '85', amount: '1', state: 'open' });
+    expect(modified.body).toMatchObject({ price: '85', amount: '1', status: 'pending' });
     const old = await bot<OrderView>(app, 'GET', `/orders/${placed.body.order_id}`);
-    expect(old.body.state).toBe('cancelled');
+    expect(old.body.status).toBe('cancelled');
     expect((await bot(app, 'PATCH', `/orders/${modified.body.order_id}`, {})).status).toBe(400);
-    expect((await bot<OrderView>(app, 'DELETE', `/orders/${modified.body.order_id}`)).body.state).toBe(
+    expect((await bot<OrderView>(app, 'DELETE', `/orders/${modified.body.order_id}`)).body.status).toBe(
       'cancelled',
     );
   });
@@ -431,7 +449,7 @@ describe('trading', () => {
     const all = await bot<CancelAllResult>(app, 'POST', '/orders/cancel-all');
     expect(all.status, all.text).toBe(200);
     expect(all.body).toEqual({ cancelled: [placed.body.order_id], failed: [] });
-    expect((await bot<OrderView>(app, 'GET', `/orders/${placed.body.order_id}`)).body.state).toBe(
+    expect((await bot<OrderView>(app, 'GET', `/orders/${placed.body.order_id}`)).body.status).toBe(
       'cancelled',
     );
     const bad = await bot(app, 'POST', '/orders/cancel-all', { symbol: 7 });
@@ -441,12 +459,12 @@ describe('trading', () => {
 
   it('prepare_note exact: the note is split to the order size first, so only that is locked', async () => {
     const req = {
-      market: 'SOL-USDC',
-      side: 'buy',
+      symbol: 'SOL-USDC',
+      side: 'bid',
       type: 'limit',
       amount: '1',
       price: '70',
-      expires_in_s: 300,
+      expiry_seconds: 300,
     };
     const preview = (await bot<OrderPreview>(app, 'POST', '/orders/preview', req)).body;
     expect(preview.note?.whole_note_locked, JSON.stringify(preview)).toBe(true);
@@ -477,29 +495,32 @@ describe('trading', () => {
         expires_in_s: 300,
       });
       expect(bid.status, bid.text).toBe(201);
+      // The bid above says it in the old words (aliases), the ask in the spec's.
       const ask = await bot<OrderView>(bob, 'POST', '/orders', {
-        market: 'SOL-USDC',
-        side: 'sell',
+        symbol: 'SOL-USDC',
+        side: 'ask',
         type: 'limit',
         amount: '1',
         price: '100',
-        expires_in_s: 300,
+        expiry_seconds: 300,
       });
       expect(ask.status, ask.text).toBe(201);
       const filled = await ws.next(
         (e) =>
-          e.type === 'order' && e.order.order_id === bid.body.order_id && e.order.state === 'fully_filled',
+          e.type === 'order' && e.order.order_id === bid.body.order_id && e.order.status === 'fully_filled',
         30_000,
       );
       expect(filled.type === 'order' && filled.order.filled).toBe('1');
+      expect(filled.type === 'order' && filled.order.status_label).toBe('Filled');
       const fill = await until(async () => {
         const fills = (await bot<FillView[]>(app, 'GET', '/fills')).body;
         const f = fills.find((x) => x.order_id === bid.body.order_id);
         return f?.settlement.ledger_signature && f.price ? f : undefined;
       }, 'the fill with its settle signature');
       expect(fill).toMatchObject({
-        market: 'SOL-USDC',
-        side: 'buy',
+        symbol: 'SOL-USDC',
+        side: 'bid',
+        side_label: 'Buy',
         size: '1',
         price: '100',
         fee_asset: 'USDC',
@@ -511,8 +532,8 @@ describe('trading', () => {
       const at = async (price: string) =>
         (
           await bot<OrderPreview>(app, 'POST', '/orders/preview', {
-            market: 'SOL-USDC',
-            side: 'buy',
+            symbol: 'SOL-USDC',
+            side: 'bid',
             amount: '0.01',
             price,
           })
@@ -526,7 +547,7 @@ describe('trading', () => {
       const figures = (await bot<FillSummaryView[]>(app, 'GET', '/fills/summary')).body;
       expect(figures).toEqual([
         expect.objectContaining({
-          market: 'SOL-USDC',
+          symbol: 'SOL-USDC',
           fills: 1,
           bought: '1',
           avg_buy_price: '100',

@@ -47,9 +47,9 @@ if (hasPython)
       expect(run.status, run.stderr + run.stdout).toBe(0);
       expect(run.stdout).toContain('attestation verified');
       expect(run.stdout).toMatch(/deposited 100 USDC: note [0-9a-f]{16}… \(usable\)/);
-      expect(run.stdout).toMatch(/order [0-9a-f]{32} open/);
-      const last = JSON.parse(run.stdout.trim().split('\n').at(-1)!) as { state: string };
-      expect(last.state).toBe('cancelled');
+      expect(run.stdout).toMatch(/order [0-9a-f]{32} pending \(Open\)/);
+      const last = JSON.parse(run.stdout.trim().split('\n').at(-1)!) as { status: string };
+      expect(last.status).toBe('cancelled');
     });
 
     it("its default bid fills on the demo market (the traders' price, not one below it)", () => {
@@ -59,9 +59,9 @@ if (hasPython)
       });
       expect(run.status, run.stderr + run.stdout).toBe(0);
       expect(run.stdout).toMatch(/bid 0\.5 SOL at 155 USDC/);
-      const last = JSON.parse(run.stdout.trim().split('\n').at(-1)!) as { state: string; filled: string };
+      const last = JSON.parse(run.stdout.trim().split('\n').at(-1)!) as { status: string; filled: string };
       expect(last, `${run.stdout}\n${venueLog.slice(-6000)}`).toMatchObject({
-        state: 'fully_filled',
+        status: 'fully_filled',
         filled: '0.5',
       });
     });

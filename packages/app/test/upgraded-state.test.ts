@@ -36,8 +36,31 @@ const BID = 'aa'.repeat(16);
 const ASK = 'bb'.repeat(16);
 const GONE = 'cc'.repeat(16);
 
+/** An order view as the old app answered it (before issue 32's one vocabulary). */
+type OldOrderView = Omit<OrderView, 'symbol' | 'side' | 'side_label' | 'status' | 'status_label'> & {
+  market: string;
+  side: 'buy' | 'sell';
+  state: 'open' | 'fully_filled';
+};
+type OldFillView = Omit<FillView, 'symbol' | 'side' | 'side_label'> & {
+  market: string;
+  side: 'buy' | 'sell';
+};
+
+const SIDE = { buy: ['bid', 'Buy'], sell: ['ask', 'Sell'] } as const;
+/** An old order view in the words the upgraded app says it: the same order. */
+function inNewWords({ market, side, state, ...rest }: OldOrderView): OrderView {
+  const status = state === 'open' ? 'pending' : state;
+  const [bidAsk, label] = SIDE[side];
+  const status_label = status === 'pending' ? 'Open' : 'Filled';
+  return { ...rest, symbol: market, side: bidAsk, side_label: label, status, status_label };
+}
+function fillInNewWords({ market, side, ...rest }: OldFillView): FillView {
+  return { ...rest, symbol: market, side: SIDE[side][0], side_label: SIDE[side][1] };
+}
+
 /** The views as the old app answered them (and wrote them to its files). */
-const oldOrders: OrderView[] = [
+const oldOrders: OldOrderView[] = [
   {
     order_id: BID,
     market: 'SOL-USDC',
@@ -64,7 +87,7 @@ const oldOrders: OrderView[] = [
     created_at: 2000,
   },
 ];
-const settledFill: FillView = {
+const settledFill: OldFillView = {
   fill_id: `${BID}:7`,
   order_id: BID,
   market: 'SOL-USDC',
@@ -77,14 +100,14 @@ const settledFill: FillView = {
   settlement: { batch_id: '3', stage: 'done', outcome: 'settled', ledger_signature: 'sig-settle' },
 };
 /** A fill heard of from an order event only: its memo (the amounts) had not come. */
-const pendingFill: FillView = {
+const pendingFill: OldFillView = {
   ...settledFill,
   ...{ fill_id: `${ASK}:8`, order_id: ASK, side: 'sell', fee_asset: 'SOL', time: 6000 },
   ...{ price: '', size: '', fee: '' },
   settlement: { stage: 'queued', outcome: 'pending' },
 };
 /** A fill of an order the wallet does not track: it cannot be shown, and stays in the renamed file. */
-const strayFill: FillView = { ...pendingFill, fill_id: `${GONE}:9`, order_id: GONE };
+const strayFill: OldFillView = { ...pendingFill, fill_id: `${GONE}:9`, order_id: GONE };
 
 /** A state directory as the old app left it: a wallet file without `fills`, and its two JSON files. */
 function plantOldState(name: string): AppState {
@@ -96,7 +119,7 @@ function plantOldState(name: string): AppState {
       symbol: o.market,
       side: o.side === 'buy' ? 'bid' : 'ask',
       noteCommitment: '00'.repeat(32),
-      status: o.state,
+      status: o.state === 'open' ? 'pending' : o.state,
       baseMint: SOL,
       quoteMint: USDC,
       filledQuantity: o.order_id === BID ? 1_500_000_000n : 0n,
@@ -104,6 +127,8 @@ function plantOldState(name: string): AppState {
   wallet.save();
   const saved = JSON.parse(unseal(readText(state.walletFile), PASSWORD)) as Record<string, unknown>;
   delete saved.fills;
+  // The old wallet said `open` where it says the spec's `pending` now.
+  for (const o of saved.orders as { status: string }[]) if (o.status === 'pending') o.status = 'open';
   writeFileSync(state.walletFile, seal(JSON.stringify(saved), PASSWORD, SCRYPT));
   writeFileSync(
     join(state.dir, 'orders.json'),
@@ -142,12 +167,12 @@ describe('an app state directory from before the wallet kept orders and fills', 
     migrateFills(state, wallet, [MARKET]);
     // Saved in the wallet file: a restart shows them without the old files.
     const after = views(reopen(state));
-    expect(after.orders).toEqual(oldOrders);
-    expect(after.fills).toEqual([settledFill, pendingFill]);
+    expect(after.orders).toEqual(oldOrders.map(inNewWords));
+    expect(after.fills).toEqual([settledFill, pendingFill].map(fillInNewWords));
     expect(existsSync(join(state.dir, 'orders.json'))).toBe(false);
     expect(existsSync(join(state.dir, 'fills.json'))).toBe(false);
     // Kept aside, with what could not be moved (a fill of an order the wallet does not track).
-    const rest = JSON.parse(readFileSync(join(state.dir, 'fills.json.migrated'), 'utf8')) as FillView[];
+    const rest = JSON.parse(readFileSync(join(state.dir, 'fills.json.migrated'), 'utf8')) as OldFillView[];
     expect(rest).toContainEqual(strayFill);
     // Read once: a second start finds nothing to migrate and changes nothing.
     const again = reopen(state);
@@ -164,7 +189,7 @@ describe('an app state directory from before the wallet kept orders and fills', 
     migrateOrders(state, wallet);
     migrateFills(state, wallet, [MARKET]);
     const fills = views(wallet).fills;
-    expect(fills).toContainEqual(settledFill);
+    expect(fills).toContainEqual(fillInNewWords(settledFill));
     expect(fills.find((f) => f.order_id === ASK)).toMatchObject({ size: '2', time: 6500 });
   });
 });

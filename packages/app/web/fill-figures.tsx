@@ -41,10 +41,10 @@ export function FillFigures({ fills }: { fills: FillView[] }) {
       <DataTable
         caption="Average fill price, fees paid and realised P&L per market"
         rows={rows}
-        rowKey={(r) => r.market}
+        rowKey={(r) => r.symbol}
         empty="No fill with its memo yet."
         columns={[
-          { label: 'Market', cell: (r) => <strong>{r.market}</strong> },
+          { label: 'Market', cell: (r) => <strong>{r.symbol}</strong> },
           { label: 'Avg buy', cell: (r) => orDash(r.avg_buy_price), numeric: true },
           { label: 'Avg sell', cell: (r) => orDash(r.avg_sell_price), numeric: true },
           { label: 'Bought / sold', cell: (r) => `${r.bought} / ${r.sold} ${r.base}`, numeric: true },
@@ -57,7 +57,7 @@ export function FillFigures({ fills }: { fills: FillView[] }) {
           {
             label: 'Realised P&L',
             cell: (r) => (
-              <span data-testid={`pnl-${r.market}`}>
+              <span data-testid={`pnl-${r.symbol}`}>
                 {r.realised_pnl} {r.quote}
               </span>
             ),

@@ -8,14 +8,14 @@ import { FillFigures } from './fill-figures.js';
 import { formatTime, isPositiveDecimal, shortId } from './format.js';
 import { useAction } from './use-action.js';
 
-const STATE_TEXT: Record<OrderView['state'], string> = {
-  open: 'open',
-  pending_settlement: 'pending settlement',
-  fully_filled: 'fully filled',
-  cancelled: 'cancelled',
-  expired: 'expired',
-  settlement_failed: 'settlement failed',
-};
+/** A side as people read it, `bid (Buy)`, styled by its label (the classes `buy`, `sell`). */
+function SideCell({ row }: { row: { side: OrderView['side']; side_label: OrderView['side_label'] } }) {
+  return (
+    <span class={`side ${row.side_label.toLowerCase()}`}>
+      {row.side} ({row.side_label})
+    </span>
+  );
+}
 
 function ModifyForm({ order, onClose }: { order: OrderView; onClose: () => void }) {
   const [price, setPrice] = useState(order.price);
@@ -171,8 +171,8 @@ export function OrdersPanel({ orders }: { orders: OrderView[] }) {
           }
           columns={[
             { label: 'Order', cell: (o) => <code title={o.order_id}>{shortId(o.order_id)}</code> },
-            { label: 'Market', cell: (o) => o.market },
-            { label: 'Side', cell: (o) => <span class={`side ${o.side}`}>{o.side}</span> },
+            { label: 'Market', cell: (o) => o.symbol },
+            { label: 'Side', cell: (o) => <SideCell row={o} /> },
             { label: 'Type', cell: (o) => o.type },
             { label: 'Price', cell: (o) => o.price, numeric: true },
             { label: 'Amount', cell: (o) => o.amount, numeric: true },
@@ -180,8 +180,8 @@ export function OrdersPanel({ orders }: { orders: OrderView[] }) {
             {
               label: 'State',
               cell: (o) => (
-                <span class={`state st-${o.state}`} data-testid={`state-${o.order_id}`}>
-                  {STATE_TEXT[o.state] ?? o.state}
+                <span class={`state st-${o.status}`} data-testid={`state-${o.order_id}`} title={o.status}>
+                  {o.status_label}
                 </span>
               ),
             },
@@ -212,8 +212,8 @@ export function FillsPanel({ fills }: { fills: FillView[] }) {
         empty="No fills yet."
         columns={[
           { label: 'Time', cell: (f) => formatTime(f.time) },
-          { label: 'Market', cell: (f) => f.market },
-          { label: 'Side', cell: (f) => <span class={`side ${f.side}`}>{f.side}</span> },
+          { label: 'Market', cell: (f) => f.symbol },
+          { label: 'Side', cell: (f) => <SideCell row={f} /> },
           { label: 'Price', cell: (f) => f.price, numeric: true },
           { label: 'Size', cell: (f) => f.size, numeric: true },
           { label: 'Fee', cell: (f) => `${f.fee} ${f.fee_asset}`, numeric: true },
@@ -246,16 +246,16 @@ const H = 220;
 const PAD = { l: 56, r: 12, t: 12, b: 28 };
 
 /**
- * The trader's own fills: price over time for one market, buys ▲ and sells ▼. A fill whose memo
+ * The trader's own fills: price over time for one market, bids ▲ and asks ▼. A fill whose memo
  * has not arrived has no price: it is not drawn (and alone draws no chart).
  */
 export function FillsChart({ fills: all }: { fills: FillView[] }) {
   const fills = all.filter((f) => f.price !== '');
-  const markets = [...new Set(fills.map((f) => f.market))];
+  const markets = [...new Set(fills.map((f) => f.symbol))];
   const [chosen, setChosen] = useState('');
   const market = markets.includes(chosen) ? chosen : markets[0];
   if (!market) return null;
-  const pts = fills.filter((f) => f.market === market).sort((a, b) => a.time - b.time);
+  const pts = fills.filter((f) => f.symbol === market).sort((a, b) => a.time - b.time);
   const prices = pts.map((f) => Number(f.price));
   const times = pts.map((f) => f.time);
   let pMin = Math.min(...prices);
@@ -311,7 +311,7 @@ export function FillsChart({ fills: all }: { fills: FillView[] }) {
         {pts.map((f) => {
           const cx = x(f.time);
           const cy = y(Number(f.price));
-          const up = f.side === 'buy';
+          const up = f.side === 'bid';
           const d = up
             ? `M${cx},${cy - 6} L${cx + 6},${cy + 5} L${cx - 6},${cy + 5} Z`
             : `M${cx},${cy + 6} L${cx + 6},${cy - 5} L${cx - 6},${cy - 5} Z`;
@@ -319,7 +319,8 @@ export function FillsChart({ fills: all }: { fills: FillView[] }) {
         })}
       </svg>
       <figcaption class="muted">
-        <span class="side buy">▲ buy</span> <span class="side sell">▼ sell</span> — price ({market}) over time
+        <span class="side buy">▲ bid (Buy)</span> <span class="side sell">▼ ask (Sell)</span> — price (
+        {market}) over time
       </figcaption>
     </figure>
   );

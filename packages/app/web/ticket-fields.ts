@@ -3,9 +3,13 @@ import type { MarketView, OrderRequest, OrderType, Side } from '../src/api-types
 import type { ErrorBody } from './api.js';
 import { formatDuration, isDecimal, isPositiveDecimal, parseDuration } from './format.js';
 
+/** The ticket's Buy / Sell choice; the request says it in the spec's words (bid / ask). */
+export type TicketSide = 'buy' | 'sell';
+const SIDE_OF: Record<TicketSide, Side> = { buy: 'bid', sell: 'ask' };
+
 export interface Fields {
   market: MarketView | undefined;
-  side: Side;
+  side: TicketSide;
   type: OrderType;
   amount: string;
   price: string;
@@ -87,13 +91,13 @@ export function validateTicket(f: Fields, submitted: boolean): ErrorBody[] {
 export function requestOf(f: Fields, clientRef?: string): OrderRequest {
   const expiry = f.type === 'limit' ? parseDuration(f.expiry) : undefined;
   return {
-    market: f.market?.symbol ?? '',
-    side: f.side,
+    symbol: f.market?.symbol ?? '',
+    side: SIDE_OF[f.side],
     type: f.type,
     amount: f.amount.trim(),
     price: f.price.trim(),
     ...(f.minFill.trim() ? { min_fill: f.minFill.trim() } : {}),
-    ...(expiry !== undefined ? { expires_in_s: expiry } : {}),
+    ...(expiry !== undefined ? { expiry_seconds: expiry } : {}),
     ...(clientRef ? { client_ref: clientRef } : {}),
   };
 }

@@ -1,9 +1,9 @@
 /** The order ticket: human units with the exact conversion (server preview), validation, proof progress. */
 import { useRef, useState } from 'preact/hooks';
-import type { MarketView, OrderRequest, OrderType, OrderView, Side } from '../src/api-types.js';
+import type { MarketView, OrderRequest, OrderType, OrderView } from '../src/api-types.js';
 import { ErrorBox, ErrorList, Section, TextField } from './components.js';
 import { formatDuration, shortId } from './format.js';
-import { validateTicket, type Fields } from './ticket-fields.js';
+import { validateTicket, type Fields, type TicketSide } from './ticket-fields.js';
 import { PriceWarning, SplitOffer } from './ticket-guards.js';
 import { usePlaceOrder } from './ticket-place.js';
 import { Conversion, useOrderPreview } from './ticket-preview.js';
@@ -172,7 +172,7 @@ function TicketOutcome({
       ) : null}
       {placed ? (
         <p class="ok-note" role="status">
-          Order <code>{shortId(placed.order_id)}</code> placed: {placed.state.replace(/_/g, ' ')}.
+          Order <code>{shortId(placed.order_id)}</code> placed: {placed.status_label}.
         </p>
       ) : null}
     </>
@@ -181,7 +181,7 @@ function TicketOutcome({
 
 const EMPTY_DRAFT: Draft = {
   marketSym: '',
-  side: 'buy' as Side,
+  side: 'buy' as TicketSide,
   type: 'limit' as OrderType,
   amount: '',
   price: '',

@@ -36,3 +36,21 @@ export function positiveIntOption(name: string, value: string | undefined, fallb
     throw new UsageError(`--${name} must be a positive integer, got ${value}`);
   return n;
 }
+
+/**
+ * A string flag given under its name or its alias (`--symbol` or `--market`); both at once must
+ * agree.
+ */
+export function aliasedOption(
+  values: Record<string, string | boolean | undefined>,
+  name: string,
+  alias: string,
+): string | undefined {
+  const a = values[name];
+  const b = values[alias];
+  const given = typeof a === 'string' ? a : undefined;
+  const aliased = typeof b === 'string' ? b : undefined;
+  if (given !== undefined && aliased !== undefined && given !== aliased)
+    throw new UsageError(`--${name} and --${alias} name the same thing: give one`);
+  return given ?? aliased;
+}

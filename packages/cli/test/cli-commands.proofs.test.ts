@@ -145,7 +145,21 @@ describe('nightjar CLI against a started venue', () => {
         envA,
       ),
       json<{ order_id: string; status: string }>(
-        ['order', 'place', '--side', 'ask', '--amount', '1', '--price', '149'],
+        // The other side's words: buy/sell, --market, --expires-in are aliases.
+        [
+          'order',
+          'place',
+          '--market',
+          'SOL-USDC',
+          '--side',
+          'sell',
+          '--amount',
+          '1',
+          '--price',
+          '149',
+          '--expires-in',
+          '600',
+        ],
         envB,
       ),
     ]);
@@ -167,11 +181,19 @@ describe('nightjar CLI against a started venue', () => {
       ).toBe(true);
     }
 
-    const st = await json<{ status: string; filled: string }>(
+    const st = await json<{ status: string; status_label: string; side_label: string; filled: string }>(
       ['order', 'status', '--id', bid.order_id],
       envA,
     );
-    expect(st.filled).toBe('1');
+    // The state the wallet (and watch) knows, not the venue's `empty`; its label beside it.
+    expect(st).toMatchObject({
+      status: 'fully_filled',
+      status_label: 'Filled',
+      side_label: 'Buy',
+      filled: '1',
+    });
+    const text = await nightjar(['order', 'status', '--id', ask.order_id], envB);
+    expect(text.stdout).toMatch(/ask \(Sell\) 1 @ 149 +fully_filled \(Filled\)/);
 
     type Balance = { asset: string; available: string; locked: string };
     const balA = await json<Balance[]>(['wallet', 'balances'], envA);

@@ -67,7 +67,7 @@ describe('order cancel --all', () => {
     expect(stdout()).toBe('no live orders to cancel\n');
   });
 
-  it('--all with --id, or --symbol without --all: a usage error before any connection', async () => {
+  it('--all with --id, --symbol (or --market) without --all, or the two disagreeing: a usage error before any connection', async () => {
     const ctx = (values: Context['values']) =>
       ({
         values,
@@ -78,5 +78,10 @@ describe('order cancel --all', () => {
       }) as Context;
     await expect(orderCancel.run(ctx({ all: true, id: BID }))).rejects.toThrow(UsageError);
     await expect(orderCancel.run(ctx({ symbol: 'SOL-USDC' }))).rejects.toThrow(UsageError);
+    // --market is --symbol's alias: alone it is still a market without --all; two that disagree are refused.
+    await expect(orderCancel.run(ctx({ market: 'SOL-USDC' }))).rejects.toThrow('--symbol goes with --all');
+    await expect(orderCancel.run(ctx({ all: true, symbol: 'SOL-USDC', market: 'ETH-USDC' }))).rejects.toThrow(
+      '--symbol and --market name the same thing',
+    );
   });
 });

@@ -100,7 +100,7 @@ function follow(client: Client) {
 }
 
 /** A wallet whose 1000-SOL deposit (shard 1, leaf 0) backs a resting ask. */
-function askWallet(status: TrackedOrder['status'] = 'open'): {
+function askWallet(status: TrackedOrder['status'] = 'pending'): {
   w: Wallet;
   input: WalletNote;
   order: TrackedOrder;
@@ -172,7 +172,7 @@ describe('the wallet follows the stream (17.5)', () => {
     const seenByListener: string[] = [];
     f.events.on('order', () => seenByListener.push(`${order.status}:${order.filledQuantity}`));
     f.received.emit({ type: 'order', event: orderEvent('partially_filled', 300n) });
-    expect(seenByListener).toEqual(['open:300']);
+    expect(seenByListener).toEqual(['pending:300']);
     states.set(input.nullifier, 'spent');
     f.received.emit({ type: 'order', event: orderEvent('fully_filled', 1000n) });
     f.received.emit({ type: 'order', event: orderEvent('pending_settlement') }); // after its last: ignored

@@ -14,6 +14,7 @@ export * from './wallet/keys.js';
 export * from './wallet/keystore.js';
 export * from './wallet/wallet.js';
 export * from './wallet/order-status.js';
+export * from './wallet/vocabulary.js';
 export * from './actions/index.js';
 export * from './core/stream/stream-client.js';
 export * from './create-stream.js';

@@ -263,7 +263,7 @@ async function runScenario(): Promise<Scenario> {
     expect(bid.noteCommitment).toBe(bidNote.note.commitment);
     const ask = await placeOrder(b.client, { symbol: inst.symbol, side: 'ask', amount: ONE, price: '150' });
     await advanceUntil(v, () => fills.a === 1 && fills.b === 1, 'the partial fill');
-    expect(a.wallet.orders.get(bid.orderId)).toMatchObject({ status: 'open', filledQuantity: ONE });
+    expect(a.wallet.orders.get(bid.orderId)).toMatchObject({ status: 'pending', filledQuantity: ONE });
     expect(b.wallet.orders.get(ask.orderId)?.status).toBe('fully_filled');
     await cancelOrder(a.client, { orderId: bid.orderId });
     await finalize(v);

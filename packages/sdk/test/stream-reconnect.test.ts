@@ -75,7 +75,7 @@ describe('stream: disconnected and reconnected', () => {
       expect(reconnected).toMatchObject({ type: 'reconnected', reason: 'events_missed' });
       expect(reconnected?.type === 'reconnected' && reconnected.downtimeMs).toBeGreaterThanOrEqual(0);
       expect(stream.reconnects).toBe(1);
-      expect(a.wallet.orders.get(orderId)?.status).toBe('open');
+      expect(a.wallet.orders.get(orderId)?.status).toBe('pending');
     } finally {
       await stream.close();
       await cancelOrder(a.client, { orderId });

@@ -221,7 +221,7 @@ describe('a reconnect’s resync never frees the note of a live order (16.5)', (
         failOrderLookups(a.client, make);
         v.engine.context.streamHub.failAll('test: fan-out loss');
         await resynced;
-        expect(a.wallet.orders.get(bid.orderId)?.status).toBe('open');
+        expect(a.wallet.orders.get(bid.orderId)?.status).toBe('pending');
         expect(events.some((e) => e.type === 'order')).toBe(false);
         expect(events.some((e) => e.type === 'error')).toBe(true);
         expect(a.wallet.freeNotes(USDC)).toEqual([]);

@@ -4,11 +4,13 @@
  * Bodies are open (unknown keys are ignored, as bots send extras); a string field given as null
  * counts as absent.
  */
-import type { Codec, InferObject, JsonSchema, Prop } from '@nightjar/protocol';
+import type { Codec, InferObject, JsonSchema, Prop, Side } from '@nightjar/protocol';
+import { parseSide, SIDE_WORDS } from '@nightjar/sdk';
 import { badRequest } from '../errors.js';
-import { ORDER_TYPES, SIDES } from '../wire/views.js';
+import { ORDER_TYPES } from '../wire/views.js';
 
-type Field<T, O extends boolean> = Prop<T, O> & { readonly fallback?: T };
+/** `alias`: the other word a request may use for the field (`market` for `symbol`). */
+type Field<T, O extends boolean> = Prop<T, O> & { readonly fallback?: T; readonly alias?: string };
 type Fields = Record<string, Field<unknown, boolean>>;
 type FieldCodec<T> = Codec<T> & { readonly nullIsAbsent?: true };
 
@@ -18,6 +20,8 @@ const need = <T>(codec: FieldCodec<T>, fallback?: T): Field<T, false> => ({
   ...(fallback === undefined ? {} : { fallback }),
 });
 const may = <T>(codec: FieldCodec<T>): Field<T, true> => ({ codec, optional: true });
+/** A field also read under its alias (the one vocabulary's other word for it). */
+const aka = <T, O extends boolean>(alias: string, field: Field<T, O>): Field<T, O> => ({ ...field, alias });
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -27,8 +31,9 @@ function body<F extends Fields>(fields: F): Codec<InferObject<F>> {
   const keys = Object.keys(fields);
   const schema: JsonSchema = {
     type: 'object',
-    properties: Object.fromEntries(keys.map((k) => [k, fields[k]!.codec.schema])),
-    required: keys.filter((k) => !fields[k]!.optional),
+    properties: Object.fromEntries(keys.flatMap((k) => propertiesOf(k, fields[k]!))),
+    // A field with an alias may come under either name, so neither is required by the schema.
+    required: keys.filter((k) => !fields[k]!.optional && !fields[k]!.alias),
   };
   return {
     schema,
@@ -37,7 +42,7 @@ function body<F extends Fields>(fields: F): Codec<InferObject<F>> {
       const out: Record<string, unknown> = {};
       for (const key of keys) {
         const field = fields[key]! as Field<unknown, boolean> & { codec: FieldCodec<unknown> };
-        const v = raw[key];
+        const v = valueOf(raw, key, field.alias);
         const absent = v === undefined || (v === null && field.codec.nullIsAbsent);
         if (absent && field.fallback !== undefined) out[key] = field.fallback;
         else if (absent && !field.optional) throw badRequest(`\`${key}\` is required`, `give \`${key}\``);
@@ -49,6 +54,31 @@ function body<F extends Fields>(fields: F): Codec<InferObject<F>> {
       return out as InferObject<F>;
     },
   };
+}
+
+/** A field's schema, and its alias's (the same, described as the alias). */
+function propertiesOf(key: string, field: Field<unknown, boolean>): [string, JsonSchema][] {
+  const schema = field.codec.schema;
+  if (!field.alias) return [[key, schema]];
+  const required = field.optional ? '' : ' Required: give it or its alias.';
+  const noted = (text: string): JsonSchema => ({
+    ...schema,
+    description: `${String(schema.description ?? '')} ${text}`.trim(),
+  });
+  return [
+    [key, noted(`Alias: \`${field.alias}\`.${required}`)],
+    [field.alias, noted(`Alias of \`${key}\`.`)],
+  ];
+}
+
+/** A field's value under its name or its alias; both given must agree. */
+function valueOf(raw: Record<string, unknown>, key: string, alias: string | undefined): unknown {
+  const v = raw[key];
+  const a = alias === undefined ? undefined : raw[alias];
+  if (v === undefined || v === null) return a ?? v;
+  if (a !== undefined && a !== null && a !== v)
+    throw badRequest(`\`${key}\` and \`${alias}\` name the same thing and differ`, `give only \`${key}\``);
+  return v;
 }
 
 /** A codec that also checks the parsed whole. */
@@ -108,11 +138,26 @@ function flag(description?: string): FieldCodec<boolean> {
   };
 }
 
+/** A side in the spec's words, `bid` or `ask`; the aliases `buy` and `sell` are read as them. */
+const side: FieldCodec<Side> = {
+  schema: {
+    type: 'string',
+    enum: Object.keys(SIDE_WORDS),
+    description: '`bid` (buy) or `ask` (sell); `buy` and `sell` are accepted as aliases.',
+  },
+  nullIsAbsent: true,
+  parse(v) {
+    const parsed = typeof v === 'string' ? parseSide(v) : undefined;
+    if (!parsed) throw badRequest('`side` must be bid or ask (or buy or sell)', 'e.g. "side": "bid"');
+    return parsed;
+  },
+};
+
 const positiveSeconds: FieldCodec<number> = {
   schema: { type: 'integer', description: 'Lifetime in seconds.' },
   parse(v) {
     if (typeof v !== 'number' || !Number.isInteger(v) || v <= 0)
-      throw badRequest('`expires_in_s` must be a positive integer (seconds)');
+      throw badRequest('`expiry_seconds` must be a positive integer (seconds)');
     return v;
   },
 };
@@ -127,13 +172,13 @@ const clientRef = () => may(looseString as FieldCodec<string>);
 const NOTE_PREPARATIONS = ['auto', 'exact', 'off'] as const;
 
 export const orderRequest = body({
-  market: need(str('e.g. SOL-USDC')),
-  side: need(choice(SIDES, '`side` must be buy or sell')),
+  symbol: aka('market', need(str('The market, e.g. SOL-USDC.'))),
+  side: need(side),
   type: need(choice(ORDER_TYPES, '`type` must be limit, ioc or fok'), 'limit'),
   amount: need(humanField('amount', 'Base amount')),
   price: need(humanField('price', 'Quote per base')),
   min_fill: may(humanField('min_fill', 'Minimum fill (base)')),
-  expires_in_s: may(positiveSeconds),
+  expiry_seconds: aka('expires_in_s', may(positiveSeconds)),
   client_ref: may(str('Echoed on progress frames.')),
   prepare_note: may(
     choice(
@@ -145,8 +190,7 @@ export const orderRequest = body({
 
 /** `POST /orders/cancel-all`: one market's live orders, or every market's (an absent body is `{}`). */
 const cancelAllBody = body({
-  symbol: may(str('e.g. SOL-USDC; every market when absent')),
-  market: may(str('Alias of `symbol`.')),
+  symbol: aka('market', may(str('e.g. SOL-USDC; every market when absent'))),
 });
 export const cancelAllRequest: typeof cancelAllBody = {
   schema: cancelAllBody.schema,

@@ -60,7 +60,7 @@ export function appHandlers(deps: HandlerDeps): AppHandlers {
       return v;
     },
     cancelOrder: async ({ params }) => t.orders.cancel(params.order_id),
-    cancelAllOrders: async ({ body }) => t.orders.cancelAll(body.symbol ?? body.market),
+    cancelAllOrders: async ({ body }) => t.orders.cancelAll(body.symbol),
     modifyOrder: async ({ params, body }) => t.orders.modify(params.order_id, body),
     listFills: async () => t.fills.views(),
     fillSummary: async () => t.fills.summary(),

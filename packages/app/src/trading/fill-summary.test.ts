@@ -51,7 +51,7 @@ describe('summarizeFills (average cost)', () => {
     ];
     expect(summarizeFills(fills)).toEqual([
       {
-        market: 'SOL-USDC',
+        symbol: 'SOL-USDC',
         base: 'SOL',
         quote: 'USDC',
         fills: 3,
@@ -96,7 +96,7 @@ describe('summarizeFills (average cost)', () => {
       fill('bid', { size: 1n * SOL, price: px(100), fee: 0n }),
       fill('ask', { size: 1n * SOL, price: px(99.5), fee: 0n }),
     ]);
-    expect(loss.map((m) => [m.market, m.realised_pnl])).toEqual([['SOL-USDC', '-0.5']]);
+    expect(loss.map((m) => [m.symbol, m.realised_pnl])).toEqual([['SOL-USDC', '-0.5']]);
     expect(summarizeFills([])).toEqual([]);
   });
 });

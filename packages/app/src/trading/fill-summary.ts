@@ -19,7 +19,8 @@ export interface OwnFill {
 
 /** The figures of one market, in human units (decimal strings). */
 export interface MarketFillFigures {
-  market: string;
+  /** The market. */
+  symbol: string;
   base: string;
   quote: string;
   /** Fills counted (memo arrived, settlement not failed). */
@@ -129,12 +130,12 @@ const units = (v: bigint | Ratio, decimals: number) =>
     decimals,
   );
 
-function figures(market: string, b: Book): MarketFillFigures {
+function figures(symbol: string, b: Book): MarketFillFigures {
   const { inst } = b;
-  const [base = 'base', quote = 'quote'] = market.split('-');
+  const [base = 'base', quote = 'quote'] = symbol.split('-');
   const avg = (value: bigint, size: bigint) => (size === 0n ? '' : humanPrice(ratio(value, size), inst));
   return {
-    market,
+    symbol,
     base,
     quote,
     fills: b.fills,

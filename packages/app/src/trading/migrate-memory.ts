@@ -50,12 +50,18 @@ export function migrateOrders(state: AppState, wallet: Wallet): void {
   state.retire(OLD_ORDERS);
 }
 
+/** A fill view as `fills.json` kept it: before issue 32's one vocabulary (`market`, buy/sell). */
+type OldFillView = Omit<FillView, 'symbol' | 'side' | 'side_label'> & {
+  market: string;
+  side: 'buy' | 'sell';
+};
+
 /** An old fill view as the wallet's record (human units back to atomic ones). */
-function oldFill(f: FillView, inst: Instrument): TrackedFill {
+function oldFill(f: OldFillView, inst: Instrument): TrackedFill {
   const s = f.settlement;
   const units = (v: string, decimals: number) => (v === '' ? undefined : parseUnits(v, decimals));
   const size = units(f.size, inst.base_decimals);
-  const fee = units(f.fee, feeDecimals(inst, f.side));
+  const fee = units(f.fee, feeDecimals(inst, f.side === 'buy' ? 'bid' : 'ask'));
   const price = f.price === '' ? undefined : parsePrice(f.price, inst);
   return {
     orderId: f.order_id,
@@ -79,7 +85,7 @@ function oldFill(f: FillView, inst: Instrument): TrackedFill {
  * of a market the venue no longer lists, or with an unreadable amount, stays in the renamed file only.
  */
 export function migrateFills(state: AppState, wallet: Wallet, instruments: readonly Instrument[]): void {
-  const old = state.load<FillView[] | undefined>(OLD_FILLS, undefined);
+  const old = state.load<OldFillView[] | undefined>(OLD_FILLS, undefined);
   if (!old) return;
   for (const f of old) {
     const inst = instruments.find((i) => i.symbol === f.market);

@@ -24,13 +24,13 @@ export const CLEARING_RULE = 'Uniform price per batch: you may fill better than 
 /** The SDK's order parameters of a ticket. */
 export function toParams(req: OrderRequest): BuildOrderParameters {
   return {
-    symbol: req.market,
-    side: req.side === 'buy' ? 'bid' : 'ask',
+    symbol: req.symbol,
+    side: req.side,
     type: req.type,
     amount: req.amount,
     price: req.price,
     ...(req.min_fill === undefined ? {} : { minFillSize: req.min_fill }),
-    ...(req.expires_in_s === undefined ? {} : { expiry: { seconds: req.expires_in_s } }),
+    ...(req.expiry_seconds === undefined ? {} : { expiry: { seconds: req.expiry_seconds } }),
     ...(req.prepare_note === undefined ? {} : { prepareNote: req.prepare_note }),
   };
 }
@@ -45,7 +45,7 @@ function nearestPrices(price: bigint, inst: Instrument): string[] | undefined {
 /** The collateral side of an order: its mint, decimals and asset symbol. */
 function collateralOf(req: OrderRequest, inst: Instrument) {
   const [baseSym = 'base', quoteSym = 'quote'] = inst.symbol.split('-');
-  return req.side === 'buy'
+  return req.side === 'bid'
     ? { mint: inst.quote_mint, decimals: inst.quote_decimals, asset: quoteSym }
     : { mint: inst.base_mint, decimals: inst.base_decimals, asset: baseSym };
 }
@@ -73,9 +73,8 @@ function shortfall(
 /** The collateral, fee and note lines of a preview, for an order needing `required`. */
 function collateralLines(wallet: Wallet, req: OrderRequest, inst: Instrument, terms: Terms) {
   const { mint, decimals, asset } = collateralOf(req, inst);
-  const side = req.side === 'buy' ? 'bid' : 'ask';
   const fee =
-    terms.required > 0n ? feeOn(nominalCost(side, terms.amount, terms.price, inst), inst.fee_bps) : 0n;
+    terms.required > 0n ? feeOn(nominalCost(req.side, terms.amount, terms.price, inst), inst.fee_bps) : 0n;
   const line = (v: bigint) => ({ asset, amount: formatUnits(v, decimals), amount_units: v.toString() });
   const note = backingNote(wallet, mint, terms.required, decimals, asset);
   return { collateral: line(terms.required), fee: line(fee), ...(note ? { note } : {}) };
@@ -113,7 +112,7 @@ export async function previewOrder(
     if (short) errors.push(short);
   }
   const quoteSym = inst.symbol.split('-')[1] ?? 'quote';
-  const refs = referencePrices(wallet, inst, req.side === 'buy' ? 'bid' : 'ask');
+  const refs = referencePrices(wallet, inst, req.side);
   return {
     ok: errors.length === 0,
     errors,

@@ -28,13 +28,13 @@ export class Orders {
   /** The exact conversion and the venue's rules, without a note, a proof or a request. */
   async preview(req: OrderRequest): Promise<OrderPreview> {
     const client = this.ctx.venue.require();
-    const inst = await this.ctx.markets.instrument(client, req.market);
+    const inst = await this.ctx.markets.instrument(client, req.symbol);
     return previewOrder(client, this.ctx.wallet, inst, req);
   }
 
   async place(req: OrderRequest): Promise<OrderView> {
     const client = this.ctx.venue.require();
-    await this.ctx.markets.instrument(client, req.market);
+    await this.ctx.markets.instrument(client, req.symbol);
     const params = toParams(req);
     const progress = this.ctx.progress('order', req.client_ref);
     return this.ctx.tracked(progress, async () => {
@@ -53,7 +53,8 @@ export class Orders {
         price: req.price,
         createdAt: now,
         // The SDK's default lifetime is 1,000 slots.
-        expiresAt: now + (req.expires_in_s === undefined ? 1000 * client.slotMs : req.expires_in_s * 1000),
+        expiresAt:
+          now + (req.expiry_seconds === undefined ? 1000 * client.slotMs : req.expiry_seconds * 1000),
         ...(req.client_ref === undefined ? {} : { clientRef: req.client_ref }),
       });
       progress('accepted', placed.orderId);

@@ -16,7 +16,7 @@ function order(
   id: string,
   side: 'bid' | 'ask',
   price: string,
-  status: TrackedOrder['status'] = 'open',
+  status: TrackedOrder['status'] = 'pending',
 ): TrackedOrder {
   return {
     orderId: id,

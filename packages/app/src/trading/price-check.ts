@@ -18,8 +18,8 @@ export interface ReferencePrice {
   price: bigint;
 }
 
-/** The order states that still rest on the book (the wallet's old name for `pending` is `open`). */
-const RESTING = new Set(['open', 'pending', 'pending_settlement']);
+/** The wallet's order states that still hold their limit (resting, or matched and settling). */
+const RESTING = new Set(['pending', 'pending_settlement']);
 
 /** The prices of the wallet's latest fills in `symbol`, newest first. */
 function recentFillPrices(wallet: Wallet, symbol: string): ReferencePrice[] {

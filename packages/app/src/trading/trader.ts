@@ -4,7 +4,7 @@
  * Orders and fills are views of the wallet (its tracked orders, with the ticket the venue never
  * echoes, and its fills); this class wires the parts and turns the stream's news into frames.
  */
-import { isTerminal, type Client, type OrderEvent, type StreamClientEvent, type Wallet } from '@nightjar/sdk';
+import { type Client, type OrderEvent, type StreamClientEvent, type Wallet } from '@nightjar/sdk';
 import type { AppEvent } from '../api-types.js';
 import type { AppState } from '../state.js';
 import type { VenueSession } from '../venue.js';
@@ -66,7 +66,7 @@ export class Trader {
     if (!view) return;
     this.emit({ type: 'order', order: view });
     if (event.match_id !== undefined) this.fills.onMatchEvent({ ...event, match_id: event.match_id });
-    if (isTerminal(view.state) || event.kind === 'partially_filled') this.balances.soon();
+    if (view.terminal || event.kind === 'partially_filled') this.balances.soon();
   }
 
   close(): void {

@@ -4,7 +4,8 @@
  * decimal string in human units; the exact smallest-unit value travels beside it where a user
  * should see the conversion.
  */
-import { described } from '@nightjar/protocol';
+import { described, SIDES } from '@nightjar/protocol';
+import { ORDER_STATE_LABELS, type OrderState } from '@nightjar/sdk';
 import {
   anyObject,
   bool,
@@ -22,7 +23,9 @@ import {
   strings,
 } from './doc-codecs.js';
 
-export const SIDES = ['buy', 'sell'] as const;
+export { SIDES };
+/** The one vocabulary's order states (labels: `ORDER_STATE_LABELS` of @nightjar/sdk). */
+export const ORDER_STATES = Object.keys(ORDER_STATE_LABELS) as OrderState[];
 export const ORDER_TYPES = ['limit', 'ioc', 'fok'] as const;
 
 /** A failed call's `error`: `code` is stable; `fix` says what to do, in the asset's units. */
@@ -170,6 +173,9 @@ export const orderPreview = object({
   nearest_prices: optional(list(str())),
 });
 
+const sideLabel = () =>
+  required(oneOf(['Buy', 'Sell'], 'The side as people read it: bid is Buy, ask is Sell.'));
+
 /** An amount of one asset, human and exact (the description goes on its amount). */
 function assetAmount(description: string) {
   return object({
@@ -181,13 +187,15 @@ function assetAmount(description: string) {
 
 /** An order as the wallet tracks it (SDK vocabulary: `isTerminal` in @nightjar/sdk). */
 export const orderView = object({
-  ...strings('order_id', 'market'),
+  ...strings('order_id', 'symbol'),
   side: required(oneOf(SIDES)),
+  side_label: sideLabel(),
   type: required(oneOf(ORDER_TYPES)),
   ...strings('amount', 'price', 'filled'),
-  state: required(
-    oneOf(['open', 'pending_settlement', 'fully_filled', 'cancelled', 'expired', 'settlement_failed']),
+  status: required(
+    oneOf(ORDER_STATES, "The spec's order state; `partially_filled`: resting with part of it filled."),
   ),
+  status_label: required(str('The state as people read it: Open, Settling, Partly filled, Filled...')),
   terminal: required(bool('The order will not change again.')),
   created_at: required(int()),
   expires_at: optional(int()),
@@ -195,8 +203,9 @@ export const orderView = object({
 
 /** A fill of one of the wallet's orders, with its settlement. */
 export const fillView = object({
-  ...strings('fill_id', 'order_id', 'market'),
+  ...strings('fill_id', 'order_id', 'symbol'),
   side: required(oneOf(SIDES)),
+  side_label: sideLabel(),
   price: required(str('Clearing price (from the fill memo); empty until it arrives.')),
   ...strings('size', 'fee', 'fee_asset'),
   time: required(int()),
@@ -221,7 +230,7 @@ export const cancelAllResult = object({
  * the fill memos; method: average cost, fees valued at the fill price; see trading/fill-summary.ts).
  */
 export const fillSummaryView = object({
-  ...strings('market', 'base', 'quote'),
+  ...strings('symbol', 'base', 'quote'),
   fills: required(int('Fills counted: memo arrived, settlement not failed.')),
   awaiting_memo: required(int('Fills heard of whose memo (price, size, fee) has not arrived.')),
   bought: required(human('Base bought')),

@@ -194,7 +194,7 @@ describe('the trading app end to end (real venue, real proofs, real browser)', (
 
   it("places a bid that a second trader's ask crosses, and sees it fully filled", async () => {
     const bid = await placeFromTicket('buy', '0.5', '100', '5m');
-    expect(await stateOf(bid)).toMatch(/open|pending settlement/);
+    expect(await stateOf(bid)).toMatch(/Open|Partly filled|Settling/);
     seller = await startSeller();
     await requestFaucet(seller, { asset: 'SOL', amount: '1' });
     await deposit(seller, { asset: 'SOL', amount: '1' });
@@ -205,7 +205,7 @@ describe('the trading app end to end (real venue, real proofs, real browser)', (
       price: '100',
       expiry: { seconds: 120 },
     });
-    await expect.poll(() => stateOf(bid), { timeout: 180_000, interval: 500 }).toBe('fully filled');
+    await expect.poll(() => stateOf(bid), { timeout: 180_000, interval: 500 }).toBe('Filled');
     // The fill shows with its settlement.
     const fills = page.locator('section', { has: page.getByRole('heading', { name: 'Fills' }) });
     await expect.poll(async () => (await fills.textContent()) ?? '', { timeout: 60_000 }).toContain('100');
@@ -213,7 +213,7 @@ describe('the trading app end to end (real venue, real proofs, real browser)', (
 
   it('modifies a resting order to a new price, then cancels it', async () => {
     const bid = await placeFromTicket('buy', '0.25', '90', '5m');
-    await expect.poll(() => stateOf(bid), { timeout: 60_000 }).toBe('open');
+    await expect.poll(() => stateOf(bid), { timeout: 60_000 }).toBe('Open');
     expect(await cellOf(bid, 'Price')).toBe('90');
     const before = new Set(await stateIds());
     await page.getByRole('button', { name: new RegExp(`^Modify order ${bid.slice(0, 8)}`) }).click();
@@ -230,14 +230,14 @@ describe('the trading app end to end (real venue, real proofs, real browser)', (
         { timeout: 120_000 },
       )
       .toBeTruthy();
-    await expect.poll(() => stateOf(moved!), { timeout: 60_000 }).toBe('open');
+    await expect.poll(() => stateOf(moved!), { timeout: 60_000 }).toBe('Open');
     expect(await cellOf(moved!, 'Price')).toBe('95');
     expect(await cellOf(moved!, 'Amount')).toBe('0.25');
-    await expect.poll(() => stateOf(bid), { timeout: 60_000 }).toBe('cancelled');
+    await expect.poll(() => stateOf(bid), { timeout: 60_000 }).toBe('Cancelled');
     await page.getByRole('button', { name: new RegExp(`^Cancel order ${moved!.slice(0, 8)}`) }).click();
     // Cancel asks first.
     await page.getByRole('button', { name: new RegExp(`^Yes, cancel order ${moved!.slice(0, 8)}`) }).click();
-    await expect.poll(() => stateOf(moved!), { timeout: 60_000 }).toBe('cancelled');
+    await expect.poll(() => stateOf(moved!), { timeout: 60_000 }).toBe('Cancelled');
   }, 240_000);
 
   it('withdraws 12.5 USDC to the funding address after the link warning: that balance grows by exactly that', async () => {

@@ -140,8 +140,8 @@ const FREE_NOTE_UNITS: Record<string, bigint> = { SOL: 4_500_000_000n, USDC: 1_0
 
 /** The preview's guards, as the app computes them (`trading/price-check.ts`, `collateral-note.ts`). */
 function guards(req: OrderRequest, m: MarketView, collateralUnits: bigint, refs: readonly string[]) {
-  const asset = req.side === 'buy' ? m.quote.symbol : m.base.symbol;
-  const decimals = req.side === 'buy' ? m.quote.decimals : m.base.decimals;
+  const asset = req.side === 'bid' ? m.quote.symbol : m.base.symbol;
+  const decimals = req.side === 'bid' ? m.quote.decimals : m.base.decimals;
   const fmt = (u: bigint) => (Number(u) / 10 ** decimals).toString();
   const fee = (collateralUnits * BigInt(m.fee_bps ?? 0)) / 10_000n;
   const noteUnits = FREE_NOTE_UNITS[asset] ?? 0n;
@@ -173,8 +173,16 @@ function guards(req: OrderRequest, m: MarketView, collateralUnits: bigint, refs:
   };
 }
 
+/** The order once cancelled, as the app tells it. */
+const cancelled = (o: OrderView): OrderView => ({
+  ...o,
+  status: 'cancelled',
+  status_label: 'Cancelled',
+  terminal: true,
+});
+
 function preview(req: OrderRequest, refs: readonly string[]): OrderPreview {
-  const m = MARKETS.find((x) => x.symbol === req.market) ?? MARKETS[0]!;
+  const m = MARKETS.find((x) => x.symbol === req.symbol) ?? MARKETS[0]!;
   const errors: OrderPreview['errors'] = [];
   const priceCents = Number(req.price) / Number(m.tick_size);
   let nearest: string[] | undefined;
@@ -196,7 +204,7 @@ function preview(req: OrderRequest, refs: readonly string[]): OrderPreview {
     });
   const amountUnits = units(req.amount, m.base.decimals);
   const priceUnits = units(req.price, m.quote.decimals);
-  const buy = req.side === 'buy';
+  const buy = req.side === 'bid';
   const collateralUnits = buy ? (amountUnits * priceUnits) / 10n ** BigInt(m.base.decimals) : amountUnits;
   if (collateralUnits > (FREE_NOTE_UNITS[buy ? m.quote.symbol : m.base.symbol] ?? 0n))
     // The app's answer: the plain sentence for screens, the route for API clients.
@@ -227,8 +235,9 @@ export function sampleFills(now = Date.UTC(2025, 0, 1, 12, 0, 0)): FillView[] {
   return prices.map((p, i) => ({
     fill_id: `fill-${i}`,
     order_id: `ord-old-${i}`,
-    market: 'SOL-USDC',
-    side: i % 3 === 0 ? 'sell' : 'buy',
+    symbol: 'SOL-USDC',
+    side: i % 3 === 0 ? 'ask' : 'bid',
+    side_label: i % 3 === 0 ? 'Sell' : 'Buy',
     price: p.toFixed(2),
     size: (0.25 * (1 + (i % 3))).toString(),
     fee: '0.03',
@@ -246,7 +255,7 @@ export function sampleFills(now = Date.UTC(2025, 0, 1, 12, 0, 0)): FillView[] {
 /** Canned figures of SOL-USDC's fills (the app computes them: trading/fill-summary.ts). */
 export function sampleFigures(): FillSummaryView {
   return {
-    market: 'SOL-USDC',
+    symbol: 'SOL-USDC',
     base: 'SOL',
     quote: 'USDC',
     realised_pnl: '19.43',
@@ -338,16 +347,18 @@ export async function startFakeApi(
       push({ type: 'progress', ...(ref ? { client_ref: ref } : {}), action: 'place', stage });
     const o: OrderView = {
       order_id: `ord-${++seq}`,
-      market: body.market,
+      symbol: body.symbol,
       side: body.side,
+      side_label: body.side === 'bid' ? 'Buy' : 'Sell',
       type: body.type,
       amount: body.amount,
       price: body.price,
       filled: '0',
-      state: 'open',
+      status: 'pending',
+      status_label: 'Open',
       terminal: false,
       created_at: Date.now(),
-      expires_at: Date.now() + (body.expires_in_s ?? 3600) * 1000,
+      expires_at: Date.now() + (body.expiry_seconds ?? 3600) * 1000,
     };
     state.orders.set(o.order_id, o);
     push({ type: 'order', order: o });
@@ -357,7 +368,7 @@ export async function startFakeApi(
     const id = (req.params as { id: string }).id;
     const o = state.orders.get(id);
     if (!o) return reply.code(404).send(err('order_not_found', `No order ${id}.`));
-    const next: OrderView = { ...o, state: 'cancelled', terminal: true };
+    const next = cancelled(o);
     state.orders.set(id, next);
     push({ type: 'order', order: next });
     return next;
@@ -365,7 +376,7 @@ export async function startFakeApi(
   app.post('/api/v1/orders/cancel-all', async () => {
     const live = [...state.orders.values()].filter((o) => !o.terminal);
     for (const o of live) {
-      const next: OrderView = { ...o, state: 'cancelled', terminal: true };
+      const next = cancelled(o);
       state.orders.set(o.order_id, next);
       push({ type: 'order', order: next });
     }

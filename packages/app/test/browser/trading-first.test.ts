@@ -34,16 +34,18 @@ async function onPage(
   }
 }
 
-/** A resting sell, partly filled. */
+/** A resting ask, partly filled. */
 const liveOrder: OrderView = {
   order_id: 'ord-rest-7',
-  market: 'SOL-USDC',
-  side: 'sell',
+  symbol: 'SOL-USDC',
+  side: 'ask',
+  side_label: 'Sell',
   type: 'limit',
   amount: '0.75',
   price: '104.5',
   filled: '0.25',
-  state: 'open',
+  status: 'partially_filled',
+  status_label: 'Partly filled',
   terminal: false,
   created_at: Date.now(),
 };

@@ -20,13 +20,15 @@ const nonGet = () => (api?.requests ?? []).filter((r) => !r.startsWith('GET '));
 function order(over: Partial<OrderView> = {}): OrderView {
   return {
     order_id: 'ord-live-1',
-    market: 'SOL-USDC',
-    side: 'buy',
+    symbol: 'SOL-USDC',
+    side: 'bid',
+    side_label: 'Buy',
     type: 'limit',
     amount: '1.5',
     price: '101.25',
     filled: '0',
-    state: 'open',
+    status: 'pending',
+    status_label: 'Open',
     terminal: false,
     created_at: Date.now(),
     expires_at: Date.now() + 60_000,
@@ -166,32 +168,51 @@ describe('the trading app in a browser (fake API)', () => {
     await page.getByLabel('Price (USDC per SOL)').fill('101.25');
     await page.getByLabel(/Expires in/).fill('30s');
     await page.getByRole('button', { name: 'Place bid' }).click();
-    await page.getByRole('status').filter({ hasText: 'placed: open' }).waitFor();
+    await page.getByRole('status').filter({ hasText: 'placed: Open' }).waitFor();
     await expect.poll(() => page.getByTestId('progress').textContent()).toContain('proving');
-    expect(await page.getByTestId('state-ord-1').textContent()).toBe('open');
+    expect(await page.getByTestId('state-ord-1').textContent()).toBe('Open');
     // Live frames from the socket drive the row.
     api!.push({
       type: 'order',
-      order: order({ order_id: 'ord-1', state: 'pending_settlement', filled: '1.5' }),
+      order: order({
+        order_id: 'ord-1',
+        status: 'pending_settlement',
+        status_label: 'Settling',
+        filled: '1.5',
+      }),
     });
-    await expect.poll(() => page.getByTestId('state-ord-1').textContent()).toBe('pending settlement');
+    await expect.poll(() => page.getByTestId('state-ord-1').textContent()).toBe('Settling');
     api!.push({
       type: 'order',
-      order: order({ order_id: 'ord-1', state: 'fully_filled', filled: '1.5', terminal: true }),
+      order: order({
+        order_id: 'ord-1',
+        status: 'fully_filled',
+        status_label: 'Filled',
+        filled: '1.5',
+        terminal: true,
+      }),
     });
-    await expect.poll(() => page.getByTestId('state-ord-1').textContent()).toBe('fully filled');
+    await expect.poll(() => page.getByTestId('state-ord-1').textContent()).toBe('Filled');
     // A brand-new order seen only on the stream appears too, and can be cancelled.
-    api!.push({ type: 'order', order: order({ order_id: 'ord-live-9', side: 'sell', price: '103' }) });
+    api!.push({
+      type: 'order',
+      order: order({ order_id: 'ord-live-9', side: 'ask', side_label: 'Sell', price: '103' }),
+    });
     await page.getByTestId('state-ord-live-9').waitFor();
-    api!.orders.set('ord-live-9', order({ order_id: 'ord-live-9', side: 'sell', price: '103' }));
+    api!.orders.set(
+      'ord-live-9',
+      order({ order_id: 'ord-live-9', side: 'ask', side_label: 'Sell', price: '103' }),
+    );
     await page.getByRole('button', { name: 'Cancel order ord-live-9' }).click();
     await page.getByRole('button', { name: 'Yes, cancel order ord-live-9' }).click();
-    await expect.poll(() => page.getByTestId('state-ord-live-9').textContent()).toBe('cancelled');
+    await expect.poll(() => page.getByTestId('state-ord-live-9').textContent()).toBe('Cancelled');
     expect(api!.requests).toContain('DELETE /api/v1/orders/ord-live-9');
   });
 
   it('Cancel all asks first; "Keep them" sends nothing, "Yes, cancel all" cancels every live order', async () => {
-    const page = await open({ orders: [order(), order({ order_id: 'ord-live-2', side: 'sell' })] });
+    const page = await open({
+      orders: [order(), order({ order_id: 'ord-live-2', side: 'ask', side_label: 'Sell' })],
+    });
     await page.getByRole('button', { name: 'Cancel all' }).click();
     const ask = page.getByRole('group', { name: 'Confirm cancel all' });
     expect(await ask.textContent()).toContain('2 shown here');
@@ -204,7 +225,7 @@ describe('the trading app in a browser (fake API)', () => {
       .toContain('Cancelled 2 orders.');
     expect(nonGet()).toEqual(['POST /api/v1/orders/cancel-all']);
     for (const id of ['ord-live-1', 'ord-live-2'])
-      await expect.poll(() => page.getByTestId(`state-${id}`).textContent()).toBe('cancelled');
+      await expect.poll(() => page.getByTestId(`state-${id}`).textContent()).toBe('Cancelled');
     expect(consoleErrors).toEqual([]);
   });
 
@@ -295,7 +316,15 @@ describe('the trading app in a browser (fake API)', () => {
     const page = await open(
       {
         fills: sampleFills(),
-        orders: [order(), order({ order_id: 'ord-2', state: 'fully_filled', terminal: true })],
+        orders: [
+          order(),
+          order({
+            order_id: 'ord-2',
+            status: 'fully_filled',
+            status_label: 'Filled',
+            terminal: true,
+          }),
+        ],
       },
       VIEWPORTS.phone,
     );

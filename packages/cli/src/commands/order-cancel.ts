@@ -1,6 +1,6 @@
 /** `nightjar order cancel --id ORDER_ID | --all [--symbol S]`. */
 import { cancelAll, type CancelAllReturnType, type Client } from '@nightjar/sdk';
-import { UsageError } from '../args.js';
+import { aliasedOption, UsageError } from '../args.js';
 import { str, type Command } from '../command.js';
 import { openWallet, withClient } from '../connect.js';
 import { EXIT } from '../exit-codes.js';
@@ -57,7 +57,7 @@ nightjar order cancel --all [--symbol S]
   },
   async run(ctx) {
     const { values, paths, out } = ctx;
-    const symbol = str(values, 'symbol') ?? str(values, 'market');
+    const symbol = aliasedOption(values, 'symbol', 'market');
     if (!values.all) {
       if (symbol !== undefined) throw new UsageError('--symbol goes with --all');
       return orderCancelById.run(ctx);

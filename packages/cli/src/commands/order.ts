@@ -1,4 +1,5 @@
 /** `nightjar order place|cancel|modify|status|list`. */
+import { existsSync } from 'node:fs';
 import {
   cancelOrder,
   formatPrice,
@@ -6,14 +7,18 @@ import {
   getOpenOrders,
   getOrder,
   modifyOrder,
+  ORDER_STATE_LABELS,
+  parseSide,
   placeOrder,
+  SIDE_LABELS,
   syncWallet,
   type BuildOrderParameters,
   type Client,
   type Expiry,
+  type GetOrderReturnType,
 } from '@nightjar/sdk';
-import type { OrderStatusResponse } from '@nightjar/protocol';
-import { positiveIntOption, UsageError } from '../args.js';
+import { aliasedOption, positiveIntOption, UsageError } from '../args.js';
+import { walletFile } from '../config.js';
 import { openWallet, withClient } from '../connect.js';
 import { str, type Command, type Options, type Values } from '../command.js';
 
@@ -24,15 +29,16 @@ const ORDER_FLAGS = {
   type: { type: 'string' },
   'min-fill': { type: 'string' },
   'expiry-seconds': { type: 'string' },
+  'expires-in': { type: 'string' },
   'fresh-note-hold': { type: 'string' },
 } as const satisfies Options;
 
-const ORDER_FLAGS_USAGE = `  --side bid|ask        required
+const ORDER_FLAGS_USAGE = `  --side bid|ask        required (buy and sell are accepted: bid is a buy, ask a sell)
   --amount X            size in base units (e.g. 1.5)
   --price P             limit price, quote per base (an ask may omit it)
   --type T              limit (default), ioc or fok
   --min-fill X          smallest acceptable fill
-  --expiry-seconds N    lifetime (default 1,000 slots, about 400 s)
+  --expiry-seconds N    lifetime (default 1,000 slots, about 400 s); alias --expires-in
   --fresh-note-hold S   a new deposit backs no order until a random 0..S s after it is final
                         (waits it out): its finality then does not time this order (default off)`;
 
@@ -48,9 +54,10 @@ function holdOptions(values: Values): { hold?: { maxMs: number }; noteWaitMs?: n
 /** How long an order waits for a note to reach the venue's tree (the SDK's default). */
 const FINAL_NOTE_WAIT_MS = 20_000;
 
-function orderParams(values: Values): Omit<BuildOrderParameters, 'symbol'> {
-  const side = str(values, 'side');
-  if (side !== 'bid' && side !== 'ask') throw new UsageError('--side must be bid or ask');
+/** The SDK's order parameters of the order flags (`--side buy` and `--expires-in` read as aliases). */
+export function orderParams(values: Values): Omit<BuildOrderParameters, 'symbol'> {
+  const side = parseSide(str(values, 'side') ?? '');
+  if (!side) throw new UsageError('--side must be bid or ask (or buy or sell)');
   const amount = str(values, 'amount');
   if (!amount) throw new UsageError('--amount is required');
   const type = str(values, 'type') ?? 'limit';
@@ -58,7 +65,7 @@ function orderParams(values: Values): Omit<BuildOrderParameters, 'symbol'> {
     throw new UsageError('--type must be limit, ioc or fok');
   const price = str(values, 'price');
   const minFill = str(values, 'min-fill');
-  const seconds = str(values, 'expiry-seconds');
+  const seconds = aliasedOption(values, 'expiry-seconds', 'expires-in');
   const expiry: Expiry | undefined = seconds
     ? { seconds: positiveIntOption('expiry-seconds', seconds, 1) }
     : undefined;
@@ -80,15 +87,21 @@ function requireId(values: Values): string {
   return id;
 }
 
-/** An order status body in human units. */
-async function describe(client: Client, o: OrderStatusResponse) {
+/**
+ * An order in human units and the one vocabulary: `status` is the state the wallet knows
+ * (`fully_filled` where the venue says `empty`), `venue_status` the venue's own word.
+ */
+export async function describeOrder(client: Pick<Client, 'instrument'>, o: GetOrderReturnType) {
   const inst = await client.instrument(o.symbol);
   return {
     order_id: o.order_id,
     symbol: o.symbol,
     side: o.side,
+    side_label: SIDE_LABELS[o.side],
     type: o.order_type,
-    status: o.status,
+    status: o.state,
+    status_label: ORDER_STATE_LABELS[o.state],
+    venue_status: o.status,
     amount: formatUnits(o.amount, inst.base_decimals),
     filled: formatUnits(o.filled_quantity, inst.base_decimals),
     price: formatPrice(o.price_limit, inst),
@@ -97,19 +110,21 @@ async function describe(client: Client, o: OrderStatusResponse) {
   };
 }
 
-const line = (d: Awaited<ReturnType<typeof describe>>) =>
-  `${d.order_id}  ${d.symbol}  ${d.side} ${d.amount} @ ${d.price}  ${d.status}  filled ${d.filled}`;
+/** An order as one line: `… bid (Buy) 1 @ 150  fully_filled (Filled)  filled 1`. */
+export const orderLine = (d: Awaited<ReturnType<typeof describeOrder>>) =>
+  `${d.order_id}  ${d.symbol}  ${d.side} (${d.side_label}) ${d.amount} @ ${d.price}  ${d.status} (${d.status_label})  filled ${d.filled}`;
 
 export const orderPlace: Command = {
   name: 'order place',
   summary: 'prove, sign and place an order',
   usage: `nightjar order place --symbol S --side bid|ask --amount X [--price P] [flags]
 
-  --symbol S            market, e.g. SOL-USDC (default SOL-USDC)
+  --symbol S            market, e.g. SOL-USDC (default SOL-USDC); alias --market
 ${ORDER_FLAGS_USAGE}`,
-  options: { symbol: { type: 'string' }, ...ORDER_FLAGS },
+  options: { symbol: { type: 'string' }, market: { type: 'string' }, ...ORDER_FLAGS },
   async run({ out, paths, values }) {
-    const params = { symbol: str(values, 'symbol') ?? 'SOL-USDC', ...orderParams(values) };
+    const symbol = aliasedOption(values, 'symbol', 'market') ?? 'SOL-USDC';
+    const params = { symbol, ...orderParams(values) };
     const wallet = openWallet(paths);
     const { hold } = holdOptions(values);
     return withClient(paths, { wallet, ...(hold ? { freshNoteHold: hold } : {}) }, async (client) => {
@@ -162,11 +177,17 @@ ${ORDER_FLAGS_USAGE}`,
   },
 };
 
+/** The wallet, when `wallet` asks for it: `required`, or `optional` (the wallet file if there is one). */
+function walletFor(paths: Parameters<typeof openWallet>[0], wallet: 'required' | 'optional') {
+  if (wallet === 'optional' && !existsSync(walletFile(paths))) return {};
+  return { wallet: openWallet(paths) };
+}
+
 /** `order cancel|status --id ORDER_ID`: one call about one order, its answer printed. */
 export function byIdCommand(
   verb: string,
   summary: string,
-  withWallet: boolean,
+  wallet: 'required' | 'optional',
   act: (client: Client, orderId: string) => Promise<{ data: unknown; text: string }>,
 ): Command {
   return {
@@ -176,7 +197,7 @@ export function byIdCommand(
     options: { id: { type: 'string' } },
     async run({ out, paths, values }) {
       const orderId = requireId(values);
-      return withClient(paths, withWallet ? { wallet: openWallet(paths) } : {}, async (client) => {
+      return withClient(paths, walletFor(paths, wallet), async (client) => {
         const { data, text } = await act(client, orderId);
         out.result(data, text);
         return 0;
@@ -185,11 +206,12 @@ export function byIdCommand(
   };
 }
 
-// A cancel opens the wallet (the order is one of its orders); a status needs none.
+// A cancel needs the wallet (the order is one of its orders); a status reads the wallet when
+// there is one, so it says what the wallet knows (`fully_filled`, not the venue's `empty`).
 export const orderCancelById = byIdCommand(
   'cancel',
   'cancel a resting order',
-  true,
+  'required',
   async (client, orderId) => ({
     data: await cancelOrder(client, { orderId }),
     text: `order ${orderId} cancelled`,
@@ -198,11 +220,11 @@ export const orderCancelById = byIdCommand(
 
 export const orderStatus = byIdCommand(
   'status',
-  "an order's status and fill",
-  false,
+  "an order's state and fill",
+  'optional',
   async (client, orderId) => {
-    const d = await describe(client, await getOrder(client, { orderId }));
-    return { data: d, text: line(d) };
+    const d = await describeOrder(client, await getOrder(client, { orderId }));
+    return { data: d, text: orderLine(d) };
   },
 );
 
@@ -212,9 +234,9 @@ export const orderList: Command = {
   usage: `nightjar order list`,
   options: {},
   async run({ out, paths }) {
-    return withClient(paths, {}, async (client) => {
-      const orders = await Promise.all((await getOpenOrders(client)).map((o) => describe(client, o)));
-      out.result(orders, orders.length === 0 ? 'no live orders' : orders.map(line).join('\n'));
+    return withClient(paths, walletFor(paths, 'optional'), async (client) => {
+      const orders = await Promise.all((await getOpenOrders(client)).map((o) => describeOrder(client, o)));
+      out.result(orders, orders.length === 0 ? 'no live orders' : orders.map(orderLine).join('\n'));
       return 0;
     });
   },

@@ -1,6 +1,6 @@
 /** `nightjar watch`: live orders, fills and tree events as readable lines (JSON lines with --json). */
 import { existsSync } from 'node:fs';
-import { createStream, type StreamClientEvent } from '@nightjar/sdk';
+import { createStream, stateWithLabel, type StreamClientEvent } from '@nightjar/sdk';
 import { STREAM_CHANNELS, type StreamChannel } from '@nightjar/protocol';
 import { positiveIntOption, UsageError } from '../args.js';
 import { walletFile } from '../config.js';
@@ -20,7 +20,7 @@ function describe(e: StreamClientEvent): string {
         ev.reason ? `reason ${ev.reason}` : '',
         e.source === 'resync' ? '(from resync)' : '',
       ].filter(Boolean);
-      return `${time} order ${ev.order_id} ${ev.kind}${extra.length ? ' ' + extra.join(' ') : ''}`;
+      return `${time} order ${ev.order_id} ${stateWithLabel(ev.kind)}${extra.length ? ' ' + extra.join(' ') : ''}`;
     }
     case 'fill':
       return `${time} fill  ${e.event.order_id} match ${e.event.match_id} batch ${e.event.batch_id} memo ${e.stored ? 'stored in wallet' : 'received'}`;

@@ -19,7 +19,7 @@ describe('cancelOrder', () => {
       symbol: 'SOL-USDC',
       side: 'bid',
       noteCommitment: '0d'.repeat(32),
-      status: 'open',
+      status: 'pending',
       baseMint: FAKE_SOL,
       quoteMint: FAKE_USDC,
       filledQuantity: 0n,

@@ -17,7 +17,7 @@ function holdings() {
     symbol: 'SOL-USDC',
     side: 'bid',
     noteCommitment: backing.commitment,
-    status: 'open',
+    status: 'pending',
     baseMint: FAKE_SOL,
     quoteMint: FAKE_USDC,
     filledQuantity: 0n,

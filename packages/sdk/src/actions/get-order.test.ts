@@ -1,33 +1,51 @@
-/** `getOrder`: one order's status from `GET /orders/{id}`; an unknown id is 1301. */
-import { fakeClient, refusing, orderStatusBody } from '@nightjar/testkit/sdk-fakes';
 import { describe, expect, it } from 'vitest';
-import { isNightjarError } from '../core/errors/index.js';
+import type { OrderStatusResponse } from '@nightjar/protocol';
+import type { Client } from '../client.js';
+import type { TrackedOrder } from '../wallet/types.js';
+import { getOpenOrders } from './get-open-orders.js';
 import { getOrder } from './get-order.js';
 
-const ORDER_ID = 'aa'.repeat(16);
+const ID = 'ab'.repeat(16);
+const body = (status: OrderStatusResponse['status'], filled: bigint): OrderStatusResponse =>
+  ({
+    order_id: ID,
+    symbol: 'SOL-USDC',
+    side: 'bid',
+    order_type: 'limit',
+    status,
+    amount: 10n,
+    filled_quantity: filled,
+  }) as OrderStatusResponse;
 
-/** The venue's status body of `ORDER_ID`: 2 SOL, half filled. */
-const STATUS = orderStatusBody({ order_id: ORDER_ID, amount: 2_000_000_000, filled_quantity: 1_000_000_000 });
+/** A client whose venue answers `answer` and whose wallet tracks `tracked` (if any). */
+function standIn(answer: unknown, tracked?: Partial<TrackedOrder>): Client {
+  const orders = new Map<string, TrackedOrder>();
+  if (tracked)
+    orders.set(ID, { orderId: ID, status: 'pending', filledQuantity: 0n, ...tracked } as TrackedOrder);
+  return {
+    request: async () => answer,
+    hasWallet: tracked !== undefined,
+    get wallet() {
+      if (!tracked) throw new Error('no wallet');
+      return { orders };
+    },
+  } as unknown as Client;
+}
 
-describe('getOrder', () => {
-  it('reads the order’s status and cumulative fill, authenticated', async () => {
-    const { client, requests } = fakeClient({ routes: { 'GET /orders/:id': () => STATUS } });
-    const order = await getOrder(client, { orderId: ORDER_ID });
-    expect(order).toMatchObject({
-      status: 'pending',
-      amount: 2_000_000_000n,
-      filled_quantity: 1_000_000_000n,
-    });
-    expect(requests).toMatchObject([{ path: `/orders/${ORDER_ID}`, params: { id: ORDER_ID }, auth: true }]);
+describe('getOrder and getOpenOrders in the one vocabulary', () => {
+  it('say fully_filled where the venue says empty for a filled order, with or without a wallet', async () => {
+    expect((await getOrder(standIn(body('empty', 10n)), { orderId: ID })).state).toBe('fully_filled');
+    const r = await getOrder(standIn(body('empty', 10n), {}), { orderId: ID });
+    expect(r).toMatchObject({ status: 'empty', state: 'fully_filled', filled_quantity: 10n });
   });
 
-  it('an unknown, foreign or aged-out id: NotFound (1301)', async () => {
-    const { client } = fakeClient({
-      routes: {
-        'GET /orders/:id': refusing(1301, 404, 'order not found'),
-      },
-    });
-    const err = await getOrder(client, { orderId: ORDER_ID }).catch((e: unknown) => e);
-    expect(isNightjarError(err, 1301)).toBe(true);
+  it('say what the wallet knows of an order it tracks (a failed settlement stays failed)', async () => {
+    const r = await getOrder(standIn(body('empty', 10n), { status: 'settlement_failed' }), { orderId: ID });
+    expect(r.state).toBe('settlement_failed');
+  });
+
+  it('call a resting order with a fill partially_filled, in base units as the wallet', async () => {
+    const [o] = await getOpenOrders(standIn([body('pending', 4n)], {}));
+    expect(o).toMatchObject({ status: 'pending', state: 'partially_filled', filled_quantity: 4n });
   });
 });

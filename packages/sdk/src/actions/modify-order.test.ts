@@ -58,7 +58,7 @@ describe('modifyOrder', () => {
     });
     expect(r.body.price_limit).toBe(149_000_000n);
     expect(wallet.orders.get(OLD)?.status).toBe('cancelled');
-    expect(wallet.orders.get(NEW)).toMatchObject({ status: 'open', noteCommitment: note.commitment });
+    expect(wallet.orders.get(NEW)).toMatchObject({ status: 'pending', noteCommitment: note.commitment });
     expect(wallet.reserved.size).toBe(0);
 
     const put = requests.find((q) => q.method === 'PUT')!;
@@ -73,7 +73,7 @@ describe('modifyOrder', () => {
   it('the same id reprices in place: the order stays open', async () => {
     const { client, wallet } = await resting();
     await modifyOrder(client, { orderId: OLD, newOrderId: OLD, ...BID, price: '148' });
-    expect(wallet.orders.get(OLD)?.status).toBe('open');
+    expect(wallet.orders.get(OLD)?.status).toBe('pending');
     expect(wallet.orders.size).toBe(1);
   });
 

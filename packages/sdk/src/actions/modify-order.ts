@@ -64,8 +64,8 @@ export async function modifyOrder(
   const old = wallet.orders.get(params.orderId);
   if (!old) throw venueError(1301, 404, 'this wallet does not track that order');
   // A fill consumed its note (the memo came before the order event): ask the venue what it is now.
-  if (old.status === 'open' && !noteUsable(client, old)) await reread(client, old);
-  if (old.status !== 'open' || !noteUsable(client, old))
+  if (old.status === 'pending' && !noteUsable(client, old)) await reread(client, old);
+  if (old.status !== 'pending' || !noteUsable(client, old))
     throw new NightjarError(NIGHTJAR_ERROR__ORDER_NOT_MODIFIABLE, {
       orderId: old.orderId,
       status: old.status,
@@ -111,7 +111,7 @@ export async function modifyOrder(
     // 404: the old order left the book (filled, cancelled, expired) between the check and the swap.
     if (isNightjarError(err, 1301)) {
       await reread(client, old);
-      if (old.status !== 'open')
+      if (old.status !== 'pending')
         throw new NightjarError(
           NIGHTJAR_ERROR__ORDER_NOT_MODIFIABLE,
           { orderId: old.orderId, status: old.status },

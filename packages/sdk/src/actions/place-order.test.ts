@@ -23,7 +23,7 @@ describe('placeOrder', () => {
     const second = await placeOrder(client, ASK);
     expect([first.noteCommitment, second.noteCommitment].sort()).toEqual([a.commitment, b.commitment].sort());
     expect(wallet.orders.get(first.orderId)).toMatchObject({
-      status: 'open',
+      status: 'pending',
       side: 'ask',
       baseMint: FAKE_SOL,
       noteCommitment: first.noteCommitment,

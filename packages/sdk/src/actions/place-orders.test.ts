@@ -58,7 +58,7 @@ describe('placeOrders', () => {
     expect(offTick).toMatchObject({ error: { message: expect.stringContaining('is not a multiple of') } });
     expect(refused?.status === 'failure' && isNightjarError(refused.error, 1202)).toBe(true);
     expect(failed.sort()).toEqual([1, 2]);
-    expect([...wallet.orders.values()].map((o) => o.status)).toEqual(['open', 'open']);
+    expect([...wallet.orders.values()].map((o) => o.status)).toEqual(['pending', 'pending']);
     expect(wallet.reserved.size).toBe(0);
   });
 });

@@ -58,7 +58,7 @@ describe('syncWallet', () => {
       symbol: 'SOL-USDC',
       side: 'ask',
       noteCommitment: '0e'.repeat(32),
-      status: 'open',
+      status: 'pending',
       baseMint: FAKE_SOL,
       quoteMint: FAKE_USDC,
       filledQuantity: 0n,

@@ -54,7 +54,7 @@ export async function trackPlaced(
     symbol: body.symbol,
     side: body.side,
     noteCommitment,
-    status: 'open',
+    status: 'pending',
     baseMint: inst.base_mint,
     quoteMint: inst.quote_mint,
     filledQuantity: 0n,

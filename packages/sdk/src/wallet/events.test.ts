@@ -29,7 +29,7 @@ function askWallet(symbol: string) {
     symbol,
     side: 'ask',
     noteCommitment: note.commitment,
-    status: 'open',
+    status: 'pending',
     baseMint: SOL,
     quoteMint: USDC,
     filledQuantity: 0n,
@@ -72,8 +72,8 @@ describe('wallet events', () => {
     w.updateOrder(order, () => undefined);
     w.updateOrder(order, (o) => (o.status = 'cancelled'));
     expect(told).toEqual([
-      [{ status: 'open', filledQuantity: 0n }, 'open'],
-      [{ status: 'open', filledQuantity: 5n }, 'cancelled'],
+      [{ status: 'pending', filledQuantity: 0n }, 'pending'],
+      [{ status: 'pending', filledQuantity: 5n }, 'cancelled'],
     ]);
   });
 

@@ -130,7 +130,7 @@ describe('settlement v2 memos: n = 3 inners, zero-value outputs included (issue 
 
   it('a partial fill: stores the trade-out and the change (its inner carries the remainder digest), reserved for the live order', () => {
     const { w, input, parent, order } = askWallet(21);
-    order.status = 'open';
+    order.status = 'pending';
     const trade = outputInner(parent, OutputRole.tradeOut);
     const change = changeOutputInner(parent, USE_DIGEST);
     const fee = outputInner(parent, OutputRole.fee);

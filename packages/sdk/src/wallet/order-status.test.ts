@@ -14,7 +14,7 @@ const order = (o: Partial<TrackedOrder> = {}): TrackedOrder => ({
   symbol: 'SOL-USDC',
   side: 'bid',
   noteCommitment: '55'.repeat(32),
-  status: 'open',
+  status: 'pending',
   baseMint: 'b',
   quoteMint: 'q',
   filledQuantity: 0n,
@@ -25,8 +25,8 @@ const lookup = (status: OrderStatusResponse['status'], filled = 0n, amount = 10n
 
 describe('the one order status mapping (16.5)', () => {
   it('a 404 frees the note only after a match', () => {
-    expect(statusFromLookup(order(), undefined)).toBe('open');
-    expect(statusFromLookup(order(), undefined, 'free')).toBe('open');
+    expect(statusFromLookup(order(), undefined)).toBe('pending');
+    expect(statusFromLookup(order(), undefined, 'free')).toBe('pending');
     expect(statusFromLookup(order({ status: 'pending_settlement' }), undefined)).toBe('settlement_failed');
     expect(statusFromLookup(order({ filledQuantity: 3n }), undefined)).toBe('settlement_failed');
     expect(statusFromLookup(order(), undefined, 'locked')).toBe('settlement_failed');
@@ -34,7 +34,7 @@ describe('the one order status mapping (16.5)', () => {
   });
 
   it('lookup statuses', () => {
-    expect(statusFromLookup(order({ status: 'pending_settlement' }), lookup('pending'))).toBe('open');
+    expect(statusFromLookup(order({ status: 'pending_settlement' }), lookup('pending'))).toBe('pending');
     expect(statusFromLookup(order(), lookup('pending_settlement'))).toBe('pending_settlement');
     expect(statusFromLookup(order(), lookup('empty', 10n))).toBe('fully_filled');
     expect(statusFromLookup(order(), lookup('empty', 4n))).toBe('cancelled');
@@ -44,13 +44,13 @@ describe('the one order status mapping (16.5)', () => {
   it('events: a terminal order stays terminal; the kind a change amounts to', () => {
     const o = order();
     applyOrderEvent(o, 'partially_filled', 4n);
-    expect(o).toMatchObject({ status: 'open', filledQuantity: 4n });
+    expect(o).toMatchObject({ status: 'pending', filledQuantity: 4n });
     applyOrderEvent(o, 'fully_filled', 10n);
     applyOrderEvent(o, 'pending_settlement', undefined);
     expect(o.status).toBe('fully_filled');
-    const before = { status: 'open' as const, filledQuantity: 0n };
-    expect(eventKindBetween(before, { status: 'open', filledQuantity: 4n })).toBe('partially_filled');
-    expect(eventKindBetween(before, { status: 'open', filledQuantity: 0n })).toBeUndefined();
+    const before = { status: 'pending' as const, filledQuantity: 0n };
+    expect(eventKindBetween(before, { status: 'pending', filledQuantity: 4n })).toBe('partially_filled');
+    expect(eventKindBetween(before, { status: 'pending', filledQuantity: 0n })).toBeUndefined();
     expect(eventKindBetween(before, { status: 'cancelled', filledQuantity: 0n })).toBe('cancelled');
   });
 
@@ -58,7 +58,7 @@ describe('the one order status mapping (16.5)', () => {
     for (const kind of ORDER_EVENT_KINDS)
       expect(isTerminal(kind), kind).toBe(TERMINAL_ORDER_EVENTS.has(kind));
     const states: TrackedOrder['status'][] = [
-      'open',
+      'pending',
       'pending_settlement',
       'fully_filled',
       'cancelled',

@@ -11,11 +11,11 @@ import type { TrackedOrder, WalletNote } from './types.js';
 
 export type OrderStatus = TrackedOrder['status'];
 
-const LIVE: ReadonlySet<OrderStatus> = new Set(['open', 'pending_settlement']);
+const LIVE: ReadonlySet<OrderStatus> = new Set(['pending', 'pending_settlement']);
 
 /**
  * The SDK's order states, one vocabulary for the wallet's tracked orders and the stream's order
- * events: `open` (resting; also after a `partially_filled` event), `pending_settlement` (matched,
+ * events (the spec's words): `pending` (resting; also after a `partially_filled` event), `pending_settlement` (matched,
  * settling), and the terminal ones, after which an order never changes again: `fully_filled`,
  * `cancelled`, `expired`, `settlement_failed`.
  */
@@ -44,7 +44,7 @@ export function isLiveStatus(status: OrderStatus): boolean {
 
 /** The status a stream event kind puts an order in. */
 export function statusFromEvent(kind: OrderEvent['kind']): OrderStatus {
-  return kind === 'partially_filled' ? 'open' : kind;
+  return kind === 'partially_filled' ? 'pending' : kind;
 }
 
 /**
@@ -52,7 +52,7 @@ export function statusFromEvent(kind: OrderEvent['kind']): OrderStatus {
  * state of the order's note, if known (a note locked or spent on the ledger was matched).
  */
 export function statusFromLookup(
-  order: TrackedOrder,
+  order: Pick<TrackedOrder, 'status' | 'filledQuantity'>,
   lookup: OrderStatusResponse | undefined,
   noteState?: WalletNote['state'],
 ): OrderStatus {
@@ -66,7 +66,7 @@ export function statusFromLookup(
   }
   switch (lookup.status) {
     case 'pending':
-      return 'open';
+      return 'pending';
     case 'pending_settlement':
       return 'pending_settlement';
     case 'cancelled':
@@ -84,7 +84,7 @@ export function eventKindBetween(
   before: { status: OrderStatus; filledQuantity: bigint },
   after: { status: OrderStatus; filledQuantity: bigint },
 ): OrderEvent['kind'] | undefined {
-  if (after.status === 'open')
+  if (after.status === 'pending')
     return after.filledQuantity > before.filledQuantity ? 'partially_filled' : undefined;
   return after.status === before.status ? undefined : after.status;
 }

@@ -38,8 +38,11 @@ export interface TrackedOrder {
   side: 'bid' | 'ask';
   /** The note backing it now (after a partial fill, the re-locked change note). */
   noteCommitment: string;
-  /** `open` (resting), `pending_settlement`, or a terminal kind. */
-  status: 'open' | 'pending_settlement' | 'fully_filled' | 'cancelled' | 'expired' | 'settlement_failed';
+  /**
+   * The spec's states: `pending` (resting, also after a partial fill: see `filledQuantity`),
+   * `pending_settlement`, or a terminal one. (Older wallet files say `open` for `pending`; they load as `pending`.)
+   */
+  status: 'pending' | 'pending_settlement' | 'fully_filled' | 'cancelled' | 'expired' | 'settlement_failed';
   /** Base mint, quote mint of its market. */
   baseMint: string;
   quoteMint: string;

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -6,11 +6,38 @@ import { encryptFillMemo, OutputRole, outputInner, type FillMemo } from '@nightj
 import { hexToBytes, bytesToHex } from '@nightjar/protocol';
 import { deriveWalletKeys } from './keys.js';
 import { createWallet, type Wallet } from './wallet.js';
+import { seal, unseal } from './keystore.js';
 import { NIGHTJAR_ERROR__WALLET_DECRYPT } from '../core/errors/index.js';
 
 const FAST = { N: 1024, r: 8, p: 1 };
 const SOL = 'So11111111111111111111111111111111111111112';
 const USDC = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v';
+
+/** Runs `test` with a wallet file path in a fresh directory, removed after. */
+function inWalletDir(test: (path: string) => void): void {
+  const dir = mkdtempSync(join(tmpdir(), 'wallet-'));
+  try {
+    test(join(dir, 'w.json'));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Tracks a resting SOL-USDC bid with `filled` filled; returns its id. */
+function trackBid(w: Wallet, filled: bigint): string {
+  const orderId = 'ab'.repeat(16);
+  w.trackOrder({
+    orderId,
+    symbol: 'SOL-USDC',
+    side: 'bid',
+    noteCommitment: '00'.repeat(32),
+    status: 'pending',
+    baseMint: SOL,
+    quoteMint: USDC,
+    filledQuantity: filled,
+  });
+  return orderId;
+}
 
 const sealMemo = (w: Wallet, memo: FillMemo) => bytesToHex(encryptFillMemo(w.keys.viewingPublicKey, memo));
 
@@ -44,22 +71,10 @@ describe('wallet', () => {
     }
   });
 
-  it("keeps an order's ticket and its fills in the wallet file", () => {
-    const dir = mkdtempSync(join(tmpdir(), 'wallet-'));
-    try {
-      const path = join(dir, 'w.json');
+  it("keeps an order's ticket and its fills in the wallet file", () =>
+    inWalletDir((path) => {
       const w = createWallet({ path, password: 'pw', scrypt: FAST });
-      const orderId = 'ab'.repeat(16);
-      w.trackOrder({
-        orderId,
-        symbol: 'SOL-USDC',
-        side: 'bid',
-        noteCommitment: '00'.repeat(32),
-        status: 'open',
-        baseMint: 'So11111111111111111111111111111111111111112',
-        quoteMint: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v',
-        filledQuantity: 0n,
-      });
+      const orderId = trackBid(w, 0n);
       const ticket = { type: 'limit' as const, amount: '1.5', price: '100', createdAt: 1, expiresAt: 2 };
       expect(w.setTicket(orderId, ticket)).toBe(true);
       expect(w.setTicket('cd'.repeat(16), ticket)).toBe(false);
@@ -74,10 +89,21 @@ describe('wallet', () => {
       const again = createWallet({ path, password: 'pw', scrypt: FAST });
       expect(again.orders.get(orderId)?.ticket).toEqual(ticket);
       expect([...again.fills.values()]).toEqual([fill]);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+    }));
+
+  it("loads an older wallet file's `open` order as `pending` (the spec's word)", () =>
+    inWalletDir((path) => {
+      const w = createWallet({ path, password: 'pw', scrypt: FAST });
+      const orderId = trackBid(w, 3n);
+      w.save();
+      // Rewrite the file as a wallet before issue 32 wrote it: `open` for a resting order.
+      const saved = JSON.parse(unseal(readFileSync(path, 'utf8'), 'pw')) as { orders: { status: string }[] };
+      saved.orders[0]!.status = 'open';
+      writeFileSync(path, seal(JSON.stringify(saved), 'pw', FAST));
+      const again = createWallet({ path, password: 'pw', scrypt: FAST });
+      expect(again.orders.get(orderId)).toMatchObject({ status: 'pending', filledQuantity: 3n });
+      expect(again.isLive(again.orders.get(orderId)!)).toBe(true);
+    }));
 
   it('stores a memo only once every output is a leaf; skips the fee note; ignores foreign memos', () => {
     const w = createWallet({ seed: new Uint8Array(32).fill(3) });

@@ -43,7 +43,11 @@ interface Saved {
   seed: string;
   depositCount: number;
   notes: (Omit<WalletNote, 'amount'> & { amount: string })[];
-  orders: (Omit<TrackedOrder, 'filledQuantity'> & { filledQuantity: string })[];
+  /** `status` was `open` where it is `pending` now, in files written before issue 32. */
+  orders: (Omit<TrackedOrder, 'filledQuantity' | 'status'> & {
+    filledQuantity: string;
+    status: TrackedOrder['status'] | 'open';
+  })[];
   memos: string[];
   memoCursor: number;
   /** Absent in files written before the wallet kept its fills. */
@@ -336,8 +340,10 @@ export class Wallet implements NoteBook {
       const state = hearsay && n.state === 'spent' ? 'spending' : n.state;
       this.notes.set(n.commitment, { ...n, state, amount: BigInt(n.amount) });
     }
-    for (const o of saved.orders)
-      this.orders.set(o.orderId, { ...o, filledQuantity: BigInt(o.filledQuantity) });
+    for (const o of saved.orders) {
+      const status = o.status === 'open' ? 'pending' : o.status;
+      this.orders.set(o.orderId, { ...o, status, filledQuantity: BigInt(o.filledQuantity) });
+    }
     for (const m of saved.memos) this.memos.add(m);
     for (const f of saved.fills ?? []) this.fills.set(fillKey(f.orderId, f.matchId), loadFill(f));
   }
