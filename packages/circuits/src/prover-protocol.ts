@@ -29,3 +29,15 @@ export interface ProverWorkerRequest {
 export type ProverWorkerReply =
   | { id: number; ok: true; proof: SnarkjsProofJson; publicSignals: string[]; ms: number }
   | { id: number; ok: false; error: string };
+
+/** Readies circuits' keys in a worker before their first proof (NoteProver.warm). */
+export interface ProverWorkerWarmRequest {
+  warm: number;
+  circuits: CircuitName[];
+  /** The circuits the worker was not started with (then cached, as with a job's artifacts). */
+  artifacts: Partial<Record<CircuitName, { wasm: Uint8Array; zkey: Uint8Array }>>;
+}
+
+/** `proofMs`: the slowest of the warm-up's timed proofs (absent when the backend measures none). */
+export type ProverWorkerWarmed =
+  { warmed: number; ok: true; proofMs?: number } | { warmed: number; ok: false; error: string };

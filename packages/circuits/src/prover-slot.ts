@@ -6,7 +6,13 @@ import { Worker } from 'node:worker_threads';
 
 import type { CircuitName } from './artifacts.js';
 import type { ProverBackend } from './native-prover.js';
-import type { ProverWorkerData, ProverWorkerReady, ProverWorkerReply } from './prover-protocol.js';
+import type {
+  ProverWorkerData,
+  ProverWorkerReady,
+  ProverWorkerReply,
+  ProverWorkerWarmed,
+  ProverWorkerWarmRequest,
+} from './prover-protocol.js';
 import type { CircuitInput } from './witness.js';
 
 /** What a worker proves, and the public signals the proof must carry. */
@@ -32,6 +38,11 @@ export interface Slot {
   /** Circuits whose artifacts this worker holds. */
   loaded: Set<CircuitName>;
   abortStart: (err: Error) => void;
+  /**
+   * Hands the worker these circuits (with the artifacts it lacks) and readies their keys; answers
+   * the slowest timed warm-up proof in ms (undefined when the backend times none).
+   */
+  warm(circuits: CircuitName[], artifacts: ProverWorkerWarmRequest['artifacts']): Promise<number | undefined>;
 }
 
 /** What the pool hears from a slot's worker. */
@@ -52,6 +63,7 @@ export function spawnSlot(data: ProverWorkerData | undefined, on: SlotEvents): S
   });
   let onReady!: () => void;
   let onStartFailure!: (err: Error) => void;
+  const warming = new Map<number, (msg: ProverWorkerWarmed) => void>();
   const started = new Promise<void>((resolve, reject) => {
     onReady = resolve;
     onStartFailure = reject;
@@ -65,9 +77,11 @@ export function spawnSlot(data: ProverWorkerData | undefined, on: SlotEvents): S
     started,
     abortStart: onStartFailure,
     loaded: new Set(Object.keys(data?.circuits ?? {}) as CircuitName[]),
+    warm: (circuits, artifacts) => warmWorker(worker, warming, { circuits, artifacts }, slot),
   };
   worker.unref();
-  worker.on('message', (msg: ProverWorkerReply | ProverWorkerReady) => {
+  worker.on('message', (msg: ProverWorkerReply | ProverWorkerReady | ProverWorkerWarmed) => {
+    if ('warmed' in msg) return warming.get(msg.warmed)?.(msg);
     if (!('id' in msg)) {
       slot.ready = true;
       on.ready(msg.backend);
@@ -76,7 +90,35 @@ export function spawnSlot(data: ProverWorkerData | undefined, on: SlotEvents): S
     }
     on.reply(msg);
   });
-  worker.on('error', on.failure);
-  worker.on('exit', (code) => on.failure(new Error(`exited with code ${code}`)));
+  const failed = (err: Error) => {
+    for (const [id, answer] of warming) answer({ warmed: id, ok: false, error: err.message });
+    on.failure(err);
+  };
+  worker.on('error', failed);
+  worker.on('exit', (code) => failed(new Error(`exited with code ${code}`)));
   return slot;
+}
+
+let lastWarmId = 0;
+
+/** One warm-up request to a slot's worker; `warming` holds its answer until the worker replies. */
+function warmWorker(
+  worker: Worker,
+  warming: Map<number, (msg: ProverWorkerWarmed) => void>,
+  req: Omit<ProverWorkerWarmRequest, 'warm'>,
+  slot: Slot,
+): Promise<number | undefined> {
+  return new Promise((resolve, reject) => {
+    const id = ++lastWarmId;
+    warming.set(id, (msg) => {
+      warming.delete(id);
+      if (!slot.job) worker.unref();
+      if (!msg.ok) return reject(new Error(msg.error));
+      for (const c of req.circuits) slot.loaded.add(c);
+      resolve(msg.proofMs);
+    });
+    // Held open while warming, as while proving (an idle pool lets the process exit).
+    worker.ref();
+    worker.postMessage({ warm: id, ...req } satisfies ProverWorkerWarmRequest);
+  });
 }

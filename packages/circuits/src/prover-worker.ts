@@ -20,14 +20,16 @@ import type {
   ProverWorkerReady,
   ProverWorkerReply,
   ProverWorkerRequest,
+  ProverWorkerWarmed,
+  ProverWorkerWarmRequest,
 } from './prover-protocol.js';
 import { availableParallelism } from 'node:os';
 import { loadSnarkjs as importSnarkjs, type SnarkjsApi as Snarkjs } from '@nightjar/crypto';
 import {
   calculateWitness,
-  nativeGroth16Prove,
-  snarkjsGroth16Prove,
-  type Groth16Prove,
+  nativeGroth16Backend,
+  snarkjsGroth16Backend,
+  type Groth16Backend,
 } from './groth16-backend.js';
 import {
   NativeProverError,
@@ -52,8 +54,12 @@ async function loadSnarkjs(): Promise<Snarkjs> {
 }
 
 const circuits = { ...data.circuits };
+/** Node's WebAssembly.compile (this package's lib has no WebAssembly types). */
+const wasm = (globalThis as unknown as { WebAssembly: { compile(b: Uint8Array): Promise<unknown> } })
+  .WebAssembly;
+const wasmCompile = (bytes: Uint8Array) => wasm.compile(bytes);
 
-const ready: Promise<{ snarkjs: Snarkjs; prove: Groth16Prove; backend: ProverBackend }> = (async () => {
+const ready: Promise<{ snarkjs: Snarkjs; groth16: Groth16Backend; backend: ProverBackend }> = (async () => {
   // A backend the pool asked for by name must be the one that proves: no silent fallback.
   const backend = data.backend ?? selectProverBackend();
   if (backend === 'native' && !nativeProverAvailable()) {
@@ -66,26 +72,49 @@ const ready: Promise<{ snarkjs: Snarkjs; prove: Groth16Prove; backend: ProverBac
   (globalThis as { curve_bn128?: unknown }).curve_bn128 = curve;
   // The native addon when it is built (NIGHTJAR_PROVER=snarkjs forces snarkjs): single-threaded
   // mode means one core, else both, as snarkjs' helper threads would use.
-  const prove =
+  const groth16 =
     backend === 'native'
-      ? nativeGroth16Prove(data.singleThread ? 1 : Math.max(1, availableParallelism()))
-      : snarkjsGroth16Prove(snarkjs);
-  return { snarkjs, prove, backend };
+      ? nativeGroth16Backend(data.singleThread ? 1 : Math.max(1, availableParallelism()))
+      : snarkjsGroth16Backend(snarkjs);
+  return { snarkjs, groth16, backend };
 })();
 
-port.on('message', (req: ProverWorkerRequest) => {
-  void handle(req).then((reply) => port.postMessage(reply));
+port.on('message', (req: ProverWorkerRequest | ProverWorkerWarmRequest) => {
+  if ('warm' in req) void warm(req).then((reply) => port.postMessage(reply));
+  else void handle(req).then((reply) => port.postMessage(reply));
 });
+
+/** Takes the circuits' artifacts and readies their keys, one after another (one core's work). */
+async function warm(req: ProverWorkerWarmRequest): Promise<ProverWorkerWarmed> {
+  try {
+    const { groth16 } = await ready;
+    Object.assign(circuits, req.artifacts);
+    let proofMs: number | undefined;
+    for (const circuit of req.circuits) {
+      const artifacts = circuits[circuit];
+      if (!artifacts) throw new Error(`unknown circuit ${String(circuit)}`);
+      // Each witness calculation compiles the circuit's wasm again: part of what a proof costs.
+      const compileStarted = performance.now();
+      await wasmCompile(artifacts.wasm);
+      const compileMs = performance.now() - compileStarted;
+      const ms = await groth16.warm(artifacts.zkey);
+      if (ms !== undefined) proofMs = Math.max(proofMs ?? 0, compileMs + ms);
+    }
+    return { warmed: req.warm, ok: true, ...(proofMs === undefined ? {} : { proofMs }) };
+  } catch (err) {
+    return { warmed: req.warm, ok: false, error: err instanceof Error ? err.message : String(err) };
+  }
+}
 
 async function handle(req: ProverWorkerRequest): Promise<ProverWorkerReply> {
   const started = performance.now();
   try {
-    const { snarkjs, prove } = await ready;
+    const { snarkjs, groth16 } = await ready;
     if (req.artifacts) circuits[req.circuit] = req.artifacts;
     const artifacts = circuits[req.circuit];
     if (!artifacts) throw new Error(`unknown circuit ${String(req.circuit)}`);
     const witness = await calculateWitness(snarkjs, artifacts.wasm, req.input);
-    const { proof, publicSignals } = await prove(artifacts.zkey, witness);
+    const { proof, publicSignals } = await groth16.prove(artifacts.zkey, witness);
     return { id: req.id, ok: true, proof, publicSignals, ms: performance.now() - started };
   } catch (err) {
     return { id: req.id, ok: false, error: err instanceof Error ? err.message : String(err) };

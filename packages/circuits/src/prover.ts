@@ -32,6 +32,7 @@ import {
   type ValidSpendV2Witness,
 } from './spend-witness-v2.js';
 import type { ProverBackend } from './native-prover.js';
+import { BACKENDS, type ProverOptions } from './prover-options.js';
 import { ProverClosedError, ProverError, ProverQueueFullError } from './prover-errors.js';
 import type { ProverWorkerData, ProverWorkerReply, ProverWorkerRequest } from './prover-protocol.js';
 import { spawnSlot, type Job, type Prepared, type Slot } from './prover-slot.js';
@@ -58,27 +59,7 @@ export type MatchV2ProofResult = Omit<ValidMatchV2Witness, 'input'> & {
   publicSignals: bigint[];
 };
 
-export interface ProverOptions {
-  /** Worker threads, each proving one proof at a time (default 1). */
-  workers?: number;
-  /** Jobs that may wait for a worker; one more is rejected with ProverQueueFullError (default 64). */
-  maxQueue?: number;
-  /**
-   * false (default): each worker spreads a proof over snarkjs' helper threads (one per core),
-   * for the lowest latency. true: each worker proves on one core, for several workers on a
-   * machine with many cores without oversubscribing it.
-   */
-  singleThread?: boolean;
-  /**
-   * The Groth16 prover: 'native' (the C++ addon; a worker fails to start when it is not built),
-   * 'snarkjs', or absent (default): the addon when it is built, else snarkjs, as
-   * selectProverBackend() decides (NIGHTJAR_PROVER=snarkjs forces snarkjs). With 'native',
-   * `singleThread` means one prover thread per worker, else one per core.
-   */
-  backend?: ProverBackend;
-}
-
-const BACKENDS: readonly ProverBackend[] = ['native', 'snarkjs'];
+export type { ProverOptions } from './prover-options.js';
 
 export { ProverClosedError, ProverError, ProverQueueFullError } from './prover-errors.js';
 export { ProverInputError };
@@ -138,6 +119,11 @@ export class NoteProver {
     return this.#slots.filter((s) => s.job).length;
   }
 
+  /** Workers holding `circuit`'s artifacts (warmed, started with them, or having proved it). */
+  workersHolding(circuit: CircuitName): number {
+    return this.#slots.filter((s) => s.loaded.has(circuit)).length;
+  }
+
   /**
    * Loads and hash-checks the artifacts, starts the workers and waits until they are ready.
    * Optional: the first proof request does the same.
@@ -162,6 +148,23 @@ export class NoteProver {
       this.#starting = undefined;
     });
     return this.#starting;
+  }
+
+  /**
+   * Readies `circuits` in every worker before their first proof: starts the pool, loads their
+   * artifacts and has each worker take them and ready its keys (the native prover parses each key
+   * and times one proof). Answers the slowest worker's timed proof in ms (undefined: none timed).
+   */
+  async warm(circuits: readonly CircuitName[]): Promise<number | undefined> {
+    await Promise.all(circuits.map((c) => this.#ensureCircuit(c)));
+    const times = await Promise.all(
+      this.#slots.map((slot) => {
+        const missing = circuits.filter((c) => !slot.loaded.has(c) && this.#late.has(c));
+        return slot.warm([...circuits], Object.fromEntries(missing.map((c) => [c, this.#late.get(c)])));
+      }),
+    );
+    const timed = times.filter((t): t is number => t !== undefined);
+    return timed.length > 0 ? Math.max(...timed) : undefined;
   }
 
   /**

@@ -1,7 +1,8 @@
 /**
  * Start-up: settlement. Its outcomes reach the orders through `SettlementEffects` (each one a
  * command to its market's writer); by default the real pipeline settles on the ledger with the
- * boot's TEE key, its journal and a match prover; a test's stand-in replaces all of it.
+ * boot's TEE key, its journal and a match prover, warmed before the markets open; a test's
+ * stand-in replaces all of it.
  */
 import type { AdaptiveBatcher } from '@nightjar/crypto';
 import type { AttestationPlatform } from '../attestation/platform.js';
@@ -14,6 +15,7 @@ import { SettlementPipeline, type PipelineLog } from '../settlement/pipeline.js'
 import type { PathMirror } from '../settlement/input-path.js';
 import { hadTeeKey, loadTeeKey } from '../settlement/tee-key.js';
 import type { ChainView } from '../chain-view.js';
+import { warmMatchProver } from './prover-warmup.js';
 
 export interface SettlementParts {
   settlement: SettlementSeam;
@@ -73,5 +75,7 @@ export async function startSettlement(
     // The SIGKILL test hook is a dev shortcut: a production engine ignores it.
     ...(options.dev && process.env.NIGHTJAR_CRASH_AT ? { crashAt: process.env.NIGHTJAR_CRASH_AT } : {}),
   });
+  // Before the markets open: the first auction's proofs find the prover warm.
+  await warmMatchProver(matchProver, d.log, (ms) => pipeline.seedProofTime(ms));
   return { settlement: pipeline, pipeline, journal, matchProver };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LockWindow, SETTLEMENT_LOCK_SLOTS, type SlotSource } from './lock-window.js';
+import { LockWindow, SEED_MARGIN, SETTLEMENT_LOCK_SLOTS, type SlotSource } from './lock-window.js';
 
 /** A chain whose slots pass every 400 ms of a hand-moved clock. */
 function world() {
@@ -66,6 +66,31 @@ describe('LockWindow', () => {
     expect(w.lockSlotsFor('A', 1000)).toBe(4490n);
     for (let i = 0; i < 2; i++) w.proofQueued('A', ['alice', 'bob']);
     expect(w.acceptsMatches('A')).toBe(false);
+  });
+
+  it('a proof timed while warming replaces the prior, doubled, until a real one is measured', () => {
+    const { w, pass, proveOne } = world();
+    pass(5); // 400 ms a slot
+    w.seedProofTime(5_000); // 10 s with the margin: 25 slots a proof
+    expect(SEED_MARGIN).toBe(2);
+    expect(w.lockSlotsFor('A', 8)).toBe(30n + 2n * 200n);
+    for (let i = 0; i < 3; i++) w.proofQueued('A', ['alice', 'bob']);
+    expect(w.acceptsMatches('A')).toBe(true); // 75 slots: the prior's 150 would pause the market
+    const slow = { w: world() };
+    slow.w.pass(5);
+    slow.w.w.seedProofTime(60_000); // a busy machine: 300 slots a proof
+    expect(slow.w.w.lockSlotsFor('A', 1)).toBe(30n + 2n * 300n);
+    proveOne(2); // the first real proof (800 ms) replaces the seed
+    expect(w.backlogSlots('A', 0)).toBe(BigInt(Math.ceil((3 * 800) / 400)));
+  });
+
+  it('a seed after a measured proof, or of no time, is ignored', () => {
+    const { w, proveOne } = world();
+    w.seedProofTime(0);
+    expect(w.backlogSlots('A', 1)).toBe(50n); // still the prior
+    proveOne(2);
+    w.seedProofTime(60_000);
+    expect(w.backlogSlots('A', 1)).toBe(2n);
   });
 
   it('the prior is in slots: a hand-stepped clock does not stretch it', () => {

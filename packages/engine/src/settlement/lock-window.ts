@@ -15,7 +15,8 @@
  * - `queuedFor(account)`: the account's matches whose proofs are not made yet, which the markets
  *   bound (`MAX_QUEUED_MATCHES_PER_ACCOUNT`): one account cannot fill a market's queue.
  * Times are estimates from two measured rates: prover time per proof (from completions, so it is
- * the prover's throughput with its queue, whatever its worker count) and wall time per slot.
+ * the prover's throughput with its queue, whatever its worker count; before the first, seeded from
+ * a proof timed while the prover warmed at boot) and wall time per slot.
  */
 import { DEFAULT_SLOT_MS } from '@nightjar/ledger';
 import { LOCK_TTL_CEILING_SLOTS } from '@nightjar/protocol';
@@ -33,12 +34,17 @@ const CEILING_MARGIN_SLOTS = 10n;
 const BASE_OVERHEAD_SLOTS = 30n;
 const EWMA = 0.2;
 /**
- * Assumed prover time per proof until one is measured, in slots: 20 s at 400 ms a slot, the
- * slowest seen here (a first VALID_MATCH proof with its key load on a busy two-core machine), so
- * a burst right after a start is covered. In slots, not ms, so that a hand-stepped test clock
- * does not turn it into thousands of slots.
+ * Assumed prover time per proof until one is measured or seeded, in slots: 20 s at 400 ms a slot,
+ * the slowest seen here (a first VALID_MATCH proof with its key load on a busy two-core machine).
+ * Only a prover that times nothing while warming leaves it in place. In slots, not ms, so that a
+ * hand-stepped test clock does not turn it into thousands of slots.
  */
 const PRIOR_SLOTS_PER_PROOF = 50n;
+/**
+ * A warm-up proof is timed without its witness calculation (its witness is made up) and before
+ * the machine's load may have grown: the seed counts it this many times over.
+ */
+export const SEED_MARGIN = 2;
 
 /** One proof's passage through the window. */
 export interface ProofTicket {
@@ -56,6 +62,7 @@ export interface SlotSource {
 export class LockWindow {
   #msPerProof = 0;
   #proofsMeasured = false;
+  #seeded = false;
   #msPerSlot = DEFAULT_SLOT_MS;
   #queued = 0;
   readonly #byMarket = new Map<string, number>();
@@ -102,6 +109,16 @@ export class LockWindow {
   }
 
   /**
+   * One proof's time measured while the prover warmed, on this machine at boot: the estimate
+   * (times SEED_MARGIN) until the first real proof is measured, in place of the fixed prior.
+   */
+  seedProofTime(ms: number): void {
+    if (this.#proofsMeasured || !(ms > 0)) return;
+    this.#msPerProof = ms * SEED_MARGIN;
+    this.#seeded = true;
+  }
+
+  /**
    * Proofs the prover makes up to the last of `extra` new matches of `marketId`, round-robin: the
    * market's own queue and new matches, and from each other market no more than that plus what
    * the prover may be running of it.
@@ -145,7 +162,7 @@ export class LockWindow {
   }
 
   #slotsFor(proofs: number): bigint {
-    if (!this.#proofsMeasured) return BigInt(proofs) * PRIOR_SLOTS_PER_PROOF;
+    if (!this.#proofsMeasured && !this.#seeded) return BigInt(proofs) * PRIOR_SLOTS_PER_PROOF;
     return BigInt(Math.ceil((proofs * this.#msPerProof) / this.#msPerSlot));
   }
 

@@ -81,4 +81,20 @@ describe('NoteMatchProver', () => {
     await expect(waiting).rejects.toBeInstanceOf(MatchProverClosedError);
     await expect(p.prove(params(4))).rejects.toBeInstanceOf(MatchProverClosedError);
   });
+
+  it('warms both circuits the settlement proves, and answers the timed proof', async () => {
+    const warmed: string[][] = [];
+    const prover = {
+      warm: (circuits: string[]) => {
+        warmed.push([...circuits]);
+        return Promise.resolve(1234);
+      },
+      close: async () => undefined,
+    } as unknown as NoteProver;
+    const p = new NoteMatchProver({ prover, workers: 2 });
+    await expect(p.warm()).resolves.toBe(1234);
+    expect(warmed).toEqual([['valid_match_v2', 'valid_lock']]);
+    await p.close();
+    await expect(p.warm()).rejects.toBeInstanceOf(MatchProverClosedError);
+  });
 });

@@ -284,6 +284,11 @@ export class SettlementPipeline implements SettlementSeam {
     return this.window.lockSlotsFor(marketId, matches);
   }
 
+  /** A proof's time measured while the prover warmed: the lock window's estimate until one is made. */
+  seedProofTime(ms: number): void {
+    this.window.seedProofTime(ms);
+  }
+
   queuedMatchesOf(accountId: string): number {
     return this.window.queuedFor(accountId);
   }
