@@ -5,6 +5,7 @@
  * that fails is an event, not an error, and the round goes on.
  */
 import { mergeCandidates, mergeNotes, placeOrders, syncWallet } from '@nightjar/sdk';
+import { sideHoldings } from './holdings.js';
 import {
   notesToMerge,
   planRound,
@@ -79,28 +80,25 @@ export async function quoteRound(trader: Trader, options: RoundOptions): Promise
 
   await mergeDust(trader, mid, onEvent);
 
-  const balances = wallet.balances();
-  const holdings = (side: Side) => {
-    const b = balances[mintOf(side)];
-    return {
-      free: wallet.freeNotes(mintOf(side)),
-      tied: b ? b.locked + b.pendingSettlement + b.pending : 0n,
-    };
+  const held = {
+    bid: sideHoldings(wallet, mintOf('bid'), 'bid'),
+    ask: sideHoldings(wallet, mintOf('ask'), 'ask'),
   };
   const last = options.crossingOrderId ? wallet.orders.get(options.crossingOrderId) : undefined;
   const crossing = last && wallet.isLive(last) ? undefined : options.crossing;
   const plan = planRound({
     market,
     mid,
-    bid: holdings('bid'),
-    ask: holdings('ask'),
+    bid: held.bid,
+    ask: held.ask,
     liveOrders: [...wallet.orders.values()].filter((o) => wallet.isLive(o)).length,
     ...(crossing ? { crossing } : {}),
     ...(options.levels ? { levels: options.levels } : {}),
     random: options.random ?? Math.random,
   });
 
-  for (const side of plan.refill) {
+  // A side with a fill's outputs still to come is not short: its value is on its way back.
+  for (const side of plan.refill.filter((s) => !held[s].awaitingMemo)) {
     const amount = side === 'bid' ? options.refill.quote : options.refill.base;
     try {
       onEvent({ event: 'refill', side, amount: await trader.refill(mintOf(side), amount) });
