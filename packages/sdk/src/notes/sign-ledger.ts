@@ -5,7 +5,12 @@
  * `signTransaction` (docs/ledger.md, "Transactions").
  */
 import { randomBytes } from 'node:crypto';
-import { chainInfo, signTransaction, type Instruction, type Transaction } from '@nightjar/protocol/ledger-client';
+import {
+  chainInfo,
+  signTransaction,
+  type Instruction,
+  type Transaction,
+} from '@nightjar/protocol/ledger-client';
 import type { Client } from '../client.js';
 
 /** Funding keys known to have history, per ledger client: history never goes away. */
