@@ -1,14 +1,14 @@
 /**
  * One deposit backs a five-level bid ladder: `placeOrders` splits it once into a note per order
- * (and the remainder). Then the orders are cancelled, their notes merged back, a note split and
- * joined by hand, and an amount that no note holds is withdrawn to a fresh address in one
+ * (and the remainder). Then the orders are cancelled (`cancelAll`), their notes merged back, a note
+ * split and joined by hand, and an amount that no note holds is withdrawn to a fresh address in one
  * transaction (the rest of the note comes back as a change note).
  *
  *   npm start &            # a local venue (dev mode)
  *   WALLET_PASSWORD=... npx tsx examples/ladder.ts
  */
 import {
-  cancelOrder,
+  cancelAll,
   deposit,
   formatUnits,
   getBalances,
@@ -47,8 +47,9 @@ try {
   for (const r of results)
     console.log(r.status === 'success' ? `placed ${r.result.orderId}` : `failed: ${r.error.message}`);
 
-  for (const r of results)
-    if (r.status === 'success') await cancelOrder(client, { orderId: r.result.orderId });
+  // Every live order of this account in the market, in one call (each cancel signed on its own).
+  const { cancelled, failed } = await cancelAll(client, { symbol: 'SOL-USDC' });
+  console.log(`cancelled ${cancelled.length}, refused ${failed.length}`);
   // The ladder's notes are free again: merge them, at most 4 per merge.
   while (mergeCandidates(client, { mint: USDC.mint }).length >= 2) {
     const merged = await mergeNotes(client, { mint: USDC.mint });

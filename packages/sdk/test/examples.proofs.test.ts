@@ -157,6 +157,7 @@ describe.concurrent('examples/ against a started venue', () => {
     const out = succeeded(await runExample('ladder'));
     expect(out).toContain('deposited 800 USDC');
     expect(out.match(/^placed /gm)).toHaveLength(5);
+    expect(out).toContain('cancelled 5, refused 0');
     expect(out).toContain('1 split(s)');
     expect(out).toContain('split into 100 USDC, 100 USDC, ');
     expect(out).toContain('joined into 200 USDC');
