@@ -74,11 +74,20 @@ describe('reference prices', () => {
     ]);
   });
 
+  it('a price near one reference is not far, though others (the market moved) are', () => {
+    const refs = [
+      { source: 'recent_fill' as const, price: p('100') },
+      { source: 'recent_fill' as const, price: p('150') },
+    ];
+    expect(checkPrice(p('148'), refs, inst, 'USDC').far).toBe(false);
+    expect(checkPrice(p('1480'), refs, inst, 'USDC').warning).toContain('your recent fill at 150 USDC');
+  });
+
   it('14141 typed for 141 is far, and the warning names the threshold and the reference', () => {
     const check = checkPrice(p('14141'), referencePrices(wallet, inst, 'bid'), inst, 'USDC');
     expect(check.far).toBe(true);
     expect(check.threshold_percent).toBe(FAR_PRICE_PERCENT);
-    expect(check.warning).toContain('more than 20% away from your recent fill at 140 USDC');
+    expect(check.warning).toContain('more than 20% away from your recent fill at 142 USDC');
     expect(check.reference_prices.map((r) => r.price)).toEqual(['140', '142', '141']);
   });
 

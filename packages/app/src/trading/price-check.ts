@@ -1,7 +1,7 @@
 /**
  * The ticket's guard against a mistyped price (14141 for 141): the wallet's own reference prices
  * for the market (its recent fills, the limits of its open orders on the other side), all local,
- * and whether the typed price is far from any of them.
+ * and whether the typed price is far from the nearest of them.
  */
 import { formatPrice, parsePrice, type Instrument, type Wallet } from '@nightjar/sdk';
 
@@ -75,10 +75,16 @@ export function checkPrice(
   inst: Instrument,
   quoteSym: string,
 ): PriceCheck {
-  const far = price > 0n ? refs.filter((r) => isFar(price, r.price)) : [];
-  const named = far[0];
+  // Far from the nearest reference, so prices that moved (fills at 100 and 150) do not make every
+  // price look far; a mistyped 14141 for 141 is far from all of them.
+  const distance = (r: ReferencePrice) => (price > r.price ? price - r.price : r.price - price);
+  const nearest = refs.reduce<ReferencePrice | undefined>(
+    (best, r) => (best === undefined || distance(r) < distance(best) ? r : best),
+    undefined,
+  );
+  const named = price > 0n && nearest && isFar(price, nearest.price) ? nearest : undefined;
   return {
-    far: far.length > 0,
+    far: named !== undefined,
     threshold_percent: FAR_PRICE_PERCENT,
     reference_prices: refs.map((r) => ({ source: r.source, price: formatPrice(r.price, inst) })),
     ...(named
