@@ -5,9 +5,8 @@
 import { useState } from 'preact/hooks';
 import type { CancelAllResult } from '../src/api-types.js';
 import { api } from './api.js';
-import { ErrorBox } from './components.js';
+import { ConfirmAction } from './confirm-action.js';
 import { shortId } from './format.js';
-import { useAction } from './use-action.js';
 
 function Outcome({ result }: { result: CancelAllResult }) {
   const n = result.cancelled.length;
@@ -34,43 +33,25 @@ function Outcome({ result }: { result: CancelAllResult }) {
 
 /** `liveCount`: the live orders the table shows (the venue may hold more of this account's). */
 export function CancelAllButton({ liveCount }: { liveCount: number }) {
-  const [asking, setAsking] = useState(false);
   const [result, setResult] = useState<CancelAllResult>();
-  const { busy, error, run } = useAction();
-  const confirm = () =>
-    run(
-      async () => setResult(await api<CancelAllResult>('POST', '/orders/cancel-all', {})),
-      () => setAsking(false),
-    );
   return (
-    <div class="cancel-all">
-      {asking ? (
-        <div role="group" aria-label="Confirm cancel all">
-          <p>
-            Cancel every live order of this account ({liveCount} shown here, and any placed elsewhere, e.g. by
-            a bot)?
-          </p>
-          <button type="button" class="danger" onClick={confirm} disabled={busy}>
-            {busy ? 'Cancelling…' : 'Yes, cancel all'}
-          </button>
-          <button type="button" class="secondary" onClick={() => setAsking(false)} disabled={busy}>
-            Keep them
-          </button>
-        </div>
-      ) : (
-        <button
-          type="button"
-          class="secondary"
-          onClick={() => {
-            setResult(undefined);
-            setAsking(true);
-          }}
-        >
-          Cancel all
-        </button>
-      )}
+    <ConfirmAction
+      class="cancel-all"
+      ask={{ text: 'Cancel all', class: 'secondary' }}
+      onAsk={() => setResult(undefined)}
+      question={
+        <p>
+          Cancel every live order of this account ({liveCount} shown here, and any placed elsewhere, e.g. by a
+          bot)?
+        </p>
+      }
+      groupLabel="Confirm cancel all"
+      yes={{ text: 'Yes, cancel all' }}
+      no="Keep them"
+      call={async () => setResult(await api<CancelAllResult>('POST', '/orders/cancel-all', {}))}
+      errorTitle="Cancel all failed"
+    >
       {result ? <Outcome result={result} /> : null}
-      <ErrorBox error={error} title="Cancel all failed" />
-    </div>
+    </ConfirmAction>
   );
 }

@@ -3,6 +3,7 @@ import { useState } from 'preact/hooks';
 import type { FillView, ModifyRequest, OrderView } from '../src/api-types.js';
 import { api } from './api.js';
 import { CancelAllButton } from './cancel-all.js';
+import { ConfirmAction } from './confirm-action.js';
 import { CheckField, DataTable, ErrorBox, Section, TextField } from './components.js';
 import { FillFigures } from './fill-figures.js';
 import { formatTime, isPositiveDecimal, shortId } from './format.js';
@@ -77,44 +78,18 @@ function ModifyForm({ order, onClose }: { order: OrderView; onClose: () => void 
 
 /** Cancel, once confirmed: the first click only asks (a mis-tap next to Modify cancels nothing). */
 function CancelButton({ order }: { order: OrderView }) {
-  const [asking, setAsking] = useState(false);
-  const { busy, error, run } = useAction();
   const label = shortId(order.order_id);
-  const cancel = () =>
-    run(
-      () => api('DELETE', `/orders/${encodeURIComponent(order.order_id)}`),
-      () => setAsking(false),
-    );
   return (
-    <div class="cancel-action">
-      {asking ? (
-        <div class="confirm" role="group" aria-label={`Confirm cancelling order ${label}`}>
-          <span>Cancel order {label}?</span>
-          <button
-            type="button"
-            class="danger"
-            onClick={cancel}
-            disabled={busy}
-            aria-label={`Yes, cancel order ${label}`}
-          >
-            {busy ? 'Cancelling…' : 'Yes, cancel it'}
-          </button>
-          <button type="button" class="secondary" onClick={() => setAsking(false)} disabled={busy}>
-            Keep it
-          </button>
-        </div>
-      ) : (
-        <button
-          type="button"
-          class="secondary danger-outline"
-          onClick={() => setAsking(true)}
-          aria-label={`Cancel order ${label}`}
-        >
-          Cancel…
-        </button>
-      )}
-      <ErrorBox error={error} title="Cancel failed" />
-    </div>
+    <ConfirmAction
+      class="cancel-action"
+      ask={{ text: 'Cancel…', class: 'secondary danger-outline', label: `Cancel order ${label}` }}
+      question={<span>Cancel order {label}?</span>}
+      groupLabel={`Confirm cancelling order ${label}`}
+      yes={{ text: 'Yes, cancel it', label: `Yes, cancel order ${label}` }}
+      no="Keep it"
+      call={() => api('DELETE', `/orders/${encodeURIComponent(order.order_id)}`)}
+      errorTitle="Cancel failed"
+    />
   );
 }
 
