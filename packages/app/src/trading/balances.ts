@@ -33,7 +33,8 @@ export class Balances {
     const assets = await this.markets.assets(client);
     const canBack = await this.canBack(client);
     const owner = this.wallet.keys.funding.address;
-    const split = assets.map((a) => usableBalance(this.wallet, a.mint, canBack));
+    const mine = this.wallet.balances();
+    const split = assets.map((a) => usableBalance(this.wallet, a.mint, canBack, mine));
     if (split.some((b) => b.arriving > 0n)) this.recheckSoon();
     return Promise.all(
       assets.map(async (a, i) => {

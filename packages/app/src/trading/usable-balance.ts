@@ -21,13 +21,17 @@ export interface UsableBalance {
 
 const sum = (notes: readonly WalletNote[]) => notes.reduce((s, n) => s + n.amount, 0n);
 
-/** `mint`'s balance in `wallet`; `canBack(note)`: the engine's tree has the note and no hold keeps it. */
+/**
+ * `mint`'s balance in `wallet`; `canBack(note)`: the engine's tree has the note and no hold keeps it.
+ * `balances`: the wallet's balances per mint, read once by a caller that asks for several mints.
+ */
 export function usableBalance(
   wallet: Wallet,
   mint: string,
   canBack: (note: WalletNote) => boolean,
+  balances: Record<string, MintBalance> = wallet.balances(),
 ): UsableBalance {
-  const b: MintBalance = wallet.balances()[mint] ?? {
+  const b: MintBalance = balances[mint] ?? {
     available: 0n,
     locked: 0n,
     pendingSettlement: 0n,
