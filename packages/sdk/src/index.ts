@@ -32,7 +32,13 @@ export type { StreamTimers } from './core/stream/heartbeat.js';
 // Helpers under the verbs, public since before the layers: programs and the CLI use them.
 export { assetParameter, learnAsset, resolveAsset } from './core/assets.js';
 export { marketMints, mintDecimals } from './core/mint-decimals.js';
-export { chooseNote, largestAmount, venueTree, type ChooseNoteOptions } from './notes/choose-note.js';
+export {
+  chooseNote,
+  largestAmount,
+  orderReadyNotes,
+  venueTree,
+  type ChooseNoteOptions,
+} from './notes/choose-note.js';
 export { recoverDeposits, syncLeaves, syncShard } from './notes/ledger-sync.js';
 export { mergeCandidates, type MergeCandidatesParameters } from './notes/merge-candidates.js';
 export { refreshNoteStates } from './notes/note-states.js';

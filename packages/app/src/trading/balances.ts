@@ -1,5 +1,12 @@
 /** The wallet's balances per asset (usable, arriving, locked, settling) beside its funding account. */
-import { formatUnits, syncWallet, venueTree, type Client, type Wallet, type WalletNote } from '@nightjar/sdk';
+import {
+  formatUnits,
+  syncWallet,
+  orderReadyNotes,
+  type Client,
+  type Wallet,
+  type WalletNote,
+} from '@nightjar/sdk';
 import type { BalanceView } from '../api-types.js';
 import type { VenueSession } from '../venue.js';
 import type { Markets } from './markets.js';
@@ -57,9 +64,7 @@ export class Balances {
 
   /** Whether a note can back an order now: the engine's tree has it (as `chooseNote` asks) and no hold keeps it. */
   private async canBack(client: Client): Promise<(n: WalletNote) => boolean> {
-    const inTree = await venueTree(client, this.wallet.unspentNotes());
-    const hold = client.noteHold?.enabled ? client.noteHold : undefined;
-    return (n) => inTree(n) && (!hold || hold.ready(n, true));
+    return (await orderReadyNotes(client, this.wallet.unspentNotes())).usable;
   }
 
   /** Tells the balances soon (one frame for a burst of changes). */

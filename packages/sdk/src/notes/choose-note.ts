@@ -76,6 +76,20 @@ export async function venueTree(
   return (n) => n.leafIndex !== undefined && n.leafIndex < (counts.get(n.treeId) ?? 0);
 }
 
+/**
+ * Which of `notes` can back an order now: the venue's tree has it (`inTree`; an input proof is
+ * built against it) and, with a fresh-note hold, its hold has passed (`usable`).
+ */
+export async function orderReadyNotes(
+  client: Client,
+  notes: readonly WalletNote[],
+): Promise<{ inTree: (n: WalletNote) => boolean; usable: (n: WalletNote) => boolean }> {
+  const inTree = await venueTree(client, notes);
+  const hold = client.noteHold?.enabled ? client.noteHold : undefined;
+  // A deposit note on its fresh-note hold backs no order yet (notes/fresh-note-hold.ts).
+  return { inTree, usable: hold ? (n) => inTree(n) && hold.ready(n, true) : inTree };
+}
+
 /** Options of `chooseNote`: how long to wait for the venue's tree to have a note. */
 export interface ChooseNoteOptions {
   /** Longest wait (default 20 s: a deposit is finalized about 13 s after it lands). */
@@ -100,9 +114,7 @@ export async function chooseNote(
   const start = Date.now();
   for (;;) {
     const candidates = client.wallet.freeNotes(params.mint, { replacing: params.replacing });
-    const inTree = await venueTree(client, candidates);
-    // A deposit note on its fresh-note hold backs no order yet (notes/fresh-note-hold.ts).
-    const usable = hold ? (n: WalletNote) => inTree(n) && hold.ready(n, true) : inTree;
+    const { inTree, usable } = await orderReadyNotes(client, candidates);
     try {
       const chosen = selectFreeNote(client, { ...params, usable });
       // Reserved in the same tick it was chosen: a concurrent choice cannot take it too.
