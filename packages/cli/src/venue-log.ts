@@ -6,6 +6,7 @@
  * processes (the app, the demo traders) come through here too, each named by its component.
  */
 import { hostname } from 'node:os';
+import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
 import type { Readable } from 'node:stream';
 
@@ -83,15 +84,9 @@ export class VenueLog {
    */
   follow(stream: Readable | null | undefined, component: string, level: Level): void {
     if (!stream) return;
-    let buffered = '';
-    stream.on('data', (d) => {
-      buffered += String(d);
-      const lines = buffered.split('\n');
-      buffered = lines.pop() ?? '';
-      for (const line of lines) if (line.trim()) this.childLine(component, level, line);
-    });
-    stream.on('end', () => {
-      if (buffered.trim()) this.childLine(component, level, buffered);
+    // readline also gives the last line when the stream ends without a newline.
+    createInterface({ input: stream, crlfDelay: Infinity }).on('line', (line) => {
+      if (line.trim()) this.childLine(component, level, line);
     });
   }
 
