@@ -34,6 +34,7 @@ export { assetParameter, learnAsset, resolveAsset } from './core/assets.js';
 export { marketMints, mintDecimals } from './core/mint-decimals.js';
 export {
   chooseNote,
+  defaultBackingNote,
   largestAmount,
   orderReadyNotes,
   venueTree,

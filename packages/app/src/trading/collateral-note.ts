@@ -1,10 +1,9 @@
 /**
- * The note that would back an order, as the SDK's default choice makes it (a free note of exactly
- * the collateral, else the smallest larger one): an order is backed by ONE note, and the whole
- * note is out of use until the order ends. The ticket says so and offers a split to the order's
- * size first (`prepare_note: 'exact'`).
+ * The note that would back an order, as the SDK's default choice makes it (`defaultBackingNote`):
+ * an order is backed by ONE note, and the whole note is out of use until the order ends. The
+ * ticket says so and offers a split to the order's size first (`prepare_note: 'exact'`).
  */
-import { formatUnits, type Wallet } from '@nightjar/sdk';
+import { defaultBackingNote, formatUnits, type Wallet } from '@nightjar/sdk';
 
 /** The note's part of a preview, in the collateral asset. */
 export interface CollateralNote {
@@ -26,8 +25,7 @@ export function backingNote(
   decimals: number,
   asset: string,
 ): CollateralNote | undefined {
-  const free = wallet.freeNotes(mint);
-  const note = free.find((n) => n.amount === required) ?? free.find((n) => n.amount > required);
+  const note = defaultBackingNote(wallet.freeNotes(mint), required);
   if (!note || required <= 0n) return undefined;
   const whole = note.amount > required;
   const fmt = (v: bigint) => `${formatUnits(v, decimals)} ${asset}`;

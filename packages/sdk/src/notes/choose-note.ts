@@ -39,10 +39,18 @@ export function largestAmount(notes: readonly WalletNote[]): bigint {
   return notes.reduce((m, n) => (n.amount > m ? n.amount : m), 0n);
 }
 
+/**
+ * The note an order needing `required` is backed by when none is named: one of exactly `required`,
+ * else the first larger one (`freeNotes` lists them smallest first). The app's preview names it too.
+ */
+export function defaultBackingNote(free: readonly WalletNote[], required: bigint): WalletNote | undefined {
+  return free.find((n) => n.amount === required) ?? free.find((n) => n.amount > required);
+}
+
 function pick(free: readonly WalletNote[], params: NoteChoiceParameters): WalletNote | undefined {
   const note = params.commitment
     ? free.find((n) => n.commitment === params.commitment)
-    : (free.find((n) => n.amount === params.required) ?? free.find((n) => n.amount > params.required));
+    : defaultBackingNote(free, params.required);
   return note && note.amount >= params.required ? note : undefined;
 }
 
