@@ -15,6 +15,7 @@ import type { VerifyInputProof } from './orders/inline-order-check.js';
 import type { MatchProver, MatchVerifier } from './settlement/match-prover.js';
 import type { PipelineOptions } from './settlement/pipeline.js';
 import type { SettlementSeam } from './settlement/types.js';
+import type { MarketDirectory } from './market-directory.js';
 import type { StreamOptions } from './stream/options.js';
 import type { BootCertificate } from './tls.js';
 
@@ -25,6 +26,15 @@ export interface EngineOptions {
   host?: string;
   /** 0 picks a free port. */
   port?: number;
+  /**
+   * The symbols this engine is the single writer of (DESIGN 11); default every market on the
+   * ledger. Another engine's markets are listed (with its `base_url`) but never booked here.
+   */
+  markets?: readonly string[];
+  /** The base URL clients reach this engine at (its instruments' `base_url`); default its listen URL. */
+  publicUrl?: string;
+  /** The markets other engines of the venue serve, for `/instruments` (none by default). */
+  directory?: MarketDirectory;
   tokenTtlSeconds?: number;
   /** Wall clock in Unix ms (tests inject one to make token expiry exact). */
   now?: () => number;

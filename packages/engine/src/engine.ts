@@ -4,6 +4,7 @@
  * phases are named steps in `boot/` (core, then trading), then the routes and the listen here.
  */
 import { join } from 'node:path';
+import { listInstruments } from './market-directory.js';
 import { EvidenceFiles } from './attestation/evidence.js';
 import { AttestationService } from './attestation/service.js';
 import type { EngineContext } from './http/context.js';
@@ -38,6 +39,8 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     refreshSignerSet: () => chain.refreshVault(),
   });
 
+  // Known once the server listens (port 0 picks one), unless configured.
+  let ownUrl = options.publicUrl ?? '';
   const context: EngineContext = {
     bootSessionId,
     attestation: attestation.identity,
@@ -46,6 +49,8 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     ledger: options.ledger,
     chain,
     markets,
+    listedInstruments: async () =>
+      listInstruments(markets.all(), markets.own, ownUrl, (await options.directory?.peers()) ?? []),
     trees,
     accounts,
     publicReads: publicReadLimiter(options, now),
@@ -70,8 +75,10 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : (options.port ?? 8443);
 
+  const url = `https://${options.host ?? '127.0.0.1'}:${port}`;
+  if (ownUrl === '') ownUrl = url;
   return {
-    url: `https://${options.host ?? '127.0.0.1'}:${port}`,
+    url,
     port,
     bootSessionId,
     certificate,

@@ -173,6 +173,14 @@ export const instrumentCodec = object({
   min_order_size: required(u64()),
   fee_bps: required(u64()),
   trading_enabled: required(boolean()),
+  base_url: optional(
+    text({
+      maxLength: 2048,
+      pattern: '^https://[^\\s/?#]+(/[^\\s?#]*)?$',
+      description:
+        "The base URL of the engine that serves this market (DESIGN 11): orders for the symbol go there, after that engine's own transport attestation.",
+    }),
+  ),
 });
 /** `GET /instruments`: a bare array (DESIGN.md section 9: lists are returned directly). */
 export const instrumentListCodec = arrayOf(instrumentCodec, { maxItems: 1024 });

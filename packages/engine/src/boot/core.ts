@@ -45,7 +45,11 @@ export async function bootCore(options: EngineOptions): Promise<BootCore> {
   });
   const devAdmin = options.dev ? await accounts.ensureDevAdmin() : undefined;
   // The mirror's warnings go to the server's log, built below (they come only once it runs).
-  const views = await followLedger(options.ledger, (msg, fields) => app.log.warn(fields ?? {}, msg));
+  const views = await followLedger(
+    options.ledger,
+    (msg, fields) => app.log.warn(fields ?? {}, msg),
+    options.markets,
+  );
   const verifiers = await startVerifiers(options);
   const app = buildHttpServer({
     certificate,

@@ -18,11 +18,12 @@ export interface LedgerViews {
 export async function followLedger(
   ledger: LedgerClient,
   warn: (msg: string, fields?: object) => void,
+  ownMarkets?: readonly string[],
 ): Promise<LedgerViews> {
   const chain = new ChainView(ledger);
   await chain.start();
   chain.startPolling();
-  const markets = await MarketRegistry.load(ledger);
+  const markets = await MarketRegistry.load(ledger, ownMarkets);
   const trees = new TreeMirror(ledger);
   await trees.start(chain.numTrees);
   const notes = new NoteStateMirror(ledger, warn);

@@ -10,6 +10,7 @@ import type { AddressLimiter } from '../limits/address-limiter.js';
 import type { AttestationIdentity } from '../attestation/service.js';
 import type { ChainView } from '../chain-view.js';
 import type { MarketRegistry } from '../markets.js';
+import type { Instrument } from '@nightjar/protocol';
 import type { Intake } from '../orders/intake.js';
 import type { OrderRegistry } from '../orders/order-registry.js';
 import type { SettlementSeam } from '../settlement/types.js';
@@ -28,6 +29,8 @@ export interface EngineContext {
   ledger: LedgerClient;
   chain: ChainView;
   markets: MarketRegistry;
+  /** `/instruments`: every market of the venue, each with its serving engine's `base_url`. */
+  listedInstruments(): Promise<Instrument[]>;
   trees: TreeMirror;
   accounts: AccountService;
   /** Per-address bucket of the public reads that cost work (`/tree/root`), with the account bucket's weights. */

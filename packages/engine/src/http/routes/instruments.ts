@@ -1,13 +1,13 @@
-/** Public market metadata. */
+/** Public market metadata: every market of the venue, each with the base URL of its engine. */
 import { VenueError, type Instrument } from '@nightjar/protocol';
 import type { EngineContext } from '../context.js';
 import type { RouteHandlers } from '../register-routes.js';
 
 export function instrumentHandlers(ctx: EngineContext) {
   return {
-    instruments: async (): Promise<Instrument[]> => ctx.markets.list(),
+    instruments: (): Promise<Instrument[]> => ctx.listedInstruments(),
     instrument: async (req): Promise<Instrument> => {
-      const instrument = ctx.markets.get(req.params.symbol);
+      const instrument = (await ctx.listedInstruments()).find((i) => i.symbol === req.params.symbol);
       if (!instrument) throw new VenueError(1301, 'no such instrument');
       return instrument;
     },
