@@ -44,6 +44,12 @@ export interface SimulatedPlatformOptions {
   /** `<data dir>/attestation`; in memory only when omitted. */
   dir: string | undefined;
   composeHash: string;
+  /**
+   * The simulated Intel PKI's directory; default `<dir>/pki`. Engines and prover workers of one
+   * venue on the simulated platform share one (as real CVMs share Intel's root), so a client
+   * pins one root for every engine and an engine one root for its workers.
+   */
+  pkiDir?: string;
 }
 
 function firmwareEntry(imr: number, label: string): EventLogEntry {
@@ -117,7 +123,10 @@ export class SimulatedPlatform implements AttestationPlatform {
   static async open(options: SimulatedPlatformOptions): Promise<SimulatedPlatform> {
     if (!/^[0-9a-f]{64}$/.test(options.composeHash)) throw new Error('composeHash must be 32 bytes of hex');
     if (options.dir) ensurePrivateDir(options.dir);
-    const pki = await loadOrCreateSimulatedPki(options.dir ? join(options.dir, 'pki') : undefined);
+    if (options.pkiDir) ensurePrivateDir(options.pkiDir);
+    const pki = await loadOrCreateSimulatedPki(
+      options.pkiDir ?? (options.dir ? join(options.dir, 'pki') : undefined),
+    );
     return new SimulatedPlatform(pki, loadOrCreateIdentity(options.dir), options.composeHash);
   }
 
