@@ -1,119 +1,25 @@
 /**
  * Check (a): the quote carries the nonce this client sent, its certificate chains end at the
- * pinned root, `@phala/dcap-qvl` verifies it with its collateral (the same code a client of a real
- * CVM runs; only the root differs), and the TCB status is `UpToDate`.
+ * pinned root, `@phala/dcap-qvl` verifies it with its collateral, and the TCB status is
+ * `UpToDate`. The check itself lives in `@nightjar/protocol/attestation-checks` (the engine runs
+ * the same one on its prover workers); here its refusals become the client's error codes.
  */
-import { X509Certificate } from 'node:crypto';
-import { Quote, QuoteVerifier, type Collateral, type TDReport10 } from '@phala/dcap-qvl';
-import {
-  NIGHTJAR_ERROR__ATTESTATION_NONCE,
-  NIGHTJAR_ERROR__ATTESTATION_QUOTE,
-  NIGHTJAR_ERROR__ATTESTATION_ROOT,
-  NIGHTJAR_ERROR__ATTESTATION_TCB,
-  NightjarError,
-} from '../errors/index.js';
+import type { Quote, TDReport10 } from '@phala/dcap-qvl';
+import * as shared from '@nightjar/protocol/attestation-checks';
+import { asClientCheck } from './check-failure.js';
 
-export interface CheckQuoteParameters {
-  quote: Uint8Array;
-  /** The evidence's `report_data` field (hex). */
-  reportDataHex: string;
-  nonce: Uint8Array;
-  /** DCAP collateral: as the simulated platform serves it, or as fetched from a PCCS. */
-  collateral: Collateral | undefined;
-  /** The pinned platform root CA certificate, DER. */
-  rootCaDer: Uint8Array;
-  nowMs: number;
-}
-
-export interface CheckQuoteReturnType {
-  td: TDReport10;
-  tcbStatus: 'UpToDate';
-}
-
-const PEM = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
-
-function pemCerts(text: string): X509Certificate[] {
-  return (text.match(PEM) ?? []).map((p) => new X509Certificate(p));
-}
-
-/** The topmost certificate of a chain must be the pinned root or be signed by its key. */
-function checkChainRoot(chain: X509Certificate[], root: X509Certificate, what: string): void {
-  const top = chain.at(-1);
-  if (!top)
-    throw new NightjarError(NIGHTJAR_ERROR__ATTESTATION_ROOT, { detail: `${what}: no certificate chain` });
-  if (top.raw.equals(root.raw)) return;
-  if (top.checkIssued(root) && top.verify(root.publicKey)) return;
-  throw new NightjarError(NIGHTJAR_ERROR__ATTESTATION_ROOT, {
-    detail: `${what}: the chain does not end at the pinned root`,
-  });
-}
-
-export type CheckQuoteNonceParameters = Pick<CheckQuoteParameters, 'quote' | 'reportDataHex' | 'nonce'>;
+export type CheckQuoteParameters = shared.CheckQuoteParameters;
+export type CheckQuoteReturnType = shared.CheckQuoteReturnType;
+export type CheckQuoteNonceParameters = shared.CheckQuoteNonceParameters;
 
 /**
  * The cheap first part of (a): the quote parses as a TDX quote and carries this client's nonce.
  * Run before anything costs a round trip (a collateral fetch) or a signature check.
  */
 export function checkQuoteNonce(params: CheckQuoteNonceParameters): { parsed: Quote; td: TDReport10 } {
-  let parsed: Quote;
-  let td: TDReport10 | null;
-  try {
-    parsed = Quote.parse(Buffer.from(params.quote));
-    td = parsed.report.asTd10();
-  } catch (err) {
-    throw new NightjarError(NIGHTJAR_ERROR__ATTESTATION_QUOTE, {
-      detail: `the quote does not parse: ${(err as Error).message}`,
-    });
-  }
-  if (!td)
-    throw new NightjarError(NIGHTJAR_ERROR__ATTESTATION_QUOTE, { detail: 'the quote is not a TDX quote' });
-
-  // Evidence for anyone else's nonce proves nothing about this connection.
-  const reportData = Buffer.from(td.reportData);
-  if (
-    !reportData.subarray(0, 32).equals(Buffer.from(params.nonce)) ||
-    params.reportDataHex.toLowerCase() !== reportData.toString('hex')
-  )
-    throw new NightjarError(NIGHTJAR_ERROR__ATTESTATION_NONCE, {
-      detail: 'the quote does not carry the nonce this client sent',
-    });
-  return { parsed, td };
+  return asClientCheck(() => shared.checkQuoteNonce(params));
 }
 
 export function checkQuote(params: CheckQuoteParameters): CheckQuoteReturnType {
-  const { parsed, td } = checkQuoteNonce(params);
-  if (!params.collateral)
-    throw new NightjarError(NIGHTJAR_ERROR__ATTESTATION_QUOTE, {
-      detail: 'no DCAP collateral to verify the quote with',
-    });
-  let root: X509Certificate;
-  try {
-    root = new X509Certificate(Buffer.from(params.rootCaDer));
-  } catch {
-    throw new NightjarError(NIGHTJAR_ERROR__ATTESTATION_ROOT, {
-      detail: 'the pinned root is not a certificate',
-    });
-  }
-  // The PCK chain inside the quote (certification data type 5, inside type 6 for v4 quotes).
-  const certData = Buffer.from(parsed.authData.intoV3().certificationData.body).toString('latin1');
-  checkChainRoot(pemCerts(certData), root, 'PCK chain');
-  checkChainRoot(pemCerts(String(params.collateral.tcb_info_issuer_chain)), root, 'TCB info chain');
-  checkChainRoot(pemCerts(String(params.collateral.qe_identity_issuer_chain)), root, 'QE identity chain');
-
-  let status: string;
-  try {
-    const verifier = QuoteVerifier.newWithRootCa(Buffer.from(params.rootCaDer));
-    const report = verifier.verify(Buffer.from(params.quote), params.collateral, params.nowMs / 1000);
-    status = String(report.status);
-  } catch (err) {
-    const message = (err as Error).message;
-    const invalidStatus = /^TCB status is invalid: (.*)$/.exec(message);
-    if (invalidStatus)
-      throw new NightjarError(NIGHTJAR_ERROR__ATTESTATION_TCB, { tcbStatus: invalidStatus[1]! });
-    throw new NightjarError(NIGHTJAR_ERROR__ATTESTATION_QUOTE, {
-      detail: `the quote does not verify: ${message}`,
-    });
-  }
-  if (status !== 'UpToDate') throw new NightjarError(NIGHTJAR_ERROR__ATTESTATION_TCB, { tcbStatus: status });
-  return { td, tcbStatus: 'UpToDate' };
+  return asClientCheck(() => shared.checkQuote(params));
 }
