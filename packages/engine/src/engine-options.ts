@@ -3,7 +3,7 @@
  * running engine.
  */
 import type { FastifyServerOptions } from 'fastify';
-import type { BatcherStats, SnarkjsVerificationKey } from '@nightjar/crypto';
+import type { BatcherStats, SnarkjsVerificationKey, X25519KeyPair } from '@nightjar/crypto';
 import type { CircuitKeysInfo } from '@nightjar/protocol';
 import { DEFAULT_SLOT_MS, type LedgerClient } from '@nightjar/ledger';
 import type { CredentialHasherOptions } from './accounts/credential-hasher.js';
@@ -16,6 +16,7 @@ import type { MatchProver, MatchVerifier } from './settlement/match-prover.js';
 import type { PipelineOptions } from './settlement/pipeline.js';
 import type { SettlementSeam } from './settlement/types.js';
 import type { MarketDirectory } from './market-directory.js';
+import type { AttestedWorkers } from './prover-pool/types.js';
 import type { StreamOptions } from './stream/options.js';
 import type { BootCertificate } from './tls.js';
 
@@ -87,6 +88,12 @@ export interface EngineOptions {
     /** The quote budget of all callers together (default capacity 100, refill 20/s). */
     globalRateLimit?: { capacity: number; refillPerSecond: number };
   };
+  /**
+   * Remote `nightjar prover` workers (DESIGN 11): the engine admits a worker only after checks
+   * (a)–(d) of its attestation, and seals jobs only to admitted workers. Absent: proofs are made
+   * in process and `/prover/*` answers 404.
+   */
+  proverPool?: ProverPoolOptions;
   /** Per-address bucket of public reads (`/tree/root`); default the account bucket's 40 and 20/s. */
   publicReadRateLimit?: AddressRateLimit;
   logger?: FastifyServerOptions['logger'];
@@ -102,6 +109,19 @@ export interface EngineOptions {
 
 /** Default largest fill-push hold: two slots. */
 export const DEFAULT_FILL_PUSH_HOLD_MS = 2 * DEFAULT_SLOT_MS;
+
+export interface ProverPoolOptions {
+  /** `postgres://…` where the job queue lives (told to each admitted worker). */
+  queueUrl: string;
+  /** The prover releases pinned in this release's manifest; default `[computeProverComposeHash()]`. */
+  composeHashes?: readonly string[];
+  /** The platform root workers' quotes must chain to (DER); default this engine's simulated root. */
+  rootCa?: Uint8Array;
+  /** A worker's registration lapses after this long unless renewed (default 5 minutes). */
+  registrationTtlMs?: number;
+  /** Machines registered at once (default 256). */
+  maxWorkers?: number;
+}
 
 export interface AddressRateLimit {
   capacity: number;
@@ -125,6 +145,8 @@ export interface RunningEngine {
     /** Simulated platform only: the root CA certificate clients pin (DER, and its file). */
     rootCa?: { path: string | undefined; der: Uint8Array };
   };
+  /** With `proverPool`: the attested workers (what jobs are sealed to) and this boot's result key. */
+  proverPool?: { workers: AttestedWorkers; resultKeys: X25519KeyPair };
   /** The verifier workers' batching counters (undefined when proofs are checked inline). */
   verifierStats(): BatcherStats | undefined;
   /** Every method and path the HTTPS server answers, as Fastify registered them. */

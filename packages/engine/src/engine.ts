@@ -16,12 +16,14 @@ import { bootCore } from './boot/core.js';
 import { attestationLimiter, publicReadLimiter } from './boot/limiters.js';
 import { stopEngine } from './boot/stop.js';
 import { startTrading } from './boot/trading.js';
+import { proverRegistration } from './boot/prover-pool.js';
 import type { EngineOptions, RunningEngine } from './engine-options.js';
 
 export {
   DEFAULT_FILL_PUSH_HOLD_MS,
   type AddressRateLimit,
   type EngineOptions,
+  type ProverPoolOptions,
   type RunningEngine,
 } from './engine-options.js';
 
@@ -38,6 +40,8 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     signerSetSha256: () => chain.signerSetSha256,
     refreshSignerSet: () => chain.refreshVault(),
   });
+
+  const registration = proverRegistration(options, store.platform, bootSessionId, now);
 
   // Known once the server listens (port 0 picks one), unless configured.
   let ownUrl = options.publicUrl ?? '';
@@ -69,6 +73,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     service: attestation,
     evidence: new EvidenceFiles(store.attestationDir ? join(store.attestationDir, 'evidences') : undefined),
     limiter: attestationLimiter(options, now),
+    registration,
   });
   trading.stream.listen(app.server);
   await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 8443 });
@@ -90,6 +95,9 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       identity: attestation.identity,
       ...(store.platform.rootCa ? { rootCa: store.platform.rootCa } : {}),
     },
+    ...(registration
+      ? { proverPool: { workers: registration.registry, resultKeys: registration.resultKeys } }
+      : {}),
     verifierStats: () => core.verifiers.batcher?.stats(),
     servedRoutes: () => servedRoutes(app),
     close: () => stopEngine(options, core, trading),

@@ -5,6 +5,7 @@
  */
 import * as b from './bodies.js';
 import { ERROR_CATALOGUE, type ErrorCode } from './errors.js';
+import { proverChallengeCodec, proverEvidenceCodec, proverRegistrationCodec } from './prover-attestation.js';
 import { stringifyJson } from './json.js';
 import { API_VERSION } from './limits.js';
 import * as r from './responses.js';
@@ -42,6 +43,9 @@ const SCHEMAS: Record<string, Codec<unknown>> = {
   SettlementMetrics: r.settlementMetricsCodec,
   Transparency: r.transparencyCodec,
   TransportAttestation: r.transportAttestationCodec,
+  ProverChallenge: proverChallengeCodec,
+  ProverEvidence: proverEvidenceCodec,
+  ProverRegistration: proverRegistrationCodec,
   Attestation: r.attestationCodec,
   Error: r.errorEnvelopeCodec,
 };

@@ -50,6 +50,8 @@ export interface RouteDescriptor {
   readonly charge?: keyof typeof RATE_LIMIT.cost;
   readonly params?: readonly RouteParam[];
   readonly body?: Codec<unknown>;
+  /** A body limit above the server's default (bytes), for the few routes that take evidence. */
+  readonly bodyLimit?: number;
   readonly ok: { readonly status: number; readonly codec?: Codec<unknown>; readonly description?: string };
   /** The documented error codes (401 1101 is added to every non-public route, 500 5000 to all). */
   readonly errors: readonly ErrorCode[];

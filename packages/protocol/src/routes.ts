@@ -12,6 +12,7 @@ import {
   tokenRequestCodec,
 } from './bodies.js';
 import { LEAVES_PAGE_CAP } from './limits.js';
+import { PROVER_ROUTES } from './prover-routes.js';
 import * as r from './responses.js';
 import { tableEntries, type RouteDescriptor, type RouterRouteIds } from './route-descriptor.js';
 import { apiKey, hex, ORDER_ERRORS, orderId, treeId, uint } from './route-params.js';
@@ -167,6 +168,7 @@ export const VENUE_ROUTES = {
     ok: { status: 200, description: 'The file.' },
     errors: [1301],
   },
+  ...PROVER_ROUTES,
   instruments: {
     method: 'get',
     path: '/instruments',

@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { proverComposeHashOf } from '@nightjar/protocol';
 
 /** The repository root of this checkout (this file is packages/engine/src/attestation/). */
 export const RELEASE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
@@ -66,4 +67,13 @@ export function computeComposeHash(root: string = RELEASE_ROOT): string {
     cache.set(root, hash);
   }
   return hash;
+}
+
+/**
+ * A prover worker's compose hash for this release: SHA-256(`nightjar/prover-release/v1` ‖ the
+ * release's compose hash). The engine pins it for its workers; an engine's own quote (which
+ * replays to the release's compose hash) never passes as a worker's, nor a worker's as an engine's.
+ */
+export function computeProverComposeHash(root: string = RELEASE_ROOT): string {
+  return proverComposeHashOf(computeComposeHash(root));
 }

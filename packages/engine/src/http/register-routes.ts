@@ -72,6 +72,7 @@ export function registerRoutes(
       method: route.method.toUpperCase(),
       url: routerPath(route),
       ...hooksOf(doors, route),
+      ...(route.bodyLimit ? { bodyLimit: route.bodyLimit } : {}),
       handler:
         status === 200
           ? handle

@@ -8,6 +8,7 @@
  * - `operations.ts`: drain, settlement status and metrics, `/transparency`
  * - `accounts.ts`: tokens, account settings, admin account management; the bearer/admin guards
  * - `attestation.ts`: quotes and evidence files
+ * - `prover.ts`: prover workers' challenges and registration (engines with a prover pool)
  * - `front-doors.ts`: the guards and rate-limit buckets a route's `auth` and `charge` name
  *
  * `../register-routes.ts` registers them; `/v1/stream` is the stream's upgrade, not a handler here.
@@ -21,11 +22,15 @@ import { frontDoors } from './front-doors.js';
 import { instrumentHandlers } from './instruments.js';
 import { operationsHandlers } from './operations.js';
 import { orderHandlers } from './orders.js';
+import { proverHandlers, type ProverRoutesOptions } from './prover.js';
 import { systemHandlers } from './system.js';
 import { treeHandlers } from './tree.js';
 
 /** Every REST route's handler; leaving one out does not compile. */
-export function venueHandlers(ctx: EngineContext, attestation: AttestationRoutesOptions): RouteHandlers {
+export function venueHandlers(
+  ctx: EngineContext,
+  attestation: AttestationRoutesOptions & Pick<ProverRoutesOptions, 'registration'>,
+): RouteHandlers {
   return {
     ...systemHandlers(ctx),
     ...instrumentHandlers(ctx),
@@ -34,6 +39,7 @@ export function venueHandlers(ctx: EngineContext, attestation: AttestationRoutes
     ...operationsHandlers(ctx),
     ...accountHandlers(ctx.accounts),
     ...attestationHandlers(attestation),
+    ...proverHandlers({ registration: attestation.registration, limiter: attestation.limiter }),
   };
 }
 
@@ -41,7 +47,7 @@ export function venueHandlers(ctx: EngineContext, attestation: AttestationRoutes
 export function registerVenueRoutes(
   app: FastifyInstance,
   ctx: EngineContext,
-  attestation: AttestationRoutesOptions,
+  attestation: AttestationRoutesOptions & Pick<ProverRoutesOptions, 'registration'>,
 ): void {
   registerRoutes(app, frontDoors(ctx), venueHandlers(ctx, attestation));
 }

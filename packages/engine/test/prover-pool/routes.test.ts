@@ -1,0 +1,90 @@
+/**
+ * `GET /prover/challenge` and `POST /prover/register` over real HTTPS against an engine with a
+ * prover pool: a good worker is admitted and listed by the registry the queue seals jobs to; a bad
+ * one gets a 4xx naming the failed check and is never listed, so the engine has no key to seal it
+ * a witness with. Without a pool both routes answer 404.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { proverRegistrationCodec } from '@nightjar/protocol';
+import { computeComposeHash, SimulatedPlatform } from '../../src/index.js';
+import { startTestVenue, type TestVenue } from '@nightjar/testkit';
+import { sharedPki, startTestWorker, type TestWorker } from './helpers.js';
+
+describe('prover registration routes', () => {
+  const pki = sharedPki();
+  let v: TestVenue;
+  let bare: TestVenue;
+
+  beforeAll(async () => {
+    const platform = await SimulatedPlatform.open({
+      dir: undefined,
+      composeHash: computeComposeHash(),
+      pkiDir: pki.pkiDir,
+    });
+    v = await startTestVenue({
+      attestation: { platform, rateLimit: { capacity: 50, refillPerSecond: 1 } },
+      proverPool: { queueUrl: 'postgres://queue.test/nightjar' },
+    });
+    bare = await startTestVenue();
+  });
+  afterAll(async () => {
+    await v.close();
+    await bare.close();
+    pki.remove();
+  });
+
+  async function register(w: TestWorker) {
+    const challenge = await v.client.send('/prover/challenge');
+    expect(challenge.status).toBe(200);
+    const evidence = await w.evidence(challenge.body.nonce);
+    return v.client.send('/prover/register', { method: 'POST', body: evidence });
+  }
+
+  const listedKeys = () =>
+    v.engine.proverPool!.workers.list().map((w) => Buffer.from(w.sealingPublicKey).toString('hex'));
+
+  it('admits a worker of this venue running the pinned prover release', async () => {
+    const w = await startTestWorker({ pkiDir: pki.pkiDir });
+    const r = await register(w);
+    expect(r.status).toBe(200);
+    const reply = proverRegistrationCodec.parse(r.body);
+    expect(reply.worker_id).toBe(w.identity.workerId);
+    expect(reply.engine_id).toBe(v.engine.bootSessionId);
+    expect(reply.queue_url).toBe('postgres://queue.test/nightjar');
+    expect(reply.engine_public_key).toBe(
+      Buffer.from(v.engine.proverPool!.resultKeys.publicKey).toString('hex'),
+    );
+    expect(v.engine.proverPool!.workers.get(w.identity.workerId)).toBeDefined();
+    expect(listedKeys()).toContain(Buffer.from(w.identity.sealingKeys.publicKey).toString('hex'));
+  });
+
+  it('a worker whose attestation fails is never sent a witness: 403 naming the check, and no key to seal to', async () => {
+    // The engine's own release, not the prover's: check (c).
+    const impostor = await startTestWorker({ pkiDir: pki.pkiDir, composeHash: computeComposeHash() });
+    const r = await register(impostor);
+    expect(r.status).toBe(403);
+    expect(r.body.code).toBe(1150);
+    expect(r.body.message).toMatch(/check \(c\)/);
+    expect(v.engine.proverPool!.workers.get(impostor.identity.workerId)).toBeUndefined();
+    expect(listedKeys()).not.toContain(Buffer.from(impostor.identity.sealingKeys.publicKey).toString('hex'));
+  });
+
+  it('refuses a spent nonce before verifying any quote, and a malformed body with 400', async () => {
+    const w = await startTestWorker({ pkiDir: pki.pkiDir });
+    const challenge = await v.client.send('/prover/challenge');
+    const evidence = await w.evidence(challenge.body.nonce);
+    expect((await v.client.send('/prover/register', { method: 'POST', body: evidence })).status).toBe(200);
+    const replay = await v.client.send('/prover/register', { method: 'POST', body: evidence });
+    expect(replay.status).toBe(403);
+    expect(replay.body.message).toMatch(/check \(a\)/);
+    const malformed = await v.client.send('/prover/register', { method: 'POST', body: { nonce: 'zz' } });
+    expect(malformed.status).toBe(400);
+  });
+
+  it('answers 404 on an engine without a prover pool', async () => {
+    expect((await bare.client.send('/prover/challenge')).status).toBe(404);
+    const r = await bare.client.send('/prover/register', { method: 'POST', body: {} });
+    expect(r.status).toBe(404);
+    expect(bare.engine.proverPool).toBeUndefined();
+  });
+});
