@@ -31,6 +31,8 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
   const core = await bootCore(options);
   const { now, app, certificate, bootSessionId, accounts, store } = core;
   const { chain, markets, trees } = core.views;
+  // Before trading starts, so that the pool's prover can take the registry (the workers it seals to).
+  const registration = proverRegistration(options, store.platform, bootSessionId, now);
   const trading = await startTrading(options, core);
   const { settlement, drain, gate } = trading;
   const attestation = new AttestationService({
@@ -40,8 +42,6 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     signerSetSha256: () => chain.signerSetSha256,
     refreshSignerSet: () => chain.refreshVault(),
   });
-
-  const registration = proverRegistration(options, store.platform, bootSessionId, now);
 
   // Known once the server listens (port 0 picks one), unless configured.
   let ownUrl = options.publicUrl ?? '';

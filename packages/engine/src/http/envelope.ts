@@ -4,7 +4,7 @@
  * way of sending it. The error handler and Fastify's `frameworkErrors` both end here.
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { stringifyJson, VenueError } from '@nightjar/protocol';
+import { PROVER_EVIDENCE_MAX_BYTES, stringifyJson, VenueError } from '@nightjar/protocol';
 import { padReply } from '../wire/pad-response.js';
 
 /** Largest request body: a modify (two orders' worth of hex) is about 3 KiB. */
@@ -24,7 +24,10 @@ export function venueErrorOf(err: unknown): VenueError | undefined {
     case 'FST_ERR_MAX_PARAM_LENGTH':
       return new VenueError(1001, `path parameter longer than ${MAX_PARAM_LENGTH} characters`);
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new VenueError(1000, `body larger than ${MAX_BODY_BYTES} bytes`);
+      return new VenueError(
+        1000,
+        `body larger than ${MAX_BODY_BYTES} bytes (prover evidence: ${PROVER_EVIDENCE_MAX_BYTES})`,
+      );
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new VenueError(1000, 'Content-Type must be application/json');
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':

@@ -5,9 +5,9 @@
  * a witness with. Without a pool both routes answer 404.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { proverRegistrationCodec } from '@nightjar/protocol';
+import { PROVER_EVIDENCE_MAX_BYTES, proverRegistrationCodec, stringifyJson } from '@nightjar/protocol';
 import { computeComposeHash, SimulatedPlatform } from '../../src/index.js';
-import { startTestVenue, type TestVenue } from '@nightjar/testkit';
+import { HttpsClient, startTestVenue, type TestVenue } from '@nightjar/testkit';
 import { sharedPki, startTestWorker, type TestWorker } from './helpers.js';
 
 describe('prover registration routes', () => {
@@ -79,6 +79,31 @@ describe('prover registration routes', () => {
     expect(replay.body.message).toMatch(/check \(a\)/);
     const malformed = await v.client.send('/prover/register', { method: 'POST', body: { nonce: 'zz' } });
     expect(malformed.status).toBe(400);
+  });
+
+  it('takes evidence above the default body limit, and refuses a body over its own before parsing it', async () => {
+    const w = await startTestWorker({ pkiDir: pki.pkiDir });
+    const challenge = await v.client.send('/prover/challenge');
+    const evidence = await w.evidence(challenge.body.nonce);
+    expect(stringifyJson(evidence).length).toBeGreaterThan(16 * 1024);
+    const huge = { ...evidence, quote: 'ab'.repeat(PROVER_EVIDENCE_MAX_BYTES / 2) };
+    const r = await v.client.send('/prover/register', { method: 'POST', body: huge });
+    expect(r.status).toBe(400);
+    expect(r.body.code).toBe(1000);
+    expect(r.body.message).toMatch(/body larger than/);
+    expect(v.engine.proverPool!.workers.get(w.identity.workerId)).toBeUndefined();
+  });
+
+  it('charges challenges to the caller address like the quote routes', async () => {
+    const flood = new HttpsClient(v.engine.url, v.engine.certificate.certPem, '127.0.0.9');
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 60; i++) statuses.push((await flood.send('/prover/challenge')).status);
+      expect(statuses).toContain(429);
+      expect(statuses[0]).toBe(200);
+    } finally {
+      flood.close();
+    }
   });
 
   it('answers 404 on an engine without a prover pool', async () => {

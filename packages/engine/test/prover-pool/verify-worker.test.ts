@@ -78,6 +78,13 @@ describe('prover worker attestation (a)–(d)', () => {
     expectUnlisted(other);
   });
 
+  it('(a) refuses an unknown nonce before it parses the quote', async () => {
+    const evidence = { ...(await fresh()), nonce: randomBytes(32).toString('hex'), quote: '00' };
+    const refused = refusalOf(() => engine.verify(evidence));
+    expect(refused.check).toBe('a');
+    expect(refused.reason).toMatch(/not issued by this engine/);
+  });
+
   it('(a) refuses a nonce used once already', async () => {
     const other = await startTestWorker({ pkiDir: pki.pkiDir });
     const evidence = await fresh(other);
