@@ -9,9 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateX25519KeyPair } from '@nightjar/crypto';
-import { computeComposeHash, SimulatedPlatform } from '@nightjar/engine';
+import { computeComposeHash, computeProverComposeHash, SimulatedPlatform } from '@nightjar/engine';
 import { isNightjarError, NIGHTJAR_ERROR__ATTESTATION_COMPOSE_HASH } from '@nightjar/sdk';
 import { startTestVenue, type TestVenue } from '@nightjar/testkit';
+import { startFakeDstackAgent } from '@nightjar/testkit/fixtures';
 import { openWorkerPlatform, registerWithEngine } from '../src/prover/register-with-engine.js';
 
 describe('registerWithEngine', () => {
@@ -77,5 +78,19 @@ describe('registerWithEngine', () => {
     } finally {
       register.close();
     }
+  });
+
+  it('opens the dstack guest agent in a CVM, the simulated platform otherwise', async () => {
+    const td = await SimulatedPlatform.open({ dir: undefined, composeHash: '11'.repeat(32) });
+    const socket = join(root, 'dstack.sock');
+    const agent = await startFakeDstackAgent(socket, td);
+    try {
+      const cvm = await openWorkerPlatform({ dataDir: undefined, kind: 'dstack', dstackEndpoint: socket });
+      expect([cvm.kind, cvm.composeHash]).toEqual(['dstack', td.composeHash]);
+    } finally {
+      await agent.close();
+    }
+    const dev = await openWorkerPlatform({ dataDir: join(root, 'dev-worker'), pkiDir });
+    expect([dev.kind, dev.composeHash]).toEqual(['simulated', computeProverComposeHash()]);
   });
 });

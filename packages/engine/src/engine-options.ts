@@ -3,6 +3,7 @@
  * running engine.
  */
 import type { FastifyServerOptions } from 'fastify';
+import type { Collateral } from '@phala/dcap-qvl';
 import type { BatcherStats, SnarkjsVerificationKey, X25519KeyPair } from '@nightjar/crypto';
 import type { CircuitKeysInfo } from '@nightjar/protocol';
 import { DEFAULT_SLOT_MS, type LedgerClient } from '@nightjar/ledger';
@@ -121,6 +122,8 @@ export interface ProverPoolOptions {
   registrationTtlMs?: number;
   /** Machines registered at once (default 256). */
   maxWorkers?: number;
+  /** The engine's own DCAP collateral source for workers' quotes (needed for real CVMs). */
+  fetchCollateral?: (quote: Uint8Array) => Promise<Collateral>;
 }
 
 export interface AddressRateLimit {

@@ -10,6 +10,7 @@ import type { X25519KeyPair } from '@nightjar/crypto';
 import {
   buildWorkerEvidence,
   computeProverComposeHash,
+  DstackPlatform,
   SimulatedPlatform,
   type AttestationPlatform,
   type RegisterWorker,
@@ -80,10 +81,19 @@ export function registerWithEngine(params: RegisterWithEngineParameters): Engine
 }
 
 /**
- * The worker's platform in development: simulated, its identity under `<worker data dir>/attestation`,
- * running the prover release, under the venue's shared simulated PKI (one pinned root).
+ * The worker's platform. In development (default) simulated, its identity under
+ * `<worker data dir>/attestation`, running the prover release, under the venue's shared simulated
+ * PKI (one pinned root); in a real CVM the dstack guest agent, whose compose hash is the CVM's (the
+ * engine must pin it in `proverPool.composeHashes`, and fetch collateral with `fetchCollateral`).
  */
-export function openWorkerPlatform(params: { dataDir: string | undefined; pkiDir?: string }) {
+export function openWorkerPlatform(params: {
+  dataDir: string | undefined;
+  pkiDir?: string;
+  kind?: 'simulated' | 'dstack';
+  dstackEndpoint?: string;
+}): Promise<AttestationPlatform> {
+  if (params.kind === 'dstack')
+    return DstackPlatform.open(params.dstackEndpoint ? { endpoint: params.dstackEndpoint } : {});
   return SimulatedPlatform.open({
     dir: params.dataDir ? join(params.dataDir, 'attestation') : undefined,
     composeHash: computeProverComposeHash(),

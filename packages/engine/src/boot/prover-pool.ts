@@ -26,5 +26,6 @@ export function proverRegistration(
     now,
     ...(pool.registrationTtlMs !== undefined ? { registrationTtlMs: pool.registrationTtlMs } : {}),
     ...(pool.maxWorkers !== undefined ? { maxWorkers: pool.maxWorkers } : {}),
+    ...(pool.fetchCollateral ? { fetchCollateral: pool.fetchCollateral } : {}),
   });
 }

@@ -44,10 +44,13 @@ export interface VerifyWorkerEvidenceParameters {
   rootCaDer: Uint8Array;
   /** The prover releases the engine's release manifest pins (64 hex each). */
   composeHashes: readonly string[];
+  /** The engine's own collateral for this quote (from its PCCS): used instead of the worker's. */
+  collateral?: Collateral;
   nowMs: number;
 }
 
-function checked<T>(check: WorkerCheck, run: () => T): T {
+/** Runs a shared check, rethrowing its refusal as this check's. */
+export function checkedAs<T>(check: WorkerCheck, run: () => T): T {
   try {
     return run();
   } catch (err) {
@@ -84,12 +87,12 @@ export interface VerifiedWorker {
 export function verifyWorkerEvidence(params: VerifyWorkerEvidenceParameters): VerifiedWorker {
   const { evidence } = params;
   // (a)
-  const { td } = checked('a', () =>
+  const { td } = checkedAs('a', () =>
     checkQuote({
       quote: Buffer.from(evidence.quote, 'hex'),
       reportDataHex: evidence.report_data,
       nonce: Buffer.from(evidence.nonce, 'hex'),
-      collateral: evidence.collateral as Collateral | undefined,
+      collateral: params.collateral ?? (evidence.collateral as Collateral | undefined),
       rootCaDer: params.rootCaDer,
       nowMs: params.nowMs,
     }),
@@ -97,7 +100,7 @@ export function verifyWorkerEvidence(params: VerifyWorkerEvidenceParameters): Ve
   // (b)
   const manifest = checkWorkerManifest(evidence, td.reportData);
   // (c)
-  const { composeHash } = checked('c', () =>
+  const { composeHash } = checkedAs('c', () =>
     checkEventLog({ eventLog: evidence.event_log, rtmr3: td.rtMr3, composeHash: params.composeHashes }),
   );
   // (d)

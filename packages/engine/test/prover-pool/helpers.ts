@@ -49,9 +49,9 @@ export async function startTestWorker(
 }
 
 /** The refusal `run` throws (fails the test when it does not throw one). */
-export function refusalOf(run: () => unknown): WorkerRefusedError {
+export async function refusalOf(run: () => Promise<unknown>): Promise<WorkerRefusedError> {
   try {
-    run();
+    await run();
   } catch (err) {
     if (err instanceof WorkerRefusedError) return err;
     throw err;

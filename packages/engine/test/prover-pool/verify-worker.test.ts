@@ -48,7 +48,7 @@ describe('prover worker attestation (a)–(d)', () => {
     const evidence = await fresh();
     const manifest = decodeProverManifest(Buffer.from(evidence.manifest_bytes, 'hex'));
     expect(manifest.sealing_public_key).toBe(evidence.sealing_public_key);
-    const reply = engine.register(evidence);
+    const reply = await engine.register(evidence);
     expect(reply).toEqual({
       worker_id: worker.identity.workerId,
       engine_public_key: Buffer.from(engine.resultKeys.publicKey).toString('hex'),
@@ -66,7 +66,7 @@ describe('prover worker attestation (a)–(d)', () => {
   async function refusal(edit: (e: ProverEvidenceBody) => ProverEvidenceBody = (e) => e, w?: TestWorker) {
     const other = w ?? (await startTestWorker({ pkiDir: pki.pkiDir }));
     const evidence = edit(await fresh(other));
-    const refused = refusalOf(() => engine.verify(evidence));
+    const refused = await refusalOf(() => engine.verify(evidence));
     expectUnlisted(other);
     return refused;
   }
@@ -74,13 +74,13 @@ describe('prover worker attestation (a)–(d)', () => {
   it('(a) refuses a nonce this engine never issued', async () => {
     const other = await startTestWorker({ pkiDir: pki.pkiDir });
     const evidence = await other.evidence(randomBytes(32).toString('hex'));
-    expect(refusalOf(() => engine.verify(evidence)).check).toBe('a');
+    expect((await refusalOf(() => engine.verify(evidence))).check).toBe('a');
     expectUnlisted(other);
   });
 
   it('(a) refuses an unknown nonce before it parses the quote', async () => {
     const evidence = { ...(await fresh()), nonce: randomBytes(32).toString('hex'), quote: '00' };
-    const refused = refusalOf(() => engine.verify(evidence));
+    const refused = await refusalOf(() => engine.verify(evidence));
     expect(refused.check).toBe('a');
     expect(refused.reason).toMatch(/not issued by this engine/);
   });
@@ -88,8 +88,8 @@ describe('prover worker attestation (a)–(d)', () => {
   it('(a) refuses a nonce used once already', async () => {
     const other = await startTestWorker({ pkiDir: pki.pkiDir });
     const evidence = await fresh(other);
-    engine.verify(evidence);
-    const again = refusalOf(() => engine.verify(evidence));
+    await engine.verify(evidence);
+    const again = await refusalOf(() => engine.verify(evidence));
     expect(again.check).toBe('a');
     expect(again.reason).toMatch(/was used/);
   });
@@ -105,7 +105,7 @@ describe('prover worker attestation (a)–(d)', () => {
     });
     const evidence = await worker.evidence(clocked.challenge().nonce);
     now += 61_000;
-    expect(refusalOf(() => clocked.verify(evidence)).check).toBe('a');
+    expect((await refusalOf(() => clocked.verify(evidence))).check).toBe('a');
     expect(clocked.registry.list()).toHaveLength(0);
   });
 
@@ -174,6 +174,6 @@ describe('prover worker attestation (a)–(d)', () => {
 
   it('answers a refusal over the wire as 403 1150 with the check letter', async () => {
     const evidence = await (await startTestWorker()).evidence(engine.challenge().nonce);
-    expect(() => engine.register(evidence)).toThrow(/attestation check \(a\) failed/);
+    await expect(engine.register(evidence)).rejects.toThrow(/attestation check \(a\) failed/);
   });
 });
