@@ -30,6 +30,6 @@ export const PROVER_ROUTES = {
     body: proverEvidenceCodec,
     bodyLimit: PROVER_EVIDENCE_MAX_BYTES,
     ok: { status: 200, codec: proverRegistrationCodec },
-    errors: [1001, 1150, 1301, 1401],
+    errors: [1001, 1150, 1301, 1401, 5001],
   },
 } as const satisfies Record<string, RouteDescriptor>;
