@@ -47,7 +47,8 @@ import {
 import { TokenDenylist } from './denylist.js';
 import type { AccountLimiter } from '../limits/account-limiter.js';
 import { RateLimiter } from '../limits/rate-limiter.js';
-import { storeUnavailable, type AccountRow, type AccountStore } from './store.js';
+import { storeUnavailable } from '../pg/health.js';
+import type { AccountRow, AccountStore } from './store.js';
 import { AccountCache } from './account-cache.js';
 import { AccountSync, type AccountEvent } from './account-sync.js';
 import { TokenCodec, TOKEN_LENGTH } from './tokens.js';

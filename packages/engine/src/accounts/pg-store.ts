@@ -5,9 +5,9 @@
  * every engine. The "first admin" and "last enabled admin" rules are checked and written in one
  * transaction under an advisory lock, so two engines racing cannot both pass them.
  */
-import { ACCOUNTS_CHANNEL, PgChangeFeed } from '../pg/change-feed.js';
 import type { PgHealth } from '../pg/health.js';
 import { inTransaction, type PgClient, type PgPool } from '../pg/pool.js';
+import { ACCOUNTS_CHANNEL, PgChangeFeed } from './pg-change-feed.js';
 import type { AccountRow, AccountStore, RevokedToken, StoreWatcher } from './store.js';
 
 /** The advisory lock the admin rules hold ("nj-admin" in ASCII, as a 64-bit integer). */

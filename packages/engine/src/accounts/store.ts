@@ -5,12 +5,6 @@
  * the revoked-token denylist (each row kept until its token would have expired anyway). The token
  * MAC key is never here (token-key.ts). A store does no caching; {@link AccountService} does.
  */
-import { VenueError } from '@nightjar/protocol';
-
-/** What a request gets while a shared store is unreachable (503). */
-export function storeUnavailable(): VenueError {
-  return new VenueError(5001, 'account store unavailable; new trading paused');
-}
 
 export interface AccountRow {
   accountId: string;

@@ -5,7 +5,11 @@
  * reconnected and reloaded what it may have missed, so no request is answered from a stale cache.
  */
 import { VenueError } from '@nightjar/protocol';
-import { storeUnavailable } from '../accounts/store.js';
+
+/** What a request gets while a shared store is unreachable (503). */
+export function storeUnavailable(): VenueError {
+  return new VenueError(5001, 'account store unavailable; new trading paused');
+}
 
 export class PgHealth {
   private down = false;

@@ -120,4 +120,25 @@ describe('accounts shared by two engines on one PostgreSQL', () => {
     expect(a.stats().accounts).toBe(1);
     expect(b.stats().accounts).toBe(1);
   });
+
+  it('catches up on a change it missed once its lost change feed reconnects', async () => {
+    const { a, b } = await twoEngines();
+    const user = await a.createAccount();
+    await pollUntil(() => b.stats().accounts === 1, 'B to learn the account');
+    const token = (await b.login(user)).access_token;
+    const events: AccountEvent[] = [];
+    b.onChange((e) => events.push(e));
+    const db = engines.pool();
+    // A change whose notification never came (made while the feeds were down, say)...
+    await db.query('UPDATE accounts SET enabled = false WHERE account_id = $1', [user.account_id]);
+    expect(b.authenticateToken(token).accountId).toBe(user.account_id);
+    // ...is caught up when the feed's connection is lost and made again.
+    const cut = await db.query(
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = 'LISTEN nightjar_accounts'`,
+    );
+    expect(cut.rowCount).toBe(2);
+    await pollUntil(() => events.length > 0, 'B to reload after reconnecting');
+    expect(events).toEqual([{ type: 'disabled', accountId: user.account_id }]);
+    expect(await codeOf(() => b.authenticateToken(token))).toBe(1150);
+  });
 });

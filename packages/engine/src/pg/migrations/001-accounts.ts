@@ -2,7 +2,7 @@
  * Version 1: the shared accounts (accounts/pg-store.ts) and the shared rate-limit buckets
  * (limits/pg-rate-limiter.ts). The token MAC key is never stored here: each engine keeps its own.
  */
-import type { Migration } from './index.js';
+import type { Migration } from './migration.js';
 
 export const ACCOUNTS_MIGRATION: Migration = {
   version: 1,

@@ -3,12 +3,8 @@
  * migration is never edited.
  */
 import { ACCOUNTS_MIGRATION } from './001-accounts.js';
+import type { Migration } from './migration.js';
 
-export interface Migration {
-  version: number;
-  /** Short and unique, for `schema_migrations.name`. */
-  name: string;
-  sql: string;
-}
+export type { Migration };
 
 export const MIGRATIONS: readonly Migration[] = [ACCOUNTS_MIGRATION];

@@ -6,8 +6,8 @@
  * then is the store marked up.
  */
 import pg from 'pg';
-import type { StoreChange, StoreWatcher } from '../accounts/store.js';
-import type { PgHealth } from './health.js';
+import type { PgHealth } from '../pg/health.js';
+import type { StoreChange, StoreWatcher } from './store.js';
 
 export const ACCOUNTS_CHANNEL = 'nightjar_accounts';
 const MIN_BACKOFF_MS = 100;
