@@ -1,4 +1,5 @@
 /** Account services and limiters on a test's PostgreSQL server, as engines open them. */
+import { vi } from 'vitest';
 import { AccountService, type AccountServiceOptions } from '../src/accounts/account-service.js';
 import { PgAccountStore } from '../src/accounts/pg-store.js';
 import { PgRateLimiter, type PgRateLimiterOptions } from '../src/limits/pg-rate-limiter.js';
@@ -42,13 +43,14 @@ export class PgEngines {
 export async function pollUntil(
   condition: () => boolean | Promise<boolean>,
   what: string,
-  timeoutMs = 10_000,
+  timeout = 10_000,
 ): Promise<void> {
-  const deadline = performance.now() + timeoutMs;
-  while (!(await condition())) {
-    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  await vi.waitFor(
+    async () => {
+      if (!(await condition())) throw new Error(`timed out waiting for ${what}`);
+    },
+    { timeout, interval: 20 },
+  );
 }
 
 /** The venue error code `fn` throws, if any. */

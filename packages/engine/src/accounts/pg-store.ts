@@ -8,23 +8,17 @@
 import type { PgHealth } from '../pg/health.js';
 import { inTransaction, type PgClient, type PgPool } from '../pg/pool.js';
 import { ACCOUNTS_CHANNEL, PgChangeFeed } from './pg-change-feed.js';
-import type { AccountRow, AccountStore, RevokedToken, StoreWatcher } from './store.js';
+import {
+  accountFromColumns,
+  type AccountColumns,
+  type AccountRow,
+  type AccountStore,
+  type RevokedToken,
+  type StoreWatcher,
+} from './store.js';
 
 /** The advisory lock the admin rules hold ("nj-admin" in ASCII, as a 64-bit integer). */
 const ADMIN_RULE_LOCK = 0x6e6a2d61646d696en.toString();
-
-interface AccountPgRow {
-  account_id: string;
-  api_key: string;
-  api_secret_hash: string;
-  passphrase_hash: string;
-  is_admin: boolean;
-  enabled: boolean;
-  label: string | null;
-  tokens_valid_after_s: string;
-  cancel_on_disconnect_default: boolean;
-  created_at_ms: string;
-}
 
 interface RevokedPgRow {
   jti: string;
@@ -38,21 +32,6 @@ const INSERT = `INSERT INTO accounts (account_id, api_key, api_secret_hash, pass
 /** Wraps a row-changing statement that RETURNs account_id so it also notifies, atomically. */
 const notifyingAccount = (sql: string, extra = '') =>
   `WITH changed AS (${sql}) SELECT pg_notify('${ACCOUNTS_CHANNEL}', 'a:' || account_id)${extra} FROM changed`;
-
-function toRow(r: AccountPgRow): AccountRow {
-  return {
-    accountId: r.account_id,
-    apiKey: r.api_key,
-    apiSecretHash: r.api_secret_hash,
-    passphraseHash: r.passphrase_hash,
-    isAdmin: r.is_admin,
-    enabled: r.enabled,
-    label: r.label,
-    tokensValidAfterS: Number(r.tokens_valid_after_s),
-    cancelOnDisconnectDefault: r.cancel_on_disconnect_default,
-    createdAtMs: Number(r.created_at_ms),
-  };
-}
 
 function toRevoked(r: RevokedPgRow): RevokedToken {
   return { jti: r.jti, accountId: r.account_id, expiresAtMs: Number(r.expires_at_ms) };
@@ -93,17 +72,17 @@ export class PgAccountStore implements AccountStore {
   listAccounts(): Promise<AccountRow[]> {
     return this.health.guard(async () =>
       (
-        await this.pool.query<AccountPgRow>('SELECT * FROM accounts ORDER BY created_at_ms, account_id')
-      ).rows.map(toRow),
+        await this.pool.query<AccountColumns>('SELECT * FROM accounts ORDER BY created_at_ms, account_id')
+      ).rows.map(accountFromColumns),
     );
   }
 
   getAccount(accountId: string): Promise<AccountRow | undefined> {
     return this.health.guard(async () => {
-      const r = await this.pool.query<AccountPgRow>('SELECT * FROM accounts WHERE account_id = $1', [
+      const r = await this.pool.query<AccountColumns>('SELECT * FROM accounts WHERE account_id = $1', [
         accountId,
       ]);
-      return r.rows[0] === undefined ? undefined : toRow(r.rows[0]);
+      return r.rows[0] === undefined ? undefined : accountFromColumns(r.rows[0]);
     });
   }
 

@@ -4,20 +4,13 @@
  * for the shared PostgreSQL store's sake.
  */
 import type { SqliteDb as Database } from '@nightjar/ledger';
-import type { AccountRow, AccountStore, RevokedToken } from './store.js';
-
-interface AccountSqlRow {
-  account_id: string;
-  api_key: string;
-  api_secret_hash: string;
-  passphrase_hash: string;
-  is_admin: number;
-  enabled: number;
-  label: string | null;
-  tokens_valid_after_s: number;
-  cancel_on_disconnect_default: number;
-  created_at_ms: number;
-}
+import {
+  accountFromColumns,
+  type AccountColumns,
+  type AccountRow,
+  type AccountStore,
+  type RevokedToken,
+} from './store.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS accounts (
@@ -60,21 +53,6 @@ function dropLegacyTokenKey(db: Database): void {
   if (db.pragma('journal_mode', { simple: true }) === 'wal') db.pragma('wal_checkpoint(TRUNCATE)');
 }
 
-function toRow(r: AccountSqlRow): AccountRow {
-  return {
-    accountId: r.account_id,
-    apiKey: r.api_key,
-    apiSecretHash: r.api_secret_hash,
-    passphraseHash: r.passphrase_hash,
-    isAdmin: r.is_admin === 1,
-    enabled: r.enabled === 1,
-    label: r.label,
-    tokensValidAfterS: r.tokens_valid_after_s,
-    cancelOnDisconnectDefault: r.cancel_on_disconnect_default === 1,
-    createdAtMs: r.created_at_ms,
-  };
-}
-
 export class SqliteAccountStore implements AccountStore {
   readonly available = true;
   private readonly stmts;
@@ -89,8 +67,8 @@ export class SqliteAccountStore implements AccountStore {
          VALUES (@account_id, @api_key, @api_secret_hash, @passphrase_hash, @is_admin, @enabled, @label,
            @tokens_valid_after_s, @cancel_on_disconnect_default, @created_at_ms)`,
       ),
-      all: db.prepare<[], AccountSqlRow>(`SELECT * FROM accounts ORDER BY created_at_ms, account_id`),
-      byId: db.prepare<[string], AccountSqlRow>(`SELECT * FROM accounts WHERE account_id = ?`),
+      all: db.prepare<[], AccountColumns>(`SELECT * FROM accounts ORDER BY created_at_ms, account_id`),
+      byId: db.prepare<[string], AccountColumns>(`SELECT * FROM accounts WHERE account_id = ?`),
       insertFirstAdmin: db.prepare(
         `INSERT INTO accounts (account_id, api_key, api_secret_hash, passphrase_hash, is_admin, enabled, label,
            tokens_valid_after_s, cancel_on_disconnect_default, created_at_ms)
@@ -131,12 +109,12 @@ export class SqliteAccountStore implements AccountStore {
   }
 
   async listAccounts(): Promise<AccountRow[]> {
-    return this.stmts.all.all().map(toRow);
+    return this.stmts.all.all().map(accountFromColumns);
   }
 
   async getAccount(accountId: string): Promise<AccountRow | undefined> {
     const r = this.stmts.byId.get(accountId);
-    return r === undefined ? undefined : toRow(r);
+    return r === undefined ? undefined : accountFromColumns(r);
   }
 
   async disableUnlessLastAdmin(accountId: string): Promise<boolean> {
@@ -149,7 +127,8 @@ export class SqliteAccountStore implements AccountStore {
 
   async raiseTokensValidAfter(accountId: string, seconds: number): Promise<number> {
     this.stmts.raiseValidAfter.run(seconds, accountId);
-    return this.stmts.byId.get(accountId)?.tokens_valid_after_s ?? seconds;
+    const row = this.stmts.byId.get(accountId);
+    return row === undefined ? seconds : accountFromColumns(row).tokensValidAfterS;
   }
 
   async setCancelOnDisconnectDefault(accountId: string, value: boolean): Promise<void> {

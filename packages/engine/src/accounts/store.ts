@@ -20,6 +20,38 @@ export interface AccountRow {
   createdAtMs: number;
 }
 
+/**
+ * An `accounts` row as either database returns it: SQLite's 0/1 integers, PostgreSQL's booleans
+ * and bigints (as strings).
+ */
+export interface AccountColumns {
+  account_id: string;
+  api_key: string;
+  api_secret_hash: string;
+  passphrase_hash: string;
+  is_admin: boolean | number;
+  enabled: boolean | number;
+  label: string | null;
+  tokens_valid_after_s: number | string;
+  cancel_on_disconnect_default: boolean | number;
+  created_at_ms: number | string;
+}
+
+export function accountFromColumns(c: AccountColumns): AccountRow {
+  return {
+    accountId: c.account_id,
+    apiKey: c.api_key,
+    apiSecretHash: c.api_secret_hash,
+    passphraseHash: c.passphrase_hash,
+    isAdmin: Boolean(c.is_admin),
+    enabled: Boolean(c.enabled),
+    label: c.label,
+    tokensValidAfterS: Number(c.tokens_valid_after_s),
+    cancelOnDisconnectDefault: Boolean(c.cancel_on_disconnect_default),
+    createdAtMs: Number(c.created_at_ms),
+  };
+}
+
 export interface RevokedToken {
   jti: string;
   accountId: string;

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startPostgres, type TestPostgres } from '@nightjar/testkit/postgres';
-import type { AccountEvent } from '../../src/accounts/account-service.js';
+import type { AccountEvent, AccountService } from '../../src/accounts/account-service.js';
 import { migrate } from '../../src/pg/migrate.js';
 import { codeOf, PgEngines, pollUntil } from '../pg-helpers.js';
 
@@ -33,6 +33,22 @@ afterEach(async () => {
   await engines.close();
 });
 
+/** B's account events from `action` on (a live list), once B has heard of at least one. */
+async function heardAtB(b: AccountService, action: () => Promise<unknown>): Promise<AccountEvent[]> {
+  const events: AccountEvent[] = [];
+  b.onChange((e) => events.push(e));
+  await action();
+  await pollUntil(() => events.length > 0, 'B to hear of the change');
+  return events;
+}
+
+/** A new account made at A, once B knows every account A does, and a token B issued it. */
+async function userWithTokenAtB(a: AccountService, b: AccountService) {
+  const user = await a.createAccount();
+  await pollUntil(() => b.stats().accounts === a.stats().accounts, 'B to learn the accounts');
+  return { user, token: (await b.login(user)).access_token };
+}
+
 async function twoEngines(tokenKey?: Uint8Array) {
   const key = tokenKey ? { tokenKey } : {};
   const a = await engines.accounts({ now, ...key });
@@ -54,13 +70,8 @@ describe('accounts shared by two engines on one PostgreSQL', () => {
   it('a disable at A makes B refuse B’s token with 1150 and emit disabled; enable restores it', async () => {
     const { a, b } = await twoEngines();
     await a.ensureFirstAdmin('root');
-    const user = await a.createAccount();
-    await pollUntil(() => b.stats().accounts === 2, 'B to learn the accounts');
-    const token = (await b.login(user)).access_token;
-    const events: AccountEvent[] = [];
-    b.onChange((e) => events.push(e));
-    await a.disable(user.api_key);
-    await pollUntil(() => events.length > 0, 'B to hear of the disable');
+    const { user, token } = await userWithTokenAtB(a, b);
+    const events = await heardAtB(b, () => a.disable(user.api_key));
     expect(events).toEqual([{ type: 'disabled', accountId: user.account_id }]);
     expect(await codeOf(() => b.authenticateToken(token))).toBe(1150);
     await a.enable(user.api_key);
@@ -73,13 +84,8 @@ describe('accounts shared by two engines on one PostgreSQL', () => {
 
   it('revoke-tokens at A makes B refuse tokens B issued before it', async () => {
     const { a, b } = await twoEngines();
-    const user = await a.createAccount();
-    await pollUntil(() => b.stats().accounts === 1, 'B to learn the account');
-    const old = (await b.login(user)).access_token;
-    const events: AccountEvent[] = [];
-    b.onChange((e) => events.push(e));
-    await a.revokeTokens(user.api_key);
-    await pollUntil(() => events.length > 0, 'B to hear of the revocation');
+    const { user, token: old } = await userWithTokenAtB(a, b);
+    const events = await heardAtB(b, () => a.revokeTokens(user.api_key));
     expect(events).toEqual([{ type: 'tokens-revoked', accountId: user.account_id }]);
     expect(await codeOf(() => b.authenticateToken(old))).toBe(1101);
     clock.ms += 1000; // the next second's tokens work
@@ -123,21 +129,18 @@ describe('accounts shared by two engines on one PostgreSQL', () => {
 
   it('catches up on a change it missed once its lost change feed reconnects', async () => {
     const { a, b } = await twoEngines();
-    const user = await a.createAccount();
-    await pollUntil(() => b.stats().accounts === 1, 'B to learn the account');
-    const token = (await b.login(user)).access_token;
-    const events: AccountEvent[] = [];
-    b.onChange((e) => events.push(e));
+    const { user, token } = await userWithTokenAtB(a, b);
     const db = engines.pool();
     // A change whose notification never came (made while the feeds were down, say)...
     await db.query('UPDATE accounts SET enabled = false WHERE account_id = $1', [user.account_id]);
     expect(b.authenticateToken(token).accountId).toBe(user.account_id);
     // ...is caught up when the feed's connection is lost and made again.
-    const cut = await db.query(
-      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = 'LISTEN nightjar_accounts'`,
-    );
-    expect(cut.rowCount).toBe(2);
-    await pollUntil(() => events.length > 0, 'B to reload after reconnecting');
+    const events = await heardAtB(b, async () => {
+      const cut = await db.query(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = 'LISTEN nightjar_accounts'`,
+      );
+      expect(cut.rowCount).toBe(2);
+    });
     expect(events).toEqual([{ type: 'disabled', accountId: user.account_id }]);
     expect(await codeOf(() => b.authenticateToken(token))).toBe(1150);
   });
