@@ -42,8 +42,11 @@ describe('the engine on a PostgreSQL account store', () => {
       expect(placed.status).toBe(202);
       const pool = openPgPool(server.url);
       const stored = await pool.query('SELECT is_admin FROM accounts ORDER BY is_admin');
+      // The order and login buckets are the shared ones too.
+      const buckets = await pool.query('SELECT DISTINCT bucket FROM rate_buckets ORDER BY bucket');
       await pool.end();
       expect(stored.rows).toEqual([{ is_admin: false }, { is_admin: true }]); // the trader, the dev admin
+      expect(buckets.rows).toEqual([{ bucket: 'login' }, { bucket: 'order' }]);
     } finally {
       await venue.close();
     }

@@ -144,4 +144,20 @@ describe('accounts shared by two engines on one PostgreSQL', () => {
     expect(events).toEqual([{ type: 'disabled', accountId: user.account_id }]);
     expect(await codeOf(() => b.authenticateToken(token))).toBe(1150);
   });
+
+  it('shares one login bucket per account between the engines', async () => {
+    const login = { capacity: 2, refillPerSecond: 0.001 };
+    const a = await engines.accounts({
+      now,
+      loginLimiter: engines.limiter({ bucket: 'login', ...login, now }),
+    });
+    const b = await engines.accounts({
+      now,
+      loginLimiter: engines.limiter({ bucket: 'login', ...login, now }),
+    });
+    const { user } = await userWithTokenAtB(a, b); // B's first attempt
+    await a.login(user); // A's: the second of two
+    expect(await codeOf(() => b.login(user))).toBe(1401);
+    expect(await codeOf(() => a.login(user))).toBe(1401);
+  });
 });
