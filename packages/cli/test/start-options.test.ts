@@ -7,6 +7,7 @@ import {
   ledgerTlsPinOption,
   MAX_FILL_PUSH_HOLD_MS,
   START_USAGE,
+  storeOption,
 } from '../src/commands/start.js';
 
 describe('nightjar start --fill-push-hold-ms', () => {
@@ -37,5 +38,19 @@ describe('nightjar start --ledger-tls-pin', () => {
     expect(() => ledgerTlsPinOption(undefined, pin)).toThrow(/https:\/\/ --ledger/);
     expect(() => ledgerTlsPinOption('http://127.0.0.1:8899/', pin)).toThrow(UsageError);
     expect(() => ledgerTlsPinOption('https://ledger.example/', 'abc')).toThrow(/64 hex/);
+  });
+});
+
+describe('nightjar start --store', () => {
+  it('takes a postgres:// URL to the engine; absent, the SQLite file', () => {
+    expect(storeOption('postgres://u:p@db:5432/nightjar')).toBe('postgres://u:p@db:5432/nightjar');
+    expect(storeOption('postgresql://db/nightjar')).toBe('postgresql://db/nightjar');
+    expect(storeOption(undefined)).toBeUndefined();
+    expect(START_USAGE).toContain('--store URL');
+  });
+
+  it('refuses anything else', () => {
+    for (const bad of ['', 'sqlite://x', 'db:5432', 'postgres://'])
+      expect(() => storeOption(bad)).toThrow('--store must be a postgres:// URL');
   });
 });

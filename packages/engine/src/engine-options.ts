@@ -25,6 +25,11 @@ export interface EngineOptions {
   ledger: LedgerClient;
   /** Where `engine.sqlite` lives; in memory when omitted (tests). */
   dataDir?: string;
+  /**
+   * A postgres:// URL: accounts, revocations, settings and the per-account order and login buckets
+   * live there, shared with every engine on it (migrated at boot). Absent: the SQLite file.
+   */
+  store?: string;
   host?: string;
   /** 0 picks a free port. */
   port?: number;

@@ -2,7 +2,8 @@
  * The engine as its own process for the SIGKILL tests: talks to the test's ledger over JSON-RPC
  * (so the chain outlives the engine) and prints one JSON line when it serves. `NIGHTJAR_CRASH_AT`
  * (read by the engine) makes the settlement pipeline SIGKILL this process at that stage;
- * `NIGHTJAR_TEST_PROOFS_FAIL=1` makes every match proof fail (a settlement failure after the locks).
+ * `NIGHTJAR_TEST_PROOFS_FAIL=1` makes every match proof fail (a settlement failure after the locks);
+ * `STORE_URL` (postgres://…) puts the accounts and buckets in that PostgreSQL (the outage tests).
  */
 import { RpcLedgerClient } from '@nightjar/ledger';
 import { startEngine } from '@nightjar/engine';
@@ -26,6 +27,7 @@ const engine = await startEngine({
   matchVerifier: acceptAllMatchProofs,
   settlementTuning: { budgetMs: 3000, rebroadcastAfterMs: 300, parkMs: 200 },
   logger: false,
+  ...(process.env.STORE_URL ? { store: process.env.STORE_URL } : {}),
 });
 process.stdout.write(
   JSON.stringify({

@@ -49,7 +49,7 @@ const portNoteOf = (chosen: ChosenPort): { portNote?: string } => {
 
 export const START_USAGE = `nightjar start [--data-dir D] [--port P] [--ledger URL [--ledger-tls-pin HEX]] [--token-ttl SECONDS]
                [--slot-ms N] [--fill-push-hold-ms N] [--platform simulated|dstack]
-               [--no-dev --authority-key FILE] [--circuit-keys DIR]
+               [--no-dev --authority-key FILE] [--circuit-keys DIR] [--store postgres://…]
 
   Dev mode by default (simulated platform): a ledger faucet, fault injection, a dev admin whose
   credentials ready.json carries, and the dev-ceremony circuit keys. Never for real value; see --no-dev.
@@ -79,6 +79,10 @@ export const START_USAGE = `nightjar start [--data-dir D] [--port P] [--ledger U
   --circuit-keys DIR   verification keys of a real ceremony: manifest.json pinning the SHA-256
                        of valid_input_v2.vkey.json, valid_spend_v2.vkey.json and, to settle,
                        valid_lock.vkey.json and valid_match_v2.vkey.json
+  --store URL          a postgres:// URL: accounts, revocations, settings and the per-account
+                       order and login buckets in PostgreSQL, shared by every engine given it
+                       (migrated at boot); default the SQLite file in D/engine. While it is
+                       unreachable, authenticated requests answer 503 5001
 `;
 
 /** The flags of `nightjar start` that `startVenue` parses (the command adds --demo-traders). */
@@ -94,7 +98,15 @@ export const START_OPTIONS = {
   'no-dev': { type: 'boolean' },
   'authority-key': { type: 'string' },
   'circuit-keys': { type: 'string' },
+  store: { type: 'string' },
 } as const satisfies Options;
+
+/** `--store`: a postgres:// URL, or absent (the SQLite file). */
+export function storeOption(value: string | undefined): string | undefined {
+  if (value !== undefined && !/^postgres(ql)?:\/\/./.test(value))
+    throw new UsageError('--store must be a postgres:// URL');
+  return value;
+}
 
 /** `--fill-push-hold-ms`: an integer 0..MAX_FILL_PUSH_HOLD_MS, the engine's default when absent. */
 export function fillPushHoldOption(value: string | undefined): number {
@@ -140,6 +152,7 @@ interface StartConfig {
   fillPushHoldMs: number;
   ledgerTlsPin: string | undefined;
   enginePort: ChosenPort;
+  store: string | undefined;
 }
 
 async function startConfig(argv: string[]): Promise<StartConfig> {
@@ -173,6 +186,7 @@ async function startConfig(argv: string[]): Promise<StartConfig> {
   const enginePort = await choosePort('--port', given, DEFAULT_ENGINE_PORT);
   return {
     enginePort,
+    store: storeOption(opts.store),
     opts,
     platformKind,
     dev,
@@ -298,6 +312,7 @@ export async function startVenue(
       dev,
       tokenTtlSeconds: c.tokenTtlSeconds,
       fillPushHold: { maxDelayMs: c.fillPushHoldMs },
+      ...(c.store === undefined ? {} : { store: c.store }),
       validInputKey: circuitKeys.keys.valid_input_v2,
       // Match proofs: made by the default prover (worker threads), checked with this key first.
       validMatchKey: circuitKeys.keys.valid_match_v2,

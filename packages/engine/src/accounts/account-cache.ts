@@ -1,6 +1,7 @@
 /**
  * Every account in memory, by id and by api key (the table is operator-sized). `AccountService`
- * updates it synchronously with each change it stores, so a token check never touches SQLite.
+ * updates it with each change once stored, and `AccountSync` with each change another engine
+ * stores (rows updated in place), so a token check never touches the store.
  */
 import { VenueError } from '@nightjar/protocol';
 import type { AccountRow } from './store.js';

@@ -4,21 +4,27 @@ import { VenueError } from '@nightjar/protocol';
 import { describe, expect, it } from 'vitest';
 import { AccountService, type AccountEvent, type AccountServiceOptions } from './account-service.js';
 import { CredentialHasher } from './credential-hasher.js';
+import { SqliteAccountStore } from './sqlite-store.js';
 import { TokenCodec } from './tokens.js';
 
 const CHEAP = { memoryCost: 1024, timeCost: 1, parallelism: 1 };
 const T0 = 1_750_003_200_250;
 
-function service(options: Partial<AccountServiceOptions> = {}) {
+async function service(options: Partial<AccountServiceOptions> = {}) {
   const clock = { ms: T0 };
-  const db = options.db ?? new Database(':memory:');
-  const accounts = new AccountService({ hasher: CHEAP, now: () => clock.ms, ...options, db });
+  const db = new Database(':memory:');
+  const accounts = await AccountService.open({
+    hasher: CHEAP,
+    now: () => clock.ms,
+    ...options,
+    store: new SqliteAccountStore(db),
+  });
   return { accounts, clock, db };
 }
 
-function codeOf(fn: () => unknown): number | undefined {
+async function codeOf(fn: () => unknown): Promise<number | undefined> {
   try {
-    fn();
+    await fn();
   } catch (err) {
     if (err instanceof VenueError) return err.code;
     throw err;
@@ -37,15 +43,15 @@ async function rejection(p: Promise<unknown>): Promise<VenueError> {
 }
 
 describe('AccountService', () => {
-  it('validates the token lifetime', () => {
-    expect(() => service({ tokenTtlSeconds: 0 })).toThrow(RangeError);
-    expect(() => service({ tokenTtlSeconds: 3601 })).toThrow(RangeError);
-    expect(() => service({ tokenTtlSeconds: 1.5 })).toThrow(RangeError);
-    expect(service({ tokenTtlSeconds: 1 }).accounts.tokenTtlSeconds).toBe(1);
+  it('validates the token lifetime', async () => {
+    await expect(service({ tokenTtlSeconds: 0 })).rejects.toThrow(RangeError);
+    await expect(service({ tokenTtlSeconds: 3601 })).rejects.toThrow(RangeError);
+    await expect(service({ tokenTtlSeconds: 1.5 })).rejects.toThrow(RangeError);
+    expect((await service({ tokenTtlSeconds: 1 })).accounts.tokenTtlSeconds).toBe(1);
   });
 
   it('creates the dev admin once, even when asked twice at the same time', async () => {
-    const { accounts } = service();
+    const { accounts } = await service();
     const [a, b] = await Promise.all([accounts.ensureDevAdmin(), accounts.ensureDevAdmin()]);
     const created = [a, b].filter((x) => x !== undefined);
     expect(created).toHaveLength(1);
@@ -55,7 +61,7 @@ describe('AccountService', () => {
   });
 
   it('issues tokens whose principal follows the current account state', async () => {
-    const { accounts, clock } = service({ tokenTtlSeconds: 10 });
+    const { accounts, clock } = await service({ tokenTtlSeconds: 10 });
     const admin = (await accounts.ensureDevAdmin())!;
     const user = await accounts.createAccount({ label: 'u' });
     const res = await accounts.login(user);
@@ -70,16 +76,16 @@ describe('AccountService', () => {
     });
     expect(accounts.authenticateToken(res.access_token)).toEqual(p);
     expect(accounts.revalidate(p)).toEqual(p);
-    accounts.disable(user.api_key);
-    expect(codeOf(() => accounts.revalidate(p))).toBe(1150);
-    accounts.enable(user.api_key);
+    await accounts.disable(user.api_key);
+    expect(await codeOf(() => accounts.revalidate(p))).toBe(1150);
+    await accounts.enable(user.api_key);
     clock.ms = T0 + 10_000;
-    expect(codeOf(() => accounts.revalidate(p))).toBe(1101);
-    expect(codeOf(() => accounts.disable(admin.api_key))).toBe(1206);
+    expect(await codeOf(() => accounts.revalidate(p))).toBe(1101);
+    expect(await codeOf(() => accounts.disable(admin.api_key))).toBe(1206);
   });
 
   it('parses the Authorization header strictly', async () => {
-    const { accounts } = service();
+    const { accounts } = await service();
     const admin = (await accounts.ensureDevAdmin())!;
     const { access_token: token } = await accounts.login(admin);
     expect(accounts.authenticate(`BEARER   ${token}`).apiKey).toBe(admin.api_key);
@@ -91,24 +97,24 @@ describe('AccountService', () => {
       `Basic ${token}`,
       `Bearer ${token} extra`,
     ]) {
-      expect(codeOf(() => accounts.authenticate(header))).toBe(1101);
+      expect(await codeOf(() => accounts.authenticate(header))).toBe(1101);
     }
   });
 
-  it('notifies listeners of suspensions and revocations synchronously', async () => {
-    const { accounts } = service();
+  it('notifies listeners of suspensions and revocations as they are stored', async () => {
+    const { accounts } = await service();
     await accounts.ensureDevAdmin();
     const user = await accounts.createAccount();
     const events: AccountEvent[] = [];
     const stop = accounts.onChange((e) => events.push(e));
     const principal = accounts.authenticateToken((await accounts.login(user)).access_token);
-    accounts.disable(user.api_key);
-    accounts.disable(user.api_key); // no change, no event
-    accounts.enable(user.api_key);
-    accounts.revokeTokens(user.api_key);
-    accounts.revoke(principal);
+    await accounts.disable(user.api_key);
+    await accounts.disable(user.api_key); // no change, no event
+    await accounts.enable(user.api_key);
+    await accounts.revokeTokens(user.api_key);
+    await accounts.revoke(principal);
     stop();
-    accounts.disable(user.api_key);
+    await accounts.disable(user.api_key);
     const id = user.account_id;
     expect(events).toEqual([
       { type: 'disabled', accountId: id },
@@ -131,41 +137,41 @@ describe('AccountService', () => {
       }
     }
     const hasher = new Held(CHEAP);
-    const { accounts } = service({ hasher });
+    const { accounts } = await service({ hasher });
     await accounts.ensureDevAdmin();
     const user = await accounts.createAccount();
     const login = accounts.login(user);
     await verifying;
-    accounts.disable(user.api_key);
+    await accounts.disable(user.api_key);
     release();
     const err = await rejection(login);
     expect([err.code, err.message]).toEqual([1150, 'account disabled']);
   });
 
   it('prunes expired denylist entries from memory and disk', async () => {
-    const { accounts, clock, db } = service({ tokenTtlSeconds: 60 });
+    const { accounts, clock, db } = await service({ tokenTtlSeconds: 60 });
     const admin = (await accounts.ensureDevAdmin())!;
     for (let i = 0; i < 5; i++) {
-      accounts.revoke(accounts.authenticateToken((await accounts.login(admin)).access_token));
+      await accounts.revoke(accounts.authenticateToken((await accounts.login(admin)).access_token));
     }
     expect(accounts.stats().denylisted).toBe(5);
     clock.ms += 30_000;
     const late = accounts.authenticateToken((await accounts.login(admin)).access_token);
-    accounts.revoke(late);
+    await accounts.revoke(late);
     clock.ms = T0 + 60_000; // the first five have expired, the sixth has not
-    expect(accounts.pruneDenylist()).toBe(5);
+    expect(await accounts.pruneDenylist()).toBe(5);
     expect(accounts.stats().denylisted).toBe(1);
     expect(db.prepare('SELECT COUNT(*) AS n FROM revoked_tokens').get()).toEqual({ n: 1 });
     // Revoking also sweeps, at most once a minute.
     clock.ms = T0 + 120_000; // the sixth expired at T0 + 90 s; the last sweep was a minute ago
     const another = accounts.authenticateToken((await accounts.login(admin)).access_token);
-    accounts.revoke(another);
+    await accounts.revoke(another);
     expect(accounts.stats().denylisted).toBe(1);
-    expect(codeOf(() => accounts.revalidate(another))).toBe(1101);
+    expect(await codeOf(() => accounts.revalidate(another))).toBe(1101);
   });
 
-  it('answers unknown accounts with 1301 on admin and settings calls', () => {
-    const { accounts } = service();
+  it('answers unknown accounts with 1301 on admin and settings calls', async () => {
+    const { accounts } = await service();
     for (const fn of [
       () => accounts.disable('nj_x'),
       () => accounts.enable('nj_x'),
@@ -173,20 +179,20 @@ describe('AccountService', () => {
       () => accounts.getSettings('0'.repeat(32)),
       () => accounts.putSettings('0'.repeat(32), { cancel_on_disconnect_default: true }),
     ]) {
-      expect(codeOf(fn)).toBe(1301);
+      expect(await codeOf(fn)).toBe(1301);
     }
   });
 
   it('never lets revoke-tokens move the cut-off backwards', async () => {
-    const { accounts, clock } = service();
+    const { accounts, clock } = await service();
     const admin = (await accounts.ensureDevAdmin())!;
     const user = await accounts.createAccount();
-    accounts.revokeTokens(user.api_key); // cut-off: the second of T0
+    await accounts.revokeTokens(user.api_key); // cut-off: the second of T0
     clock.ms -= 5000; // the wall clock steps back
-    accounts.revokeTokens(user.api_key);
+    await accounts.revokeTokens(user.api_key);
     clock.ms = T0 + 500; // still the second of the first revocation
     const sameSecond = await accounts.login(user);
-    expect(codeOf(() => accounts.authenticateToken(sameSecond.access_token))).toBe(1101);
+    expect(await codeOf(() => accounts.authenticateToken(sameSecond.access_token))).toBe(1101);
     clock.ms = T0 + 1000;
     const fresh = await accounts.login(user);
     expect(accounts.authenticateToken(fresh.access_token).accountId).toBe(user.account_id);
@@ -195,7 +201,7 @@ describe('AccountService', () => {
 
   it("refuses a key holder's token issued in the future or living longer than the TTL (issue 28.1)", async () => {
     const tokenKey = randomBytes(32);
-    const { accounts, clock } = service({ tokenKey, tokenTtlSeconds: 60 });
+    const { accounts, clock } = await service({ tokenKey, tokenTtlSeconds: 60 });
     const user = await accounts.createAccount();
     const codec = new TokenCodec(tokenKey);
     const nowS = Math.floor(T0 / 1000);
@@ -206,11 +212,11 @@ describe('AccountService', () => {
     expect(accounts.authenticateToken(mint(nowS, 61)).accountId).toBe(user.account_id);
     const year2100 = mint(4_102_444_800, 60);
     for (const token of [mint(nowS + 31, 60), year2100, mint(nowS, 62), mint(nowS - 3600, 7200)])
-      expect(codeOf(() => accounts.authenticateToken(token))).toBe(1101);
+      expect(await codeOf(() => accounts.authenticateToken(token))).toBe(1101);
     // And so nothing a key holder mints outlives revoke-tokens by more than the skew.
-    accounts.revokeTokens(user.api_key);
+    await accounts.revokeTokens(user.api_key);
     clock.ms += 1000;
-    expect(codeOf(() => accounts.authenticateToken(year2100))).toBe(1101);
-    expect(codeOf(() => accounts.authenticateToken(mint(nowS, 60)))).toBe(1101);
+    expect(await codeOf(() => accounts.authenticateToken(year2100))).toBe(1101);
+    expect(await codeOf(() => accounts.authenticateToken(mint(nowS, 60)))).toBe(1101);
   });
 });

@@ -1,9 +1,11 @@
 /**
  * Accounts, credentials and bearer tokens (spec "Authentication" rules 1–8 and 14).
  *
- * Every account is cached in memory (`AccountCache`: the table is operator-sized) and the cache
- * is updated synchronously with each admin change, so {@link AccountService.authenticate}, which
- * runs on every request, costs one HMAC and three map lookups and never touches SQLite.
+ * Every account is cached in memory (`AccountCache`: the table is operator-sized); each change is
+ * written to the store first, then to the cache, so {@link AccountService.authenticate}, which runs
+ * on every request, costs one HMAC and three map lookups and never touches the store. A store
+ * several engines share (PostgreSQL) reports their changes to {@link AccountSync}; while it is
+ * unreachable every token check answers 503 5001 (the cache may be stale).
  *
  * Login order (`POST /auth/token`):
  *   1. unknown api_key → 401 1101, before any hashing and without touching any rate limit;
@@ -17,13 +19,13 @@
  * → issued in the future (beyond {@link TOKEN_CLOCK_SKEW_MS}) or living longer than the token
  * lifetime allows (such a token was never issued here: it would outlive `revoke-tokens`)
  * → revoked (denylist) → unknown account → issued at or before the account's
- * `tokens_valid_after_s` (all 401 1101) → account disabled (403 1150).
+ * `tokens_valid_after_s` (all 401 1101) → account disabled (403 1150) → shared store unreachable
+ * (503 5001).
  *
  * Memory: the account maps hold the accounts table; the revoked-token denylist is bounded as
  * {@link TokenDenylist} says; login buckets are bounded by the {@link RateLimiter}.
  */
 import { randomBytes } from 'node:crypto';
-import type { SqliteDb as Database } from '@nightjar/ledger';
 import {
   MAX_TOKEN_TTL_SECONDS,
   VenueError,
@@ -35,17 +37,20 @@ import {
   type TokenRequest,
   type TokenResponse,
 } from '@nightjar/protocol';
+import { CredentialHasher, type CredentialHasherOptions } from './credential-hasher.js';
 import {
-  CredentialHasher,
-  generateAccountId,
-  generateApiKey,
-  generateSecret,
-  type CredentialHasherOptions,
-} from './credential-hasher.js';
+  createdResponse,
+  generateCredentials,
+  newAccountRow,
+  type GeneratedCredentials,
+} from './new-account.js';
 import { TokenDenylist } from './denylist.js';
+import type { AccountLimiter } from '../limits/account-limiter.js';
 import { RateLimiter } from '../limits/rate-limiter.js';
-import { AccountStore, type AccountRow } from './store.js';
+import { storeUnavailable } from '../pg/health.js';
+import type { AccountRow, AccountStore } from './store.js';
 import { AccountCache } from './account-cache.js';
+import { AccountSync, type AccountEvent } from './account-sync.js';
 import { TokenCodec, TOKEN_LENGTH } from './tokens.js';
 
 /** The authenticated caller of a request or stream session. */
@@ -67,14 +72,11 @@ const DEV_ADMIN_LABEL = 'dev-admin';
 /** How far in the future a token's `issued_at` may lie (clock steps between issue and check). */
 export const TOKEN_CLOCK_SKEW_MS = 30_000;
 
-/** State changes a long-lived session (the stream) must act on at once. Listeners must not throw. */
-export type AccountEvent =
-  | { type: 'disabled' | 'enabled' | 'tokens-revoked'; accountId: string }
-  | { type: 'token-revoked'; accountId: string; jti: string };
+export type { AccountEvent };
 
 export interface AccountServiceOptions {
-  /** An open database; the store creates its tables if absent. */
-  db: Database;
+  /** The account store (sqlite-store.ts or pg-store.ts). */
+  store: AccountStore;
   /** Milliseconds since the Unix epoch; every expiry and rate decision uses it. */
   now?: () => number;
   /** Token lifetime in whole seconds, 1 to 3600; default 3600. Longer-lived tokens are refused. */
@@ -88,13 +90,8 @@ export interface AccountServiceOptions {
   hasher?: CredentialHasher | CredentialHasherOptions;
   /** Per-account login bucket; default {@link DEFAULT_LOGIN_RATE_LIMIT}. */
   loginRateLimit?: { capacity: number; refillPerSecond: number; maxEntries?: number };
-}
-
-interface GeneratedCredentials {
-  apiSecret: string;
-  passphrase: string;
-  apiSecretHash: string;
-  passphraseHash: string;
+  /** A login limiter shared by several engines (then `loginRateLimit` is ignored). */
+  loginLimiter?: AccountLimiter;
 }
 
 export interface AccountServiceStats {
@@ -111,12 +108,23 @@ export class AccountService {
   private readonly store: AccountStore;
   private readonly now: () => number;
   private readonly tokens: TokenCodec;
-  private readonly loginLimiter: RateLimiter;
+  private readonly loginLimiter: AccountLimiter;
   private readonly accounts = new AccountCache();
-  private readonly denylist: TokenDenylist;
+  private denylist!: TokenDenylist;
+  private sync!: AccountSync;
   private readonly listeners = new Set<(event: AccountEvent) => void>();
 
-  constructor(options: AccountServiceOptions) {
+  /** Loads every account and the live denylist, then follows a shared store's changes. */
+  static async open(options: AccountServiceOptions): Promise<AccountService> {
+    const service = new AccountService(options);
+    for (const row of await service.store.listAccounts()) service.accounts.add(row);
+    service.denylist = await TokenDenylist.load(service.store, service.now);
+    service.sync = new AccountSync(service.store, service.accounts, service.denylist, (e) => service.emit(e));
+    service.store.watch?.(service.sync);
+    return service;
+  }
+
+  private constructor(options: AccountServiceOptions) {
     const ttl = options.tokenTtlSeconds ?? MAX_TOKEN_TTL_SECONDS;
     if (!Number.isSafeInteger(ttl) || ttl < 1 || ttl > MAX_TOKEN_TTL_SECONDS)
       throw new RangeError(`tokenTtlSeconds must be an integer from 1 to ${MAX_TOKEN_TTL_SECONDS}`);
@@ -125,20 +133,19 @@ export class AccountService {
     this.hasher =
       options.hasher instanceof CredentialHasher ? options.hasher : new CredentialHasher(options.hasher);
     const limit = options.loginRateLimit ?? DEFAULT_LOGIN_RATE_LIMIT;
-    this.loginLimiter = new RateLimiter({ ...limit, now: this.now });
-    this.store = new AccountStore(options.db);
+    this.loginLimiter = options.loginLimiter ?? new RateLimiter({ ...limit, now: this.now });
+    this.store = options.store;
     this.tokens = new TokenCodec(options.tokenKey ?? randomBytes(32));
-    for (const row of this.store.listAccounts()) this.accounts.add(row);
-    this.denylist = new TokenDenylist(this.store, this.now);
   }
 
   // ---------------------------------------------------------------- login and tokens
 
   /** `POST /auth/token`: exchanges credentials for a bearer token (order of checks: module doc). */
   async login(request: TokenRequest): Promise<TokenResponse> {
+    if (!this.store.available) throw storeUnavailable();
     const account = this.accounts.byKey(request.api_key);
     if (account === undefined) throw new VenueError(1101, 'bad credentials');
-    const taken = this.loginLimiter.take(account.accountId, 1);
+    const taken = await this.loginLimiter.take(account.accountId, 1);
     if (!taken.ok) {
       const seconds = Math.max(1, Math.ceil(taken.retryAfterSeconds));
       throw new VenueError(1401, `too many login attempts; retry in about ${seconds} s`, {
@@ -150,7 +157,7 @@ export class AccountService {
       { hash: account.passphraseHash, secret: request.passphrase },
     ]);
     if (verification === undefined) {
-      this.loginLimiter.refund(account.accountId, 1);
+      await this.loginLimiter.refund(account.accountId, 1);
       throw new VenueError(1402, 'credential verification at capacity; retry shortly');
     }
     if (!(await verification)) throw new VenueError(1101, 'bad credentials');
@@ -197,15 +204,15 @@ export class AccountService {
   }
 
   /** `POST /auth/token/revoke`: denylists the caller's token until it would have expired. */
-  revoke(principal: Principal): RevokeResponse {
+  async revoke(principal: Principal): Promise<RevokeResponse> {
     const { jti, accountId, expiresAtMs } = principal;
-    this.denylist.add({ jti, accountId, expiresAtMs });
+    await this.denylist.add({ jti, accountId, expiresAtMs });
     this.emit({ type: 'token-revoked', accountId: principal.accountId, jti: principal.jti });
     return { revoked: true };
   }
 
-  /** Drops denylist entries (memory and disk) whose tokens have expired; returns how many. */
-  pruneDenylist(): number {
+  /** Drops denylist entries (memory and store) whose tokens have expired; returns how many. */
+  pruneDenylist(): Promise<number> {
     return this.denylist.prune();
   }
 
@@ -213,30 +220,39 @@ export class AccountService {
 
   /** `POST /admin/accounts`: generates credentials and returns them; only hashes are kept. */
   async createAccount(request: CreateAccountRequest = {}): Promise<CreatedAccountResponse> {
-    const creds = await this.generateCredentials();
-    return this.insert(request.is_admin ?? false, request.label ?? null, creds);
+    const creds = await generateCredentials(this.hasher);
+    const row = newAccountRow(this.now(), request.is_admin ?? false, request.label ?? null, creds);
+    await this.store.insertAccount(row);
+    return this.cache(row, creds);
   }
 
-  /** Suspends an account; refuses to disable the last enabled admin (409 1206). Idempotent. */
-  disable(apiKey: string): AccountStateResponse {
+  /**
+   * Suspends an account; refuses to disable the last enabled admin (409 1206), checked by the
+   * store in the same step as the write (so two engines racing cannot both pass). Idempotent.
+   */
+  async disable(apiKey: string): Promise<AccountStateResponse> {
     const account = this.accounts.require(apiKey);
     if (account.enabled) {
-      if (account.isAdmin && this.accounts.enabledAdminCount() <= 1)
+      if (!(await this.store.disableUnlessLastAdmin(account.accountId)))
         throw new VenueError(1206, 'change refused: would leave no enabled admin account');
-      this.store.setEnabled(account.accountId, false);
-      account.enabled = false;
-      this.emit({ type: 'disabled', accountId: account.accountId });
+      // The change feed may have applied (and announced) it meanwhile.
+      if (account.enabled) {
+        account.enabled = false;
+        this.emit({ type: 'disabled', accountId: account.accountId });
+      }
     }
     return stateOf(account);
   }
 
   /** Reinstates an account: its unexpired, unrevoked tokens work again. Idempotent. */
-  enable(apiKey: string): AccountStateResponse {
+  async enable(apiKey: string): Promise<AccountStateResponse> {
     const account = this.accounts.require(apiKey);
     if (!account.enabled) {
-      this.store.setEnabled(account.accountId, true);
-      account.enabled = true;
-      this.emit({ type: 'enabled', accountId: account.accountId });
+      await this.store.enable(account.accountId);
+      if (!account.enabled) {
+        account.enabled = true;
+        this.emit({ type: 'enabled', accountId: account.accountId });
+      }
     }
     return stateOf(account);
   }
@@ -245,11 +261,11 @@ export class AccountService {
    * Invalidates every token issued up to and including the current second (one-second
    * resolution: a token issued later in this same second is refused too; the next second's works).
    */
-  revokeTokens(apiKey: string): AccountStateResponse {
+  async revokeTokens(apiKey: string): Promise<AccountStateResponse> {
     const account = this.accounts.require(apiKey);
-    const seconds = Math.max(account.tokensValidAfterS, Math.floor(this.now() / 1000));
-    this.store.setTokensValidAfter(account.accountId, seconds);
-    account.tokensValidAfterS = seconds;
+    const wanted = Math.max(account.tokensValidAfterS, Math.floor(this.now() / 1000));
+    const seconds = await this.store.raiseTokensValidAfter(account.accountId, wanted);
+    account.tokensValidAfterS = Math.max(account.tokensValidAfterS, seconds);
     this.emit({ type: 'tokens-revoked', accountId: account.accountId });
     return stateOf(account);
   }
@@ -265,9 +281,15 @@ export class AccountService {
   /** Creates the venue's first admin, labelled `label`, unless an admin exists; its credentials once. */
   async ensureFirstAdmin(label: string): Promise<CreatedAccountResponse | undefined> {
     if (this.accounts.hasAdmin()) return undefined;
-    const creds = await this.generateCredentials();
+    const creds = await generateCredentials(this.hasher);
     if (this.accounts.hasAdmin()) return undefined; // another call won the race while hashing
-    return this.insert(true, label, creds);
+    const row = newAccountRow(this.now(), true, label, creds);
+    // Another engine (or call) may have made one meanwhile: the store decides, in one step.
+    if (!(await this.store.insertFirstAdmin(row))) {
+      await this.sync.resync();
+      return undefined;
+    }
+    return this.cache(row, creds);
   }
 
   // ---------------------------------------------------------------- settings
@@ -276,9 +298,9 @@ export class AccountService {
     return { cancel_on_disconnect_default: this.accounts.requireId(accountId).cancelOnDisconnectDefault };
   }
 
-  putSettings(accountId: string, settings: AccountSettings): AccountSettings {
+  async putSettings(accountId: string, settings: AccountSettings): Promise<AccountSettings> {
     const account = this.accounts.requireId(accountId);
-    this.store.setCancelOnDisconnectDefault(accountId, settings.cancel_on_disconnect_default);
+    await this.store.setCancelOnDisconnectDefault(accountId, settings.cancel_on_disconnect_default);
     account.cancelOnDisconnectDefault = settings.cancel_on_disconnect_default;
     return { cancel_on_disconnect_default: account.cancelOnDisconnectDefault };
   }
@@ -298,7 +320,7 @@ export class AccountService {
       accounts: this.accounts.size,
       enabledAdmins: this.accounts.enabledAdminCount(),
       denylisted: this.denylist.size,
-      loginBuckets: this.loginLimiter.size,
+      loginBuckets: this.loginLimiter.size ?? 0,
       verificationsInFlight: this.hasher.inFlight,
     };
   }
@@ -320,47 +342,16 @@ export class AccountService {
     if (issuedAtS <= account.tokensValidAfterS)
       throw new VenueError(1101, 'token invalidated by an operator');
     if (!account.enabled) throw new VenueError(1150, 'account disabled');
+    // Last: the cache may be stale while a shared store is unreachable, but what it already
+    // refuses stays refused (a stream session of a suspended account still closes).
+    if (!this.store.available) throw storeUnavailable();
     return { accountId, apiKey: account.apiKey, isAdmin: account.isAdmin, jti, issuedAtS, expiresAtMs };
   }
 
-  /** Fresh credentials and their hashes (the slow, asynchronous half of creating an account). */
-  private async generateCredentials(): Promise<GeneratedCredentials> {
-    const apiSecret = generateSecret();
-    const passphrase = generateSecret();
-    const [apiSecretHash, passphraseHash] = await Promise.all([
-      this.hasher.hash(apiSecret),
-      this.hasher.hash(passphrase),
-    ]);
-    return { apiSecret, passphrase, apiSecretHash, passphraseHash };
-  }
-
-  /** Stores and caches a new account (synchronous, so checks made just before it still hold). */
-  private insert(
-    isAdmin: boolean,
-    label: string | null,
-    creds: GeneratedCredentials,
-  ): CreatedAccountResponse {
-    const row: AccountRow = {
-      accountId: generateAccountId(),
-      apiKey: generateApiKey(),
-      apiSecretHash: creds.apiSecretHash,
-      passphraseHash: creds.passphraseHash,
-      isAdmin,
-      enabled: true,
-      label,
-      tokensValidAfterS: 0,
-      cancelOnDisconnectDefault: false,
-      createdAtMs: this.now(),
-    };
-    this.store.insertAccount(row);
+  /** Caches a stored account and answers with its credentials (shown this once). */
+  private cache(row: AccountRow, creds: GeneratedCredentials): CreatedAccountResponse {
     this.accounts.add(row);
-    return {
-      account_id: row.accountId,
-      api_key: row.apiKey,
-      api_secret: creds.apiSecret,
-      passphrase: creds.passphrase,
-      is_admin: isAdmin,
-    };
+    return createdResponse(row, creds);
   }
 
   private emit(event: AccountEvent): void {

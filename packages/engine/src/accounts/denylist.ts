@@ -1,6 +1,7 @@
 /**
  * The revoked-token denylist: jti → expiry of every revoked token that has not yet expired, in
- * memory for the per-request check and on disk (the store) so a restart keeps it.
+ * memory for the per-request check and in the store so a restart (and, with a shared store, every
+ * engine) keeps it.
  *
  * Memory: only revoked tokens that have not yet expired (at most the tokens issued within one TTL,
  * which the login bucket caps at capacity + TTL × refill per account: 1,810 an hour by default).
@@ -18,15 +19,35 @@ export class TokenDenylist {
   private readonly entries = new Map<string, number>();
   private lastSweepMs: number;
 
-  /** Drops the expired rows on disk and loads the live ones. */
-  constructor(
+  private constructor(
     private readonly store: AccountStore,
     private readonly now: () => number,
   ) {
-    const nowMs = this.now();
-    store.pruneRevokedTokens(nowMs);
-    for (const t of store.liveRevokedTokens(nowMs)) this.entries.set(t.jti, t.expiresAtMs);
-    this.lastSweepMs = nowMs;
+    this.lastSweepMs = now();
+  }
+
+  /** Drops the expired rows in the store and loads the live ones. */
+  static async load(store: AccountStore, now: () => number): Promise<TokenDenylist> {
+    const denylist = new TokenDenylist(store, now);
+    await store.pruneRevokedTokens(denylist.lastSweepMs);
+    await denylist.reload();
+    return denylist;
+  }
+
+  /**
+   * Adds the store's live entries (after changes may have been missed); returns those new here.
+   * Nothing is dropped: an entry is never un-revoked.
+   */
+  async reload(): Promise<RevokedToken[]> {
+    const live = await this.store.liveRevokedTokens(this.now());
+    return live.filter((t) => this.learn(t));
+  }
+
+  /** Learns an entry another engine stored; returns whether it was new here. */
+  learn(token: RevokedToken): boolean {
+    if (this.entries.has(token.jti) || this.now() >= token.expiresAtMs) return false;
+    this.entries.set(token.jti, token.expiresAtMs);
+    return true;
   }
 
   get size(): number {
@@ -38,15 +59,15 @@ export class TokenDenylist {
   }
 
   /** Denylists a token until it would have expired (stored first, so a restart keeps it). */
-  add(token: RevokedToken): void {
+  async add(token: RevokedToken): Promise<void> {
     const now = this.now();
-    this.store.insertRevokedToken(token);
+    await this.store.insertRevokedToken(token);
     this.entries.set(token.jti, token.expiresAtMs);
-    if (now - this.lastSweepMs >= SWEEP_INTERVAL_MS) this.prune();
+    if (now - this.lastSweepMs >= SWEEP_INTERVAL_MS) await this.prune();
   }
 
   /** Drops entries (memory and disk) whose tokens have expired; returns how many left memory. */
-  prune(): number {
+  async prune(): Promise<number> {
     const now = this.now();
     this.lastSweepMs = now;
     let dropped = 0;
@@ -56,7 +77,7 @@ export class TokenDenylist {
         dropped++;
       }
     }
-    this.store.pruneRevokedTokens(now);
+    await this.store.pruneRevokedTokens(now);
     return dropped;
   }
 }

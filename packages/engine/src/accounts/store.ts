@@ -1,10 +1,10 @@
 /**
- * Durable account state in the engine's SQLite file: accounts (secrets only as Argon2id hashes)
- * and the revoked-token denylist (each row kept until its token would have expired anyway). The
- * token MAC key is not here (token-key.ts). The store does no caching and no policy;
- * {@link AccountService} does both.
+ * Durable account state behind one interface with two implementations: the engine's SQLite file
+ * (`sqlite-store.ts`, the embedded default) and PostgreSQL shared by several engines
+ * (`pg-store.ts`, `--store postgres://…`). Accounts (secrets only as Argon2id hashes), settings and
+ * the revoked-token denylist (each row kept until its token would have expired anyway). The token
+ * MAC key is never here (token-key.ts). A store does no caching; {@link AccountService} does.
  */
-import type { SqliteDb as Database } from '@nightjar/ledger';
 
 export interface AccountRow {
   accountId: string;
@@ -20,162 +20,80 @@ export interface AccountRow {
   createdAtMs: number;
 }
 
+/**
+ * An `accounts` row as either database returns it: SQLite's 0/1 integers, PostgreSQL's booleans
+ * and bigints (as strings).
+ */
+export interface AccountColumns {
+  account_id: string;
+  api_key: string;
+  api_secret_hash: string;
+  passphrase_hash: string;
+  is_admin: boolean | number;
+  enabled: boolean | number;
+  label: string | null;
+  tokens_valid_after_s: number | string;
+  cancel_on_disconnect_default: boolean | number;
+  created_at_ms: number | string;
+}
+
+export function accountFromColumns(c: AccountColumns): AccountRow {
+  return {
+    accountId: c.account_id,
+    apiKey: c.api_key,
+    apiSecretHash: c.api_secret_hash,
+    passphraseHash: c.passphrase_hash,
+    isAdmin: Boolean(c.is_admin),
+    enabled: Boolean(c.enabled),
+    label: c.label,
+    tokensValidAfterS: Number(c.tokens_valid_after_s),
+    cancelOnDisconnectDefault: Boolean(c.cancel_on_disconnect_default),
+    createdAtMs: Number(c.created_at_ms),
+  };
+}
+
 export interface RevokedToken {
   jti: string;
   accountId: string;
   expiresAtMs: number;
 }
 
-interface AccountSqlRow {
-  account_id: string;
-  api_key: string;
-  api_secret_hash: string;
-  passphrase_hash: string;
-  is_admin: number;
-  enabled: number;
-  label: string | null;
-  tokens_valid_after_s: number;
-  cancel_on_disconnect_default: number;
-  created_at_ms: number;
+/** What another engine changed (names an account or a jti only: never a secret or a hash). */
+export type StoreChange = { accountId: string } | { jti: string };
+
+/** How a store that several engines share tells this one about their changes. */
+export interface StoreWatcher {
+  /** Another (or this) engine changed this account or revoked this jti: reload it. */
+  changed(change: StoreChange): Promise<void>;
+  /** The change feed (re)connected, after changes may have been missed: reload everything. */
+  resync(): Promise<void>;
 }
 
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS accounts (
-  account_id TEXT PRIMARY KEY,
-  api_key TEXT NOT NULL UNIQUE,
-  api_secret_hash TEXT NOT NULL,
-  passphrase_hash TEXT NOT NULL,
-  is_admin INTEGER NOT NULL CHECK (is_admin IN (0, 1)),
-  enabled INTEGER NOT NULL DEFAULT 1 CHECK (enabled IN (0, 1)),
-  label TEXT,
-  tokens_valid_after_s INTEGER NOT NULL DEFAULT 0,
-  cancel_on_disconnect_default INTEGER NOT NULL DEFAULT 0 CHECK (cancel_on_disconnect_default IN (0, 1)),
-  created_at_ms INTEGER NOT NULL
-);
-CREATE TABLE IF NOT EXISTS revoked_tokens (
-  jti TEXT PRIMARY KEY,
-  account_id TEXT NOT NULL,
-  expires_at_ms INTEGER NOT NULL
-);
-CREATE INDEX IF NOT EXISTS revoked_tokens_expiry ON revoked_tokens (expires_at_ms);
-`;
-
-/**
- * Databases from before issue 28 kept the token MAC key in this table: it is dropped, its pages
- * overwritten (secure_delete), so a copy of the database can no longer mint tokens. Tokens issued
- * under it stop verifying.
- */
-function dropLegacyTokenKey(db: Database): void {
-  const legacy = db
-    .prepare<[], { n: number }>(
-      `SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table' AND name = 'account_keys'`,
-    )
-    .get();
-  if (legacy === undefined || legacy.n === 0) return;
-  const secureDelete = db.pragma('secure_delete', { simple: true }) as number;
-  db.pragma('secure_delete = ON');
-  db.exec('DROP TABLE account_keys');
-  db.pragma(`secure_delete = ${secureDelete}`);
-  // The key's old pages may linger in the write-ahead log until it is checkpointed.
-  if (db.pragma('journal_mode', { simple: true }) === 'wal') db.pragma('wal_checkpoint(TRUNCATE)');
-}
-
-function toRow(r: AccountSqlRow): AccountRow {
-  return {
-    accountId: r.account_id,
-    apiKey: r.api_key,
-    apiSecretHash: r.api_secret_hash,
-    passphraseHash: r.passphrase_hash,
-    isAdmin: r.is_admin === 1,
-    enabled: r.enabled === 1,
-    label: r.label,
-    tokensValidAfterS: r.tokens_valid_after_s,
-    cancelOnDisconnectDefault: r.cancel_on_disconnect_default === 1,
-    createdAtMs: r.created_at_ms,
-  };
-}
-
-export class AccountStore {
-  private readonly stmts;
-
-  constructor(readonly db: Database) {
-    db.exec(SCHEMA);
-    dropLegacyTokenKey(db);
-    this.stmts = {
-      insert: db.prepare(
-        `INSERT INTO accounts (account_id, api_key, api_secret_hash, passphrase_hash, is_admin, enabled, label,
-           tokens_valid_after_s, cancel_on_disconnect_default, created_at_ms)
-         VALUES (@account_id, @api_key, @api_secret_hash, @passphrase_hash, @is_admin, @enabled, @label,
-           @tokens_valid_after_s, @cancel_on_disconnect_default, @created_at_ms)`,
-      ),
-      all: db.prepare<[], AccountSqlRow>(`SELECT * FROM accounts ORDER BY created_at_ms, account_id`),
-      byId: db.prepare<[string], AccountSqlRow>(`SELECT * FROM accounts WHERE account_id = ?`),
-      setEnabled: db.prepare<[number, string]>(`UPDATE accounts SET enabled = ? WHERE account_id = ?`),
-      setValidAfter: db.prepare<[number, string]>(
-        `UPDATE accounts SET tokens_valid_after_s = ? WHERE account_id = ?`,
-      ),
-      setCod: db.prepare<[number, string]>(
-        `UPDATE accounts SET cancel_on_disconnect_default = ? WHERE account_id = ?`,
-      ),
-      revoke: db.prepare<[string, string, number]>(
-        `INSERT OR IGNORE INTO revoked_tokens (jti, account_id, expires_at_ms) VALUES (?, ?, ?)`,
-      ),
-      liveRevoked: db.prepare<[number], { jti: string; account_id: string; expires_at_ms: number }>(
-        `SELECT jti, account_id, expires_at_ms FROM revoked_tokens WHERE expires_at_ms > ? ORDER BY expires_at_ms, jti`,
-      ),
-      prune: db.prepare<[number]>(`DELETE FROM revoked_tokens WHERE expires_at_ms <= ?`),
-    };
-  }
-
-  insertAccount(a: AccountRow): void {
-    this.stmts.insert.run({
-      account_id: a.accountId,
-      api_key: a.apiKey,
-      api_secret_hash: a.apiSecretHash,
-      passphrase_hash: a.passphraseHash,
-      is_admin: a.isAdmin ? 1 : 0,
-      enabled: a.enabled ? 1 : 0,
-      label: a.label,
-      tokens_valid_after_s: a.tokensValidAfterS,
-      cancel_on_disconnect_default: a.cancelOnDisconnectDefault ? 1 : 0,
-      created_at_ms: a.createdAtMs,
-    });
-  }
-
-  listAccounts(): AccountRow[] {
-    return this.stmts.all.all().map(toRow);
-  }
-
-  getAccount(accountId: string): AccountRow | undefined {
-    const r = this.stmts.byId.get(accountId);
-    return r === undefined ? undefined : toRow(r);
-  }
-
-  setEnabled(accountId: string, enabled: boolean): void {
-    this.stmts.setEnabled.run(enabled ? 1 : 0, accountId);
-  }
-
-  setTokensValidAfter(accountId: string, seconds: number): void {
-    this.stmts.setValidAfter.run(seconds, accountId);
-  }
-
-  setCancelOnDisconnectDefault(accountId: string, value: boolean): void {
-    this.stmts.setCod.run(value ? 1 : 0, accountId);
-  }
-
-  insertRevokedToken(t: RevokedToken): void {
-    this.stmts.revoke.run(t.jti, t.accountId, t.expiresAtMs);
-  }
-
+export interface AccountStore {
+  /** False while a shared store is unreachable (requests answer 503 5001 meanwhile). */
+  readonly available: boolean;
+  listAccounts(): Promise<AccountRow[]>;
+  getAccount(accountId: string): Promise<AccountRow | undefined>;
+  insertAccount(row: AccountRow): Promise<void>;
+  /** Inserts `row` (an admin) only if no admin exists, in one step; says whether it did. */
+  insertFirstAdmin(row: AccountRow): Promise<boolean>;
+  /**
+   * Disables the account unless it is the last enabled admin, in one step: `false` when refused.
+   * Disabling an already disabled account succeeds.
+   */
+  disableUnlessLastAdmin(accountId: string): Promise<boolean>;
+  enable(accountId: string): Promise<void>;
+  /** Raises `tokens_valid_after_s` to at least `seconds`; returns the stored value. */
+  raiseTokensValidAfter(accountId: string, seconds: number): Promise<number>;
+  setCancelOnDisconnectDefault(accountId: string, value: boolean): Promise<void>;
+  insertRevokedToken(t: RevokedToken): Promise<void>;
+  /** The denylist entry of `jti`, if any. */
+  revokedToken(jti: string): Promise<RevokedToken | undefined>;
   /** Denylist entries whose tokens have not expired by `nowMs`. */
-  liveRevokedTokens(nowMs: number): RevokedToken[] {
-    return this.stmts.liveRevoked
-      .all(nowMs)
-      .map((r) => ({ jti: r.jti, accountId: r.account_id, expiresAtMs: r.expires_at_ms }));
-  }
-
+  liveRevokedTokens(nowMs: number): Promise<RevokedToken[]>;
   /** Deletes denylist entries whose tokens have expired by `nowMs`; returns how many. */
-  pruneRevokedTokens(nowMs: number): number {
-    return this.stmts.prune.run(nowMs).changes;
-  }
+  pruneRevokedTokens(nowMs: number): Promise<number>;
+  /** A shared store calls `watcher` on every change any engine makes (a local store never does). */
+  watch?(watcher: StoreWatcher): void;
+  close(): Promise<void>;
 }

@@ -35,8 +35,9 @@ export async function bootCore(options: EngineOptions): Promise<BootCore> {
   const certificate = await generateBootCertificate();
   const bootSessionId = randomBytes(32).toString('hex');
   const store = await openStore(options);
-  const accounts = new AccountService({
-    db: store.db,
+  const accounts = await AccountService.open({
+    store: store.accounts,
+    ...(store.sharedLimiters ? { loginLimiter: store.sharedLimiters.login } : {}),
     now,
     tokenKey: await loadTokenKey(store.platform, options.dataDir),
     ...(options.tokenTtlSeconds === undefined ? {} : { tokenTtlSeconds: options.tokenTtlSeconds }),

@@ -5,6 +5,7 @@
 import { RATE_LIMIT } from '@nightjar/protocol';
 import { DEFAULT_SLOT_MS } from '@nightjar/ledger';
 import type { EngineOptions } from '../engine-options.js';
+import type { AccountLimiter } from '../limits/account-limiter.js';
 import { RateLimiter } from '../limits/rate-limiter.js';
 import { Intake, type IntakeDeps } from '../orders/intake.js';
 import type { LockFailureThrottle } from '../orders/lock-failure-throttle.js';
@@ -19,17 +20,22 @@ export type IntakeBootDeps = Pick<
   gate: TradingGate;
   lockFailures: LockFailureThrottle;
   now(): number;
+  sharedOrderLimiter?: AccountLimiter | undefined;
 };
 
 export function createIntake(options: EngineOptions, d: IntakeBootDeps): Intake {
   const { chain, trees, notes } = d.views;
-  const rateLimiter = new RateLimiter({
-    ...(options.orderRateLimit ?? {
-      capacity: RATE_LIMIT.capacity,
-      refillPerSecond: RATE_LIMIT.refillPerSecond,
-    }),
-    now: d.now,
-  });
+  // With a shared store every engine takes from the same bucket (an account cannot multiply its
+  // allowance by spreading orders over engines).
+  const rateLimiter =
+    d.sharedOrderLimiter ??
+    new RateLimiter({
+      ...(options.orderRateLimit ?? {
+        capacity: RATE_LIMIT.capacity,
+        refillPerSecond: RATE_LIMIT.refillPerSecond,
+      }),
+      now: d.now,
+    });
   return new Intake({
     bootSessionId: d.bootSessionId,
     currentSlot: () => BigInt(chain.slot),

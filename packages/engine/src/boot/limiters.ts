@@ -1,6 +1,11 @@
 /**
  * The per-address limiters of the public routes: public reads (`/tree/root`) and the attestation
  * quote routes, the latter under a budget shared by all callers.
+ *
+ * They stay in each engine's memory even with a shared (PostgreSQL) store: they guard this engine's
+ * own CPU (quotes, tree reads) from one address, which is what a per-engine bucket measures; the
+ * public routes never touch the store, so a database outage cannot close them; and a shared bucket
+ * keyed by an address would put one SQL statement before every anonymous request.
  */
 import { RATE_LIMIT } from '@nightjar/protocol';
 import { AddressLimiter } from '../limits/address-limiter.js';

@@ -25,5 +25,5 @@ export async function stopEngine(options: EngineOptions, core: BootCore, t: Trad
   await verifiers.batcher?.close();
   if (verifiers.matchBatcher !== verifiers.batcher) await verifiers.matchBatcher?.close();
   t.journal?.close();
-  core.store.db.close();
+  await core.store.close();
 }

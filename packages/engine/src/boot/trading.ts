@@ -90,6 +90,7 @@ export async function startTrading(options: EngineOptions, core: BootCore): Prom
     gate,
     lockFailures,
     now,
+    sharedOrderLimiter: core.store.sharedLimiters?.order,
   });
   const stream = new StreamService({
     accounts: core.accounts,

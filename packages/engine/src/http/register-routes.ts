@@ -24,7 +24,7 @@ export interface FrontDoors {
   requireAccount: Guard;
   requireAdmin: Guard;
   /** Charges the token's account bucket (after the guard), as the stream's order ops are charged. */
-  admit(req: FastifyRequest, op: OrderOperation): void;
+  admit(req: FastifyRequest, op: OrderOperation): void | Promise<void>;
   /** Charges the caller's address bucket on a public route that costs work. */
   chargeAddress(req: FastifyRequest, op: OrderOperation): void;
 }

@@ -1,8 +1,6 @@
 /**
- * A token bucket per key (an account id, usually), driven by an injectable clock.
- *
- * Amounts are kept in integer micro-units so the spec's fractional costs (0.1, 0.2, 1.2) add up
- * exactly. Memory is bounded: a bucket that has refilled to capacity is indistinguishable from a
+ * A token bucket per key (an account id, usually), in memory, driven by an injectable clock; its
+ * arithmetic (integer micro-units) is `token-bucket.ts`, shared with the PostgreSQL limiter. Memory is bounded: a bucket that has refilled to capacity is indistinguishable from a
  * fresh one, so idle full buckets are dropped, and the map never holds more than `maxEntries`
  * buckets. A bucket still in debt is never dropped to make room (that would forgive it: a caller
  * rotating keys could reset itself or others); while every slot holds debt, a new key is refused
@@ -10,8 +8,9 @@
  */
 
 import { RATE_LIMIT } from '@nightjar/protocol';
+import { BucketArithmetic, MICRO, type Bucket, type TakeResult } from './token-bucket.js';
 
-const MICRO = 1_000_000;
+export type { TakeResult };
 /** A full table is swept for refilled buckets at most this often (a sweep is O(maxEntries)). */
 const FULL_SWEEP_INTERVAL_MS = 1_000;
 
@@ -26,31 +25,19 @@ export interface RateLimiterOptions {
   maxEntries?: number;
 }
 
-export type TakeResult = { ok: true } | { ok: false; retryAfterSeconds: number };
-
-interface Bucket {
-  /** Micro-units available at `atMs`. */
-  micros: number;
-  atMs: number;
-}
-
 export class RateLimiter {
   readonly capacity: number;
   readonly refillPerSecond: number;
   readonly maxEntries: number;
   private readonly now: () => number;
+  private readonly math: BucketArithmetic;
   private readonly capacityMicros: number;
-  /** Micro-units regained per millisecond. */
-  private readonly refillMicrosPerMs: number;
   /** Insertion order is recency order: every touch re-inserts. */
   private readonly buckets = new Map<string, Bucket>();
   private lastFullSweepAt = -Infinity;
 
   constructor(options: RateLimiterOptions) {
-    if (!(options.capacity > 0) || !Number.isFinite(options.capacity))
-      throw new RangeError('capacity must be positive');
-    if (!(options.refillPerSecond > 0) || !Number.isFinite(options.refillPerSecond))
-      throw new RangeError('refillPerSecond must be positive');
+    this.math = new BucketArithmetic(options);
     const maxEntries = options.maxEntries ?? 100_000;
     if (!Number.isSafeInteger(maxEntries) || maxEntries < 1)
       throw new RangeError('maxEntries must be a positive integer');
@@ -58,8 +45,7 @@ export class RateLimiter {
     this.refillPerSecond = options.refillPerSecond;
     this.maxEntries = maxEntries;
     this.now = options.now ?? Date.now;
-    this.capacityMicros = Math.round(options.capacity * MICRO);
-    this.refillMicrosPerMs = (options.refillPerSecond * MICRO) / 1000;
+    this.capacityMicros = this.math.capacityMicros;
   }
 
   /** Number of buckets held (for tests and metrics). */
@@ -76,12 +62,11 @@ export class RateLimiter {
     const now = this.now();
     const available = this.level(key, now);
     // A refused request leaves the bucket as it was; nothing to store for an unseen key.
-    if (available < costMicros)
-      return { ok: false, retryAfterSeconds: this.secondsToRegain(costMicros - available) };
+    if (available < costMicros) return this.math.refusal(available, costMicros);
     const left = available - costMicros;
     // A new key while every slot holds debt is refused; after one full refill time all are full again.
     if (left < this.capacityMicros && !this.buckets.has(key) && !this.makeRoom(now))
-      return { ok: false, retryAfterSeconds: this.secondsToRegain(this.capacityMicros) };
+      return { ok: false, retryAfterSeconds: this.math.secondsToRegain(this.capacityMicros) };
     this.store(key, left, now);
     return { ok: true };
   }
@@ -112,11 +97,6 @@ export class RateLimiter {
     return dropped;
   }
 
-  /** Whole milliseconds until `micros` are regained: exact, never early. */
-  private secondsToRegain(micros: number): number {
-    return Math.ceil(micros / this.refillMicrosPerMs) / 1000;
-  }
-
   /** Is there a free slot for a new bucket? Drops refilled buckets to make one, never one in debt. */
   private makeRoom(now: number): boolean {
     this.dropRefilledOldest(now);
@@ -129,17 +109,11 @@ export class RateLimiter {
   }
 
   private toMicros(cost: number): number {
-    if (!(cost >= 0) || !Number.isFinite(cost)) throw new RangeError('cost must be a non-negative number');
-    const micros = Math.round(cost * MICRO);
-    if (micros > this.capacityMicros) throw new RangeError('cost exceeds bucket capacity');
-    return micros;
+    return this.math.toMicros(cost);
   }
 
   private level(key: string, now: number): number {
-    const bucket = this.buckets.get(key);
-    if (bucket === undefined) return this.capacityMicros;
-    const elapsed = Math.max(0, now - bucket.atMs); // a clock step backwards refills nothing
-    return Math.min(this.capacityMicros, bucket.micros + Math.floor(elapsed * this.refillMicrosPerMs));
+    return this.math.level(this.buckets.get(key), now);
   }
 
   private store(key: string, micros: number, now: number): void {

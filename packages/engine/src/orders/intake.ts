@@ -27,16 +27,13 @@ import {
 import type { NoteState } from '../note-states.js';
 import { CryptoChecks, type VerifiedNote } from './crypto-checks.js';
 import type { EngineOrder } from './engine-order.js';
+import type { AccountLimiter } from '../limits/account-limiter.js';
 import type { MarketWriter } from './market-writer.js';
 import type { OrderRegistry } from './order-registry.js';
 
 /** Who is asking: the authenticated account (from the bearer token). */
 export interface Caller {
   accountId: string;
-}
-
-export interface RateLimiter {
-  take(key: string, cost: number): { ok: true } | { ok: false; retryAfterSeconds: number };
 }
 
 export interface IntakeDeps {
@@ -54,7 +51,7 @@ export interface IntakeDeps {
    * run off the main thread in the verifier workers and batched there.
    */
   checkOrder(check: OrderCheckItem): Promise<OrderCheckOutcome>;
-  rateLimiter: RateLimiter;
+  rateLimiter: AccountLimiter;
   /** Undefined when trading is open; otherwise why new trading is paused (5001). */
   tradingPausedReason(): string | undefined;
   /** The note's state on the ledger, from the engine's nullifier mirror (note-states.ts). */
@@ -116,8 +113,8 @@ export class Intake {
    * verified, so an account over its limit costs the venue no signature or proof work. Takes the
    * operation's weight from the account's bucket, or refuses with 429 1401 and Retry-After.
    */
-  admit(caller: Caller, op: OrderOperation): void {
-    const r = this.deps.rateLimiter.take(caller.accountId, RATE_LIMIT.cost[op]);
+  async admit(caller: Caller, op: OrderOperation): Promise<void> {
+    const r = await this.deps.rateLimiter.take(caller.accountId, RATE_LIMIT.cost[op]);
     if (!r.ok)
       throw new VenueError(1401, `rate limited; retry in about ${Math.ceil(r.retryAfterSeconds)} s`, {
         retryAfterSeconds: r.retryAfterSeconds,

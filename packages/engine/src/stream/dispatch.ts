@@ -64,6 +64,9 @@ export class FrameDispatcher {
     try {
       session.principal = this.deps.accounts.revalidate(session.principal);
     } catch (err) {
+      // The account store is unreachable: this request fails, the token stays good.
+      if (err instanceof VenueError && err.code === 5001)
+        return session.error(request.request_id, err.code, err.message);
       if (err instanceof VenueError) return session.endAuthentication(err);
       throw err;
     }
@@ -124,7 +127,7 @@ export class FrameDispatcher {
   ): Promise<void> {
     const caller = { accountId: session.principal!.accountId };
     // The rate limit is the front door, as on REST: charged before any parsing or verification.
-    this.deps.intake.admit(caller, ORDER_OPERATION[request.op]);
+    await this.deps.intake.admit(caller, ORDER_OPERATION[request.op]);
     if (session.inFlight >= this.deps.limits.maxInFlightPerSession)
       return session.error(
         request.request_id,

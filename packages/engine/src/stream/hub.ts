@@ -269,6 +269,7 @@ export class StreamHub {
       try {
         session.principal = this.deps.accounts.revalidate(session.principal!);
       } catch (err) {
+        if (err instanceof VenueError && err.code === 5001) continue; // store unreachable, token good
         if (err instanceof VenueError) session.endAuthentication(err);
         else session.close(STREAM_CLOSE_CODES.tokenInvalid, 'token no longer valid');
       }

@@ -18,6 +18,7 @@ import {
   requireAccount,
   requireAdmin,
 } from '../../src/http/routes/accounts.js';
+import { SqliteAccountStore } from '../../src/accounts/sqlite-store.js';
 import { registerRoutes } from '../../src/http/register-routes.js';
 import { buildHttpServer } from '../../src/http/server.js';
 import type { BootCertificate } from '../../src/tls.js';
@@ -80,7 +81,7 @@ export interface Venue {
   close(): Promise<void>;
 }
 
-export interface VenueOptions extends Partial<Omit<AccountServiceOptions, 'db' | 'now'>> {
+export interface VenueOptions extends Partial<Omit<AccountServiceOptions, 'store' | 'now'>> {
   certificate: BootCertificate;
   db?: Database.Database;
   clock?: ManualClock;
@@ -91,12 +92,12 @@ export interface VenueOptions extends Partial<Omit<AccountServiceOptions, 'db' |
 export async function startVenue(options: VenueOptions): Promise<Venue> {
   const clock = options.clock ?? new ManualClock();
   const db = options.db ?? new Database(':memory:');
-  const accounts = new AccountService({
+  const accounts = await AccountService.open({
     tokenTtlSeconds: options.tokenTtlSeconds,
     loginRateLimit: options.loginRateLimit,
     hasher: options.hasher ?? CHEAP_ARGON2,
     ...(options.tokenKey ? { tokenKey: options.tokenKey } : {}),
-    db,
+    store: new SqliteAccountStore(db),
     now: clock.now,
   });
   const app = buildHttpServer({ certificate: options.certificate });

@@ -2,11 +2,9 @@
  * Every schema version, in order (versions 1, 2, 3, … with no gaps). Append only: a released
  * migration is never edited.
  */
-export interface Migration {
-  version: number;
-  /** Short and unique, for `schema_migrations.name`. */
-  name: string;
-  sql: string;
-}
+import { ACCOUNTS_MIGRATION } from './001-accounts.js';
+import type { Migration } from './migration.js';
 
-export const MIGRATIONS: readonly Migration[] = [];
+export type { Migration };
+
+export const MIGRATIONS: readonly Migration[] = [ACCOUNTS_MIGRATION];
