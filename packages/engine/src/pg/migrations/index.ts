@@ -9,4 +9,7 @@ export interface Migration {
   sql: string;
 }
 
-export const MIGRATIONS: readonly Migration[] = [];
+import { proverJobsMigration } from './002-prover-jobs.js';
+
+// Version 1 (accounts) is the store engineer's; the lead merges the list in order.
+export const MIGRATIONS: readonly Migration[] = [proverJobsMigration];
