@@ -18,6 +18,7 @@ import type { SettlementSeam } from './settlement/types.js';
 import type { MarketDirectory } from './market-directory.js';
 import type { StreamOptions } from './stream/options.js';
 import type { BootCertificate } from './tls.js';
+import type { ProverPoolOptions } from './prover-pool/pool-boot.js';
 
 export interface EngineOptions {
   ledger: LedgerClient;
@@ -56,6 +57,12 @@ export interface EngineOptions {
    * `matchProverSingleThread` (default: when there are several).
    */
   matchProver?: MatchProver;
+  /**
+   * Remote provers (DESIGN 11): proofs go through a PostgreSQL job queue to attested `nightjar
+   * prover` workers, each verified here before use; absent, proofs are made in process as above
+   * (which also serves as the pool's fallback while no worker is attested). Ignored with `matchProver`.
+   */
+  proverPool?: ProverPoolOptions;
   matchProverWorkers?: number;
   matchProverSingleThread?: boolean;
   /** Proofs handed to an injected `matchProver` at once (default 1). */

@@ -5,3 +5,4 @@ export { staticDirectory, type ListedMarket, type MarketDirectory } from './mark
 export { attestationHandlers, type AttestationRoutesOptions } from './http/routes/attestation.js';
 export type { EngineContext } from './http/context.js';
 export type { SettlementSeam, SettlementBatch } from './settlement/types.js';
+export * from './prover-pool/index.js';

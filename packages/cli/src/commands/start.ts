@@ -49,7 +49,7 @@ const portNoteOf = (chosen: ChosenPort): { portNote?: string } => {
 
 export const START_USAGE = `nightjar start [--data-dir D] [--port P] [--ledger URL [--ledger-tls-pin HEX]] [--token-ttl SECONDS]
                [--slot-ms N] [--fill-push-hold-ms N] [--platform simulated|dstack]
-               [--no-dev --authority-key FILE] [--circuit-keys DIR]
+               [--no-dev --authority-key FILE] [--circuit-keys DIR] [--prover-pool URL]
 
   Dev mode by default (simulated platform): a ledger faucet, fault injection, a dev admin whose
   credentials ready.json carries, and the dev-ceremony circuit keys. Never for real value; see --no-dev.
@@ -79,6 +79,9 @@ export const START_USAGE = `nightjar start [--data-dir D] [--port P] [--ledger U
   --circuit-keys DIR   verification keys of a real ceremony: manifest.json pinning the SHA-256
                        of valid_input_v2.vkey.json, valid_spend_v2.vkey.json and, to settle,
                        valid_lock.vkey.json and valid_match_v2.vkey.json
+  --prover-pool URL    postgres://… of a prover job queue: match and lock proofs go to attested
+                       \`nightjar prover\` workers (each proof verified here before use); proofs are
+                       made in process while no worker is attested, and always without this flag
 `;
 
 /** The flags of `nightjar start` that `startVenue` parses (the command adds --demo-traders). */
@@ -94,7 +97,18 @@ export const START_OPTIONS = {
   'no-dev': { type: 'boolean' },
   'authority-key': { type: 'string' },
   'circuit-keys': { type: 'string' },
+  'prover-pool': { type: 'string' },
 } as const satisfies Options;
+
+/** `--prover-pool URL`: the engine's options for it (a postgres:// URL), or none. */
+export function proverPoolOption(
+  url: string | undefined,
+  validLockKey: StartConfig['circuitKeys']['keys']['valid_lock'],
+): { proverPool?: { queueUrl: string; validLockKey?: NonNullable<typeof validLockKey> } } {
+  if (url === undefined) return {};
+  if (!/^postgres(ql)?:\/\//.test(url)) throw new UsageError('--prover-pool must be a postgres:// URL');
+  return { proverPool: { queueUrl: url, ...(validLockKey ? { validLockKey } : {}) } };
+}
 
 /** `--fill-push-hold-ms`: an integer 0..MAX_FILL_PUSH_HOLD_MS, the engine's default when absent. */
 export function fillPushHoldOption(value: string | undefined): number {
@@ -302,6 +316,7 @@ export async function startVenue(
       // Match proofs: made by the default prover (worker threads), checked with this key first.
       validMatchKey: circuitKeys.keys.valid_match_v2,
       circuitKeys: circuitKeysInfo(circuitKeys),
+      ...proverPoolOption(opts['prover-pool'], circuitKeys.keys.valid_lock),
       // The venue process's one log format (venue-log.ts): pino JSON, or drawn on a terminal.
       logger: { level: 'warn', stream: (options.log ?? new VenueLog()).stream },
       ...(c.platformKind === 'dstack' ? { attestation: { platform: await DstackPlatform.open() } } : {}),

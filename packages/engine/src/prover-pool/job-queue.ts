@@ -73,7 +73,14 @@ export class JobQueue {
          VALUES ($1, $2, $3, $4, $5) RETURNING id
        )
        SELECT j.id::text AS id, pg_notify($6, j.id::text) FROM j`,
-      [job.engineId, job.bootId, job.kind, Buffer.from(job.sealedPayload), JSON.stringify(job.sealedKeys), JOBS_CHANNEL],
+      [
+        job.engineId,
+        job.bootId,
+        job.kind,
+        Buffer.from(job.sealedPayload),
+        JSON.stringify(job.sealedKeys),
+        JOBS_CHANNEL,
+      ],
     );
     return r.rows[0]!.id;
   }

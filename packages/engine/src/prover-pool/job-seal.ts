@@ -67,7 +67,11 @@ export function sealJob(
 }
 
 /** A worker opens a job it claimed with its sealing private key. */
-export function openJob(sealedPayload: Uint8Array, sealedKey: Uint8Array, privateKey: Uint8Array): Uint8Array {
+export function openJob(
+  sealedPayload: Uint8Array,
+  sealedKey: Uint8Array,
+  privateKey: Uint8Array,
+): Uint8Array {
   return decrypt(openKey(JOB_SEAL_INFO, privateKey, sealedKey), sealedPayload);
 }
 

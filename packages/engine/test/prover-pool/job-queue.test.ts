@@ -96,7 +96,9 @@ describe('prover job queue', () => {
     const done: string[] = [];
     let listening = 0;
     const onJob = listenQueue(db.server.url, JOBS_CHANNEL, (p) => (p ? jobs.push(p) : listening++));
-    const onDone = listenQueue(db.server.url, resultChannel('engine-a'), (p) => (p ? done.push(p) : listening++));
+    const onDone = listenQueue(db.server.url, resultChannel('engine-a'), (p) =>
+      p ? done.push(p) : listening++,
+    );
     try {
       await until(() => listening === 2);
       const id = await queue.enqueue(job(['w1']));

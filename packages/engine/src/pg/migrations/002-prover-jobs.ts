@@ -4,7 +4,7 @@
  * sealed key); a worker without an entry never claims it. `excluded` lists workers whose result
  * failed verification for this job.
  */
-import type { Migration } from './index.js';
+import type { Migration } from './migration.js';
 
 export const proverJobsMigration: Migration = {
   version: 2,
