@@ -180,8 +180,9 @@ class WorkerLoop implements ProverWorker {
     await Promise.all(
       [...this.#running.keys()].map((id) => this.#queue.release(id, workerId).catch(() => {})),
     );
+    // Proofs still running are not awaited: their jobs are back in the queue, and a run that ends
+    // now sees the stop and completes nothing.
     await this.#prover.close();
-    await Promise.allSettled(this.#running.values());
     await this.#pool.end();
   }
 }
