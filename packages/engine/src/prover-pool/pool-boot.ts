@@ -10,6 +10,7 @@ import { generateX25519KeyPair, Groth16Verifier } from '@nightjar/crypto';
 import { loadVerificationKey } from '@nightjar/circuits';
 import type { SnarkjsVerificationKey } from '@nightjar/crypto';
 import { migrate } from '../pg/migrate.js';
+import type { Migration } from '../pg/migrations/index.js';
 import { openPgPool } from '../pg/pool.js';
 import type { MatchProver, MatchVerifier } from '../settlement/match-prover.js';
 import { JobQueue, resultChannel } from './job-queue.js';
@@ -51,11 +52,18 @@ async function lockVerifier(o: ProverPoolOptions, dev: boolean): Promise<MatchVe
 
 export async function startProverPool(
   o: ProverPoolOptions,
-  d: { engineId: string; fallback: MatchProver; verifyMatch: MatchVerifier; dev: boolean },
+  d: {
+    engineId: string;
+    fallback: MatchProver;
+    verifyMatch: MatchVerifier;
+    dev: boolean;
+    /** The schema list (tests; default the repository's). */
+    migrations?: readonly Migration[];
+  },
 ): Promise<ProverPool> {
   const pool = openPgPool(o.queueUrl);
   try {
-    await migrate(pool);
+    await migrate(pool, d.migrations);
     const bootId = randomUUID();
     const queue = new JobQueue(pool, o.leaseMs === undefined ? {} : { leaseMs: o.leaseMs });
     await queue.purgeOtherBoots(d.engineId, bootId);

@@ -5,7 +5,10 @@ import { proverJobsMigration } from '../../src/pg/migrations/002-prover-jobs.js'
 import { openPgPool, type PgPool } from '../../src/pg/pool.js';
 
 // Version 1 (accounts) is another branch's: an empty stand-in keeps the list gap-free here.
-const TEST_MIGRATIONS = [{ version: 1, name: 'accounts-stand-in', sql: 'SELECT 1' }, proverJobsMigration];
+export const TEST_MIGRATIONS = [
+  { version: 1, name: 'accounts-stand-in', sql: 'SELECT 1' },
+  proverJobsMigration,
+];
 
 export interface QueueDb {
   server: TestPostgres;

@@ -82,14 +82,16 @@ describe('prover pool worker processes', () => {
     return p;
   };
   const holder = async () =>
-    (await db.pool.query<{ worker_id: string | null }>('SELECT worker_id FROM prover_jobs')).rows[0]?.worker_id;
+    (await db.pool.query<{ worker_id: string | null }>('SELECT worker_id FROM prover_jobs')).rows[0]
+      ?.worker_id;
   const completions = (c: Child) => c.events.filter((e) => 'completed' in e).length;
 
   beforeAll(async () => {
     db = await startQueueDb();
   });
   afterEach(async () => {
-    for (const c of children.splice(0)) if (c.proc.exitCode === null && c.proc.signalCode === null) c.proc.kill('SIGKILL');
+    for (const c of children.splice(0))
+      if (c.proc.exitCode === null && c.proc.signalCode === null) c.proc.kill('SIGKILL');
     await Promise.all(provers.splice(0).map((p) => p.close()));
   });
   afterAll(async () => {
