@@ -208,6 +208,18 @@ export class JobQueue {
     await this.#pool.query('DELETE FROM prover_jobs WHERE id = $1', [jobId]);
   }
 
+  /** A done job's queue delays (the benchmark): enqueue → claim, and completion → now. */
+  async delays(jobId: string): Promise<{ toClaimMs: number; sinceDoneMs: number } | undefined> {
+    const r = await this.#pool.query<{ to_claim: number; since_done: number }>(
+      `SELECT extract(epoch FROM claimed_at - created_at) * 1000 AS to_claim,
+              extract(epoch FROM clock_timestamp() - completed_at) * 1000 AS since_done
+       FROM prover_jobs WHERE id = $1 AND status = 'done'`,
+      [jobId],
+    );
+    const row = r.rows[0];
+    return row && { toClaimMs: Number(row.to_claim), sinceDoneMs: Number(row.since_done) };
+  }
+
   /** At boot: the jobs of this engine's earlier boots (nobody awaits them any more). */
   async purgeOtherBoots(engineId: string, bootId: string): Promise<number> {
     const r = await this.#pool.query('DELETE FROM prover_jobs WHERE engine_id = $1 AND boot_id <> $2', [
