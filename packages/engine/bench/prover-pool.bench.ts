@@ -98,7 +98,10 @@ function timedQueue(db: QueueDb, row: Row): JobQueue {
   const remove = queue.remove.bind(queue);
   queue.remove = async (id) => {
     const d = await queue.delays(id);
-    if (d) (row.toClaimMs.push(d.toClaimMs), row.toEngineMs.push(d.sinceDoneMs));
+    if (d) {
+      row.toClaimMs.push(d.toClaimMs);
+      row.toEngineMs.push(d.sinceDoneMs);
+    }
     await remove(id);
   };
   return queue;
