@@ -6,23 +6,12 @@
 import { NoteProver } from '@nightjar/circuits';
 import { hexToBytes } from '@nightjar/protocol';
 import { runProverWorker } from '../src/prover-pool/worker.js';
-
-const env = (name: string): string => {
-  const v = process.env[name];
-  if (v === undefined) throw new Error(`${name} is not set`);
-  return v;
-};
+import { env, envRegistration } from '../test/prover-pool/fake-pool.js';
 
 const prover = new NoteProver({ workers: 1, singleThread: true, maxQueue: 1 });
 await prover.warm(['valid_match_v2', 'valid_lock']);
 const worker = await runProverWorker({
-  register: async () => ({
-    workerId: env('WORKER_ID'),
-    enginePublicKey: hexToBytes(env('ENGINE_PUBLIC_KEY')),
-    engineId: env('ENGINE_ID'),
-    queueUrl: env('QUEUE_URL'),
-    ttlMs: 3_600_000,
-  }),
+  register: envRegistration(3_600_000),
   sealingPrivateKey: hexToBytes(env('WORKER_PRIVATE_KEY')),
   prover,
   threads: 1,

@@ -7,18 +7,14 @@
  * the in-process prover it is given proves instead (documented fallback: a pool whose workers are
  * all gone slows down, it does not stop).
  */
-import {
-  validLockWitness,
-  validMatchV2Witness,
-  type LockProofResult,
-  type ValidLockParams,
-  type ValidMatchV2Params,
-} from '@nightjar/circuits';
+import { validLockWitness, validMatchV2Witness } from '@nightjar/circuits';
+import type { LockProofResult, ValidLockParams, ValidMatchV2Params } from '@nightjar/circuits';
 import { validMatchV2PublicSignals } from '@nightjar/crypto';
 import type { MatchProof, MatchProver, MatchVerifier } from '../settlement/match-prover.js';
 import { RemoteJobs, type RemoteJobsOptions } from './remote-jobs.js';
 import type { QueueListener } from './queue-listener.js';
-import type { AttestedWorkers } from './types.js';
+import type { JobKind } from './job-queue.js';
+import type { AttestedWorker, AttestedWorkers } from './types.js';
 
 const PROOF_BYTES = 256;
 
@@ -63,34 +59,38 @@ export class PoolMatchProver implements MatchProver {
     // What the proof must prove, from the engine's own parameters (throws as the prover would).
     const w = validMatchV2Witness(params);
     const publicSignals = validMatchV2PublicSignals(w.publicInputs);
-    return this.#jobs.run({
-      kind: 'match',
-      payload: params,
-      workers,
-      signal,
-      accept: async (result) => {
-        const proof = proofBytes(result);
-        if (!proof || !(await this.#o.verifyMatch.verify(proof, publicSignals))) return undefined;
-        return { proof, publicInputs: w.publicInputs, publicSignals, outputs: w.outputs };
-      },
+    const made = (proof: Uint8Array) => ({
+      proof,
+      publicInputs: w.publicInputs,
+      publicSignals,
+      outputs: w.outputs,
     });
+    return this.#remote('match', params, workers, signal, this.#o.verifyMatch, publicSignals, made);
   }
 
   proveLock(params: ValidLockParams, signal?: AbortSignal): Promise<LockProofResult> {
     const workers = this.#o.workers.list();
     if (workers.length === 0) return this.#o.fallback.proveLock(params, signal);
     const w = validLockWitness(params);
-    return this.#jobs.run({
-      kind: 'lock',
-      payload: params,
-      workers,
-      signal,
-      accept: async (result) => {
-        const proof = proofBytes(result);
-        if (!proof || !(await this.#o.verifyLock.verify(proof, w.publicInputs))) return undefined;
-        return { proof, publicInputs: w.publicInputs, derived: w.derived };
-      },
-    });
+    const made = (proof: Uint8Array) => ({ proof, publicInputs: w.publicInputs, derived: w.derived });
+    return this.#remote('lock', params, workers, signal, this.#o.verifyLock, w.publicInputs, made);
+  }
+
+  /** One remote job whose result is taken only if its proof verifies against `publicSignals`. */
+  #remote<T>(
+    kind: JobKind,
+    params: unknown,
+    workers: readonly AttestedWorker[],
+    signal: AbortSignal | undefined,
+    verifier: MatchVerifier,
+    publicSignals: bigint[],
+    made: (proof: Uint8Array) => T,
+  ): Promise<T> {
+    const accept = async (result: unknown) => {
+      const proof = proofBytes(result);
+      return proof && (await verifier.verify(proof, publicSignals)) ? made(proof) : undefined;
+    };
+    return this.#jobs.run({ kind, payload: params, workers, signal, accept });
   }
 
   /** Warms the fallback (remote workers warm themselves). */

@@ -4,16 +4,20 @@
  * hash of the public signals (with a verifier that checks exactly that), or a dishonest one.
  */
 import { createHash } from 'node:crypto';
-import {
-  validLockWitness,
-  validMatchV2Witness,
-  type LockProofResult,
-  type ValidLockParams,
-  type ValidMatchV2Params,
-} from '@nightjar/circuits';
+import { validLockWitness, validMatchV2Witness } from '@nightjar/circuits';
 import { generateX25519KeyPair, validMatchV2PublicSignals, type X25519KeyPair } from '@nightjar/crypto';
-import type { MatchVerifier } from '../../src/settlement/match-prover.js';
-import type { AttestedWorker, AttestedWorkers, WorkerRegistration } from '../../src/prover-pool/types.js';
+import { hexToBytes } from '@nightjar/protocol';
+import { JobQueue, resultChannel } from '../../src/prover-pool/job-queue.js';
+import { PoolMatchProver, type PoolMatchProverOptions } from '../../src/prover-pool/pool-match-prover.js';
+import { listenQueue } from '../../src/prover-pool/queue-listener.js';
+import type { MatchProver, MatchVerifier } from '../../src/settlement/match-prover.js';
+import type { PgPool } from '../../src/pg/pool.js';
+import type {
+  AttestedWorker,
+  AttestedWorkers,
+  RegisterWorker,
+  WorkerRegistration,
+} from '../../src/prover-pool/types.js';
 import type { JobProver } from '../../src/prover-pool/worker.js';
 
 export function fakeProof(publicSignals: readonly bigint[]): Uint8Array {
@@ -33,14 +37,14 @@ export interface FakeProver extends JobProver {
 export function fakeProver(honest = true): FakeProver {
   const p: FakeProver = {
     proved: 0,
-    async proveValidMatchV2(params: ValidMatchV2Params) {
+    async proveValidMatchV2(params) {
       p.proved++;
       const w = validMatchV2Witness(params);
       const publicSignals = validMatchV2PublicSignals(w.publicInputs);
       const proof = honest ? fakeProof(publicSignals) : new Uint8Array(256);
       return { proof, publicInputs: w.publicInputs, publicSignals, outputs: w.outputs };
     },
-    async proveValidLock(params: ValidLockParams): Promise<LockProofResult> {
+    async proveValidLock(params) {
       p.proved++;
       const w = validLockWitness(params);
       const proof = honest ? fakeProof(w.publicInputs) : new Uint8Array(256);
@@ -87,4 +91,50 @@ export function registration(
     queueUrl,
     ttlMs,
   };
+}
+
+/** An environment variable a child process needs. */
+export function env(name: string): string {
+  const v = process.env[name];
+  if (v === undefined) throw new Error(`${name} is not set`);
+  return v;
+}
+
+/** A child worker's stub registration: its id, the engine's key and the queue, from the environment. */
+export function envRegistration(ttlMs: number): RegisterWorker {
+  return async () => ({
+    workerId: env('WORKER_ID'),
+    enginePublicKey: hexToBytes(env('ENGINE_PUBLIC_KEY')),
+    engineId: env('ENGINE_ID'),
+    queueUrl: env('QUEUE_URL'),
+    ttlMs,
+  });
+}
+
+export interface TestPoolSetup {
+  pool: PgPool;
+  url: string;
+  engineId: string;
+  resultKey: X25519KeyPair;
+  fallback: MatchProver;
+}
+
+/** A PoolMatchProver on the test's queue with the fake verifier, sealing to `workers`. */
+export function testPoolProver(
+  t: TestPoolSetup,
+  workers: FakeWorkerIdentity[],
+  extra: Partial<PoolMatchProverOptions> = {},
+): PoolMatchProver {
+  return new PoolMatchProver({
+    queue: new JobQueue(t.pool),
+    engineId: t.engineId,
+    bootId: 'boot-1',
+    resultKey: t.resultKey,
+    workers: attestedWorkers(workers.map((w) => w.attested)),
+    fallback: t.fallback,
+    verifyMatch: fakeVerifier,
+    verifyLock: fakeVerifier,
+    listen: (onWake) => listenQueue(t.url, resultChannel(t.engineId), onWake),
+    ...extra,
+  });
 }

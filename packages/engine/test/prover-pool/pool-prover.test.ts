@@ -2,18 +2,16 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { validLockWitness, validMatchV2Witness } from '@nightjar/circuits';
 import { generateX25519KeyPair, validMatchV2PublicSignals } from '@nightjar/crypto';
 import { validLockParams, validMatchV2Params } from '../../../circuits/bench/proving-fixtures.js';
-import { JobQueue, resultChannel } from '../../src/prover-pool/job-queue.js';
-import { PoolMatchProver, type PoolMatchProverOptions } from '../../src/prover-pool/pool-match-prover.js';
-import { listenQueue } from '../../src/prover-pool/queue-listener.js';
+import type { PoolMatchProver, PoolMatchProverOptions } from '../../src/prover-pool/pool-match-prover.js';
 import { RemoteProofError } from '../../src/prover-pool/remote-jobs.js';
 import { runProverWorker, type ProverWorker } from '../../src/prover-pool/worker.js';
 import type { MatchProver } from '../../src/settlement/match-prover.js';
 import {
-  attestedWorkers,
   fakeProof,
   fakeProver,
   fakeVerifier,
   registration,
+  testPoolProver,
   workerIdentity,
   type FakeWorkerIdentity,
 } from './fake-pool.js';
@@ -47,18 +45,11 @@ describe('PoolMatchProver with workers in process', () => {
     return worker;
   };
   const poolProver = (workers: FakeWorkerIdentity[], extra: Partial<PoolMatchProverOptions> = {}) => {
-    const p = new PoolMatchProver({
-      queue: new JobQueue(db.pool),
-      engineId: ENGINE_ID,
-      bootId: 'boot-1',
-      resultKey: engineKey,
-      workers: attestedWorkers(workers.map((w) => w.attested)),
-      fallback,
-      verifyMatch: fakeVerifier,
-      verifyLock: fakeVerifier,
-      listen: (onWake) => listenQueue(db.server.url, resultChannel(ENGINE_ID), onWake),
-      ...extra,
-    });
+    const p = testPoolProver(
+      { pool: db.pool, url: db.server.url, engineId: ENGINE_ID, resultKey: engineKey, fallback },
+      workers,
+      extra,
+    );
     provers.push(p);
     return p;
   };

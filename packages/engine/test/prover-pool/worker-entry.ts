@@ -5,13 +5,7 @@
  */
 import { hexToBytes } from '@nightjar/protocol';
 import { runProverWorker } from '../../src/prover-pool/worker.js';
-import { fakeProver } from './fake-pool.js';
-
-const env = (name: string): string => {
-  const v = process.env[name];
-  if (v === undefined) throw new Error(`${name} is not set`);
-  return v;
-};
+import { env, envRegistration, fakeProver } from './fake-pool.js';
 const say = (event: Record<string, unknown>) => process.stdout.write(JSON.stringify(event) + '\n');
 
 const inner = fakeProver(true);
@@ -23,13 +17,7 @@ const slow = <T>(f: () => Promise<T>) =>
   });
 
 const worker = await runProverWorker({
-  register: async () => ({
-    workerId: env('WORKER_ID'),
-    enginePublicKey: hexToBytes(env('ENGINE_PUBLIC_KEY')),
-    engineId: env('ENGINE_ID'),
-    queueUrl: env('QUEUE_URL'),
-    ttlMs: 60_000,
-  }),
+  register: envRegistration(60_000),
   sealingPrivateKey: hexToBytes(env('WORKER_PRIVATE_KEY')),
   prover: {
     proveValidMatchV2: (p) => slow(() => inner.proveValidMatchV2(p)),

@@ -9,11 +9,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { generateX25519KeyPair } from '@nightjar/crypto';
 import { bytesToHex } from '@nightjar/protocol';
 import { validMatchV2Params } from '../../../circuits/bench/proving-fixtures.js';
-import { JobQueue, resultChannel } from '../../src/prover-pool/job-queue.js';
-import { PoolMatchProver } from '../../src/prover-pool/pool-match-prover.js';
-import { listenQueue } from '../../src/prover-pool/queue-listener.js';
+import type { PoolMatchProver } from '../../src/prover-pool/pool-match-prover.js';
 import type { MatchProver } from '../../src/settlement/match-prover.js';
-import { attestedWorkers, fakeVerifier, workerIdentity, type FakeWorkerIdentity } from './fake-pool.js';
+import { fakeVerifier, testPoolProver, workerIdentity, type FakeWorkerIdentity } from './fake-pool.js';
 import { startQueueDb, until, type QueueDb } from './queue-db.js';
 
 const ENTRY = fileURLToPath(new URL('./worker-entry.ts', import.meta.url));
@@ -67,17 +65,10 @@ describe('prover pool worker processes', () => {
     return child;
   };
   const poolProver = (workers: FakeWorkerIdentity[]) => {
-    const p = new PoolMatchProver({
-      queue: new JobQueue(db.pool),
-      engineId: ENGINE_ID,
-      bootId: 'boot-1',
-      resultKey: engineKey,
-      workers: attestedWorkers(workers.map((w) => w.attested)),
-      fallback: noFallback,
-      verifyMatch: fakeVerifier,
-      verifyLock: fakeVerifier,
-      listen: (onWake) => listenQueue(db.server.url, resultChannel(ENGINE_ID), onWake),
-    });
+    const p = testPoolProver(
+      { pool: db.pool, url: db.server.url, engineId: ENGINE_ID, resultKey: engineKey, fallback: noFallback },
+      workers,
+    );
     provers.push(p);
     return p;
   };
