@@ -136,6 +136,26 @@ describe('PoolMatchProver with workers in process', () => {
     expect(prover.pending).toBe(0);
   });
 
+  it('registers again before its registration lapses, and retries a failed registration', async () => {
+    let calls = 0;
+    const worker = await runProverWorker({
+      register: async () => {
+        calls++;
+        if (calls === 2) throw new Error('engine unreachable');
+        return registration(honest, engine, db.server.url, 200);
+      },
+      sealingPrivateKey: honest.key.privateKey,
+      prover: fakeProver(true),
+    });
+    started.push(worker);
+    // At half the 200 ms ttl, again after the failure (sooner), and on.
+    await until(() => calls >= 4);
+    await worker.stop();
+    const after = calls;
+    await new Promise((r) => setTimeout(r, 300));
+    expect(calls).toBe(after);
+  });
+
   it('refuses more jobs than its pending cap', async () => {
     const prover = poolProver([honest], { maxPending: 1 });
     const first = prover.prove(validMatchV2Params());
