@@ -96,8 +96,10 @@ export interface EngineOptions {
   };
   /**
    * Remote `nightjar prover` workers (DESIGN 11): the engine admits a worker only after checks
-   * (a)–(d) of its attestation, and seals jobs only to admitted workers. Absent: proofs are made
-   * in process and `/prover/*` answers 404.
+   * (a)–(d) of its attestation, seals jobs only to admitted workers through a PostgreSQL job queue
+   * and verifies every proof they return before use. Absent: proofs are made in process and
+   * `/prover/*` answers 404; present, in process too while no worker is admitted. Ignored with an
+   * injected `matchProver`.
    */
   proverPool?: ProverPoolOptions;
   /** Per-address bucket of public reads (`/tree/root`); default the account bucket's 40 and 20/s. */
@@ -129,6 +131,16 @@ export interface ProverPoolOptions {
   maxWorkers?: number;
   /** The engine's own DCAP collateral source for workers' quotes (needed for real CVMs). */
   fetchCollateral?: (quote: Uint8Array) => Promise<Collateral>;
+  /** A claim's lease without heartbeat (default 30,000 ms). */
+  leaseMs?: number;
+  /** A job not done by then fails as a proof failure does (default 120,000 ms). */
+  deadlineMs?: number;
+  /** Backstop poll for a lost notification (default 2,000 ms). */
+  pollMs?: number;
+  /** Proofs the settlement pipeline hands the pool at once (default 32). */
+  concurrency?: number;
+  /** The VALID_LOCK verification key (default: the committed one, dev mode only). */
+  validLockKey?: SnarkjsVerificationKey;
 }
 
 export interface AddressRateLimit {

@@ -32,8 +32,8 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
   const { now, app, certificate, bootSessionId, accounts, store } = core;
   const { chain, markets, trees } = core.views;
   // Before trading starts, so that the pool's prover can take the registry (the workers it seals to).
-  const registration = proverRegistration(options, store.platform, bootSessionId, now);
-  const trading = await startTrading(options, core);
+  const registration = proverRegistration(options, store.platform, now);
+  const trading = await startTrading(options, core, registration);
   const { settlement, drain, gate } = trading;
   const attestation = new AttestationService({
     platform: store.platform,

@@ -8,6 +8,7 @@ import { demoTraders } from './demo-traders.js';
 import { login } from './login.js';
 import { orderList, orderModify, orderPlace, orderStatus } from './order.js';
 import { orderCancel } from './order-cancel.js';
+import { prover } from './prover.js';
 import { ledger, start } from './services.js';
 import { status } from './status.js';
 import { watch } from './watch.js';
@@ -19,6 +20,7 @@ export const COMMANDS: Command[] = [
   start,
   app,
   ledger,
+  prover,
   authorityKey,
   login,
   accountCreate,

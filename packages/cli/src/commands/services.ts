@@ -14,7 +14,7 @@ import type { Ready } from '../config.js';
 import { str, type Command } from '../command.js';
 
 /** Keeps a long-running service up until Ctrl-C or SIGTERM, then closes it. */
-function closeOnSignal(close: () => Promise<void>, log?: VenueLog): void {
+export function closeOnSignal(close: () => Promise<void>, log?: VenueLog): void {
   let closing = false;
   const say = (text: string, failed = false) => {
     if (!log) process.stderr.write(text + '\n');

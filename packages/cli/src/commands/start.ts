@@ -50,6 +50,7 @@ const portNoteOf = (chosen: ChosenPort): { portNote?: string } => {
 export const START_USAGE = `nightjar start [--data-dir D] [--port P] [--ledger URL [--ledger-tls-pin HEX]] [--token-ttl SECONDS]
                [--slot-ms N] [--fill-push-hold-ms N] [--platform simulated|dstack]
                [--no-dev --authority-key FILE] [--circuit-keys DIR] [--store postgres://…]
+               [--prover-pool postgres://…]
 
   Dev mode by default (simulated platform): a ledger faucet, fault injection, a dev admin whose
   credentials ready.json carries, and the dev-ceremony circuit keys. Never for real value; see --no-dev.
@@ -83,6 +84,9 @@ export const START_USAGE = `nightjar start [--data-dir D] [--port P] [--ledger U
                        order and login buckets in PostgreSQL, shared by every engine given it
                        (migrated at boot); default the SQLite file in D/engine. While it is
                        unreachable, authenticated requests answer 503 5001
+  --prover-pool URL    postgres://… of a prover job queue: match and lock proofs go to attested
+                       \`nightjar prover\` workers (each proof verified here before use); proofs are
+                       made in process while no worker is attested, and always without this flag
 `;
 
 /** The flags of `nightjar start` that `startVenue` parses (the command adds --demo-traders). */
@@ -99,6 +103,7 @@ export const START_OPTIONS = {
   'authority-key': { type: 'string' },
   'circuit-keys': { type: 'string' },
   store: { type: 'string' },
+  'prover-pool': { type: 'string' },
 } as const satisfies Options;
 
 /** `--store`: a postgres:// URL, or absent (the SQLite file). */
@@ -106,6 +111,16 @@ export function storeOption(value: string | undefined): string | undefined {
   if (value !== undefined && !/^postgres(ql)?:\/\/./.test(value))
     throw new UsageError('--store must be a postgres:// URL');
   return value;
+}
+
+/** `--prover-pool URL`: the engine's options for it (a postgres:// URL), or none. */
+export function proverPoolOption(
+  url: string | undefined,
+  validLockKey: StartConfig['circuitKeys']['keys']['valid_lock'],
+): { proverPool?: { queueUrl: string; validLockKey?: NonNullable<typeof validLockKey> } } {
+  if (url === undefined) return {};
+  if (!/^postgres(ql)?:\/\//.test(url)) throw new UsageError('--prover-pool must be a postgres:// URL');
+  return { proverPool: { queueUrl: url, ...(validLockKey ? { validLockKey } : {}) } };
 }
 
 /** `--fill-push-hold-ms`: an integer 0..MAX_FILL_PUSH_HOLD_MS, the engine's default when absent. */
@@ -317,6 +332,7 @@ export async function startVenue(
       // Match proofs: made by the default prover (worker threads), checked with this key first.
       validMatchKey: circuitKeys.keys.valid_match_v2,
       circuitKeys: circuitKeysInfo(circuitKeys),
+      ...proverPoolOption(opts['prover-pool'], circuitKeys.keys.valid_lock),
       // The venue process's one log format (venue-log.ts): pino JSON, or drawn on a terminal.
       logger: { level: 'warn', stream: (options.log ?? new VenueLog()).stream },
       ...(c.platformKind === 'dstack' ? { attestation: { platform: await DstackPlatform.open() } } : {}),

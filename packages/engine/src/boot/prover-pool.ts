@@ -11,7 +11,6 @@ import { ProverRegistration } from '../prover-pool/registration.js';
 export function proverRegistration(
   options: EngineOptions,
   platform: AttestationPlatform,
-  bootSessionId: string,
   now: () => number,
 ): ProverRegistration | undefined {
   const pool = options.proverPool;
@@ -22,7 +21,6 @@ export function proverRegistration(
     rootCaDer,
     composeHashes: pool.composeHashes ?? [computeProverComposeHash()],
     queueUrl: pool.queueUrl,
-    engineId: bootSessionId,
     now,
     ...(pool.registrationTtlMs !== undefined ? { registrationTtlMs: pool.registrationTtlMs } : {}),
     ...(pool.maxWorkers !== undefined ? { maxWorkers: pool.maxWorkers } : {}),

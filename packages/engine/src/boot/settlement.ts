@@ -4,7 +4,8 @@
  * boot's TEE key, its journal and a match prover, warmed before the markets open; a test's
  * stand-in replaces all of it.
  */
-import type { AdaptiveBatcher } from '@nightjar/crypto';
+import { generateX25519KeyPair, type AdaptiveBatcher } from '@nightjar/crypto';
+import type { ProverRegistration } from '../prover-pool/registration.js';
 import type { AttestationPlatform } from '../attestation/platform.js';
 import type { EngineOptions } from '../engine-options.js';
 import type { MarketRegistry } from '../markets.js';
@@ -16,6 +17,7 @@ import type { PathMirror } from '../settlement/input-path.js';
 import { hadTeeKey, loadTeeKey } from '../settlement/tee-key.js';
 import type { ChainView } from '../chain-view.js';
 import { warmMatchProver } from './prover-warmup.js';
+import { startProverPool, type ProverPool } from '../prover-pool/pool-boot.js';
 
 export interface SettlementParts {
   settlement: SettlementSeam;
@@ -23,6 +25,8 @@ export interface SettlementParts {
   pipeline?: SettlementPipeline;
   journal?: SettlementJournal;
   matchProver?: MatchProver;
+  /** With `proverPool`: what the worker registration routes hand out. */
+  proverPool?: ProverPool;
 }
 
 export interface SettlementBootDeps {
@@ -34,6 +38,8 @@ export interface SettlementBootDeps {
   now(): number;
   effects: OrderEffects;
   matchBatcher: AdaptiveBatcher | undefined;
+  /** With `proverPool`: the worker registration (the workers jobs are sealed to, the result key). */
+  registration?: ProverRegistration;
 }
 
 export async function startSettlement(
@@ -49,7 +55,6 @@ export async function startSettlement(
           ? {}
           : { singleThread: options.matchProverSingleThread }),
       });
-  const matchProver = options.matchProver ?? ownProver!;
   const mb = d.matchBatcher;
   const matchVerifier: MatchVerifier = options.matchVerifier ?? {
     verify: (proof, publicSignals) => mb!.verify(proof, publicSignals, 'valid_match_v2'),
@@ -57,6 +62,24 @@ export async function startSettlement(
   // The journal is created with the key: a key without a journal means the journal was lost.
   const journal = new SettlementJournal(options.dataDir, hadTeeKey(options.dataDir));
   const key = await loadTeeKey(d.platform, options.dataDir);
+  // The pool's engine id is the settlement key's address: stable for this data directory.
+  if (d.registration) d.registration.engineId = key.address;
+  const proverPool =
+    options.proverPool && ownProver
+      ? await startProverPool(options.proverPool, {
+          engineId: key.address,
+          ...(d.registration
+            ? { workers: d.registration.registry, resultKey: d.registration.resultKeys }
+            : { resultKey: generateX25519KeyPair() }),
+          fallback: ownProver,
+          verifyMatch: matchVerifier,
+          dev: options.dev === true,
+        })
+      : undefined;
+  const matchProver = proverPool?.prover ?? options.matchProver ?? ownProver!;
+  const proverConcurrency = proverPool
+    ? (options.proverPool?.concurrency ?? 32)
+    : (ownProver?.concurrency ?? options.matchProverConcurrency ?? 1);
   const pipeline = new SettlementPipeline({
     ledger: options.ledger,
     chain: d.chain,
@@ -65,7 +88,7 @@ export async function startSettlement(
     instrument: (marketId) => d.markets.list().find((m) => m.market_id === marketId),
     trees: d.trees,
     prover: matchProver,
-    proverConcurrency: ownProver?.concurrency ?? options.matchProverConcurrency ?? 1,
+    proverConcurrency,
     verifier: matchVerifier,
     log: d.log,
     now: d.now,
@@ -77,5 +100,5 @@ export async function startSettlement(
   });
   // Before the markets open: the first auction's proofs find the prover warm.
   await warmMatchProver(matchProver, d.log, (ms) => pipeline.seedProofTime(ms));
-  return { settlement: pipeline, pipeline, journal, matchProver };
+  return { settlement: pipeline, pipeline, journal, matchProver, ...(proverPool ? { proverPool } : {}) };
 }

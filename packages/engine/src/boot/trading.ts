@@ -19,6 +19,7 @@ import type { BootCore } from './core.js';
 import { createEventBus, publishTreeEvents } from './event-bus.js';
 import { createIntake } from './intake.js';
 import { openMarkets } from './markets.js';
+import type { ProverRegistration } from '../prover-pool/registration.js';
 import { startSettlement, type SettlementParts } from './settlement.js';
 
 export interface Trading extends SettlementParts {
@@ -34,7 +35,11 @@ export interface Trading extends SettlementParts {
   offSlot(): void;
 }
 
-export async function startTrading(options: EngineOptions, core: BootCore): Promise<Trading> {
+export async function startTrading(
+  options: EngineOptions,
+  core: BootCore,
+  registration?: ProverRegistration,
+): Promise<Trading> {
   const { now, app, views } = core;
   const { chain, trees, notes } = views;
   const settlementBufferSlots = options.settlementBufferSlots ?? SETTLEMENT_BUFFER_SLOTS;
@@ -63,6 +68,7 @@ export async function startTrading(options: EngineOptions, core: BootCore): Prom
     now,
     effects,
     matchBatcher: core.verifiers.matchBatcher,
+    ...(registration ? { registration } : {}),
   });
   const { settlement, pipeline } = parts;
   const drain = new Drain({ now, openOrders: () => registry.liveCount, settlement });

@@ -18,7 +18,6 @@ export interface ProverRegistrationOptions {
   /** The pinned prover releases (64 hex each). */
   composeHashes: readonly string[];
   queueUrl: string;
-  engineId: string;
   now: () => number;
   registrationTtlMs?: number;
   maxWorkers?: number;
@@ -34,6 +33,8 @@ export class ProverRegistration {
   readonly challenges: ProverChallenges;
   /** Results (which hold output witnesses) are sealed to this; the private key never leaves memory. */
   readonly resultKeys: X25519KeyPair = generateX25519KeyPair();
+  /** The engine's id in the queue (its settlement key's address), set when settlement starts. */
+  engineId = '';
 
   constructor(private readonly options: ProverRegistrationOptions) {
     if (options.composeHashes.length === 0) throw new RangeError('the prover pool pins no prover release');
@@ -66,7 +67,7 @@ export class ProverRegistration {
     return {
       worker_id: verified.worker.workerId,
       engine_public_key: Buffer.from(this.resultKeys.publicKey).toString('hex'),
-      engine_id: this.options.engineId,
+      engine_id: this.engineId,
       queue_url: this.options.queueUrl,
       ttl_ms: this.registry.ttlMs,
     };

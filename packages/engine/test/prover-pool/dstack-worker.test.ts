@@ -44,7 +44,6 @@ describe('a prover worker on the dstack platform', () => {
       rootCaDer: td.rootCa.der,
       composeHashes: [computeProverComposeHash()],
       queueUrl: 'postgres://queue.test/nightjar',
-      engineId: 'e'.repeat(64),
       now: Date.now,
       ...(fetchCollateral ? { fetchCollateral } : {}),
     });

@@ -30,9 +30,9 @@ describe('prover worker attestation (a)–(d)', () => {
       rootCaDer: worker.platform.rootCa.der,
       composeHashes: [computeProverComposeHash()],
       queueUrl: 'postgres://queue.test/nightjar',
-      engineId: 'e'.repeat(64),
       now: Date.now,
     });
+    engine.engineId = 'e'.repeat(64);
   });
   afterAll(() => pki.remove());
 
@@ -100,7 +100,6 @@ describe('prover worker attestation (a)–(d)', () => {
       rootCaDer: worker.platform.rootCa.der,
       composeHashes: [computeProverComposeHash()],
       queueUrl: 'postgres://queue.test/nightjar',
-      engineId: 'e'.repeat(64),
       now: () => now,
     });
     const evidence = await worker.evidence(clocked.challenge().nonce);

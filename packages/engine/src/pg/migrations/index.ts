@@ -3,8 +3,9 @@
  * migration is never edited.
  */
 import { ACCOUNTS_MIGRATION } from './001-accounts.js';
+import { proverJobsMigration } from './002-prover-jobs.js';
 import type { Migration } from './migration.js';
 
 export type { Migration };
 
-export const MIGRATIONS: readonly Migration[] = [ACCOUNTS_MIGRATION];
+export const MIGRATIONS: readonly Migration[] = [ACCOUNTS_MIGRATION, proverJobsMigration];

@@ -1,4 +1,4 @@
-/** One schema version of the PostgreSQL store (listed in order in `index.ts`). */
+/** One schema version (its own module so that migrations need not import the list that holds them). */
 export interface Migration {
   version: number;
   /** Short and unique, for `schema_migrations.name`. */
