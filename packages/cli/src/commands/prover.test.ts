@@ -1,27 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { generateX25519KeyPair } from '@nightjar/crypto';
 import { UsageError } from '../args.js';
 import type { Context } from '../command.js';
-import { prover, registrationClient } from './prover.js';
+import { prover } from './prover.js';
 import { proverPoolOption } from './start.js';
 
 const ctx = (values: Context['values']) => ({ values }) as unknown as Context;
 
 describe('nightjar prover', () => {
   it('wants an https:// engine URL and a positive thread count', async () => {
-    await expect(prover.run(ctx({}))).rejects.toThrow(UsageError);
     await expect(prover.run(ctx({ engine: 'http://engine:8443' }))).rejects.toThrow(UsageError);
     await expect(prover.run(ctx({ engine: 'https://engine:8443', threads: '0' }))).rejects.toThrow(
       UsageError,
-    );
-  });
-
-  it('says plainly that registration is not wired yet', async () => {
-    await expect(registrationClient('https://engine:8443', generateX25519KeyPair())()).rejects.toThrow(
-      'registration client not merged',
-    );
-    await expect(prover.run(ctx({ engine: 'https://engine:8443', threads: '1' }))).rejects.toThrow(
-      'registration client not merged',
     );
   });
 });

@@ -5,47 +5,76 @@
  * it. Runs until Ctrl-C or SIGTERM, then hands its unfinished jobs back and exits.
  */
 import { availableParallelism } from 'node:os';
-import { generateX25519KeyPair, type X25519KeyPair } from '@nightjar/crypto';
-import { runProverWorker, type RegisterWorker } from '@nightjar/engine';
+import { dirname, join } from 'node:path';
+import { generateX25519KeyPair } from '@nightjar/crypto';
+import { runProverWorker } from '@nightjar/engine';
+import { RpcLedgerClient } from '@nightjar/ledger';
 import { positiveIntOption, UsageError } from '../args.js';
-import { str, type Command } from '../command.js';
+import { str, type Command, type Values } from '../command.js';
+import { ledgerConnection, readReady, type Paths } from '../config.js';
+import { pinnedRoot } from '../connect.js';
+import { openWorkerPlatform, registerWithEngine } from '../prover/register-with-engine.js';
 import { closeOnSignal } from './services.js';
 
-export const PROVER_USAGE = `nightjar prover --engine URL [--threads N]
+export const PROVER_USAGE = `nightjar prover [--engine URL] [--threads N] [--data-dir D] [--pki-dir DIR]
 
-  A remote prover for an engine's prover pool: registers with the engine (its attestation checked
-  there), then proves the match and lock jobs sealed to it from the engine's PostgreSQL job queue.
+  A remote prover for an engine's prover pool: verifies the engine's attestation (a)-(d), registers
+  with it (its own attestation checked there), then proves the match and lock jobs sealed to it
+  from the engine's PostgreSQL job queue. What it pins (the platform root, the engine's compose
+  hash, the ledger for the signer set) is the venue's ready.json in --home, as for every command.
 
-  --engine URL   the engine's https:// URL (its attestation is verified before registering)
-  --threads N    proofs at once, one core each (default: the machine's cores)`;
+  --engine URL   the engine's https:// URL (default ready.json's base_url)
+  --threads N    proofs at once, one core each (default: the machine's cores)
+  --data-dir D   the worker's own state: its simulated platform identity (default <home>/prover)
+  --pki-dir DIR  the venue's shared simulated PKI (default the one holding ready.json's platform_root)`;
 
-/**
- * How the worker registers. PLACEHOLDER until the attestation work's registration client is
- * merged: the lead replaces this with that client (engine URL + sealing key → RegisterWorker).
- */
-export function registrationClient(_engineUrl: string, _sealingKey: X25519KeyPair): RegisterWorker {
-  return () => Promise.reject(new Error('registration client not merged'));
+/** The worker's registration: the engine verified with ready.json's pins, the worker's own platform. */
+async function workerRegistration(paths: Paths, engineUrl: string, values: Values) {
+  const ready = readReady(paths);
+  const root = pinnedRoot(ready);
+  const { url, tls } = ledgerConnection(ready);
+  const platform = await openWorkerPlatform({
+    dataDir: str(values, 'data-dir') ?? join(paths.home, 'prover'),
+    ...(ready.platform_root ? { pkiDir: str(values, 'pki-dir') ?? dirname(ready.platform_root) } : {}),
+  });
+  const sealingKeys = generateX25519KeyPair();
+  const register = registerWithEngine({
+    engineUrl,
+    pinnedRoot: root,
+    composeHash: ready.compose_hash,
+    ledger: new RpcLedgerClient(url, tls ? { tls } : {}),
+    platform,
+    sealingKeys,
+  });
+  return { register, sealingKeys };
 }
 
 export const prover: Command = {
   name: 'prover',
   summary: 'run a remote prover worker for an engine',
   usage: PROVER_USAGE,
-  options: { engine: { type: 'string' }, threads: { type: 'string' } },
+  options: {
+    engine: { type: 'string' },
+    threads: { type: 'string' },
+    'data-dir': { type: 'string' },
+    'pki-dir': { type: 'string' },
+  },
   longRunning: true,
-  async run({ out, values }) {
-    const engine = str(values, 'engine');
-    if (!engine || !/^https:\/\//i.test(engine))
-      throw new UsageError("--engine must be the engine's https:// URL");
+  async run({ out, values, paths }) {
+    const engine = str(values, 'engine') ?? readReady(paths).base_url;
+    if (!/^https:\/\//i.test(engine)) throw new UsageError("--engine must be the engine's https:// URL");
     const threads = positiveIntOption('threads', str(values, 'threads'), availableParallelism());
-    const sealingKey = generateX25519KeyPair();
+    const { register, sealingKeys } = await workerRegistration(paths, engine, values);
     const worker = await runProverWorker({
-      register: registrationClient(engine, sealingKey),
-      sealingPrivateKey: sealingKey.privateKey,
+      register,
+      sealingPrivateKey: sealingKeys.privateKey,
       threads,
       log: (message, fields) => process.stderr.write(`${message} ${JSON.stringify(fields ?? {})}\n`),
     });
-    closeOnSignal(() => worker.stop());
+    closeOnSignal(async () => {
+      await worker.stop();
+      register.close();
+    });
     out.info(`prover ${worker.registration.workerId}: ${threads} thread(s), jobs for ${engine}`);
     return 0;
   },

@@ -20,7 +20,6 @@ import type { AttestedWorkers, WorkerRegistration } from './types.js';
 
 export type { ProverPoolOptions };
 
-
 export interface ProverPool {
   prover: PoolMatchProver;
   /** What a worker's registration carries besides its own id and ttl. */
