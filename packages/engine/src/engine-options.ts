@@ -16,6 +16,7 @@ import type { MatchProver, MatchVerifier } from './settlement/match-prover.js';
 import type { PipelineOptions } from './settlement/pipeline.js';
 import type { SettlementSeam } from './settlement/types.js';
 import type { MarketDirectory } from './market-directory.js';
+import type { EngineDirectoryOptions } from './pg/engine-directory-pg.js';
 import type { StreamOptions } from './stream/options.js';
 import type { BootCertificate } from './tls.js';
 
@@ -35,6 +36,14 @@ export interface EngineOptions {
   publicUrl?: string;
   /** The markets other engines of the venue serve, for `/instruments` (none by default). */
   directory?: MarketDirectory;
+  /**
+   * The venue's shared PostgreSQL (`postgres://…`). Here: its engines directory (which engine
+   * writes which market, and the signer set of all of them), used when no `directory` is given;
+   * needs `publicUrl`. Absent: one engine, no directory.
+   */
+  store?: string;
+  /** The PostgreSQL engines directory's timings (tests shrink them). */
+  engineDirectory?: Pick<EngineDirectoryOptions, 'heartbeatMs' | 'takeoverAfterMs' | 'cacheMs'>;
   tokenTtlSeconds?: number;
   /** Wall clock in Unix ms (tests inject one to make token expiry exact). */
   now?: () => number;

@@ -63,6 +63,7 @@ export async function startTrading(options: EngineOptions, core: BootCore): Prom
     now,
     effects,
     matchBatcher: core.verifiers.matchBatcher,
+    signerSetScope: core.directory.signerSetScope,
   });
   const { settlement, pipeline } = parts;
   const drain = new Drain({ now, openOrders: () => registry.liveCount, settlement });
@@ -90,6 +91,7 @@ export async function startTrading(options: EngineOptions, core: BootCore): Prom
     gate,
     lockFailures,
     now,
+    directory: core.directory.directory,
   });
   const stream = new StreamService({
     accounts: core.accounts,
