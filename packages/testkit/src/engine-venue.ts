@@ -121,6 +121,18 @@ export async function startTestVenue(
     await ledger.advanceSlots({ slots: COMMITMENT_LAG.finalized + 1 });
     await engine.context.chain.poll();
   }
+  return testVenueOf(ledger, engine, () => ledger.close());
+}
+
+/**
+ * A TestVenue over a running dev engine on `ledger` (several engines may share one ledger);
+ * `closeLedger` runs after the engine closes.
+ */
+export function testVenueOf(
+  ledger: Ledger,
+  engine: RunningEngine,
+  closeLedger: () => Promise<void> = async () => {},
+): TestVenue {
   const client = new HttpsClient(engine.url, engine.certificate.certPem);
   const admin = engine.devAdmin!;
   const venue: TestVenue = {
@@ -143,7 +155,7 @@ export async function startTestVenue(
     async close() {
       client.close();
       await engine.close();
-      await ledger.close();
+      await closeLedger();
     },
   };
   return venue;
