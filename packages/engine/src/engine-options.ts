@@ -91,6 +91,8 @@ export interface EngineOptions {
   attestation?: {
     /** The TEE platform; by default the simulated one, its PKI in `<dataDir>/attestation`. */
     platform?: AttestationPlatform;
+    /** The default simulated platform's PKI, shared by the engines of one venue (one pinned root). */
+    pkiDir?: string;
     /** Per-address bucket of the quote routes (default capacity 20, refill 5/s, 10,000 addresses). */
     rateLimit?: AddressRateLimit;
     /** The quote budget of all callers together (default capacity 100, refill 20/s). */

@@ -22,7 +22,11 @@ export async function openStore(options: EngineOptions): Promise<EngineStore> {
   const attestationDir = options.dataDir ? join(options.dataDir, 'attestation') : undefined;
   const platform =
     options.attestation?.platform ??
-    (await SimulatedPlatform.open({ dir: attestationDir, composeHash: computeComposeHash() }));
+    (await SimulatedPlatform.open({
+      dir: attestationDir,
+      composeHash: computeComposeHash(),
+      ...(options.attestation?.pkiDir === undefined ? {} : { pkiDir: options.attestation.pkiDir }),
+    }));
   const dbFile = options.dataDir ? join(options.dataDir, 'engine.sqlite') : undefined;
   if (dbFile) preparePrivateDatabase(dbFile);
   const db = openSqlite(dbFile ?? ':memory:');
