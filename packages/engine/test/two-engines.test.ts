@@ -5,17 +5,8 @@
  * (both engines started at once: neither drops the other's key), and both settle a match.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COMMITMENT_LAG, ensureDevGenesis, Ledger, loadOrCreateDevKeys, runAsAdmin } from '@nightjar/ledger';
-import {
-  acceptAllMatchProofs,
-  devCircuitKeys,
-  FAST_ARGON2,
-  login,
-  stubMatchProver,
-  stubVerifyInputProof,
-  testVenueOf,
-  type TestVenue,
-} from '@nightjar/testkit';
+import { COMMITMENT_LAG, ensureDevGenesis, Ledger, loadOrCreateDevKeys } from '@nightjar/ledger';
+import { login, testEngineOptions, testVenueOf, type TestVenue } from '@nightjar/testkit';
 import { freePort, startPostgres, type TestPostgres } from '@nightjar/testkit/postgres';
 import { startEngine } from '@nightjar/engine';
 import type { SettlementPipeline } from '../src/settlement/pipeline.js';
@@ -29,20 +20,11 @@ describe('two engines, one ledger, one engines directory', () => {
   const startOne = async (m: TestMarket, adminSeed: Uint8Array) => {
     const port = await freePort();
     const engine = await startEngine({
-      ledger,
+      ...(await testEngineOptions(ledger, adminSeed)),
       port,
       publicUrl: `https://127.0.0.1:${port}`,
       markets: [m.symbol],
       store: pg.url,
-      dev: true,
-      hasher: FAST_ARGON2,
-      verifyInputProof: stubVerifyInputProof,
-      matchProver: stubMatchProver(),
-      matchVerifier: acceptAllMatchProofs,
-      circuitKeys: await devCircuitKeys(),
-      fillPushHold: { maxDelayMs: 0 },
-      registerTeeKeys: (keys) => runAsAdmin(ledger, adminSeed, [{ name: 'set_tee_keys', args: { keys } }]),
-      settlementTuning: { budgetMs: 3000, rebroadcastAfterMs: 300, parkMs: 200 },
       logger: false,
     });
     return testVenueOf(ledger, engine);
