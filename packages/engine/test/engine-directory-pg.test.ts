@@ -4,7 +4,7 @@
  * long-stale one gives its markets up), a lost data directory's key retired, and the signer set as
  * the union of the engines' keys even when two engines join at once.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startPostgres, type TestPostgres } from '@nightjar/testkit/postgres';
 import { migrate } from '../src/pg/migrate.js';
 import { PgEngineDirectory, type EngineDirectoryOptions } from '../src/pg/engine-directory-pg.js';
@@ -44,8 +44,11 @@ describe('PostgreSQL engines directory', () => {
     await pool.query('DELETE FROM engines');
     ledgerSet = [];
   });
+  afterEach(async () => {
+    // A directory left beating would register into the next test's ledger.
+    for (const d of opened.splice(0)) await d.close();
+  });
   afterAll(async () => {
-    for (const d of opened) await d.close();
     await pool?.end();
     await server?.close();
   });
@@ -98,6 +101,15 @@ describe('PostgreSQL engines directory', () => {
       await Promise.all([a.join('key-a', register), b.join('key-b', register)]);
       expect([...ledgerSet].sort()).toEqual(['key-a', 'key-b']);
     }
+  });
+
+  it("registers a later engine's key at its next heartbeat (the engine holding the ledger's admin)", async () => {
+    await engine(URL_A, ['SOL-USDC'], { heartbeatMs: 20 }).join('key-a', register);
+    // The second engine has no admin of the ledger: its own registration changes nothing.
+    await engine(URL_B, ['ETH-USDC']).join('key-b', async () => {});
+    expect(ledgerSet).toEqual(['key-a']);
+    for (let i = 0; i < 200 && ledgerSet.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
+    expect([...ledgerSet].sort()).toEqual(['key-a', 'key-b']);
   });
 
   it('beats its heartbeat', async () => {

@@ -45,6 +45,8 @@ export class PgEngineDirectory implements MarketDirectory {
   private engineId: string | undefined;
   private heartbeat: NodeJS.Timeout | undefined;
   private cached: { at: number; peers: ListedMarket[] } | undefined;
+  /** The signer-set registration of `join`, and the key set it last ran with. */
+  private signerSet: { register: (keys: readonly string[]) => Promise<void>; keys: string } | undefined;
 
   constructor(
     private readonly pool: PgPool,
@@ -85,8 +87,7 @@ export class PgEngineDirectory implements MarketDirectory {
            started_at = now(), heartbeat_at = now()`,
         [teeKey, this.o.baseUrl, [...this.o.symbols], this.o.bootSession],
       );
-      const keys = await c.query<{ tee_key: string }>('SELECT tee_key FROM engines ORDER BY engine_id');
-      await register(keys.rows.map((r) => r.tee_key));
+      await this.registerKeys(c, register);
     });
     this.engineId = teeKey;
     this.cached = undefined;
@@ -140,10 +141,28 @@ export class PgEngineDirectory implements MarketDirectory {
     });
   }
 
+  /** Runs `register` with every engine's key, once per change of that set. */
+  private async registerKeys(c: PgClient, register: (keys: readonly string[]) => Promise<void>) {
+    const keys = (
+      await c.query<{ tee_key: string }>('SELECT tee_key FROM engines ORDER BY engine_id')
+    ).rows.map((r) => r.tee_key);
+    if (this.signerSet?.keys === keys.join()) return;
+    await register(keys);
+    this.signerSet = { register, keys: keys.join() };
+  }
+
   private async beat(): Promise<void> {
     // An outage skips beats; the row stays listed, and the next beat after it lands.
     await this.pool
       .query('UPDATE engines SET heartbeat_at = now() WHERE engine_id = $1', [this.engineId])
       .catch(() => {});
+    // An engine joined or left since: the signer set follows (an engine that holds the ledger's
+    // admin registers a later engine's key; one that does not only logs).
+    const signerSet = this.signerSet;
+    if (signerSet)
+      await inTransaction(this.pool, async (c) => {
+        await c.query('SELECT pg_advisory_xact_lock($1)', [ENGINES_LOCK.toString()]);
+        await this.registerKeys(c, signerSet.register);
+      }).catch(() => {});
   }
 }
