@@ -1,8 +1,8 @@
 /**
  * `nightjar start --markets … --store … --public-url … --pki-dir …`: a second engine joins the
  * first one's ledger and the venue's PostgreSQL engines directory, writing only its own market.
- * Both list both markets at the right URL, both attest under the one shared simulated root, and
- * ready.json keeps its shape. The flags' checks refuse what cannot work before anything starts.
+ * Both list both markets at the right URL, both attest under the one shared simulated root with
+ * both keys in the signer set (a client's checks pass at each), and ready.json keeps its shape. The flags' checks refuse what cannot work before anything starts.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:https';
@@ -10,7 +10,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, startPostgres, type TestPostgres } from '@nightjar/testkit/postgres';
-import { killAll, nightjar, startVenueProcess, stopVenueProcess } from '@nightjar/testkit/process';
+import { RpcLedgerClient } from '@nightjar/ledger';
+import { createTransport } from '@nightjar/sdk';
+import {
+  FAST_SLOTS,
+  killAll,
+  nightjar,
+  startVenueProcess,
+  stopVenueProcess,
+} from '@nightjar/testkit/process';
 import { marketsOption } from '../src/commands/start.js';
 import type { ChildProcess } from 'node:child_process';
 
@@ -56,7 +64,7 @@ describe('nightjar start, one engine of several', () => {
       return JSON.parse(readFileSync(join(dir, 'ready.json'), 'utf8'));
     };
     const [dirA, dirB] = [tmp('a'), tmp('b')];
-    const a = await engine(dirA, 'SOL-USDC', []);
+    const a = await engine(dirA, 'SOL-USDC', FAST_SLOTS);
     const b = await engine(dirB, 'ETH-USDC', ['--ledger', a.ledger_url]);
     expect(Object.keys(b).sort()).toEqual(
       ['admin', 'base_url', 'boot_session_id', 'compose_hash', 'ledger_url', 'platform_root'].sort(),
@@ -74,6 +82,30 @@ describe('nightjar start, one engine of several', () => {
         base_url: string;
       }[];
       expect(Object.fromEntries(listed.map((i) => [i.symbol, i.base_url]))).toEqual(layout);
+    }
+
+    // The first engine (it holds the dev ledger's admin) registers the second one's key at its next
+    // heartbeat; once that set is final, a client's checks (a)–(d) pass at both engines.
+    const ledger = new RpcLedgerClient(a.ledger_url);
+    try {
+      const finalKeys = async () => (await ledger.getVault({ commitment: 'finalized' })).tee_keys.length;
+      for (let i = 0; i < 300 && (await finalKeys()) < 2; i++) await new Promise((r) => setTimeout(r, 100));
+      expect(await finalKeys()).toBe(2);
+      for (const ready of [a, b]) {
+        const transport = createTransport({
+          url: ready.base_url,
+          rootCaDer: readFileSync(ready.platform_root),
+          composeHash: ready.compose_hash,
+          ledger,
+        });
+        try {
+          expect(await transport.verify()).toMatchObject({ bootSessionId: ready.boot_session_id });
+        } finally {
+          transport.close();
+        }
+      }
+    } finally {
+      await ledger.close();
     }
   }, 180_000);
 
