@@ -107,6 +107,16 @@ describe('nightjar start, one engine of several', () => {
     } finally {
       await ledger.close();
     }
+
+    // A third engine naming a market a live engine writes refuses to start, and says where it is.
+    const port = await freePort();
+    const third = await nightjar([
+      ...['start', '--no-app', '--data-dir', tmp('c'), '--port', String(port), '--ledger', a.ledger_url],
+      ...['--markets', 'SOL-USDC', '--store', pg.url, '--public-url', `https://127.0.0.1:${port}`],
+    ]);
+    expect(third.code).not.toBe(0);
+    expect(third.stderr).toContain(`SOL-USDC is already served by engine`);
+    expect(third.stderr).toContain(a.base_url);
   }, 180_000);
 
   it('refuses flags that cannot work, before starting anything', async () => {
