@@ -11,7 +11,6 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, startPostgres, type TestPostgres } from '@nightjar/testkit/postgres';
 import { RpcLedgerClient } from '@nightjar/ledger';
-import { createTransport } from '@nightjar/sdk';
 import {
   FAST_SLOTS,
   killAll,
@@ -20,6 +19,7 @@ import {
   stopVenueProcess,
 } from '@nightjar/testkit/process';
 import { marketsOption } from '../src/commands/start.js';
+import { expectVerified } from './verify-ready.js';
 import type { ChildProcess } from 'node:child_process';
 
 function getJson(url: string, ca: string): Promise<unknown> {
@@ -91,19 +91,7 @@ describe('nightjar start, one engine of several', () => {
       const finalKeys = async () => (await ledger.getVault({ commitment: 'finalized' })).tee_keys.length;
       for (let i = 0; i < 300 && (await finalKeys()) < 2; i++) await new Promise((r) => setTimeout(r, 100));
       expect(await finalKeys()).toBe(2);
-      for (const ready of [a, b]) {
-        const transport = createTransport({
-          url: ready.base_url,
-          rootCaDer: readFileSync(ready.platform_root),
-          composeHash: ready.compose_hash,
-          ledger,
-        });
-        try {
-          expect(await transport.verify()).toMatchObject({ bootSessionId: ready.boot_session_id });
-        } finally {
-          transport.close();
-        }
-      }
+      for (const ready of [a, b]) await expectVerified(ready, ledger);
     } finally {
       await ledger.close();
     }
