@@ -33,9 +33,9 @@ describe('one of two engines killed', () => {
     const child = await startEngineProcess({
       LEDGER_URL: lab.server.url,
       DATA_DIR: dataDir,
-      PORT: String(await freePort()),
-      MARKETS: m.symbol,
-      STORE_URL: pg.url,
+      NIGHTJAR_TEST_PORT: String(await freePort()),
+      NIGHTJAR_TEST_MARKETS: m.symbol,
+      NIGHTJAR_TEST_STORE: pg.url,
     });
     const client = new HttpsClient(child.url, child.cert);
     clients.push(client);

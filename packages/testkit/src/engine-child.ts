@@ -3,8 +3,8 @@
  * (so the chain outlives the engine) and prints one JSON line when it serves. `NIGHTJAR_CRASH_AT`
  * (read by the engine) makes the settlement pipeline SIGKILL this process at that stage;
  * `NIGHTJAR_TEST_PROOFS_FAIL=1` makes every match proof fail (a settlement failure after the locks).
- * One engine of several: `PORT` (its public URL is https://127.0.0.1:PORT), `MARKETS` (comma
- * separated symbols it writes) and `STORE_URL` (the PostgreSQL engines directory).
+ * One engine of several: `NIGHTJAR_TEST_PORT` (its public URL https://127.0.0.1:PORT), `..._MARKETS` (comma
+ * separated symbols it writes) and `..._STORE` (the PostgreSQL engines directory).
  */
 import { RpcLedgerClient } from '@nightjar/ledger';
 import { startEngine } from '@nightjar/engine';
@@ -16,14 +16,14 @@ if (process.env.NIGHTJAR_TEST_PROOFS_FAIL === '1') matchProver.failWhen(() => tr
 
 const ledger = new RpcLedgerClient(process.env.LEDGER_URL!);
 await ledger.connectEvents();
-const port = Number(process.env.PORT ?? 0);
+const port = Number(process.env.NIGHTJAR_TEST_PORT ?? 0);
 const engine = await startEngine({
   ledger,
   dataDir: process.env.DATA_DIR!,
   port,
   ...(port === 0 ? {} : { publicUrl: `https://127.0.0.1:${port}` }),
-  ...(process.env.MARKETS ? { markets: process.env.MARKETS.split(',') } : {}),
-  ...(process.env.STORE_URL ? { store: process.env.STORE_URL } : {}),
+  ...(process.env.NIGHTJAR_TEST_MARKETS ? { markets: process.env.NIGHTJAR_TEST_MARKETS.split(',') } : {}),
+  ...(process.env.NIGHTJAR_TEST_STORE ? { store: process.env.NIGHTJAR_TEST_STORE } : {}),
   dev: true,
   circuitKeys: await devCircuitKeys(),
   hasher: FAST_ARGON2,
