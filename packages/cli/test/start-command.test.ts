@@ -19,8 +19,8 @@ import type { RpcError } from '@nightjar/ledger';
 import { loadOrCreateLedgerIdentity, RpcLedgerClient } from '@nightjar/ledger';
 import { writeSecretFile } from '@nightjar/protocol';
 import { sha256Hex } from '@nightjar/circuits';
-import { createTransport } from '@nightjar/sdk';
 import { BIN, startNightjar } from '@nightjar/testkit/process';
+import { expectVerified } from './verify-ready.js';
 import { newAuthority, writeAuthorityKey, writeCeremonyKeys } from './production-config.js';
 
 function getJson(url: string, ca: string, post?: unknown): Promise<{ status: number; body: unknown }> {
@@ -74,18 +74,9 @@ describe('nightjar start', () => {
     expect(ready.ledger_dev_secret).toBe(readFileSync(join(dir, 'ledger', 'dev-secret'), 'utf8').trim());
     expect(statSync(join(dir, 'ready.json')).mode & 0o777).toBe(0o600);
     const ledger = new RpcLedgerClient(ready.ledger_url);
-    const transport = createTransport({
-      url: ready.base_url,
-      rootCaDer: readFileSync(ready.platform_root),
-      composeHash: ready.compose_hash,
-      ledger,
-    });
     try {
-      const verified = await transport.verify();
-      expect(verified).toMatchObject({ bootSessionId: ready.boot_session_id, tcbStatus: 'UpToDate' });
-      expect((await transport.request('/time')).status).toBe(200);
+      await expectVerified(ready, ledger);
     } finally {
-      transport.close();
       await ledger.close();
     }
 

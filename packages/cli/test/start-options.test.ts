@@ -7,8 +7,8 @@ import {
   ledgerTlsPinOption,
   MAX_FILL_PUSH_HOLD_MS,
   START_USAGE,
-  storeOption,
 } from '../src/commands/start.js';
+import { scaleOutOptions } from '../src/commands/start-options.js';
 
 describe('nightjar start --fill-push-hold-ms', () => {
   it("is the engine's fillPushHold.maxDelayMs: its default when absent, 0..10000 given", () => {
@@ -42,15 +42,20 @@ describe('nightjar start --ledger-tls-pin', () => {
 });
 
 describe('nightjar start --store', () => {
-  it('takes a postgres:// URL to the engine; absent, the SQLite file', () => {
-    expect(storeOption('postgres://u:p@db:5432/nightjar')).toBe('postgres://u:p@db:5432/nightjar');
-    expect(storeOption('postgresql://db/nightjar')).toBe('postgresql://db/nightjar');
-    expect(storeOption(undefined)).toBeUndefined();
+  it('takes a postgres:// URL to the engine, with the URL clients reach this engine at; absent, the SQLite file', () => {
+    const url = 'https://10.0.0.2:8443';
+    expect(scaleOutOptions('postgres://u:p@db:5432/nightjar', url)).toEqual({
+      store: 'postgres://u:p@db:5432/nightjar',
+      publicUrl: url,
+    });
+    expect(scaleOutOptions('postgresql://db/nightjar', url).store).toBe('postgresql://db/nightjar');
+    expect(scaleOutOptions(undefined, undefined)).toEqual({});
     expect(START_USAGE).toContain('--store URL');
   });
 
-  it('refuses anything else', () => {
-    for (const bad of ['', 'sqlite://x', 'db:5432', 'postgres://'])
-      expect(() => storeOption(bad)).toThrow('--store must be a postgres:// URL');
+  it('refuses anything else, and a store without the public URL the other engines list', () => {
+    for (const bad of ['', 'sqlite://x', 'db:5432'])
+      expect(() => scaleOutOptions(bad, 'https://h:1')).toThrow('--store takes a PostgreSQL URL');
+    expect(() => scaleOutOptions('postgres://db/n', undefined)).toThrow('--store needs --public-url');
   });
 });

@@ -18,6 +18,7 @@ import type { PipelineOptions } from './settlement/pipeline.js';
 import type { SettlementSeam } from './settlement/types.js';
 import type { MarketDirectory } from './market-directory.js';
 import type { AttestedWorkers } from './prover-pool/types.js';
+import type { EngineDirectoryOptions } from './pg/engine-directory-pg.js';
 import type { StreamOptions } from './stream/options.js';
 import type { BootCertificate } from './tls.js';
 
@@ -25,11 +26,6 @@ export interface EngineOptions {
   ledger: LedgerClient;
   /** Where `engine.sqlite` lives; in memory when omitted (tests). */
   dataDir?: string;
-  /**
-   * A postgres:// URL: accounts, revocations, settings and the per-account order and login buckets
-   * live there, shared with every engine on it (migrated at boot). Absent: the SQLite file.
-   */
-  store?: string;
   host?: string;
   /** 0 picks a free port. */
   port?: number;
@@ -42,6 +38,15 @@ export interface EngineOptions {
   publicUrl?: string;
   /** The markets other engines of the venue serve, for `/instruments` (none by default). */
   directory?: MarketDirectory;
+  /**
+   * The venue's shared PostgreSQL (`postgres://…`, migrated at boot): accounts, revocations,
+   * settings and the per-account order and login buckets, shared with every engine on it; and the
+   * engines directory (which engine writes which market, and the signer set of all of them), used
+   * when no `directory` is given, which needs `publicUrl`. Absent: the SQLite file, one engine.
+   */
+  store?: string;
+  /** The PostgreSQL engines directory's timings (tests shrink them). */
+  engineDirectory?: Pick<EngineDirectoryOptions, 'heartbeatMs' | 'takeoverAfterMs' | 'cacheMs'>;
   tokenTtlSeconds?: number;
   /** Wall clock in Unix ms (tests inject one to make token expiry exact). */
   now?: () => number;
@@ -89,6 +94,8 @@ export interface EngineOptions {
   attestation?: {
     /** The TEE platform; by default the simulated one, its PKI in `<dataDir>/attestation`. */
     platform?: AttestationPlatform;
+    /** The default simulated platform's PKI, shared by the engines of one venue (one pinned root). */
+    pkiDir?: string;
     /** Per-address bucket of the quote routes (default capacity 20, refill 5/s, 10,000 addresses). */
     rateLimit?: AddressRateLimit;
     /** The quote budget of all callers together (default capacity 100, refill 20/s). */

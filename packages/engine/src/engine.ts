@@ -54,7 +54,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     chain,
     markets,
     listedInstruments: async () =>
-      listInstruments(markets.all(), markets.own, ownUrl, (await options.directory?.peers()) ?? []),
+      listInstruments(markets.all(), markets.own, ownUrl, (await core.directory.directory?.peers()) ?? []),
     trees,
     accounts,
     publicReads: publicReadLimiter(options, now),

@@ -58,7 +58,7 @@ describe('the engine on a PostgreSQL account store', () => {
     const child = await startEngineProcess({
       LEDGER_URL: ledgerServer.url,
       DATA_DIR: await lab.dataDir(),
-      STORE_URL: server.url,
+      NIGHTJAR_TEST_STORE: server.url,
     });
     const client = new HttpsClient(child.url, child.cert);
     try {

@@ -2,8 +2,10 @@
  * The engine as its own process for the SIGKILL tests: talks to the test's ledger over JSON-RPC
  * (so the chain outlives the engine) and prints one JSON line when it serves. `NIGHTJAR_CRASH_AT`
  * (read by the engine) makes the settlement pipeline SIGKILL this process at that stage;
- * `NIGHTJAR_TEST_PROOFS_FAIL=1` makes every match proof fail (a settlement failure after the locks);
- * `STORE_URL` (postgres://…) puts the accounts and buckets in that PostgreSQL (the outage tests).
+ * `NIGHTJAR_TEST_PROOFS_FAIL=1` makes every match proof fail (a settlement failure after the locks).
+ * `NIGHTJAR_TEST_STORE` (postgres://…): the venue's shared PostgreSQL (accounts, buckets and the
+ * engines directory). One engine of several: `NIGHTJAR_TEST_PORT` (its public URL
+ * https://127.0.0.1:PORT) and `NIGHTJAR_TEST_MARKETS` (comma separated symbols it writes).
  */
 import { RpcLedgerClient } from '@nightjar/ledger';
 import { startEngine } from '@nightjar/engine';
@@ -15,10 +17,14 @@ if (process.env.NIGHTJAR_TEST_PROOFS_FAIL === '1') matchProver.failWhen(() => tr
 
 const ledger = new RpcLedgerClient(process.env.LEDGER_URL!);
 await ledger.connectEvents();
+const port = Number(process.env.NIGHTJAR_TEST_PORT ?? 0);
 const engine = await startEngine({
   ledger,
   dataDir: process.env.DATA_DIR!,
-  port: 0,
+  port,
+  ...(port === 0 ? {} : { publicUrl: `https://127.0.0.1:${port}` }),
+  ...(process.env.NIGHTJAR_TEST_MARKETS ? { markets: process.env.NIGHTJAR_TEST_MARKETS.split(',') } : {}),
+  ...(process.env.NIGHTJAR_TEST_STORE ? { store: process.env.NIGHTJAR_TEST_STORE } : {}),
   dev: true,
   circuitKeys: await devCircuitKeys(),
   hasher: FAST_ARGON2,
@@ -27,7 +33,6 @@ const engine = await startEngine({
   matchVerifier: acceptAllMatchProofs,
   settlementTuning: { budgetMs: 3000, rebroadcastAfterMs: 300, parkMs: 200 },
   logger: false,
-  ...(process.env.STORE_URL ? { store: process.env.STORE_URL } : {}),
 });
 process.stdout.write(
   JSON.stringify({

@@ -97,7 +97,24 @@ export async function startTestVenue(
   await ensureDevGenesis(ledger, devKeys);
   await ledger.advanceSlots({ slots: 40 });
   const engine = await startEngine({
+    ...(await testEngineOptions(ledger, settle ? devKeys.adminSeed : undefined)),
     ledger: ledgerWrap ? ledgerWrap(ledger) : ledger,
+    ...engineOptions,
+  });
+  if (settle) {
+    await ledger.advanceSlots({ slots: COMMITMENT_LAG.finalized + 1 });
+    await engine.context.chain.poll();
+  }
+  return testVenueOf(ledger, engine, () => ledger.close());
+}
+
+/**
+ * A test engine's options on `ledger`: dev mode on a free port, stand-in proofs and a fast hasher;
+ * with the dev ledger's `adminSeed`, it registers its settlement key and settles on short budgets.
+ */
+export async function testEngineOptions(ledger: Ledger, adminSeed?: Uint8Array): Promise<EngineOptions> {
+  return {
+    ledger,
     port: 0,
     dev: true,
     hasher: FAST_ARGON2,
@@ -108,19 +125,25 @@ export async function startTestVenue(
     // Pushes at once, so tests read a settlement's events as it confirms; the hold has its own
     // manual-clock test (settlement/fill-push-hold.test.ts).
     fillPushHold: { maxDelayMs: 0 },
-    ...(settle
+    ...(adminSeed
       ? {
           registerTeeKeys: (keys: string[]) =>
-            runAsAdmin(ledger, devKeys.adminSeed, [{ name: 'set_tee_keys', args: { keys } }]),
+            runAsAdmin(ledger, adminSeed, [{ name: 'set_tee_keys', args: { keys } }]),
           settlementTuning: { budgetMs: 3000, rebroadcastAfterMs: 300, parkMs: 200 },
         }
       : {}),
-    ...engineOptions,
-  });
-  if (settle) {
-    await ledger.advanceSlots({ slots: COMMITMENT_LAG.finalized + 1 });
-    await engine.context.chain.poll();
-  }
+  };
+}
+
+/**
+ * A TestVenue over a running dev engine on `ledger` (several engines may share one ledger);
+ * `closeLedger` runs after the engine closes.
+ */
+export function testVenueOf(
+  ledger: Ledger,
+  engine: RunningEngine,
+  closeLedger: () => Promise<void> = async () => {},
+): TestVenue {
   const client = new HttpsClient(engine.url, engine.certificate.certPem);
   const admin = engine.devAdmin!;
   const venue: TestVenue = {
@@ -143,7 +166,7 @@ export async function startTestVenue(
     async close() {
       client.close();
       await engine.close();
-      await ledger.close();
+      await closeLedger();
     },
   };
   return venue;

@@ -6,7 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { DEFAULT_APP_PORT } from '@nightjar/app';
 import { writeSecretFile } from '@nightjar/protocol';
 import { LEDGER_OPTIONS, LEDGER_USAGE, startLedger } from './ledger.js';
-import { START_OPTIONS, START_USAGE, startVenue } from './start.js';
+import { marketsOption, START_OPTIONS, START_USAGE, startVenue } from './start.js';
+import { SYMBOL as DEMO_SYMBOL } from '../demo/trader.js';
 import { portOption, positiveIntOption, UsageError } from '../args.js';
 import { choosePort, movedPortNote } from '../ports.js';
 import { VenueLog } from '../venue-log.js';
@@ -168,6 +169,12 @@ export const start: Command = {
     const production = values['no-dev'] === true || str(values, 'platform') === 'dstack';
     if (production && n > 0)
       throw new UsageError('--demo-traders needs dev mode: the traders use the faucet and the dev admin');
+    const markets = marketsOption(str(values, 'markets'));
+    // The demo traders trade at this engine only: its own markets.
+    if (n > 0 && markets && !markets.includes(DEMO_SYMBOL))
+      throw new UsageError(
+        `--demo-traders trade ${DEMO_SYMBOL}, which this engine does not write (--markets)`,
+      );
     const log = new VenueLog();
     const venue = await startVenue(venueArgv, { deferReady: withApp, log });
     let appChild: ChildProcess | undefined;

@@ -17,7 +17,7 @@
 import { rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { circuitKeysInfo, loadCircuitKeys } from '@nightjar/circuits';
-import { DEFAULT_FILL_PUSH_HOLD_MS, DstackPlatform, isReleaseCheckout, startEngine } from '@nightjar/engine';
+import { DstackPlatform, isReleaseCheckout, startEngine } from '@nightjar/engine';
 import {
   createGroth16Verifier,
   ensureDevGenesis,
@@ -34,12 +34,9 @@ import { parseOptions, portOption, positiveIntOption, UsageError } from '../args
 import { readAuthorityKey, type LoadedAuthority } from '../authority-key.js';
 import { choosePort, movedPortNote, type ChosenPort } from '../ports.js';
 import { VenueLog } from '../venue-log.js';
-import type { Options } from '../command.js';
 import type { Ready } from '../config.js';
 import type { Credentials } from '@nightjar/sdk';
 
-/** The largest `--fill-push-hold-ms`: ten seconds of delay on every fill is as much as a trader bears. */
-export const MAX_FILL_PUSH_HOLD_MS = 10_000;
 export const DEFAULT_ENGINE_PORT = 8443;
 
 const portNoteOf = (chosen: ChosenPort): { portNote?: string } => {
@@ -47,100 +44,23 @@ const portNoteOf = (chosen: ChosenPort): { portNote?: string } => {
   return note ? { portNote: note } : {};
 };
 
-export const START_USAGE = `nightjar start [--data-dir D] [--port P] [--ledger URL [--ledger-tls-pin HEX]] [--token-ttl SECONDS]
-               [--slot-ms N] [--fill-push-hold-ms N] [--platform simulated|dstack]
-               [--no-dev --authority-key FILE] [--circuit-keys DIR] [--store postgres://…]
-               [--prover-pool postgres://…]
-
-  Dev mode by default (simulated platform): a ledger faucet, fault injection, a dev admin whose
-  credentials ready.json carries, and the dev-ceremony circuit keys. Never for real value; see --no-dev.
-
-  --data-dir D         state of the ledger and the engine (default ./.nightjar)
-  --port P             HTTPS port of the engine (default 8443, or the next free one when it is taken;
-                       0 picks any free one; a given port that is taken is an error)
-  --ledger URL         use a running ledger instead of starting one (the started one serves plain
-                       HTTP on 127.0.0.1 and TLS on another loopback port: ready.json's ledger_url,
-                       ledger_tls_url and ledger_tls_spki_sha256)
-  --ledger-tls-pin HEX with an https:// --ledger: the SHA-256 of its certificate's SPKI (\`nightjar
-                       ledger --tls-port\` prints it); the engine and local tools pin it
-  --fill-push-hold-ms N  largest random hold on a fill push, 0..${MAX_FILL_PUSH_HOLD_MS} (default ${DEFAULT_FILL_PUSH_HOLD_MS};
-                       0 turns it off): a push landing one slot after its settlement names the
-                       trader of that match to whoever watches both; fills arrive up to N ms later
-  --token-ttl SECONDS  bearer token lifetime, 1..3600 (default 3600)
-  --slot-ms N          slot length of the started ledger (default 400)
-  --platform KIND      attestation platform: simulated (default; its PKI under D/engine/attestation)
-                       or dstack (a real CVM's guest agent at /var/run/dstack.sock)
-  --no-dev             production mode (implied by --platform dstack): no faucet, no dev_* ledger
-                       methods (fault injection, clock), no dev admin in ready.json or on disk: the
-                       first boot prints the first admin's credentials once, on this terminal only;
-                       the dev-ceremony circuit keys are refused (give --circuit-keys)
-  --authority-key FILE production: the ledger's genesis authority, a 0600 JSON file
-                       {admin_seed, fee_owner_commitment} (or env NIGHTJAR_AUTHORITY_KEY); it
-                       initializes a new ledger and registers the engine's settlement key
-  --circuit-keys DIR   verification keys of a real ceremony: manifest.json pinning the SHA-256
-                       of valid_input_v2.vkey.json, valid_spend_v2.vkey.json and, to settle,
-                       valid_lock.vkey.json and valid_match_v2.vkey.json
-  --store URL          a postgres:// URL: accounts, revocations, settings and the per-account
-                       order and login buckets in PostgreSQL, shared by every engine given it
-                       (migrated at boot); default the SQLite file in D/engine. While it is
-                       unreachable, authenticated requests answer 503 5001
-  --prover-pool URL    postgres://… of a prover job queue: match and lock proofs go to attested
-                       \`nightjar prover\` workers (each proof verified here before use); proofs are
-                       made in process while no worker is attested, and always without this flag
-`;
-
-/** The flags of `nightjar start` that `startVenue` parses (the command adds --demo-traders). */
-export const START_OPTIONS = {
-  'data-dir': { type: 'string' },
-  port: { type: 'string' },
-  ledger: { type: 'string' },
-  'ledger-tls-pin': { type: 'string' },
-  'fill-push-hold-ms': { type: 'string' },
-  'token-ttl': { type: 'string' },
-  'slot-ms': { type: 'string' },
-  platform: { type: 'string' },
-  'no-dev': { type: 'boolean' },
-  'authority-key': { type: 'string' },
-  'circuit-keys': { type: 'string' },
-  store: { type: 'string' },
-  'prover-pool': { type: 'string' },
-} as const satisfies Options;
-
-/** `--store`: a postgres:// URL, or absent (the SQLite file). */
-export function storeOption(value: string | undefined): string | undefined {
-  if (value !== undefined && !/^postgres(ql)?:\/\/./.test(value))
-    throw new UsageError('--store must be a postgres:// URL');
-  return value;
-}
-
-/** `--prover-pool URL`: the engine's options for it (a postgres:// URL), or none. */
-export function proverPoolOption(
-  url: string | undefined,
-  validLockKey: StartConfig['circuitKeys']['keys']['valid_lock'],
-): { proverPool?: { queueUrl: string; validLockKey?: NonNullable<typeof validLockKey> } } {
-  if (url === undefined) return {};
-  if (!/^postgres(ql)?:\/\//.test(url)) throw new UsageError('--prover-pool must be a postgres:// URL');
-  return { proverPool: { queueUrl: url, ...(validLockKey ? { validLockKey } : {}) } };
-}
-
-/** `--fill-push-hold-ms`: an integer 0..MAX_FILL_PUSH_HOLD_MS, the engine's default when absent. */
-export function fillPushHoldOption(value: string | undefined): number {
-  if (value === undefined) return DEFAULT_FILL_PUSH_HOLD_MS;
-  const n = Number(value);
-  if (!/^[0-9]+$/.test(value) || n > MAX_FILL_PUSH_HOLD_MS)
-    throw new UsageError(`--fill-push-hold-ms must be 0..${MAX_FILL_PUSH_HOLD_MS}, got ${value}`);
-  return n;
-}
-
-/** `--ledger-tls-pin`: 64 hex digits, only beside an https:// `--ledger`. */
-export function ledgerTlsPinOption(ledger: string | undefined, pin: string | undefined): string | undefined {
-  if (pin === undefined) return undefined;
-  if (ledger === undefined || !/^https:\/\//i.test(ledger))
-    throw new UsageError('--ledger-tls-pin pins the certificate of an https:// --ledger URL');
-  if (!/^[0-9a-fA-F]{64}$/.test(pin))
-    throw new UsageError('--ledger-tls-pin must be 64 hex digits (the SHA-256 of the certificate SPKI)');
-  return pin.toLowerCase();
-}
+export {
+  fillPushHoldOption,
+  ledgerTlsPinOption,
+  MAX_FILL_PUSH_HOLD_MS,
+  marketsOption,
+  proverPoolOption,
+  START_OPTIONS,
+  START_USAGE,
+} from './start-options.js';
+import {
+  fillPushHoldOption,
+  ledgerTlsPinOption,
+  marketsOption,
+  proverPoolOption,
+  scaleOutOptions,
+  START_OPTIONS,
+} from './start-options.js';
 
 export interface RunningVenue {
   readyFile: string;
@@ -167,7 +87,8 @@ interface StartConfig {
   fillPushHoldMs: number;
   ledgerTlsPin: string | undefined;
   enginePort: ChosenPort;
-  store: string | undefined;
+  /** One engine of several: its markets, the venue's PostgreSQL and its public URL. */
+  scaleOut: { markets?: string[]; store?: string; publicUrl?: string };
 }
 
 async function startConfig(argv: string[]): Promise<StartConfig> {
@@ -199,9 +120,13 @@ async function startConfig(argv: string[]): Promise<StartConfig> {
   if (tokenTtlSeconds > 3600) throw new UsageError('--token-ttl must be at most 3600');
   const given = opts.port === undefined ? undefined : portOption(opts.port, 0);
   const enginePort = await choosePort('--port', given, DEFAULT_ENGINE_PORT);
+  const markets = marketsOption(opts.markets);
+  const scaleOut = { ...(markets ? { markets } : {}), ...scaleOutOptions(opts.store, opts['public-url']) };
+  if (opts['pki-dir'] !== undefined && platformKind !== 'simulated')
+    throw new UsageError('--pki-dir is the simulated platform’s shared PKI');
   return {
+    scaleOut,
     enginePort,
-    store: storeOption(opts.store),
     opts,
     platformKind,
     dev,
@@ -327,7 +252,6 @@ export async function startVenue(
       dev,
       tokenTtlSeconds: c.tokenTtlSeconds,
       fillPushHold: { maxDelayMs: c.fillPushHoldMs },
-      ...(c.store === undefined ? {} : { store: c.store }),
       validInputKey: circuitKeys.keys.valid_input_v2,
       // Match proofs: made by the default prover (worker threads), checked with this key first.
       validMatchKey: circuitKeys.keys.valid_match_v2,
@@ -336,6 +260,8 @@ export async function startVenue(
       // The venue process's one log format (venue-log.ts): pino JSON, or drawn on a terminal.
       logger: { level: 'warn', stream: (options.log ?? new VenueLog()).stream },
       ...(c.platformKind === 'dstack' ? { attestation: { platform: await DstackPlatform.open() } } : {}),
+      ...(c.opts['pki-dir'] === undefined ? {} : { attestation: { pkiDir: resolve(c.opts['pki-dir']) } }),
+      ...c.scaleOut,
       // With --ledger URL and no authority here, the engine logs that the operator must register its key.
       ...(registerTeeKeys ? { registerTeeKeys } : {}),
     });

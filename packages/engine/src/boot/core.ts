@@ -10,6 +10,7 @@ import { loadTokenKey } from '../accounts/token-key.js';
 import type { EngineOptions, RunningEngine } from '../engine-options.js';
 import { buildHttpServer } from '../http/server.js';
 import { generateBootCertificate, type BootCertificate } from '../tls.js';
+import { openEngineDirectory, type EngineDirectory } from './directory.js';
 import { followLedger, type LedgerViews } from './ledger-views.js';
 import { openStore, type EngineStore } from './store.js';
 import { startVerifiers, type Verifiers } from './verifiers.js';
@@ -22,6 +23,8 @@ export interface BootCore {
   accounts: AccountService;
   devAdmin: RunningEngine['devAdmin'];
   views: LedgerViews;
+  /** The venue's other engines and, with several, how the signer set is decided. */
+  directory: EngineDirectory;
   verifiers: Verifiers;
   app: FastifyInstance;
 }
@@ -51,10 +54,11 @@ export async function bootCore(options: EngineOptions): Promise<BootCore> {
     (msg, fields) => app.log.warn(fields ?? {}, msg),
     options.markets,
   );
+  const directory = await openEngineDirectory(options, [...views.markets.own], bootSessionId);
   const verifiers = await startVerifiers(options);
   const app = buildHttpServer({
     certificate,
     ...(options.logger === undefined ? {} : { logger: options.logger }),
   });
-  return { now, certificate, bootSessionId, store, accounts, devAdmin, views, verifiers, app };
+  return { now, certificate, bootSessionId, store, accounts, devAdmin, views, directory, verifiers, app };
 }

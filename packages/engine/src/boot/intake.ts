@@ -9,6 +9,7 @@ import type { AccountLimiter } from '../limits/account-limiter.js';
 import { RateLimiter } from '../limits/rate-limiter.js';
 import { Intake, type IntakeDeps } from '../orders/intake.js';
 import type { LockFailureThrottle } from '../orders/lock-failure-throttle.js';
+import type { MarketDirectory } from '../market-directory.js';
 import type { TradingGate } from '../venue/trading-gate.js';
 import type { LedgerViews } from './ledger-views.js';
 
@@ -21,6 +22,7 @@ export type IntakeBootDeps = Pick<
   lockFailures: LockFailureThrottle;
   now(): number;
   sharedOrderLimiter?: AccountLimiter | undefined;
+  directory: MarketDirectory | undefined;
 };
 
 export function createIntake(options: EngineOptions, d: IntakeBootDeps): Intake {
@@ -51,6 +53,7 @@ export function createIntake(options: EngineOptions, d: IntakeBootDeps): Intake 
       state: notes.state(nullifier, chain.slot),
       lockedUntilSlot: notes.lockedUntil(nullifier, chain.slot),
     }),
+    servedAt: async (symbol) => (await d.directory?.peers())?.find((p) => p.symbol === symbol)?.base_url,
     lockFailureCoolDown: (accountId) => {
       const slots = d.lockFailures.coolingDown(accountId, chain.slot);
       return slots === undefined ? undefined : (slots * DEFAULT_SLOT_MS) / 1000;

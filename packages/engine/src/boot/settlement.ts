@@ -14,6 +14,7 @@ import { SettlementJournal } from '../settlement/journal.js';
 import { NoteMatchProver, type MatchProver, type MatchVerifier } from '../settlement/match-prover.js';
 import { SettlementPipeline, type PipelineLog } from '../settlement/pipeline.js';
 import type { PathMirror } from '../settlement/input-path.js';
+import type { SignerSetScope } from '../settlement/signer-registration.js';
 import { hadTeeKey, loadTeeKey } from '../settlement/tee-key.js';
 import type { ChainView } from '../chain-view.js';
 import { warmMatchProver } from './prover-warmup.js';
@@ -40,6 +41,8 @@ export interface SettlementBootDeps {
   matchBatcher: AdaptiveBatcher | undefined;
   /** With `proverPool`: the worker registration (the workers jobs are sealed to, the result key). */
   registration?: ProverRegistration;
+  /** Several engines: the signer set is the directory's, decided under its lock. */
+  signerSetScope: SignerSetScope | undefined;
 }
 
 export async function startSettlement(
@@ -94,6 +97,7 @@ export async function startSettlement(
     now: d.now,
     effects: d.effects,
     ...(options.registerTeeKeys ? { registerTeeKeys: options.registerTeeKeys } : {}),
+    ...(d.signerSetScope ? { signerSetScope: d.signerSetScope } : {}),
     ...(options.settlementTuning ?? {}),
     // The SIGKILL test hook is a dev shortcut: a production engine ignores it.
     ...(options.dev && process.env.NIGHTJAR_CRASH_AT ? { crashAt: process.env.NIGHTJAR_CRASH_AT } : {}),

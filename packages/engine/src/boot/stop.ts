@@ -26,4 +26,5 @@ export async function stopEngine(options: EngineOptions, core: BootCore, t: Trad
   if (verifiers.matchBatcher !== verifiers.batcher) await verifiers.matchBatcher?.close();
   t.journal?.close();
   await core.store.close();
+  await core.directory.close();
 }

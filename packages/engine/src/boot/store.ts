@@ -37,7 +37,11 @@ export async function openStore(options: EngineOptions): Promise<EngineStore> {
   const attestationDir = options.dataDir ? join(options.dataDir, 'attestation') : undefined;
   const platform =
     options.attestation?.platform ??
-    (await SimulatedPlatform.open({ dir: attestationDir, composeHash: computeComposeHash() }));
+    (await SimulatedPlatform.open({
+      dir: attestationDir,
+      composeHash: computeComposeHash(),
+      ...(options.attestation?.pkiDir === undefined ? {} : { pkiDir: options.attestation.pkiDir }),
+    }));
   if (options.store !== undefined) return { platform, attestationDir, ...(await openPgStore(options)) };
   const dbFile = options.dataDir ? join(options.dataDir, 'engine.sqlite') : undefined;
   if (dbFile) preparePrivateDatabase(dbFile);

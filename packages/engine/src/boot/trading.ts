@@ -69,6 +69,7 @@ export async function startTrading(
     effects,
     matchBatcher: core.verifiers.matchBatcher,
     ...(registration ? { registration } : {}),
+    signerSetScope: core.directory.signerSetScope,
   });
   const { settlement, pipeline } = parts;
   const drain = new Drain({ now, openOrders: () => registry.liveCount, settlement });
@@ -97,6 +98,7 @@ export async function startTrading(
     lockFailures,
     now,
     sharedOrderLimiter: core.store.sharedLimiters?.order,
+    directory: core.directory.directory,
   });
   const stream = new StreamService({
     accounts: core.accounts,

@@ -58,6 +58,8 @@ export interface IntakeDeps {
   noteState?(nullifier: string): { state: NoteState; lockedUntilSlot?: number };
   /** Seconds left of the account's cool-down after repeated failed locks, if it is in one. */
   lockFailureCoolDown?(accountId: string): number | undefined;
+  /** Another engine's base URL for a market it writes (several engines, DESIGN 11). */
+  servedAt?(symbol: string): Promise<string | undefined>;
 }
 
 /** Order operations and their weights in the per-account bucket (DESIGN.md section 9). */
@@ -135,6 +137,19 @@ export class Intake {
     return result;
   }
 
+  /** `screen`, and a market another engine writes is refused naming where it is served (1301). */
+  private async screenHere(raw: unknown): Promise<ScreenedOrder> {
+    try {
+      return this.screen(raw);
+    } catch (err) {
+      const symbol = (raw as { symbol?: unknown } | null)?.symbol;
+      if (!(err instanceof VenueError) || err.code !== 1301 || typeof symbol !== 'string') throw err;
+      const url = await this.deps.servedAt?.(symbol).catch(() => undefined);
+      if (url === undefined) throw err;
+      throw new VenueError(1301, `${symbol} is served by the engine at ${url}; place its orders there`);
+    }
+  }
+
   private isResend(
     existing: EngineOrder | undefined,
     o: ValidatedOrder,
@@ -203,7 +218,7 @@ export class Intake {
   async place(caller: Caller, raw: unknown, options: PlaceOptions = {}): Promise<PlaceOrderResponse> {
     this.assertTradingOpen();
     this.assertNotCoolingDown(caller);
-    const screened = this.screen(raw);
+    const screened = await this.screenHere(raw);
     const o = screened.order;
     // A byte-identical re-send passed every cryptographic check already, with these very bytes.
     const before = this.deps.registry.get(o.order_id);

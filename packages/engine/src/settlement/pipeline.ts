@@ -61,6 +61,7 @@ import { planBatchRun } from './batch-run.js';
 import { crashHook } from './crash-hook.js';
 import { errText, type PipelineLog } from './pipeline-log.js';
 import { RecoveryRun } from './recovery-run.js';
+import { registerSettlementKey, type SignerSetScope } from './signer-registration.js';
 
 export type { PipelineLog };
 
@@ -84,6 +85,8 @@ export interface PipelineOptions {
   effects: OrderEffects;
   /** Asks the ledger's admin to make the signer set exactly these keys (dev mode, tests). */
   registerTeeKeys?: (keys: string[]) => Promise<void>;
+  /** Several engines: the signer set is the directory's union, decided under its lock. */
+  signerSetScope?: SignerSetScope;
   /** Batches waiting for the signer set or in flight, beyond which new batches are refused. */
   maxOpenBatches?: number;
   budgetMs?: number;
@@ -209,18 +212,13 @@ export class SettlementPipeline implements SettlementSeam {
     await this.io.init(this.o.journal.maxNonce());
     const vault = await this.o.ledger.getVault({ commitment: 'processed' });
     this.feeOwnerCommitment = vault.fee_owner_commitment;
-    const current = [this.o.key.address];
-    // The signer set becomes exactly this key: a key an earlier boot retired (a lost data directory,
-    // another platform) must not stay able to sign for the vault.
-    if (this.o.registerTeeKeys && vault.tee_keys.join() !== current.join()) {
-      await this.o.registerTeeKeys(current);
-      this.o.log.info({}, 'settlement key registered; settlement waits until the signer set is finalized');
-    } else if (!vault.tee_keys.includes(this.o.key.address)) {
-      this.o.log.warn(
-        { tee_key: this.o.key.address },
-        'settlement key is not registered on the ledger: the operator must add it with set_tee_keys',
-      );
-    }
+    await registerSettlementKey({
+      ledger: this.o.ledger,
+      own: this.o.key.address,
+      ...(this.o.registerTeeKeys ? { registerTeeKeys: this.o.registerTeeKeys } : {}),
+      ...(this.o.signerSetScope ? { scope: this.o.signerSetScope } : {}),
+      log: this.o.log,
+    });
     for (const j of this.o.journal.recentTerminalJobs(RECENT_BATCHES)) {
       this.history.remember(j.batchId, j.marketId, j);
       this.releaseOwed(j); // a failure journaled before its locks' release landed (a crash between)

@@ -4,8 +4,9 @@
  */
 import { ACCOUNTS_MIGRATION } from './001-accounts.js';
 import { proverJobsMigration } from './002-prover-jobs.js';
+import { ENGINES_MIGRATION } from './003-engines.js';
 import type { Migration } from './migration.js';
 
 export type { Migration };
 
-export const MIGRATIONS: readonly Migration[] = [ACCOUNTS_MIGRATION, proverJobsMigration];
+export const MIGRATIONS: readonly Migration[] = [ACCOUNTS_MIGRATION, proverJobsMigration, ENGINES_MIGRATION];

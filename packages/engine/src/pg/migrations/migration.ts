@@ -1,4 +1,4 @@
-/** One schema version (its own module so that migrations need not import the list that holds them). */
+/** One schema version: applied once, in order, never edited once released. */
 export interface Migration {
   version: number;
   /** Short and unique, for `schema_migrations.name`. */
