@@ -27,7 +27,7 @@ describe('two engines, one ledger, one engines directory', () => {
       store: pg.url,
       logger: false,
     });
-    return testVenueOf(ledger, engine);
+    return engine;
   };
 
   beforeAll(async () => {
@@ -40,7 +40,11 @@ describe('two engines, one ledger, one engines directory', () => {
     const devKeys = loadOrCreateDevKeys(undefined);
     await ensureDevGenesis(ledger, devKeys);
     await ledger.advanceSlots({ slots: 40 });
-    venues.push(...(await Promise.all([SOL_MARKET, ETH_MARKET].map((m) => startOne(m, devKeys.adminSeed)))));
+    const engines = await Promise.all([SOL_MARKET, ETH_MARKET].map((m) => startOne(m, devKeys.adminSeed)));
+    // One accounts store: the engine that booted first made the venue's one dev admin.
+    const admins = engines.flatMap((e) => (e.devAdmin ? [e.devAdmin] : []));
+    expect(admins).toHaveLength(1);
+    venues.push(...engines.map((e) => testVenueOf(ledger, e, async () => {}, admins[0])));
     await ledger.advanceSlots({ slots: COMMITMENT_LAG.finalized + 1 });
     for (const v of venues) await v.engine.context.chain.poll();
   }, 60_000);
@@ -93,7 +97,10 @@ describe('two engines, one ledger, one engines directory', () => {
     await crossAndSettle(eth, accountsAt(eth.client, eth.admin), ETH_MARKET);
   }, 60_000);
 
-  it('logs in at each engine with its own admin', async () => {
+  it('shares the accounts: an account made at one engine logs in at the other', async () => {
+    const [sol, eth] = venues as [TestVenue, TestVenue];
     for (const v of venues) expect(await login(v.client, v.admin)).toMatch(/./);
+    const made = await sol.newAccount();
+    expect(await login(eth.client, made.credentials)).toMatch(/./);
   });
 });

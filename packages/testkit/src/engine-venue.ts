@@ -143,9 +143,10 @@ export function testVenueOf(
   ledger: Ledger,
   engine: RunningEngine,
   closeLedger: () => Promise<void> = async () => {},
+  /** The venue's admin (engines sharing one accounts store: only the first made the dev admin). */
+  admin: Credentials = engine.devAdmin!,
 ): TestVenue {
   const client = new HttpsClient(engine.url, engine.certificate.certPem);
-  const admin = engine.devAdmin!;
   const venue: TestVenue = {
     ledger,
     engine,
