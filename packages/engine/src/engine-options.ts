@@ -7,6 +7,7 @@ import type { BatcherStats, SnarkjsVerificationKey } from '@nightjar/crypto';
 import type { CircuitKeysInfo } from '@nightjar/protocol';
 import { DEFAULT_SLOT_MS, type LedgerClient } from '@nightjar/ledger';
 import type { CredentialHasherOptions } from './accounts/credential-hasher.js';
+import type { AccountService } from './accounts/account-service.js';
 import type { AttestationPlatform } from './attestation/platform.js';
 import type { AttestationIdentity } from './attestation/service.js';
 import type { EngineContext } from './http/context.js';
@@ -35,6 +36,11 @@ export interface EngineOptions {
   publicUrl?: string;
   /** The markets other engines of the venue serve, for `/instruments` (none by default). */
   directory?: MarketDirectory;
+  /**
+   * Tests only: an account service to use instead of building one, so two in-process engines share
+   * accounts (until the shared PostgreSQL store; then tokens stay per engine there).
+   */
+  accountService?: AccountService;
   tokenTtlSeconds?: number;
   /** Wall clock in Unix ms (tests inject one to make token expiry exact). */
   now?: () => number;

@@ -83,19 +83,13 @@ export async function startTestVenue(
     ledgerVerifier?: LedgerProofVerifier;
     /** Where the ledger keeps `ledger.sqlite` (default: in memory). */
     ledgerDataDir?: string;
+    /** Another venue's ledger to join (a second engine of one venue); it is not closed here. */
+    sharedLedger?: Ledger;
   } = {},
 ): Promise<TestVenue> {
-  const { settle, ledgerWrap, ledgerVerifier, ledgerDataDir, ...engineOptions } = options;
-  const ledger = Ledger.open({
-    clock: { mode: 'manual' },
-    verifier: ledgerVerifier ?? acceptAllLedgerProofs,
-    // Little work for fresh signers (a wallet's first deposit still grinds for it).
-    freshSignerWorkBits: 4,
-    ...(ledgerDataDir === undefined ? {} : { dataDir: ledgerDataDir }),
-  });
+  const { settle, ledgerWrap, ledgerVerifier, ledgerDataDir, sharedLedger, ...engineOptions } = options;
   const devKeys = loadOrCreateDevKeys(undefined);
-  await ensureDevGenesis(ledger, devKeys);
-  await ledger.advanceSlots({ slots: 40 });
+  const ledger = sharedLedger ?? (await openDevLedger(devKeys, ledgerVerifier, ledgerDataDir));
   const engine = await startEngine({
     ledger: ledgerWrap ? ledgerWrap(ledger) : ledger,
     port: 0,
@@ -143,10 +137,28 @@ export async function startTestVenue(
     async close() {
       client.close();
       await engine.close();
-      await ledger.close();
+      if (!sharedLedger) await ledger.close();
     },
   };
   return venue;
+}
+
+/** The in-process dev ledger with its genesis, a manual clock and 40 slots on. */
+async function openDevLedger(
+  devKeys: ReturnType<typeof loadOrCreateDevKeys>,
+  verifier: LedgerProofVerifier | undefined,
+  dataDir: string | undefined,
+): Promise<Ledger> {
+  const ledger = Ledger.open({
+    clock: { mode: 'manual' },
+    verifier: verifier ?? acceptAllLedgerProofs,
+    // Little work for fresh signers (a wallet's first deposit still grinds for it).
+    freshSignerWorkBits: 4,
+    ...(dataDir === undefined ? {} : { dataDir }),
+  });
+  await ensureDevGenesis(ledger, devKeys);
+  await ledger.advanceSlots({ slots: 40 });
+  return ledger;
 }
 
 export async function login(

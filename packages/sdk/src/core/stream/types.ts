@@ -8,8 +8,17 @@ import type { StreamTimers } from './heartbeat.js';
 /** Why the stream resynchronised. */
 export type ResyncReason = 'seq_gap' | 'events_missed' | 'closed' | 'heartbeat';
 
+/**
+ * Which engine an event came from (its base URL), when the venue runs markets on several: each
+ * engine has its own stream, merged into the one a program sees.
+ */
+export interface FromEngine {
+  engine?: string;
+}
+
 /** What the stream's connection receives: the venue's events as they come, and its own doings. */
-export type ReceivedEvent =
+export type ReceivedEvent = FromEngine &
+  (
   | { type: 'order'; event: OrderEvent }
   | { type: 'fill'; event: FillEvent }
   | { type: 'tree'; event: TreeEvent }
@@ -19,10 +28,12 @@ export type ReceivedEvent =
   | { type: 'reconnected'; reason: ResyncReason; disconnectedAt: number }
   | { type: 'error'; error: Error }
   /** Closed for good (by `close`, or a suspended account). */
-  | { type: 'closed' };
+  | { type: 'closed' }
+  );
 
-/** Events the stream client delivers. */
-export type StreamClientEvent =
+/** Events the stream client delivers, each with the `engine` it came from (a merged stream). */
+export type StreamClientEvent = FromEngine &
+  (
   /** An order event; `source: 'resync'` when it was inferred from the order lookup after a reconnect. */
   | { type: 'order'; event: OrderEvent; source: 'stream' | 'resync' }
   /** A fill memo; `stored` when the wallet verified and stored its notes. */
@@ -41,7 +52,8 @@ export type StreamClientEvent =
    * after `resync`): the program's view is whole again. `downtimeMs`: from the disconnection.
    */
   | { type: 'reconnected'; reason: ResyncReason; downtimeMs: number }
-  | { type: 'error'; error: Error };
+  | { type: 'error'; error: Error }
+  );
 
 /** Options of `createStream`. */
 export interface CreateStreamParameters {
