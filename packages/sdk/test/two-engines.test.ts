@@ -140,3 +140,54 @@ describe('two engines, one venue: each market at its engine', () => {
     }
   });
 });
+
+describe('two engines: one that fails verification fails only its market', () => {
+  let v: TwoEngineVenue;
+  let p: Party;
+  beforeAll(async () => {
+    // B runs a release the client did not pin.
+    v = await startTwoEngineVenue({ composeHashB: 'ab'.repeat(32) });
+    p = await newParty(v.a);
+    await fundBids(v, p);
+  }, 120_000);
+  afterAll(async () => {
+    await p?.client.close();
+    await v?.close();
+  });
+
+  it('B is refused before anything is sent to it; A keeps trading; merged reads name B', async () => {
+    const bLog = v.b.engine.context.registry;
+    const refused = await expectRejection(placeOrder(p.client, bid(MARKET_B)));
+    expect(isNightjarError(refused)).toBe(true);
+    expect(refused.message).toContain(v.b.engine.url);
+    expect((refused as { codeName?: string }).codeName).toMatch(/^ATTESTATION_/);
+    expect([...bLog.liveOrders()]).toEqual([]);
+
+    const stream = await createStream(p.client, { channels: ['orders'] });
+    const events: StreamClientEvent[] = [];
+    stream.on('order', (e) => events.push(e));
+    try {
+      // B's stream could not be opened: the first event the program takes says so, naming B.
+      const { value: first } = await stream[Symbol.asyncIterator]().next();
+      expect(first).toMatchObject({ type: 'error', engine: v.b.engine.url });
+      expect(first?.type === 'error' && first.error.message).toContain(v.b.engine.url);
+      const onA = await placeOrder(p.client, bid(MARKET_A));
+      expect(v.a.engine.context.registry.getLive(onA.orderId)).toBeDefined();
+      expect((await getOrder(p.client, { orderId: onA.orderId })).symbol).toBe(MARKET_A);
+      expect((await getOpenOrders(p.client, { symbol: MARKET_A })).map((o) => o.order_id)).toEqual([
+        onA.orderId,
+      ]);
+      // The merged list would not be whole: it fails, naming B.
+      expect((await expectRejection(getOpenOrders(p.client))).message).toContain(v.b.engine.url);
+
+      const all = await cancelAll(p.client);
+      expect(all.cancelled).toEqual([onA.orderId]);
+      expect(all.unreachable.map((u) => u.baseUrl)).toEqual([v.b.engine.url]);
+      await until(() => events.some((e) => e.type === 'order'), 'A’s cancel event');
+      const order = events.find((e) => e.type === 'order');
+      expect(order).toMatchObject({ event: { order_id: onA.orderId, kind: 'cancelled' }, engine: v.a.engine.url });
+    } finally {
+      await stream.close();
+    }
+  });
+});

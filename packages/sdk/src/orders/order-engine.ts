@@ -30,8 +30,14 @@ export async function findOrder(
     const engine = await known;
     return { engine, status: await fetchOrder(engine, orderId) };
   }
+  const engines = await client.engines();
+  // One engine (an old venue, or one engine for every market): its answer, as it is.
+  if (engines.length === 1 && engines[0]!.session) {
+    const engine = engines[0]!.session;
+    return { engine, status: await fetchOrder(engine, orderId) };
+  }
   let unreachable: unknown;
-  for (const entry of await client.engines()) {
+  for (const entry of engines) {
     if (!entry.session) {
       unreachable ??= entry.error;
       continue;
@@ -47,7 +53,14 @@ export async function findOrder(
   throw venueError(1301, 404, 'no engine of the venue knows that order');
 }
 
-/** The engine to send an operation on the order to (asking the engines when it is not known). */
+/**
+ * The engine to send an operation on the order to: its market's; with one engine, that one; else
+ * the engine that knows the order (each is asked).
+ */
 export async function orderEngine(client: Client, orderId: string, symbol?: string): Promise<VenueSession> {
-  return (await (knownOrderEngine(client, orderId, symbol) ?? findOrder(client, orderId).then((f) => f.engine)));
+  const known = knownOrderEngine(client, orderId, symbol);
+  if (known) return known;
+  const engines = await client.engines();
+  if (engines.length === 1 && engines[0]!.session) return engines[0]!.session;
+  return (await findOrder(client, orderId)).engine;
 }
