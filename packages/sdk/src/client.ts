@@ -70,12 +70,11 @@ export type CreateClientReturnType = Client;
  */
 export async function createClient(params: CreateClientParameters): Promise<CreateClientReturnType> {
   const session = await openVenueSession(params);
-  const engines = venueEngines(session, params);
   const proofListeners = new Set<(e: ProofProgress) => void>();
   let made: Prover | undefined;
   let prover: Prover | undefined;
   const noteHold = params.freshNoteHold ? new FreshNoteHold(params.freshNoteHold) : undefined;
-  return {
+  const client: Client = {
     baseUrl: session.baseUrl,
     transport: session.transport,
     ledger: session.ledger,
@@ -112,12 +111,15 @@ export async function createClient(params: CreateClientParameters): Promise<Crea
     bootSessionId: session.bootSessionId,
     request: session.request,
     instrument: session.instrument,
-    engineFor: engines.forSymbol,
-    engines: engines.all,
+    engineFor: (symbol) => engines.forSymbol(symbol),
+    engines: () => engines.all(),
     async close() {
       await engines.close();
       await session.close();
       if (made) await made.close();
     },
   };
+  // The client is its own engine's session (the markets without `base_url`, and old venues).
+  const engines = venueEngines(client, params);
+  return client;
 }

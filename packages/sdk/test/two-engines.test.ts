@@ -185,7 +185,10 @@ describe('two engines: one that fails verification fails only its market', () =>
       expect(all.unreachable.map((u) => u.baseUrl)).toEqual([v.b.engine.url]);
       await until(() => events.some((e) => e.type === 'order'), 'A’s cancel event');
       const order = events.find((e) => e.type === 'order');
-      expect(order).toMatchObject({ event: { order_id: onA.orderId, kind: 'cancelled' }, engine: v.a.engine.url });
+      expect(order).toMatchObject({
+        event: { order_id: onA.orderId, kind: 'cancelled' },
+        engine: v.a.engine.url,
+      });
     } finally {
       await stream.close();
     }

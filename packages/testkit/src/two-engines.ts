@@ -9,7 +9,12 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { computeComposeHash, SimulatedPlatform, type EngineOptions, type ListedMarket } from '@nightjar/engine';
+import {
+  computeComposeHash,
+  SimulatedPlatform,
+  type EngineOptions,
+  type ListedMarket,
+} from '@nightjar/engine';
 import { startTestVenue, type TestVenue } from './engine-venue.js';
 
 export const MARKET_A = 'SOL-USDC';
@@ -38,8 +43,7 @@ export async function startTwoEngineVenue(
   options: { composeHashB?: string; engine?: Partial<EngineOptions> } = {},
 ): Promise<TwoEngineVenue> {
   const pkiDir = join(mkdtempSync(join(tmpdir(), 'nightjar-pki-')), 'pki');
-  const platform = (composeHash: string) =>
-    SimulatedPlatform.open({ dir: undefined, composeHash, pkiDir });
+  const platform = (composeHash: string) => SimulatedPlatform.open({ dir: undefined, composeHash, pkiDir });
   let bUrl: string | undefined;
   const a = await startTestVenue({
     ...options.engine,

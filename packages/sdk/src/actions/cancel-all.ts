@@ -1,7 +1,7 @@
 import type { Client } from '../client.js';
 import { isNightjarError, type NightjarError } from '../core/errors/index.js';
 import { cancelOrder } from './cancel-order.js';
-import { openOrdersByEngine } from './get-open-orders.js';
+import { openOrdersByEngine } from '../orders/engine-orders.js';
 
 /** Which live orders to cancel: all of the account's, or one market's. */
 export interface CancelAllParameters {

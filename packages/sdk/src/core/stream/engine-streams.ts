@@ -64,9 +64,11 @@ export class EngineStreams implements StreamSource {
       this.listeners.emit({ type: 'error', error, engine: baseUrl });
     await Promise.all(
       others.map(({ baseUrl, connection }) =>
-        connection.connect().catch((err: unknown) =>
-          this.listeners.emit({ type: 'error', error: engineError(baseUrl, err), engine: baseUrl }),
-        ),
+        connection
+          .connect()
+          .catch((err: unknown) =>
+            this.listeners.emit({ type: 'error', error: engineError(baseUrl, err), engine: baseUrl }),
+          ),
       ),
     );
   }
