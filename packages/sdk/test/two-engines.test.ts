@@ -166,11 +166,15 @@ describe('two engines: one that fails verification fails only its market', () =>
     const stream = await createStream(p.client, { channels: ['orders'] });
     const events: StreamClientEvent[] = [];
     stream.on('order', (e) => events.push(e));
+    const errors: StreamClientEvent[] = [];
+    stream.on('error', (e) => errors.push(e));
     try {
-      // B's stream could not be opened: the first event the program takes says so, naming B.
+      // B's stream could not be opened: an error event says so, naming B, to listeners added
+      // once the stream is held, and first to the iterator.
       const { value: first } = await stream[Symbol.asyncIterator]().next();
       expect(first).toMatchObject({ type: 'error', engine: v.b.engine.url });
       expect(first?.type === 'error' && first.error.message).toContain(v.b.engine.url);
+      expect(errors).toEqual([first]);
       const onA = await placeOrder(p.client, bid(MARKET_A));
       expect(v.a.engine.context.registry.getLive(onA.orderId)).toBeDefined();
       expect((await getOrder(p.client, { orderId: onA.orderId })).symbol).toBe(MARKET_A);

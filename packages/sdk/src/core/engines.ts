@@ -8,7 +8,7 @@
  * An engine that cannot be verified or reached fails only its markets, naming its URL.
  */
 import type { Instrument } from '@nightjar/protocol';
-import { openVenueSession, type VenueSession } from './session.js';
+import { openVenueSession, type ClientRequestOptions, type VenueSession } from './session.js';
 import type { VenueSessionParameters } from './session-options.js';
 import { fetchInstruments } from './venue-reads.js';
 import { NIGHTJAR_ERROR__NETWORK, NightjarError, isNightjarError } from './errors/index.js';
@@ -37,19 +37,45 @@ export function engineOrigin(url: string): string {
   }
 }
 
+/** The errors of another engine than the client's own, and that engine's URL. */
+const otherEngine = new WeakMap<Error, string>();
+
+/**
+ * The base URL of the engine an error came from, when it is not the client's own: that engine's
+ * markets fail, the client's own keep working (an app stops trading altogether only when its own
+ * engine fails verification).
+ */
+export function engineOfError(err: unknown): string | undefined {
+  return err instanceof Error ? otherEngine.get(err) : undefined;
+}
+
 /** `err` with the engine's URL in its detail (its code kept), so the caller sees which engine failed. */
 export function engineError(baseUrl: string, err: unknown): NightjarError {
+  if (isNightjarError(err) && otherEngine.get(err) === baseUrl) return err;
+  let named: NightjarError;
   if (isNightjarError(err)) {
     const context = err.context as { detail?: unknown };
     const detail = typeof context.detail === 'string' ? context.detail : err.message;
-    const named = { ...err.context, detail: `engine ${baseUrl}: ${detail}` } as typeof err.context;
-    return new NightjarError(err.code, named, { cause: err });
-  }
-  return new NightjarError(
-    NIGHTJAR_ERROR__NETWORK,
-    { detail: `engine ${baseUrl}: ${(err as Error).message}` },
-    { cause: err },
-  );
+    const withUrl = { ...err.context, detail: `engine ${baseUrl}: ${detail}` } as typeof err.context;
+    named = new NightjarError(err.code, withUrl, { cause: err });
+  } else
+    named = new NightjarError(
+      NIGHTJAR_ERROR__NETWORK,
+      { detail: `engine ${baseUrl}: ${(err as Error).message}` },
+      { cause: err },
+    );
+  otherEngine.set(named, baseUrl);
+  return named;
+}
+
+/** `session` whose requests' failures (a socket that fails verification later, too) name its engine. */
+function namingFailures(session: VenueSession): VenueSession {
+  const named = (err: unknown) => Promise.reject(engineError(session.baseUrl, err));
+  return Object.assign(Object.create(session) as VenueSession, {
+    request: <T>(path: string, options?: ClientRequestOptions<T>) =>
+      session.request(path, options).catch(named),
+    bootSessionId: () => session.bootSessionId().catch(named),
+  });
 }
 
 /** The engines of `home`'s venue, each other one opened with `params` at its own URL. */
@@ -75,7 +101,14 @@ export function venueEngines(home: VenueSession, params: VenueSessionParameters)
     if (origin === homeOrigin) return Promise.resolve(home);
     let pending = opened.get(origin);
     if (!pending) {
-      pending = openVenueSession({ ...params, baseUrl, ledger: home.ledger, nonces: home.nonces });
+      const { onVerified: _own, onEngineVerified, ...shared } = params;
+      pending = openVenueSession({
+        ...shared,
+        baseUrl,
+        ledger: home.ledger,
+        nonces: home.nonces,
+        ...(onEngineVerified ? { onVerified: (report) => onEngineVerified(baseUrl, report) } : {}),
+      }).then((session) => namingFailures(session));
       // A failure is not kept: the engine may be back at the next call.
       pending.catch(() => opened.delete(origin));
       opened.set(origin, pending);

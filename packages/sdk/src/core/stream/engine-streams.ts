@@ -56,21 +56,27 @@ export class EngineStreams implements StreamSource {
     return this.connections.reduce((n, c) => n + c.connection.reconnects, 0);
   }
 
-  /** Connects every engine's stream: the own one must; another's failure is an `error` event. */
+  /**
+   * Connects every engine's stream: the own one must; another's failure is an `error` event,
+   * emitted once the caller holds the stream (a macrotask later), so its listeners hear it.
+   */
   async connect(): Promise<void> {
     const [own, ...others] = this.connections;
     await own!.connection.connect();
-    for (const { baseUrl, error } of this.unopened)
-      this.listeners.emit({ type: 'error', error, engine: baseUrl });
+    const failed = [...this.unopened];
+    this.unopened.length = 0;
     await Promise.all(
       others.map(({ baseUrl, connection }) =>
         connection
           .connect()
-          .catch((err: unknown) =>
-            this.listeners.emit({ type: 'error', error: engineError(baseUrl, err), engine: baseUrl }),
-          ),
+          .catch((err: unknown) => failed.push({ baseUrl, error: engineError(baseUrl, err) })),
       ),
     );
+    if (failed.length > 0)
+      setImmediate(() => {
+        for (const { baseUrl, error } of failed)
+          this.listeners.emit({ type: 'error', error, engine: baseUrl });
+      });
   }
 
   async close(): Promise<void> {
