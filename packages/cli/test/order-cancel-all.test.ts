@@ -71,7 +71,9 @@ describe('order cancel --all', () => {
     expect(JSON.parse(stdout())).toEqual({
       cancelled: [BID, ASK, ETH],
       failed: [],
-      unreachable: [{ engine: 'https://b.test', code: 'NETWORK', message: expect.stringContaining('b.test') }],
+      unreachable: [
+        { engine: 'https://b.test', code: 'NETWORK', message: expect.stringContaining('b.test') },
+      ],
     });
   });
 

@@ -62,22 +62,27 @@ async function fundBids(v: TwoEngineVenue, p: Party): Promise<void> {
 
 const bid = (symbol: string) => ({ symbol, side: 'bid' as const, amount: '1', price: '150' });
 
-describe('two engines, one venue: each market at its engine', () => {
-  let v: TwoEngineVenue;
-  let p: Party;
-  let credentials: Credentials;
+/** The venue, and a funded party logged in at engine A with `credentials`, closed after the tests. */
+function twoEngineParty(composeHashB?: string) {
+  const ctx = {} as { v: TwoEngineVenue; p: Party; credentials: Credentials };
   beforeAll(async () => {
-    v = await startTwoEngineVenue();
-    ({ credentials } = await v.a.newAccount());
-    p = await newParty(v.a, { client: { credentials } });
-    await fundBids(v, p);
+    ctx.v = await startTwoEngineVenue(composeHashB ? { composeHashB } : {});
+    ({ credentials: ctx.credentials } = await ctx.v.a.newAccount());
+    ctx.p = await newParty(ctx.v.a, { client: { credentials: ctx.credentials } });
+    await fundBids(ctx.v, ctx.p);
   }, 120_000);
   afterAll(async () => {
-    await p?.client.close();
-    await v?.close();
+    await ctx.p?.client.close();
+    await ctx.v?.close();
   });
+  return ctx;
+}
+
+describe('two engines, one venue: each market at its engine', () => {
+  const ctx = twoEngineParty();
 
   it('lists each market at its engine, places each order there, reads and cancels there', async () => {
+    const { v, p, credentials } = ctx;
     const listed = await p.client.engines();
     expect(listed.map((e) => e.baseUrl)).toEqual([v.a.engine.url, v.b.engine.url]);
     const atB = await p.client.engineFor(MARKET_B);
@@ -142,20 +147,11 @@ describe('two engines, one venue: each market at its engine', () => {
 });
 
 describe('two engines: one that fails verification fails only its market', () => {
-  let v: TwoEngineVenue;
-  let p: Party;
-  beforeAll(async () => {
-    // B runs a release the client did not pin.
-    v = await startTwoEngineVenue({ composeHashB: 'ab'.repeat(32) });
-    p = await newParty(v.a);
-    await fundBids(v, p);
-  }, 120_000);
-  afterAll(async () => {
-    await p?.client.close();
-    await v?.close();
-  });
+  // B runs a release the client did not pin.
+  const ctx = twoEngineParty('ab'.repeat(32));
 
   it('B is refused before anything is sent to it; A keeps trading; merged reads name B', async () => {
+    const { v, p } = ctx;
     const bLog = v.b.engine.context.registry;
     const refused = await expectRejection(placeOrder(p.client, bid(MARKET_B)));
     expect(isNightjarError(refused)).toBe(true);

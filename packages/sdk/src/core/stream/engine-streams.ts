@@ -41,12 +41,7 @@ export class EngineStreams implements StreamSource {
     this.connections[0]!.connection.on('closed', () => void this.close());
   }
 
-  on<T extends ReceivedEvent['type']>(
-    type: T,
-    listener: (event: Extract<ReceivedEvent, { type: T }>) => void,
-  ): () => void {
-    return this.listeners.on(type, listener);
-  }
+  readonly on: EventSource<ReceivedEvent>['on'] = (type, listener) => this.listeners.on(type, listener);
 
   get isClosed(): boolean {
     return this.closed;
