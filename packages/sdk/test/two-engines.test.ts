@@ -144,6 +144,22 @@ describe('two engines, one venue: each market at its engine', () => {
       await stream.close();
     }
   });
+
+  it('the tree channel (the one ledger) comes from the own engine alone', async () => {
+    const { v, p } = ctx;
+    const stream = await createStream(p.client, { channels: ['orders', 'tree'] });
+    const trees: StreamClientEvent[] = [];
+    stream.on('tree', (e) => trees.push(e));
+    try {
+      await fund(p, v.a, (await p.client.instrument(MARKET_A)).quote_mint, 1_000n);
+      await finalize(v.a);
+      await v.b.engine.context.trees.checkAgainstChain();
+      await until(() => trees.length > 0, 'a tree event');
+      expect(new Set(trees.map((e) => e.engine))).toEqual(new Set([v.a.engine.url]));
+    } finally {
+      await stream.close();
+    }
+  });
 });
 
 describe('two engines: one that fails verification fails only its market', () => {

@@ -30,10 +30,15 @@ export class EngineStreams implements StreamSource {
   private closed = false;
 
   constructor(engines: readonly EngineEntry[], params: CreateStreamParameters = {}) {
-    for (const e of engines)
-      if (e.session)
-        this.connections.push({ baseUrl: e.baseUrl, connection: new StreamConnection(e.session, params) });
-      else this.unopened.push({ baseUrl: e.baseUrl, error: e.error });
+    // The tree channel is the one ledger's, the same at every engine: the own engine's alone.
+    const marketChannels = (params.channels ?? ['orders', 'fills']).filter((c) => c !== 'tree');
+    engines.forEach((e, i) => {
+      if (!e.session) this.unopened.push({ baseUrl: e.baseUrl, error: e.error });
+      else if (i === 0 || marketChannels.length > 0) {
+        const own = i === 0 ? params : { ...params, channels: marketChannels };
+        this.connections.push({ baseUrl: e.baseUrl, connection: new StreamConnection(e.session, own) });
+      }
+    });
     for (const { baseUrl, connection } of this.connections)
       for (const type of FORWARDED)
         connection.on(type, (e: ReceivedEvent) => this.listeners.emit({ ...e, engine: baseUrl }));
