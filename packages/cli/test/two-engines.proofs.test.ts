@@ -1,0 +1,95 @@
+/**
+ * Issue 33 item 3, the CLI: on a venue with markets on two engines (one ledger served over
+ * JSON-RPC, shared accounts), `nightjar order place` places one order on each market in one
+ * home, and each reaches its own market's engine (real VALID_INPUT proofs: the CLI's own prover).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { serveLedger, type LedgerServer } from '@nightjar/ledger';
+import { writeSecretFile } from '@nightjar/protocol';
+import {
+  finalize,
+  fund,
+  MARKET_A,
+  MARKET_B,
+  newParty,
+  pins,
+  startTwoEngineVenue,
+  type TwoEngineVenue,
+} from '@nightjar/testkit';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Context } from '../src/command.js';
+import { orderPlace } from '../src/commands/order.js';
+import { credentialsFile, walletFile, type Paths } from '../src/config.js';
+import { Output } from '../src/output.js';
+
+let v: TwoEngineVenue;
+let server: LedgerServer;
+let paths: Paths;
+let root: string;
+
+beforeAll(async () => {
+  v = await startTwoEngineVenue();
+  server = await serveLedger(v.a.ledger, { port: 0 });
+  root = mkdtempSync(join(tmpdir(), 'nightjar-cli-two-'));
+  paths = { dataDir: join(root, 'data'), home: join(root, 'home') };
+  const rootDer = join(paths.dataDir, 'root.der');
+  writeSecretFile(rootDer, Buffer.from(pins(v.a).rootCaDer));
+  writeSecretFile(
+    join(paths.dataDir, 'ready.json'),
+    JSON.stringify({
+      base_url: v.a.engine.url,
+      ledger_url: server.url,
+      boot_session_id: v.a.engine.context.bootSessionId,
+      compose_hash: pins(v.a).composeHash,
+      platform_root: rootDer,
+    }),
+  );
+  // The CLI's home: its credentials, and its wallet funded with one USDC note per order.
+  const { credentials } = await v.a.newAccount();
+  writeSecretFile(credentialsFile(paths), JSON.stringify(credentials));
+  writeSecretFile(join(paths.home, 'wallet-password'), 'pw\n');
+  const p = await newParty(v.a, { path: walletFile(paths), client: { credentials } });
+  const usdc = (await p.client.instrument(MARKET_A)).quote_mint;
+  await fund(p, v.a, usdc, 1_000_000_000n);
+  await fund(p, v.a, usdc, 1_000_000_000n);
+  await finalize(v.a);
+  await v.b.engine.context.trees.checkAgainstChain();
+  await p.client.close();
+}, 120_000);
+
+afterAll(async () => {
+  await server?.close();
+  await v?.close();
+  if (root) rmSync(root, { recursive: true, force: true });
+});
+
+/** Runs `order place` with `values` and returns its JSON result. */
+async function place(values: Context['values']): Promise<{ order_id: string }> {
+  const chunks: string[] = [];
+  const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    chunks.push(String(chunk));
+    return true;
+  });
+  const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+  try {
+    const ctx = { values, out: new Output(true), paths, positionals: [], argv: [] } as Context;
+    expect(await orderPlace.run(ctx)).toBe(0);
+  } finally {
+    spy.mockRestore();
+    err.mockRestore();
+  }
+  return JSON.parse(chunks.join('')) as { order_id: string };
+}
+
+describe('nightjar order place on two engines', () => {
+  it('places on both markets from one home, each order at its market’s engine', async () => {
+    const onA = await place({ symbol: MARKET_A, side: 'bid', amount: '1', price: '150' });
+    const onB = await place({ symbol: MARKET_B, side: 'bid', amount: '0.1', price: '150' });
+    expect(v.a.engine.context.registry.getLive(onA.order_id)).toBeDefined();
+    expect(v.b.engine.context.registry.get(onA.order_id)).toBeUndefined();
+    expect(v.b.engine.context.registry.getLive(onB.order_id)).toBeDefined();
+    expect(v.a.engine.context.registry.get(onB.order_id)).toBeUndefined();
+  }, 120_000);
+});
