@@ -19,7 +19,8 @@ import {
   type TwoEngineVenue,
 } from '@nightjar/testkit';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Context } from '../src/command.js';
+import type { Command, Context } from '../src/command.js';
+import { status } from '../src/commands/status.js';
 import { orderPlace } from '../src/commands/order.js';
 import { credentialsFile, walletFile, type Paths } from '../src/config.js';
 import { Output } from '../src/output.js';
@@ -65,8 +66,8 @@ afterAll(async () => {
   if (root) rmSync(root, { recursive: true, force: true });
 });
 
-/** Runs `order place` with `values` and returns its JSON result. */
-async function place(values: Context['values']): Promise<{ order_id: string }> {
+/** Runs `command` with `values` and returns its JSON result. */
+async function run<T>(command: Command, values: Context['values']): Promise<T> {
   const chunks: string[] = [];
   const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
     chunks.push(String(chunk));
@@ -75,13 +76,14 @@ async function place(values: Context['values']): Promise<{ order_id: string }> {
   const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
   try {
     const ctx = { values, out: new Output(true), paths, positionals: [], argv: [] } as Context;
-    expect(await orderPlace.run(ctx)).toBe(0);
+    expect(await command.run(ctx)).toBe(0);
   } finally {
     spy.mockRestore();
     err.mockRestore();
   }
-  return JSON.parse(chunks.join('')) as { order_id: string };
+  return JSON.parse(chunks.join('')) as T;
 }
+const place = (values: Context['values']) => run<{ order_id: string }>(orderPlace, values);
 
 describe('nightjar order place on two engines', () => {
   it('places on both markets from one home, each order at its market’s engine', async () => {
@@ -92,4 +94,12 @@ describe('nightjar order place on two engines', () => {
     expect(v.b.engine.context.registry.getLive(onB.order_id)).toBeDefined();
     expect(v.a.engine.context.registry.get(onB.order_id)).toBeUndefined();
   }, 120_000);
+
+  it('status says which engine serves which market', async () => {
+    const { engines } = await run<{ engines: unknown }>(status, {});
+    expect(engines).toEqual([
+      { base_url: v.a.engine.url, markets: [MARKET_A] },
+      { base_url: v.b.engine.url, markets: [MARKET_B] },
+    ]);
+  });
 });
