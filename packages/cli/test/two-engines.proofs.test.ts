@@ -8,16 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serveLedger, type LedgerServer } from '@nightjar/ledger';
 import { writeSecretFile } from '@nightjar/protocol';
-import {
-  finalize,
-  fund,
-  MARKET_A,
-  MARKET_B,
-  newParty,
-  pins,
-  startTwoEngineVenue,
-  type TwoEngineVenue,
-} from '@nightjar/testkit';
+import * as kit from '@nightjar/testkit';
+import type { TwoEngineVenue } from '@nightjar/testkit';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Command, Context } from '../src/command.js';
 import { status } from '../src/commands/status.js';
@@ -31,19 +23,19 @@ let paths: Paths;
 let root: string;
 
 beforeAll(async () => {
-  v = await startTwoEngineVenue();
+  v = await kit.startTwoEngineVenue();
   server = await serveLedger(v.a.ledger, { port: 0 });
   root = mkdtempSync(join(tmpdir(), 'nightjar-cli-two-'));
   paths = { dataDir: join(root, 'data'), home: join(root, 'home') };
   const rootDer = join(paths.dataDir, 'root.der');
-  writeSecretFile(rootDer, Buffer.from(pins(v.a).rootCaDer));
+  writeSecretFile(rootDer, Buffer.from(kit.pins(v.a).rootCaDer));
   writeSecretFile(
     join(paths.dataDir, 'ready.json'),
     JSON.stringify({
       base_url: v.a.engine.url,
       ledger_url: server.url,
       boot_session_id: v.a.engine.context.bootSessionId,
-      compose_hash: pins(v.a).composeHash,
+      compose_hash: kit.pins(v.a).composeHash,
       platform_root: rootDer,
     }),
   );
@@ -51,11 +43,11 @@ beforeAll(async () => {
   const { credentials } = await v.a.newAccount();
   writeSecretFile(credentialsFile(paths), JSON.stringify(credentials));
   writeSecretFile(join(paths.home, 'wallet-password'), 'pw\n');
-  const p = await newParty(v.a, { path: walletFile(paths), client: { credentials } });
-  const usdc = (await p.client.instrument(MARKET_A)).quote_mint;
-  await fund(p, v.a, usdc, 1_000_000_000n);
-  await fund(p, v.a, usdc, 1_000_000_000n);
-  await finalize(v.a);
+  const p = await kit.newParty(v.a, { path: walletFile(paths), client: { credentials } });
+  const usdc = (await p.client.instrument(kit.MARKET_A)).quote_mint;
+  await kit.fund(p, v.a, usdc, 1_000_000_000n);
+  await kit.fund(p, v.a, usdc, 1_000_000_000n);
+  await kit.finalize(v.a);
   await v.b.engine.context.trees.checkAgainstChain();
   await p.client.close();
 }, 120_000);
@@ -87,8 +79,8 @@ const place = (values: Context['values']) => run<{ order_id: string }>(orderPlac
 
 describe('nightjar order place on two engines', () => {
   it('places on both markets from one home, each order at its market’s engine', async () => {
-    const onA = await place({ symbol: MARKET_A, side: 'bid', amount: '1', price: '150' });
-    const onB = await place({ symbol: MARKET_B, side: 'bid', amount: '0.1', price: '150' });
+    const onA = await place({ symbol: kit.MARKET_A, side: 'bid', amount: '1', price: '150' });
+    const onB = await place({ symbol: kit.MARKET_B, side: 'bid', amount: '0.1', price: '150' });
     expect(v.a.engine.context.registry.getLive(onA.order_id)).toBeDefined();
     expect(v.b.engine.context.registry.get(onA.order_id)).toBeUndefined();
     expect(v.b.engine.context.registry.getLive(onB.order_id)).toBeDefined();
@@ -98,8 +90,8 @@ describe('nightjar order place on two engines', () => {
   it('status says which engine serves which market', async () => {
     const { engines } = await run<{ engines: unknown }>(status, {});
     expect(engines).toEqual([
-      { base_url: v.a.engine.url, markets: [MARKET_A] },
-      { base_url: v.b.engine.url, markets: [MARKET_B] },
+      { base_url: v.a.engine.url, markets: [kit.MARKET_A] },
+      { base_url: v.b.engine.url, markets: [kit.MARKET_B] },
     ]);
   });
 });
