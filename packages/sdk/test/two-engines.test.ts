@@ -32,7 +32,7 @@ import {
   type Party,
   type TwoEngineVenue,
 } from '@nightjar/testkit';
-import { expectRejection } from './helpers.js';
+import { expectRejection, requestLog, type LoggedRequest } from './helpers.js';
 
 /** Resolves once `condition` holds, polling; fails after `ms`. */
 async function until(condition: () => boolean, what: string, ms = 20_000): Promise<void> {
@@ -64,9 +64,22 @@ const bid = (symbol: string) => ({ symbol, side: 'bid' as const, amount: '1', pr
 
 /** The venue, and a funded party logged in at engine A with `credentials`, closed after the tests. */
 function twoEngineParty(composeHashB?: string) {
-  const ctx = {} as { v: TwoEngineVenue; p: Party; credentials: Credentials };
+  // Each engine's requests (path and query), to see which engine heard what.
+  const logA = requestLog();
+  const logB = requestLog();
+  const ctx = { logA: logA.requests, logB: logB.requests } as {
+    v: TwoEngineVenue;
+    p: Party;
+    credentials: Credentials;
+    logA: LoggedRequest[];
+    logB: LoggedRequest[];
+  };
   beforeAll(async () => {
-    ctx.v = await startTwoEngineVenue(composeHashB ? { composeHashB } : {});
+    ctx.v = await startTwoEngineVenue({
+      ...(composeHashB ? { composeHashB } : {}),
+      a: { logger: logA.logger },
+      b: { logger: logB.logger },
+    });
     ({ credentials: ctx.credentials } = await ctx.v.a.newAccount());
     ctx.p = await newParty(ctx.v.a, { client: { credentials: ctx.credentials } });
     await fundBids(ctx.v, ctx.p);
@@ -104,6 +117,12 @@ describe('two engines, one venue: each market at its engine', () => {
       expect(v.b.engine.context.registry.get(onA.orderId)).toBeUndefined();
       expect(v.b.engine.context.registry.getLive(onB.orderId)).toBeDefined();
       expect(v.a.engine.context.registry.get(onB.orderId)).toBeUndefined();
+      // B's order's input proof is built on B's own tree mirror; A never hears B's note.
+      const asked = (log: LoggedRequest[], note: string) =>
+        log.some((r) => r.url.startsWith('/tree/inclusion') && r.url.includes(note));
+      expect(asked(ctx.logB, onB.noteCommitment)).toBe(true);
+      expect(ctx.logA.some((r) => r.url.includes(onB.noteCommitment))).toBe(false);
+      expect(asked(ctx.logA, onA.noteCommitment)).toBe(true);
 
       expect((await getOrder(p.client, { orderId: onB.orderId })).symbol).toBe(MARKET_B);
       const open = (await getOpenOrders(p.client)).map((o) => o.order_id).sort();

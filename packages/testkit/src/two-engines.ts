@@ -38,15 +38,21 @@ function lateDirectory(symbol: string, url: () => string | undefined): EngineOpt
   };
 }
 
-/** Starts engines A and B (see the module comment); `engine` adds options to both. */
+/** Starts engines A and B (see the module comment); `engine` adds options to both, `a`/`b` to one. */
 export async function startTwoEngineVenue(
-  options: { composeHashB?: string; engine?: Partial<EngineOptions> } = {},
+  options: {
+    composeHashB?: string;
+    engine?: Partial<EngineOptions>;
+    a?: Partial<EngineOptions>;
+    b?: Partial<EngineOptions>;
+  } = {},
 ): Promise<TwoEngineVenue> {
   const pkiDir = join(mkdtempSync(join(tmpdir(), 'nightjar-pki-')), 'pki');
   const platform = (composeHash: string) => SimulatedPlatform.open({ dir: undefined, composeHash, pkiDir });
   let bUrl: string | undefined;
   const a = await startTestVenue({
     ...options.engine,
+    ...options.a,
     markets: [MARKET_A],
     directory: lateDirectory(MARKET_B, () => bUrl),
     attestation: { platform: await platform(computeComposeHash()) },
@@ -54,6 +60,7 @@ export async function startTwoEngineVenue(
   try {
     const b = await startTestVenue({
       ...options.engine,
+      ...options.b,
       sharedLedger: a.ledger,
       markets: [MARKET_B],
       directory: lateDirectory(MARKET_A, () => a.engine.url),

@@ -62,7 +62,7 @@ async function proveOrderInput(
   return proveInTurn(prover, async () => {
     const [expirySlot, witness] = await Promise.all([
       resolveExpirySlot(client, params.expiry),
-      orderNoteWitness(client, note),
+      client.engineFor(params.symbol).then((engine) => orderNoteWitness(client, note, engine)),
     ]);
     try {
       // The proof binds this order's own terms: it backs no other order (1011).
