@@ -123,6 +123,8 @@ describe('two engines, one venue: each market at its engine', () => {
       expect(asked(ctx.logB, onB.noteCommitment)).toBe(true);
       expect(ctx.logA.some((r) => r.url.includes(onB.noteCommitment))).toBe(false);
       expect(asked(ctx.logA, onA.noteCommitment)).toBe(true);
+      // And its note was chosen by what B's mirror has (B's /tree/root).
+      expect(ctx.logB.some((r) => r.url.startsWith('/tree/root'))).toBe(true);
 
       expect((await getOrder(p.client, { orderId: onB.orderId })).symbol).toBe(MARKET_B);
       const open = (await getOpenOrders(p.client)).map((o) => o.order_id).sort();
