@@ -7,6 +7,7 @@
  * until a check passes again: trading routes answer 503 ATTESTATION_FAILED.
  */
 import {
+  engineOfError,
   createAccount,
   createClient,
   createStream,
@@ -25,6 +26,9 @@ import {
   type Wallet,
 } from '@nightjar/sdk';
 import type { AttestationCheck, VenueView } from './api-types.js';
+
+/** Another engine of the venue, as the venue view lists it. */
+type EngineView = NonNullable<VenueView['engines']>[number];
 import { AppError, isAttestationFailure } from './errors.js';
 
 /** Where the venue is and what to pin (ready.json's fields, or in-process values in tests). */
@@ -188,6 +192,12 @@ export class VenueSession {
       ...(this.hooks.freshNoteHold ? { freshNoteHold: this.hooks.freshNoteHold } : {}),
       backoff: { attempts: 3 },
       onVerified: (r) => this.verified(r),
+      onEngineVerified: (url, r) =>
+        this.engineChecked(url, {
+          attestation: 'verified',
+          boot_session_id: r.bootSessionId,
+          compose_hash: r.composeHash,
+        }),
     };
   }
 
@@ -209,9 +219,22 @@ export class VenueSession {
     return this.venueView();
   }
 
-  /** A route met a transport failure: stop sending anything. */
+  /** A route met a transport failure: stop sending anything (another engine's: only to it). */
   noteFailure(err: unknown): void {
-    if (isAttestationFailure(err)) this.fail(err);
+    if (!isAttestationFailure(err)) return;
+    const engine = engineOfError(err);
+    if (engine === undefined) this.fail(err);
+    else this.engineChecked(engine, { attestation: 'failed', error: err.message });
+  }
+
+  /** Another engine of the venue (markets on several) was checked: the view lists it. */
+  private engineChecked(baseUrl: string, result: Omit<EngineView, 'base_url' | 'checked_at'>): void {
+    const others = (this.view.engines ?? []).filter((e) => e.base_url !== baseUrl);
+    this.view = {
+      ...this.view,
+      engines: [...others, { base_url: baseUrl, ...result, checked_at: Date.now() }],
+    };
+    this.on.venue(this.venueView());
   }
 
   /** A dev venue and no account yet: the app's own (`app`), made with the dev admin and kept. */
@@ -293,8 +316,12 @@ export class VenueSession {
   private onStream(e: StreamClientEvent): void {
     if (e.type === 'disconnected') this.on.connection('disconnected');
     if (e.type === 'reconnected') this.on.connection('reconnected');
-    // A refused or closed socket (the venue restarting) is retried by the stream, not a failure.
-    if (e.type === 'error' && isAttestationFailure(e.error)) this.fail(e.error);
+    // A refused or closed socket (the venue restarting) is retried by the stream, not a failure;
+    // another engine's failed check stops only its markets.
+    const other = e.engine !== undefined && e.engine !== this.client?.baseUrl;
+    if (e.type === 'error' && isAttestationFailure(e.error))
+      if (other) this.engineChecked(e.engine!, { attestation: 'failed', error: e.error.message });
+      else this.fail(e.error);
     this.on.stream(e);
   }
 

@@ -89,6 +89,33 @@ function VenueIdentity({ venue }: { venue: VenueView }) {
   );
 }
 
+/** The venue's other engines (markets on several), each verified on its own before it is used. */
+function OtherEngines({ engines }: { engines: VenueView['engines'] }) {
+  if (!engines || engines.length === 0) return null;
+  return (
+    <>
+      <h3>Other engines</h3>
+      <ul class="checks" data-testid="other-engines">
+        {engines.map((e) => (
+          <li key={e.base_url} class={e.attestation === 'verified' ? 'ok' : 'bad'}>
+            <span class="mark" aria-hidden="true">
+              {e.attestation === 'verified' ? '✓' : '✗'}
+            </span>
+            <span>
+              <code>{e.base_url}</code> <span class="sr-only">{e.attestation}</span>
+              <span class="detail">
+                {e.attestation === 'verified'
+                  ? `verified ${formatTime(e.checked_at)}, boot ${e.boot_session_id?.slice(0, 16) ?? ''}…`
+                  : `FAILED: ${e.error ?? ''} (its markets are refused; the others trade)`}
+              </span>
+            </span>
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}
+
 /**
  * One line: the attestation's verdict; its checks and the venue's identity open on demand (a
  * trader comes to trade; the checks stay one click away, and open by themselves when one fails).
@@ -125,6 +152,7 @@ export function VenuePanel({ venue }: { venue: VenueView | undefined }) {
         <VenueIdentity venue={venue} />
         <h3>Attestation checks</h3>
         <AttestationChecks checks={venue.checks} />
+        <OtherEngines engines={venue.engines} />
       </details>
     </section>
   );

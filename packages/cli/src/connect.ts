@@ -103,7 +103,11 @@ export async function connect(paths: Paths, opts: ConnectOptions = {}): Promise<
 }
 
 /** A verified transport without credentials (public routes). */
-export function connectPublic(paths: Paths): { transport: Transport; close(): Promise<void> } {
+export function connectPublic(paths: Paths): {
+  baseUrl: string;
+  transport: Transport;
+  close(): Promise<void>;
+} {
   const ready = readReady(paths);
   const { url, tls } = ledgerConnection(ready);
   const ledger = new RpcLedgerClient(url, tls ? { tls } : {});
@@ -127,6 +131,7 @@ export function connectPublic(paths: Paths): { transport: Transport; close(): Pr
     },
   });
   return {
+    baseUrl: ready.base_url,
     transport,
     async close() {
       transport.close();

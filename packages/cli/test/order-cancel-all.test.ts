@@ -3,6 +3,7 @@
  * cancel-all answer) and its exit code, over the SDK's fake venue; its flag rules. No venue: fast.
  */
 import { fakeClient, orderStatusBody, refusing, type FakeRequest } from '@nightjar/testkit/sdk-fakes';
+import { NIGHTJAR_ERROR__NETWORK, NightjarError } from '@nightjar/sdk';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { UsageError } from '../src/args.js';
 import type { Context } from '../src/command.js';
@@ -58,6 +59,22 @@ describe('order cancel --all', () => {
     expect(await runCancelAll(client, new Output(false), 'ETH-USDC')).toBe(EXIT.ok);
     expect(requests.filter((r) => r.method === 'DELETE').map((r) => r.params.id)).toEqual([ETH]);
     expect(stdout()).toBe(`order ${ETH} cancelled\n`);
+  });
+
+  it('an engine of a market on another engine not reached: named, its orders still live, exit 1', async () => {
+    const stdout = captureStdout();
+    const { client } = venue();
+    const down = new NightjarError(NIGHTJAR_ERROR__NETWORK, { detail: 'engine https://b.test: refused' });
+    const own = (await client.engines())[0]!;
+    client.engines = async () => [own, { baseUrl: 'https://b.test', error: down }];
+    expect(await runCancelAll(client, new Output(true), undefined)).toBe(EXIT.refused);
+    expect(JSON.parse(stdout())).toEqual({
+      cancelled: [BID, ASK, ETH],
+      failed: [],
+      unreachable: [
+        { engine: 'https://b.test', code: 'NETWORK', message: expect.stringContaining('b.test') },
+      ],
+    });
   });
 
   it('nothing live: says so', async () => {

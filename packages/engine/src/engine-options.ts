@@ -8,6 +8,7 @@ import type { BatcherStats, SnarkjsVerificationKey, X25519KeyPair } from '@night
 import type { CircuitKeysInfo } from '@nightjar/protocol';
 import { DEFAULT_SLOT_MS, type LedgerClient } from '@nightjar/ledger';
 import type { CredentialHasherOptions } from './accounts/credential-hasher.js';
+import type { AccountService } from './accounts/account-service.js';
 import type { AttestationPlatform } from './attestation/platform.js';
 import type { AttestationIdentity } from './attestation/service.js';
 import type { EngineContext } from './http/context.js';
@@ -47,6 +48,12 @@ export interface EngineOptions {
   store?: string;
   /** The PostgreSQL engines directory's timings (tests shrink them). */
   engineDirectory?: Pick<EngineDirectoryOptions, 'heartbeatMs' | 'takeoverAfterMs' | 'cacheMs'>;
+  /**
+   * Tests only: an account service to use instead of building one, so two in-process engines share
+   * accounts without a PostgreSQL server (tokens then work at both; with the shared PostgreSQL
+   * store they stay per engine).
+   */
+  accountService?: AccountService;
   tokenTtlSeconds?: number;
   /** Wall clock in Unix ms (tests inject one to make token expiry exact). */
   now?: () => number;

@@ -5,6 +5,7 @@
 import { availableParallelism } from 'node:os';
 import { NoteProver } from '@nightjar/circuits';
 import { reportingProver, type ProofProgress, type Prover } from './core/prover.js';
+import { venueEngines, type EngineEntry } from './core/engines.js';
 import { openVenueSession, type VenueSession } from './core/session.js';
 import type { VenueSessionParameters } from './core/session-options.js';
 import { FreshNoteHold, type FreshNoteHoldOptions } from './wallet/fresh-note-hold.js';
@@ -19,6 +20,7 @@ export type {
 } from './core/prover.js';
 import { NIGHTJAR_ERROR__CLIENT_CONFIG, NightjarError } from './core/errors/index.js';
 export type { ClientRequestOptions } from './core/session.js';
+export type { EngineEntry } from './core/engines.js';
 export type { Credentials, RetryInfo } from './core/session-options.js';
 
 /** Options of `createClient`. */
@@ -46,6 +48,13 @@ export interface Client extends VenueSession {
   prover(): Prover;
   /** Calls `listener` when a proof starts and when it is done; returns the unsubscribe. */
   onProof(listener: (e: ProofProgress) => void): () => void;
+  /**
+   * The session of the engine serving `symbol`: the instrument's `base_url`, opened (verified,
+   * logged in) on first use; this client's own session for a market without one.
+   */
+  engineFor(symbol: string): Promise<VenueSession>;
+  /** Every engine of the venue (this client's own first), each with its session or its error. */
+  engines(): Promise<EngineEntry[]>;
   /** Closes sockets, the prover (if the client made it) and the ledger client (if it made it). */
   close(): Promise<void>;
 }
@@ -65,7 +74,7 @@ export async function createClient(params: CreateClientParameters): Promise<Crea
   let made: Prover | undefined;
   let prover: Prover | undefined;
   const noteHold = params.freshNoteHold ? new FreshNoteHold(params.freshNoteHold) : undefined;
-  return {
+  const client: Client = {
     baseUrl: session.baseUrl,
     transport: session.transport,
     ledger: session.ledger,
@@ -102,9 +111,15 @@ export async function createClient(params: CreateClientParameters): Promise<Crea
     bootSessionId: session.bootSessionId,
     request: session.request,
     instrument: session.instrument,
+    engineFor: (symbol) => engines.forSymbol(symbol),
+    engines: () => engines.all(),
     async close() {
+      await engines.close();
       await session.close();
       if (made) await made.close();
     },
   };
+  // The client is its own engine's session (the markets without `base_url`, and old venues).
+  const engines = venueEngines(client, params);
+  return client;
 }

@@ -78,6 +78,9 @@ function fakeClient(wallet: Wallet, ledger: unknown, rest: (path: string) => unk
       requests.push(path);
       return rest(path);
     },
+    // One engine serves every market.
+    engineFor: async () => client,
+    engines: async () => [{ baseUrl: 'https://venue.test', session: client }],
   } as unknown as Client;
   return { client, requests };
 }

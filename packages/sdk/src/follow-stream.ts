@@ -43,11 +43,11 @@ class StreamFollower {
     private readonly client: Client,
     received: EventSource<ReceivedEvent>,
   ) {
-    received.on('order', ({ event }) => this.onOrder(event, 'stream'));
-    received.on('fill', ({ event }) => void this.onFill(event));
+    received.on('order', ({ event, engine }) => this.onOrder(event, 'stream', engine));
+    received.on('fill', ({ event, engine }) => void this.onFill(event, engine));
     received.on('disconnected', (e) => this.delivered.emit(e));
-    received.on('reconnected', ({ reason, disconnectedAt }) => {
-      this.resyncing = this.resyncing.then(() => this.onReconnected(reason, disconnectedAt));
+    received.on('reconnected', ({ reason, disconnectedAt, engine }) => {
+      this.resyncing = this.resyncing.then(() => this.onReconnected(reason, disconnectedAt, engine));
     });
     received.on('tree', (e) => this.delivered.emit(e));
     received.on('error', (e) => this.delivered.emit(e));
@@ -57,7 +57,7 @@ class StreamFollower {
     this.delivered.emit({ type: 'error', error: error as Error });
   }
 
-  private onOrder(event: OrderEvent, source: 'stream' | 'resync'): void {
+  private onOrder(event: OrderEvent, source: 'stream' | 'resync', engine?: string): void {
     const filled = event.filled_quantity === undefined ? undefined : BigInt(event.filled_quantity);
     const prev = this.seen.get(event.order_id);
     // Kept for live orders only (a terminal event is an order's last), so the map stays bounded.
@@ -84,10 +84,10 @@ class StreamFollower {
           .then(() => wallet.save())
           .catch((error: unknown) => this.error(error));
     }
-    this.delivered.emit({ type: 'order', event, source });
+    this.delivered.emit({ type: 'order', event, source, engine });
   }
 
-  private async onFill(event: FillEvent): Promise<void> {
+  private async onFill(event: FillEvent, engine?: string): Promise<void> {
     let stored = false;
     try {
       const wallet = this.client.wallet;
@@ -106,13 +106,13 @@ class StreamFollower {
     } catch (error) {
       this.error(error);
     }
-    this.delivered.emit({ type: 'fill', event, stored });
+    this.delivered.emit({ type: 'fill', event, stored, engine });
   }
 
-  private async onReconnected(reason: ResyncReason, disconnectedAt: number): Promise<void> {
+  private async onReconnected(reason: ResyncReason, disconnectedAt: number, engine?: string): Promise<void> {
     await this.resync().catch((error: unknown) => this.error(error));
-    this.delivered.emit({ type: 'resync', reason });
-    this.delivered.emit({ type: 'reconnected', reason, downtimeMs: Date.now() - disconnectedAt });
+    this.delivered.emit({ type: 'resync', reason, engine });
+    this.delivered.emit({ type: 'reconnected', reason, downtimeMs: Date.now() - disconnectedAt, engine });
   }
 
   /**

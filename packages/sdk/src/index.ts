@@ -6,6 +6,7 @@
 export * from './core/transport/index.js';
 export * from './core/errors/index.js';
 export * from './client.js';
+export { engineOfError, engineOrigin } from './core/engines.js';
 export * from './core/nonce-store.js';
 export * from './core/utils/decimal.js';
 export * from './core/utils/backoff.js';

@@ -87,7 +87,7 @@ async function streamServer() {
 
 /** Just what the stream client needs of a client: sockets (unverified here) and a token. */
 function socketClient(url: string): Client {
-  return {
+  const client = {
     transport: {
       async openWebSocket(path: string) {
         const ws = new WebSocket(url + path);
@@ -100,7 +100,10 @@ function socketClient(url: string): Client {
     tokenExpiry: () => undefined,
     refreshLeadMs: 60_000,
     hasWallet: false,
+    baseUrl: url,
   } as unknown as Client;
+  // One engine: the stream opens only this socket.
+  return Object.assign(client, { engines: async () => [{ baseUrl: url, session: client }] });
 }
 
 let server: Awaited<ReturnType<typeof streamServer>>;
@@ -148,7 +151,7 @@ describe('stream heartbeat (16.22d)', () => {
       expect(server.state.connections).toBe(1);
       timers.advance(500);
       await resynced;
-      expect(resyncs).toEqual([{ type: 'resync', reason: 'heartbeat' }]);
+      expect(resyncs).toEqual([{ type: 'resync', reason: 'heartbeat', engine: server.url }]);
       expect(server.state.connections).toBe(2);
       expect(stream.reconnects).toBe(1);
     } finally {

@@ -62,7 +62,12 @@ describe('stream: disconnected and reconnected', () => {
     try {
       v.engine.context.streamHub.failAll('test: the venue drops every stream socket');
       await until(() => events.some((e) => e.type === 'disconnected'), 'disconnected');
-      expect(events[0]).toEqual({ type: 'disconnected', reason: 'events_missed', code: 1011 });
+      expect(events[0]).toEqual({
+        type: 'disconnected',
+        reason: 'events_missed',
+        code: 1011,
+        engine: v.engine.url,
+      });
       expect(stream.reconnects).toBe(0);
       letBack();
       await until(() => events.some((e) => e.type === 'reconnected'), 'reconnected');

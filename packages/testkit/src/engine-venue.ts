@@ -83,19 +83,13 @@ export async function startTestVenue(
     ledgerVerifier?: LedgerProofVerifier;
     /** Where the ledger keeps `ledger.sqlite` (default: in memory). */
     ledgerDataDir?: string;
+    /** Another venue's ledger to join (a second engine of one venue); it is not closed here. */
+    sharedLedger?: Ledger;
   } = {},
 ): Promise<TestVenue> {
-  const { settle, ledgerWrap, ledgerVerifier, ledgerDataDir, ...engineOptions } = options;
-  const ledger = Ledger.open({
-    clock: { mode: 'manual' },
-    verifier: ledgerVerifier ?? acceptAllLedgerProofs,
-    // Little work for fresh signers (a wallet's first deposit still grinds for it).
-    freshSignerWorkBits: 4,
-    ...(ledgerDataDir === undefined ? {} : { dataDir: ledgerDataDir }),
-  });
+  const { settle, ledgerWrap, ledgerVerifier, ledgerDataDir, sharedLedger, ...engineOptions } = options;
   const devKeys = loadOrCreateDevKeys(undefined);
-  await ensureDevGenesis(ledger, devKeys);
-  await ledger.advanceSlots({ slots: 40 });
+  const ledger = sharedLedger ?? (await openDevLedger(devKeys, ledgerVerifier, ledgerDataDir));
   const engine = await startEngine({
     ...(await testEngineOptions(ledger, settle ? devKeys.adminSeed : undefined)),
     ledger: ledgerWrap ? ledgerWrap(ledger) : ledger,
@@ -105,7 +99,7 @@ export async function startTestVenue(
     await ledger.advanceSlots({ slots: COMMITMENT_LAG.finalized + 1 });
     await engine.context.chain.poll();
   }
-  return testVenueOf(ledger, engine, () => ledger.close());
+  return testVenueOf(ledger, engine, sharedLedger ? async () => {} : () => ledger.close());
 }
 
 /**
@@ -171,6 +165,24 @@ export function testVenueOf(
     },
   };
   return venue;
+}
+
+/** The in-process dev ledger with its genesis, a manual clock and 40 slots on. */
+async function openDevLedger(
+  devKeys: ReturnType<typeof loadOrCreateDevKeys>,
+  verifier: LedgerProofVerifier | undefined,
+  dataDir: string | undefined,
+): Promise<Ledger> {
+  const ledger = Ledger.open({
+    clock: { mode: 'manual' },
+    verifier: verifier ?? acceptAllLedgerProofs,
+    // Little work for fresh signers (a wallet's first deposit still grinds for it).
+    freshSignerWorkBits: 4,
+    ...(dataDir === undefined ? {} : { dataDir }),
+  });
+  await ensureDevGenesis(ledger, devKeys);
+  await ledger.advanceSlots({ slots: 40 });
+  return ledger;
 }
 
 export async function login(

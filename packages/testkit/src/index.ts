@@ -8,3 +8,4 @@ export * from './engine-venue.js';
 export * from './https-client.js';
 export * from './match-provers.js';
 export * from './sdk-fast-venue.js';
+export * from './two-engines.js';

@@ -214,6 +214,9 @@ export function fakeClient(options: FakeClientOptions = {}): FakeClient {
     hasWallet: true,
     prover: () => options.prover ?? standInProver,
     onProof: () => () => undefined,
+    // One engine serves every market.
+    engineFor: async () => client,
+    engines: async () => [{ baseUrl: client.baseUrl, session: client }],
     close: async () => undefined,
   };
   return { client, requests, wallet };

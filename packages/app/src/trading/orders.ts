@@ -99,7 +99,11 @@ export class Orders {
       const e = toAppError(f.error);
       return { order_id: f.orderId, code: e.code, message: e.message };
     });
-    return { cancelled: result.cancelled, failed };
+    const unreachable = result.unreachable.map((u) => {
+      const e = toAppError(u.error);
+      return { engine: u.baseUrl, code: e.code, message: e.message };
+    });
+    return { cancelled: result.cancelled, failed, ...(unreachable.length > 0 ? { unreachable } : {}) };
   }
 
   /** Replaces an order this app placed (its ticket is the old one's, with the new amount and price). */

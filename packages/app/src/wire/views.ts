@@ -73,6 +73,18 @@ export const venueView = object({
   checked_at: optional(int('Unix ms of the last verification.')),
   dev: required(bool('A dev venue: the faucet is available.')),
   account_id: optional(str()),
+  engines: optional(
+    list(
+      object({
+        base_url: required(str('Another engine of the venue, serving the markets listed at it.')),
+        attestation: required(oneOf(['verified', 'failed'])),
+        boot_session_id: optional(str()),
+        compose_hash: optional(str()),
+        checked_at: required(int('Unix ms of its last verification.')),
+        error: optional(str('Why it failed: its markets are refused; the others trade.')),
+      }),
+    ),
+  ),
 });
 
 export const asset = object({
@@ -219,10 +231,14 @@ export const fillView = object({
   ),
 });
 
-/** POST /orders/cancel-all: the orders cancelled, and the ones refused with the stable error code. */
+/**
+ * POST /orders/cancel-all: the orders cancelled, the ones refused with the stable error code, and
+ * the engines (markets on several) whose orders could not be listed: those are still live.
+ */
 export const cancelAllResult = object({
   cancelled: required(list(str('An order id.'))),
   failed: required(list(object({ ...strings('order_id', 'code', 'message') }))),
+  unreachable: optional(list(object({ ...strings('engine', 'code', 'message') }))),
 });
 
 /**

@@ -11,6 +11,8 @@ import { orderCancelById } from './order.js';
 export interface CancelAllOutput {
   cancelled: string[];
   failed: { order_id: string; code: string; message: string }[];
+  /** Engines (markets on several) whose orders could not be listed; present when any. */
+  unreachable?: { engine: string; code: string; message: string }[];
 }
 
 /** The result as printed (JSON and text), and the exit code: 1 when any cancel was refused. */
@@ -19,16 +21,25 @@ export function cancelAllOutput(r: CancelAllReturnType): {
   text: string;
   exitCode: number;
 } {
+  const unreachable = r.unreachable.map((u) => ({
+    engine: u.baseUrl,
+    code: u.error.codeName,
+    message: u.message,
+  }));
   const data: CancelAllOutput = {
     cancelled: r.cancelled,
     failed: r.failed.map((f) => ({ order_id: f.orderId, code: f.error.codeName, message: f.message })),
+    ...(unreachable.length > 0 ? { unreachable } : {}),
   };
+  const nothing = r.cancelled.length === 0 && r.failed.length === 0 && unreachable.length === 0;
   const lines = [
-    ...(r.cancelled.length === 0 && r.failed.length === 0 ? ['no live orders to cancel'] : []),
+    ...(nothing ? ['no live orders to cancel'] : []),
     ...r.cancelled.map((id) => `order ${id} cancelled`),
     ...data.failed.map((f) => `order ${f.order_id} NOT cancelled: ${f.code}: ${f.message}`),
+    ...unreachable.map((u) => `engine ${u.engine} NOT reached (its orders are still live): ${u.code}`),
   ];
-  return { data, text: lines.join('\n'), exitCode: r.failed.length === 0 ? EXIT.ok : EXIT.refused };
+  const clean = r.failed.length === 0 && unreachable.length === 0;
+  return { data, text: lines.join('\n'), exitCode: clean ? EXIT.ok : EXIT.refused };
 }
 
 /** Cancels the account's live orders (one market's with `symbol`) and prints what happened. */

@@ -1,6 +1,7 @@
 /** `nightjar status`: system status and transparency (public routes) as a table. */
 import { connectPublic } from '../connect.js';
 import type { Command } from '../command.js';
+import { engineLayout, engineLines } from '../engine-layout.js';
 import { statusTable } from '../status-table.js';
 import { venueError } from '@nightjar/sdk';
 
@@ -19,14 +20,21 @@ export const status: Command = {
   usage: `nightjar status
 
   Reads /system/status and /transparency over a verified transport (no login needed) and prints
-  them as tables (the shards and the mints each as a table of their own); --json prints both bodies.`,
+  them as tables (the shards and the mints each as a table of their own); --json prints both bodies.
+  With markets on several engines, also which engine serves which market (--json: "engines").`,
   options: {},
   async run({ out, paths }) {
     const pub = connectPublic(paths);
     try {
       const system = (await get(pub.transport, '/system/status')) as Record<string, unknown>;
       const transparency = (await get(pub.transport, '/transparency')) as Record<string, unknown>;
-      out.result({ system, transparency }, statusTable(system, transparency));
+      const instruments = (await get(pub.transport, '/instruments')) as {
+        symbol: string;
+        base_url?: string;
+      }[];
+      const engines = engineLayout(instruments, pub.baseUrl);
+      const text = [statusTable(system, transparency), ...engineLines(engines)].join('\n');
+      out.result({ system, transparency, ...(engines.length > 1 ? { engines } : {}) }, text);
       return 0;
     } finally {
       await pub.close();

@@ -38,15 +38,17 @@ export async function bootCore(options: EngineOptions): Promise<BootCore> {
   const certificate = await generateBootCertificate();
   const bootSessionId = randomBytes(32).toString('hex');
   const store = await openStore(options);
-  const accounts = await AccountService.open({
-    store: store.accounts,
-    ...(store.sharedLimiters ? { loginLimiter: store.sharedLimiters.login } : {}),
-    now,
-    tokenKey: await loadTokenKey(store.platform, options.dataDir),
-    ...(options.tokenTtlSeconds === undefined ? {} : { tokenTtlSeconds: options.tokenTtlSeconds }),
-    ...(options.hasher === undefined ? {} : { hasher: options.hasher }),
-    ...(options.loginRateLimit === undefined ? {} : { loginRateLimit: options.loginRateLimit }),
-  });
+  const accounts =
+    options.accountService ??
+    (await AccountService.open({
+      store: store.accounts,
+      ...(store.sharedLimiters ? { loginLimiter: store.sharedLimiters.login } : {}),
+      now,
+      tokenKey: await loadTokenKey(store.platform, options.dataDir),
+      ...(options.tokenTtlSeconds === undefined ? {} : { tokenTtlSeconds: options.tokenTtlSeconds }),
+      ...(options.hasher === undefined ? {} : { hasher: options.hasher }),
+      ...(options.loginRateLimit === undefined ? {} : { loginRateLimit: options.loginRateLimit }),
+    }));
   const devAdmin = options.dev ? await accounts.ensureDevAdmin() : undefined;
   // The mirror's warnings go to the server's log, built below (they come only once it runs).
   const views = await followLedger(

@@ -25,7 +25,11 @@ describe('cancelAll', () => {
       routes: { 'GET /account/orders': () => live, 'DELETE /orders/:id': cancelled },
     });
     expect(wallet.orders.size).toBe(0);
-    expect(await cancelAll(client)).toEqual({ cancelled: [SOL_BID, SOL_ASK, ETH_BID], failed: [] });
+    expect(await cancelAll(client)).toEqual({
+      cancelled: [SOL_BID, SOL_ASK, ETH_BID],
+      failed: [],
+      unreachable: [],
+    });
     expect(deleted(requests)).toEqual([SOL_BID, SOL_ASK, ETH_BID]);
   });
 
@@ -33,7 +37,11 @@ describe('cancelAll', () => {
     const { client, requests } = fakeClient({
       routes: { 'GET /account/orders': () => live, 'DELETE /orders/:id': cancelled },
     });
-    expect(await cancelAll(client, { symbol: 'ETH-USDC' })).toEqual({ cancelled: [ETH_BID], failed: [] });
+    expect(await cancelAll(client, { symbol: 'ETH-USDC' })).toEqual({
+      cancelled: [ETH_BID],
+      failed: [],
+      unreachable: [],
+    });
     expect(deleted(requests)).toEqual([ETH_BID]);
   });
 
@@ -56,7 +64,7 @@ describe('cancelAll', () => {
 
   it('no live orders: nothing sent; the list refused: the typed error', async () => {
     const empty = fakeClient({ routes: { 'GET /account/orders': () => [] } });
-    expect(await cancelAll(empty.client)).toEqual({ cancelled: [], failed: [] });
+    expect(await cancelAll(empty.client)).toEqual({ cancelled: [], failed: [], unreachable: [] });
     expect(deleted(empty.requests)).toEqual([]);
     const suspended = fakeClient({
       routes: { 'GET /account/orders': refusing(1150, 403, 'account suspended') },

@@ -1,7 +1,7 @@
 import type { Client } from '../client.js';
 import { isNightjarError, type NightjarError } from '../core/errors/index.js';
 import { cancelOrder } from './cancel-order.js';
-import { getOpenOrders } from './get-open-orders.js';
+import { openOrdersByEngine } from '../orders/engine-orders.js';
 
 /** Which live orders to cancel: all of the account's, or one market's. */
 export interface CancelAllParameters {
@@ -18,20 +18,31 @@ export interface CancelAllFailure {
   error: NightjarError;
 }
 
-/** The order ids cancelled, and the ones whose cancel failed with why. */
+/** An engine whose orders could not be listed (unreachable, or it failed verification). */
+export interface CancelAllUnreachable {
+  baseUrl: string;
+  code: number;
+  message: string;
+  error: NightjarError;
+}
+
+/** The order ids cancelled, the ones whose cancel failed with why, and the engines not reached. */
 export interface CancelAllReturnType {
   cancelled: string[];
   failed: CancelAllFailure[];
+  /** Engines whose live orders could not be listed: their orders are still live. */
+  unreachable: CancelAllUnreachable[];
 }
 
 /** What `cancelAll` throws: listing the orders failed (`GET /account/orders`). One cancel's refusal is in `failed`. */
 export type CancelAllErrorType = NightjarError;
 
 /**
- * Cancels every live order of the account: the venue's list (`GET /account/orders`), not only the
+ * Cancels every live order of the account: each engine's list (`GET /account/orders`), not only the
  * wallet's tracked orders, so orders placed by another program on the same account go too. Each
  * cancel is its own signed `DELETE /orders/{id}`; one refusal (say 1301: it filled meanwhile) does
- * not stop the others.
+ * not stop the others, and an engine that cannot be reached does not stop the other engines'
+ * cancels (it is named in `unreachable`).
  *
  * @example
  * const { cancelled, failed } = await cancelAll(client, { symbol: 'SOL-USDC' });
@@ -40,12 +51,18 @@ export async function cancelAll(
   client: Client,
   params: CancelAllParameters = {},
 ): Promise<CancelAllReturnType> {
-  const live = await getOpenOrders(client);
-  const result: CancelAllReturnType = { cancelled: [], failed: [] };
+  const result: CancelAllReturnType = { cancelled: [], failed: [], unreachable: [] };
+  const live: { order_id: string; symbol: string }[] = [];
+  for (const e of await openOrdersByEngine(client)) {
+    if (e.error) {
+      const { code, message } = e.error;
+      result.unreachable.push({ baseUrl: e.baseUrl, code, message, error: e.error });
+    } else live.push(...e.orders);
+  }
   for (const order of live) {
     if (params.symbol !== undefined && order.symbol !== params.symbol) continue;
     try {
-      await cancelOrder(client, { orderId: order.order_id });
+      await cancelOrder(client, { orderId: order.order_id, symbol: order.symbol });
       result.cancelled.push(order.order_id);
     } catch (err) {
       // A typed refusal is this order's answer; anything else is a bug and stops the loop.

@@ -1,12 +1,18 @@
 import { cancelResponseCodec } from '@nightjar/protocol';
 import type { Client } from '../client.js';
 import { withSendLock } from '../core/utils/send-lock.js';
+import { orderEngine } from '../orders/order-engine.js';
 import { signCancel } from '../orders/sign-cancel.js';
 import type { NightjarError } from '../core/errors/index.js';
 
 /** The order to cancel. */
 export interface CancelOrderParameters {
   orderId: string;
+  /**
+   * The order's market, which names its engine; by default the one the wallet recorded, and for an
+   * order the wallet does not track each engine is asked.
+   */
+  symbol?: string;
 }
 
 /** The venue's cancel result. */
@@ -19,7 +25,7 @@ export interface CancelOrderReturnType {
 export type CancelOrderErrorType = NightjarError;
 
 /**
- * Cancels a resting order (`DELETE /orders/{id}`). A NOT_FOUND (1301) means the order already left
+ * Cancels a resting order (`DELETE /orders/{id}`) at its market's engine. A NOT_FOUND (1301) means the order already left
  * the book (filled, expired or cancelled).
  *
  * @example
@@ -29,10 +35,11 @@ export async function cancelOrder(
   client: Client,
   params: CancelOrderParameters,
 ): Promise<CancelOrderReturnType> {
+  const engine = await orderEngine(client, params.orderId, params.symbol);
   const r = await withSendLock(client, async () =>
-    client.request(`/orders/${params.orderId}`, {
+    engine.request(`/orders/${params.orderId}`, {
       method: 'DELETE',
-      body: await signCancel(client, params.orderId),
+      body: await signCancel(client, params.orderId, engine),
       codec: cancelResponseCodec,
     }),
   );

@@ -22,14 +22,17 @@ function standIn(answer: unknown, tracked?: Partial<TrackedOrder>): Client {
   const orders = new Map<string, TrackedOrder>();
   if (tracked)
     orders.set(ID, { orderId: ID, status: 'pending', filledQuantity: 0n, ...tracked } as TrackedOrder);
-  return {
+  const client = {
     request: async () => answer,
     hasWallet: tracked !== undefined,
     get wallet() {
       if (!tracked) throw new Error('no wallet');
       return { orders };
     },
+    engineFor: async () => client,
+    engines: async () => [{ baseUrl: 'https://venue.test', session: client }],
   } as unknown as Client;
+  return client;
 }
 
 describe('getOrder and getOpenOrders in the one vocabulary', () => {

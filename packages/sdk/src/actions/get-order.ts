@@ -1,12 +1,14 @@
 import type { OrderStatusResponse } from '@nightjar/protocol';
 import type { Client } from '../client.js';
-import { fetchOrder } from '../core/venue-reads.js';
+import { findOrder } from '../orders/order-engine.js';
 import type { NightjarError } from '../core/errors/index.js';
 import { withOrderState, type OrderState } from '../wallet/vocabulary.js';
 
 /** The order to read. */
 export interface GetOrderParameters {
   orderId: string;
+  /** The order's market (names its engine); by default the wallet's record, else every engine is asked. */
+  symbol?: string;
 }
 
 /**
@@ -20,14 +22,14 @@ export type GetOrderReturnType = OrderStatusResponse & { state: OrderState };
 /**
  * `GET /orders/{id}`: an order's venue status (`pending`, `pending_settlement`, `empty`, `expired`,
  * `cancelled`), its `state` and cumulative fill. Throws NOT_FOUND (1301) for an unknown, foreign
- * or aged-out id.
+ * or aged-out id (from every engine, when the wallet does not know the order's market).
  *
  * @example
  * const { state, filled_quantity } = await getOrder(client, { orderId });
  */
 export async function getOrder(client: Client, params: GetOrderParameters): Promise<GetOrderReturnType> {
   const tracked = client.hasWallet ? client.wallet.orders : undefined;
-  return withOrderState(await fetchOrder(client, params.orderId), tracked);
+  return withOrderState((await findOrder(client, params.orderId, params.symbol)).status, tracked);
 }
 
 /** What `getOrder` throws: the SDK's typed errors (`NightjarError` and its subclasses). */

@@ -84,6 +84,7 @@ export async function modifyOrder(
   );
   const trading = wallet.keys.trading;
   try {
+    const engine = await client.engineFor(old.symbol);
     const r = await withSendLock(client, () => {
       signOrder(client, body);
       const nonce = client.nonces.next(trading.publicKey, 'cancel');
@@ -91,7 +92,7 @@ export async function modifyOrder(
         trading.seed,
         encodeCancelBody(modifyCancelFields(orderId, nonce, body)),
       );
-      return client.request(`/orders/${orderId}`, {
+      return engine.request(`/orders/${orderId}`, {
         method: 'PUT',
         body: { cancel_signature: cancelSignature, cancel_nonce: nonce.toString(), replacement: body },
         codec: modifyResponseCodec,

@@ -73,8 +73,13 @@ export interface VenueSessionParameters {
   backoff?: BackoffOptions;
   /** Refresh the token this many ms before it expires (default 60,000). */
   refreshLeadMs?: number;
-  /** Called after each socket passes verification. */
+  /** Called after each socket to this engine (`baseUrl`) passes verification. */
   onVerified?: (report: VerifyTransportReturnType) => void;
+  /**
+   * Called after each socket to another engine of the venue (one serving markets listed with
+   * their own `base_url`) passes verification, with that engine's base URL.
+   */
+  onEngineVerified?: (baseUrl: string, report: VerifyTransportReturnType) => void;
   /** Called before each retry of a retryable failure (for logging and metrics). */
   onRetry?: (info: RetryInfo) => void;
 }

@@ -1,6 +1,7 @@
 /** Choosing the note that backs an order: free, of the right value, and in the venue's tree. */
 import { treeRootCodec } from '@nightjar/protocol';
 import type { Client } from '../client.js';
+import type { VenueSession } from '../core/session.js';
 import { sleep } from '../core/utils/backoff.js';
 import type { WalletNote } from '../wallet/wallet.js';
 import type { FreshNoteHold } from '../wallet/fresh-note-hold.js';
@@ -71,14 +72,18 @@ export function selectFreeNote(client: Client, params: NoteChoiceParameters): Ch
   return { note, collateralAmount: note.amount === params.required ? undefined : note.amount };
 }
 
-/** A view of the venue's tree mirror: which notes' leaves it already has. */
+/**
+ * A view of the venue's tree mirror (of `engine`, the one an order goes to; default the client's
+ * own): which notes' leaves it already has.
+ */
 export async function venueTree(
   client: Client,
   notes: readonly WalletNote[],
+  engine: VenueSession = client,
 ): Promise<(n: WalletNote) => boolean> {
   const counts = new Map<number, number>();
   for (const treeId of new Set(notes.map((n) => n.treeId))) {
-    const r = await client.request(`/tree/root?tree_id=${treeId}`, { auth: false, codec: treeRootCodec });
+    const r = await engine.request(`/tree/root?tree_id=${treeId}`, { auth: false, codec: treeRootCodec });
     counts.set(treeId, Number(r.leaf_count));
   }
   return (n) => n.leafIndex !== undefined && n.leafIndex < (counts.get(n.treeId) ?? 0);
@@ -91,8 +96,9 @@ export async function venueTree(
 export async function orderReadyNotes(
   client: Client,
   notes: readonly WalletNote[],
+  engine: VenueSession = client,
 ): Promise<{ inTree: (n: WalletNote) => boolean; usable: (n: WalletNote) => boolean }> {
-  const inTree = await venueTree(client, notes);
+  const inTree = await venueTree(client, notes, engine);
   const hold = client.noteHold?.enabled ? client.noteHold : undefined;
   // A deposit note on its fresh-note hold backs no order yet (notes/fresh-note-hold.ts).
   return { inTree, usable: hold ? (n) => inTree(n) && hold.ready(n, true) : inTree };
@@ -104,6 +110,8 @@ export interface ChooseNoteOptions {
   waitMs?: number;
   /** Poll interval (default one slot). */
   pollMs?: number;
+  /** The engine whose tree the order's proof is built on (its market's); default the client's own. */
+  engine?: VenueSession;
 }
 
 /**
@@ -122,7 +130,7 @@ export async function chooseNote(
   const start = Date.now();
   for (;;) {
     const candidates = client.wallet.freeNotes(params.mint, { replacing: params.replacing });
-    const { inTree, usable } = await orderReadyNotes(client, candidates);
+    const { inTree, usable } = await orderReadyNotes(client, candidates, options.engine);
     try {
       const chosen = selectFreeNote(client, { ...params, usable });
       // Reserved in the same tick it was chosen: a concurrent choice cannot take it too.

@@ -2,6 +2,7 @@ import { parseAddress } from '@nightjar/protocol';
 import type { Client } from '../client.js';
 import { localInclusion } from './local-tree.js';
 import type { WalletNote } from '../wallet/wallet.js';
+import type { VenueSession } from '../core/session.js';
 import { fetchInclusion } from '../core/venue-reads.js';
 
 /** The private inputs VALID_INPUT and VALID_SPEND share: the note's opening and its inclusion path. */
@@ -40,12 +41,18 @@ export async function noteWitness(client: Client, note: WalletNote): Promise<Not
 }
 
 /**
- * `note`'s witness for an order's input proof: the path comes from the venue's tree mirror
- * (`GET /tree/inclusion`), whose recent roots are the ones intake accepts. The order names its
- * note to the venue anyway (the spec): this is the only read that names a commitment.
+ * `note`'s witness for an order's input proof: the path comes from the tree mirror of `engine`,
+ * the engine the order goes to (`GET /tree/inclusion`), whose recent roots are the ones its
+ * intake accepts (another engine's mirror of the one ledger may be a slot ahead). The order names
+ * its note to that engine anyway (the spec): this is the only read that names a commitment, and
+ * no other engine hears it.
  */
-export async function orderNoteWitness(client: Client, note: WalletNote): Promise<NoteWitness> {
-  const path = await fetchInclusion(client, note.commitment, note.treeId);
+export async function orderNoteWitness(
+  client: Client,
+  note: WalletNote,
+  engine: VenueSession = client,
+): Promise<NoteWitness> {
+  const path = await fetchInclusion(engine, note.commitment, note.treeId);
   return witness(
     client,
     note,

@@ -98,7 +98,11 @@ export async function orderNote(
         ...(params.note ? { commitment: params.note } : {}),
         ...(options.replacing ? { replacing: options.replacing } : {}),
       },
-      params.noteWaitMs === undefined ? {} : { waitMs: params.noteWaitMs },
+      {
+        ...(params.noteWaitMs === undefined ? {} : { waitMs: params.noteWaitMs }),
+        // The tree the order's proof is built on is its market's engine's.
+        engine: await client.engineFor(params.symbol),
+      },
     );
   } catch (err) {
     // Nothing covers it alone (a note on its way is waited for, not merged around).

@@ -62,7 +62,7 @@ async function proveOrderInput(
   return proveInTurn(prover, async () => {
     const [expirySlot, witness] = await Promise.all([
       resolveExpirySlot(client, params.expiry),
-      orderNoteWitness(client, note),
+      client.engineFor(params.symbol).then((engine) => orderNoteWitness(client, note, engine)),
     ]);
     try {
       // The proof binds this order's own terms: it backs no other order (1011).
@@ -112,7 +112,8 @@ export async function prepareOrder(
     const orderId = params.orderId ?? bytesToHex(randomBytes(16));
     const [{ expirySlot, merkleRoot, proof }, session] = await Promise.all([
       proveOrderInput(client, terms, params, note, orderId),
-      client.bootSessionId(),
+      // Signed for the boot of the engine serving the market (verified before its id is trusted).
+      client.engineFor(params.symbol).then((engine) => engine.bootSessionId()),
     ]);
     const trading = wallet.keys.trading;
     const body: PlaceOrderBody = {

@@ -19,7 +19,7 @@ export async function refreshOrder(
   const before = { status: order.status, filledQuantity: order.filledQuantity };
   let lookup: OrderStatusResponse | undefined;
   try {
-    lookup = await fetchOrder(client, order.orderId);
+    lookup = await fetchOrder(await client.engineFor(order.symbol), order.orderId);
   } catch (err) {
     if (!isNightjarError(err, 1301)) throw err;
   }

@@ -28,7 +28,9 @@ export async function submitOrder(
 ): Promise<PlacedOrder> {
   const wallet = client.wallet;
   try {
-    const r = await client.request('/orders', { method: 'POST', body, codec: placeOrderResponseCodec });
+    // To the engine serving the market (DESIGN 11): verified and logged in before the body is sent.
+    const engine = await client.engineFor(body.symbol);
+    const r = await engine.request('/orders', { method: 'POST', body, codec: placeOrderResponseCodec });
     await trackPlaced(client, body, noteCommitment);
     return {
       orderId: r.order_id,

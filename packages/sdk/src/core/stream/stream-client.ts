@@ -9,7 +9,7 @@
  * `heartbeat.ts` pings and their deadline, `listeners.ts` typed listeners, `unfollowed.ts` the
  * connection's events as delivered without a wallet, `types.ts` the events and options.
  */
-import type { StreamConnection } from './connection.js';
+import type { StreamSource } from './engine-streams.js';
 import { EventQueue } from './event-queue.js';
 import { Listeners, type EventSource } from './listeners.js';
 import type { StreamClientEvent } from './types.js';
@@ -34,7 +34,7 @@ export class StreamClient implements AsyncIterable<StreamClientEvent> {
   private readonly queue: EventQueue<StreamClientEvent>;
 
   constructor(
-    private readonly connection: StreamConnection,
+    private readonly connection: StreamSource,
     events: EventSource<StreamClientEvent>,
     maxQueuedEvents = 1_000,
   ) {

@@ -5,12 +5,12 @@ import type { ReceivedEvent, StreamClientEvent } from './types.js';
 /** Delivers `received` as it is: nothing stored, and a reconnect is a `resync` (then `reconnected`) at once. */
 export function unfollowed(received: EventSource<ReceivedEvent>): EventSource<StreamClientEvent> {
   const out = new Listeners<StreamClientEvent>();
-  received.on('order', ({ event }) => out.emit({ type: 'order', event, source: 'stream' }));
-  received.on('fill', ({ event }) => out.emit({ type: 'fill', event, stored: false }));
+  received.on('order', ({ event, engine }) => out.emit({ type: 'order', event, source: 'stream', engine }));
+  received.on('fill', ({ event, engine }) => out.emit({ type: 'fill', event, stored: false, engine }));
   received.on('disconnected', (e) => out.emit(e));
-  received.on('reconnected', ({ reason, disconnectedAt }) => {
-    out.emit({ type: 'resync', reason });
-    out.emit({ type: 'reconnected', reason, downtimeMs: Date.now() - disconnectedAt });
+  received.on('reconnected', ({ reason, disconnectedAt, engine }) => {
+    out.emit({ type: 'resync', reason, engine });
+    out.emit({ type: 'reconnected', reason, downtimeMs: Date.now() - disconnectedAt, engine });
   });
   received.on('tree', (e) => out.emit(e));
   received.on('error', (e) => out.emit(e));
