@@ -3,7 +3,6 @@
  * running engine.
  */
 import type { FastifyServerOptions } from 'fastify';
-import type { Collateral } from '@phala/dcap-qvl';
 import type { BatcherStats, SnarkjsVerificationKey, X25519KeyPair } from '@nightjar/crypto';
 import type { CircuitKeysInfo } from '@nightjar/protocol';
 import { DEFAULT_SLOT_MS, type LedgerClient } from '@nightjar/ledger';
@@ -19,6 +18,9 @@ import type { PipelineOptions } from './settlement/pipeline.js';
 import type { SettlementSeam } from './settlement/types.js';
 import type { MarketDirectory } from './market-directory.js';
 import type { AttestedWorkers } from './prover-pool/types.js';
+import type { ProverPoolOptions } from './prover-pool/options.js';
+
+export type { ProverPoolOptions };
 import type { EngineDirectoryOptions } from './pg/engine-directory-pg.js';
 import type { StreamOptions } from './stream/options.js';
 import type { BootCertificate } from './tls.js';
@@ -131,31 +133,6 @@ export interface EngineOptions {
 
 /** Default largest fill-push hold: two slots. */
 export const DEFAULT_FILL_PUSH_HOLD_MS = 2 * DEFAULT_SLOT_MS;
-
-export interface ProverPoolOptions {
-  /** `postgres://…` where the job queue lives (told to each admitted worker). */
-  queueUrl: string;
-  /** The prover releases pinned in this release's manifest; default `[computeProverComposeHash()]`. */
-  composeHashes?: readonly string[];
-  /** The platform root workers' quotes must chain to (DER); default this engine's simulated root. */
-  rootCa?: Uint8Array;
-  /** A worker's registration lapses after this long unless renewed (default 5 minutes). */
-  registrationTtlMs?: number;
-  /** Machines registered at once (default 256). */
-  maxWorkers?: number;
-  /** The engine's own DCAP collateral source for workers' quotes (needed for real CVMs). */
-  fetchCollateral?: (quote: Uint8Array) => Promise<Collateral>;
-  /** A claim's lease without heartbeat (default 30,000 ms). */
-  leaseMs?: number;
-  /** A job not done by then fails as a proof failure does (default 120,000 ms). */
-  deadlineMs?: number;
-  /** Backstop poll for a lost notification (default 2,000 ms). */
-  pollMs?: number;
-  /** Proofs the settlement pipeline hands the pool at once (default 32). */
-  concurrency?: number;
-  /** The VALID_LOCK verification key (default: the committed one, dev mode only). */
-  validLockKey?: SnarkjsVerificationKey;
-}
 
 export interface AddressRateLimit {
   capacity: number;

@@ -15,7 +15,7 @@ import type { MatchProver, MatchVerifier } from '../settlement/match-prover.js';
 import { JobQueue, resultChannel } from './job-queue.js';
 import { PoolMatchProver } from './pool-match-prover.js';
 import { listenQueue } from './queue-listener.js';
-import type { ProverPoolOptions } from '../engine-options.js';
+import type { ProverPoolOptions } from './options.js';
 import type { AttestedWorkers, WorkerRegistration } from './types.js';
 
 export type { ProverPoolOptions };
