@@ -78,7 +78,9 @@ function errorResponses(codes: readonly ErrorCode[]): Record<string, unknown> {
 }
 
 function operation(op: RouteDescriptor): Record<string, unknown> {
-  const errors = op.auth === 'public' ? op.errors : [...new Set<ErrorCode>([1101, ...op.errors])];
+  // Every authenticated route checks the token (1101) and, with the accounts in PostgreSQL, answers
+  // 5001 while that store is unreachable (DESIGN 11).
+  const errors = op.auth === 'public' ? op.errors : [...new Set<ErrorCode>([1101, 5001, ...op.errors])];
   return {
     operationId: `${op.method}${op.path.replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+(.)?/g, (_m, c?: string) => (c ? c.toUpperCase() : ''))}`,
     summary: op.summary,
