@@ -6,6 +6,7 @@
  * `NIGHTJAR_TEST_STORE` (postgres://…): the venue's shared PostgreSQL (accounts, buckets and the
  * engines directory). One engine of several: `NIGHTJAR_TEST_PORT` (its public URL
  * https://127.0.0.1:PORT) and `NIGHTJAR_TEST_MARKETS` (comma separated symbols it writes).
+ * `NIGHTJAR_TEST_NO_ORDER_LIMIT=1` lifts the order bucket's refusals (benchmarks).
  */
 import { RpcLedgerClient } from '@nightjar/ledger';
 import { startEngine } from '@nightjar/engine';
@@ -33,6 +34,10 @@ const engine = await startEngine({
   matchVerifier: acceptAllMatchProofs,
   settlementTuning: { budgetMs: 3000, rebroadcastAfterMs: 300, parkMs: 200 },
   logger: false,
+  // Benchmarks: the per-account order bucket is still taken, its refusals lifted.
+  ...(process.env.NIGHTJAR_TEST_NO_ORDER_LIMIT === '1'
+    ? { orderRateLimit: { capacity: 1e9, refillPerSecond: 1e9 } }
+    : {}),
 });
 process.stdout.write(
   JSON.stringify({
