@@ -13,13 +13,13 @@
  * CPU is not in the engine's figures, but it takes cores the engine would use).
  */
 import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { COMMITMENT_LAG } from '@nightjar/ledger';
 import { padJsonText, REQUEST_SIZE_BUCKETS, stringifyJson } from '@nightjar/protocol';
 import { startTestVenue, USDC, type TestVenue } from '@nightjar/testkit';
 import { startPostgres } from '@nightjar/testkit/postgres';
-import { openPgPool } from '../src/pg/pool.js';
+import { createDatabase, runHeader } from './bench-run.js';
 import { runLoad } from './run-load.js';
 import type { LoadEntry, LoadResult } from './load-process.js';
 
@@ -78,15 +78,8 @@ async function prepare(kind: Kind, pgUrl: string): Promise<{ venue: TestVenue; l
 
 let databases = 0;
 /** A fresh database per PostgreSQL venue: the dev admin is made only where no admin exists. */
-async function freshDatabase(pgUrl: string): Promise<string> {
-  const name = `bench_${++databases}`;
-  const pool = openPgPool(pgUrl, { max: 1 });
-  try {
-    await pool.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await pool.end();
-  }
-  return pgUrl.replace(/\/[^/]*$/, `/${name}`);
+function freshDatabase(pgUrl: string): Promise<string> {
+  return createDatabase(pgUrl, `bench_${++databases}`);
 }
 
 async function measure(
@@ -153,11 +146,7 @@ async function main(): Promise<void> {
       }
     }
     const summary = {
-      run: new Date().toISOString(),
-      machine: `${cpus().length} × ${cpus()[0]?.model ?? '?'}`,
-      node: process.version,
-      load_average_before: loadBefore,
-      load_average_after: loadavg()[0],
+      ...runHeader(loadBefore),
       lanes: LANES,
       rounds: ROUNDS,
       duration_ms: DURATION_MS,

@@ -12,17 +12,17 @@
  * second engine buys when the cores are already busy, not what a second machine would.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { COMMITMENT_LAG, ensureDevGenesis, Ledger, loadOrCreateDevKeys, serveLedger } from '@nightjar/ledger';
 import { padJsonText, REQUEST_SIZE_BUCKETS, stringifyJson } from '@nightjar/protocol';
 import { HttpsClient, login, Trader, USDC, type Note } from '@nightjar/testkit';
 import { killEngineProcesses, startEngineProcess, type EngineChild } from '@nightjar/testkit/process';
 import { freePort, startPostgres } from '@nightjar/testkit/postgres';
-import { openPgPool } from '../src/pg/pool.js';
 import { clientVenue, preparedDataDir } from '../test/settlement/engine-process.js';
 import { ETH_MARKET, SOL_MARKET, type TestMarket } from '../test/multi-engine.js';
 import type { LoadEntry } from './load-process.js';
+import { createDatabase, runHeader } from './bench-run.js';
 import { runLoad } from './run-load.js';
 
 const LANES = Number(process.env.TWO_ENGINES_BENCH_LANES ?? 32);
@@ -39,16 +39,6 @@ interface Engine {
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
-
-async function database(url: string, name: string): Promise<string> {
-  const pool = openPgPool(url, { max: 1 });
-  try {
-    await pool.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await pool.end();
-  }
-  return url.replace(/\/[^/]*$/, `/${name}`);
-}
 
 async function startOne(ledgerUrl: string, dataDir: string, markets: TestMarket[], store: string) {
   const child = await startEngineProcess({
@@ -143,8 +133,8 @@ async function main(): Promise<void> {
   };
   const loadBefore = loadavg()[0]!;
   try {
-    const oneDb = await database(pg.url, 'one_engine');
-    const twoDb = await database(pg.url, 'two_engines');
+    const oneDb = await createDatabase(pg.url, 'one_engine');
+    const twoDb = await createDatabase(pg.url, 'two_engines');
     const single = await startOne(server.url, await dataDir(), [SOL_MARKET, ETH_MARKET], oneDb);
     const a = await startOne(server.url, await dataDir(), [SOL_MARKET], twoDb);
     const b = await startOne(server.url, await dataDir(), [ETH_MARKET], twoDb);
@@ -178,11 +168,7 @@ async function main(): Promise<void> {
       }
     }
     const summary = {
-      run: new Date().toISOString(),
-      machine: `${cpus().length} × ${cpus()[0]?.model ?? '?'}`,
-      node: process.version,
-      load_average_before: loadBefore,
-      load_average_after: loadavg()[0],
+      ...runHeader(loadBefore),
       lanes_per_market: LANES,
       rounds: ROUNDS,
       duration_ms: DURATION_MS,
