@@ -45,8 +45,9 @@ describe('the prover pool end to end', () => {
     const w = start('good');
     await untilWorker(w, 120_000);
     expect(p.v.engine.proverPool!.workers.list().map((x) => x.workerId)).toEqual([w.workerId()]);
-    const [seenBefore, confirmedBefore] = [p.seen.length, confirmed()];
-    await p.settle(await p.placeCrossingPair());
+    const [seenBefore, confirmedBefore, checked] = [p.seen.length, confirmed(), p.ledgerMatchVerdicts.length];
+    const orders = await p.placeCrossingPair();
+    await p.settle(orders);
     const rows = rowsOf(jobsSince(seenBefore));
     // One match job, sealed to the one attested worker, claimed and completed by it.
     expect(new Set(rows.map((r) => r.id)).size).toBe(1);
@@ -55,6 +56,9 @@ describe('the prover pool end to end', () => {
     expect(rows.some((r) => r.status === 'done' && r.worker_id === w.workerId())).toBe(true);
     expect(confirmed() - confirmedBefore).toBe(1);
     expect(p.counters()).toMatchObject({ proofs_failed: 0, proofs_refused_by_local_verifier: 0 });
+    // The ledger checked the worker's proof with the real verifier once, and spent both notes.
+    expect(p.ledgerMatchVerdicts.slice(checked)).toEqual([true]);
+    expect(await p.noteStates(orders.notes)).toEqual(['spent', 'spent']);
     // The engine took the result: the job left the table.
     expect((await p.queue.query('SELECT 1 FROM prover_jobs')).rowCount).toBe(0);
   }, 300_000);
@@ -62,9 +66,11 @@ describe('the prover pool end to end', () => {
   it('a worker SIGKILLed holding the job: the other proves it, the match settles exactly once', async () => {
     const [a, b] = [start('kill-a'), start('kill-b')];
     await Promise.all([untilWorker(a, 120_000), untilWorker(b, 120_000)]);
-    const [seenBefore, confirmedBefore] = [p.seen.length, confirmed()];
+    const [seenBefore, confirmedBefore, checked] = [p.seen.length, confirmed(), p.ledgerMatchVerdicts.length];
+    const settlesBefore = p.counters().settle_transactions ?? 0;
+    const orders = await p.placeCrossingPair();
     // The clock runs (the locks land) while the test waits for the job's claim.
-    const settled = p.settle(await p.placeCrossingPair(), 240_000);
+    const settled = p.settle(orders, 240_000);
     settled.catch(() => {});
     // Whichever worker claimed the job is killed, mid-proof.
     const deadline = Date.now() + 120_000;
@@ -88,6 +94,9 @@ describe('the prover pool end to end', () => {
     expect(rows.some((r) => r.status === 'done' && r.worker_id === dead.workerId())).toBe(false);
     // Settled exactly once on the ledger, and nothing is left claimed by the dead worker.
     expect(confirmed() - confirmedBefore).toBe(1);
+    expect((p.counters().settle_transactions ?? 0) - settlesBefore).toBe(1);
+    expect(p.ledgerMatchVerdicts.slice(checked)).toEqual([true]);
+    expect(await p.noteStates(orders.notes)).toEqual(['spent', 'spent']);
     expect(p.counters()).toMatchObject({ proofs_failed: 0 });
     const left = await p.queue.query(`SELECT 1 FROM prover_jobs WHERE worker_id = $1`, [dead.workerId()]);
     expect(left.rowCount).toBe(0);

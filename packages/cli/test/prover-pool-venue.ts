@@ -2,8 +2,10 @@
  * A venue with a real prover pool for the end-to-end tests: a real PostgreSQL job queue, an
  * in-process engine with `proverPool` and the real provers (no stub matchProver, so the pool is
  * built; its verifier is the real Groth16 one), its ledger served over JSON-RPC, and `nightjar
- * prover` worker processes that register through the real registration client. The engine's
- * platform and the good workers share one simulated PKI, as the machines of one venue do.
+ * prover` worker processes that register through the real registration client. The ledger checks
+ * each VALID_MATCH v2 proof with the real Groth16 verifier (the orders' input proofs stay stand-ins).
+ * The engine's platform and the good workers share one simulated PKI, as the machines of one venue
+ * do.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -11,9 +13,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadVerificationKey } from '@nightjar/circuits';
 import { computeComposeHash, SimulatedPlatform, type EngineOptions } from '@nightjar/engine';
-import { serveLedger, type LedgerServer } from '@nightjar/ledger';
-import { writeSecretFile, type PlaceOrderBody } from '@nightjar/protocol';
-import { SOL, startTestVenue, Trader, USDC, type TestVenue } from '@nightjar/testkit';
+import {
+  createGroth16Verifier,
+  serveLedger,
+  type LedgerProofVerifier,
+  type LedgerServer,
+} from '@nightjar/ledger';
+import { deriveNote } from '@nightjar/crypto';
+import { fieldToHex, parseAddress, writeSecretFile, type PlaceOrderBody } from '@nightjar/protocol';
+import { SOL, startTestVenue, Trader, USDC, type Note, type TestVenue } from '@nightjar/testkit';
 import { BIN, track } from '@nightjar/testkit/process';
 import { startPostgres, type TestPostgres } from '@nightjar/testkit/postgres';
 import pg from 'pg';
@@ -38,13 +46,17 @@ export interface WorkerProcess {
 
 export interface PoolVenue {
   v: TestVenue;
+  /** The ledger's verdict on every VALID_MATCH v2 proof it checked, in order. */
+  ledgerMatchVerdicts: boolean[];
   db: TestPostgres;
   queue: pg.Pool;
   /** Every state of every job row seen by the observer so far. */
   seen: JobRow[];
   startWorker(name: string, o?: { pkiDir?: string }): WorkerProcess;
-  /** A crossing pair of full-fill orders, placed; resolves with their ids. */
-  placeCrossingPair(): Promise<{ bid: string; ask: string }>;
+  /** A crossing pair of full-fill orders, placed; resolves with their ids and notes. */
+  placeCrossingPair(): Promise<{ bid: string; ask: string; notes: Note[] }>;
+  /** The ledger's state of each note (`spent` once its match settled). */
+  noteStates(notes: Note[]): Promise<string[]>;
   /** Drives the ledger's manual clock (never while a proof is made) until both orders filled. */
   settle(orders: { bid: string; ask: string }, ms?: number): Promise<void>;
   counters(): Record<string, number>;
@@ -62,6 +74,20 @@ const untilWorker = (w: WorkerProcess, ms: number) =>
     const done = (f: () => void) => (clearInterval(tick), f());
   });
 
+/** The ledger's checks: VALID_MATCH v2 for real (each verdict recorded), the rest accepted. */
+async function matchCheckingLedger(verdicts: boolean[]): Promise<LedgerProofVerifier> {
+  const real = await createGroth16Verifier({ valid_match_v2: await loadVerificationKey('valid_match_v2') });
+  return {
+    async verify(circuit, proof, publicInputs) {
+      if (circuit !== 'valid_match_v2') return true;
+      const ok = await real.verify(circuit, proof, publicInputs);
+      verdicts.push(ok);
+      return ok;
+    },
+    close: () => real.close?.() ?? Promise.resolve(),
+  };
+}
+
 export async function startPoolVenue(extra: Partial<EngineOptions> = {}): Promise<PoolVenue> {
   const root = mkdtempSync(join(tmpdir(), 'nightjar-pool-e2e-'));
   const pkiDir = join(root, 'pki');
@@ -71,8 +97,11 @@ export async function startPoolVenue(extra: Partial<EngineOptions> = {}): Promis
     composeHash: computeComposeHash(),
     pkiDir,
   });
+  const ledgerMatchVerdicts: boolean[] = [];
+  const ledgerVerifier = await matchCheckingLedger(ledgerMatchVerdicts);
   const v = await startTestVenue({
     settle: true,
+    ledgerVerifier,
     attestation: { platform },
     // The real provers: no stub, so the engine builds the pool (and its in-process fallback).
     matchProver: undefined,
@@ -130,6 +159,7 @@ export async function startPoolVenue(extra: Partial<EngineOptions> = {}): Promis
 
   return {
     v,
+    ledgerMatchVerdicts,
     db,
     queue,
     seen,
@@ -172,7 +202,19 @@ export async function startPoolVenue(extra: Partial<EngineOptions> = {}): Promis
         const r = await v.client.send('/orders', { token, body });
         if (r.status !== 202) throw new Error(`order: ${r.status} ${r.text}`);
       }
-      return { bid: bid.order_id, ask: ask.order_id };
+      return { bid: bid.order_id, ask: ask.order_id, notes: [usdc, sol] };
+    },
+    async noteStates(notes) {
+      const states = notes.map(async (note) => {
+        const d = deriveNote({
+          mint: parseAddress(note.mint)!,
+          amount: note.amount,
+          ownerCommitment: BigInt('0x' + note.ownerCommitment),
+          noteInnerHash: BigInt('0x' + note.innerHash),
+        });
+        return (await v.ledger.getNoteStatus({ nullifier: fieldToHex(d.nullifier) })).state;
+      });
+      return Promise.all(states);
     },
     async settle(orders, ms = 150_000) {
       const filled = (id: string) => kinds.get(id)?.includes('fully_filled') === true;
@@ -196,6 +238,7 @@ export async function startPoolVenue(extra: Partial<EngineOptions> = {}): Promis
       await queue.end();
       await server.close();
       await v.close();
+      await ledgerVerifier.close?.();
       await db.close();
       rmSync(root, { recursive: true, force: true });
     },
