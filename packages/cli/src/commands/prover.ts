@@ -21,11 +21,13 @@ export const PROVER_USAGE = `nightjar prover [--engine URL] [--threads N] [--dat
   A remote prover for an engine's prover pool: verifies the engine's attestation (a)-(d), registers
   with it (its own attestation checked there), then proves the match and lock jobs sealed to it
   from the engine's PostgreSQL job queue. What it pins (the platform root, the engine's compose
-  hash, the ledger for the signer set) is the venue's ready.json in --home, as for every command.
+  hash, the ledger for the signer set) is the venue's ready.json in the data directory, as for
+  every command (a worker machine keeps a copy of it).
 
   --engine URL   the engine's https:// URL (default ready.json's base_url)
   --threads N    proofs at once, one core each (default: the machine's cores)
-  --data-dir D   the worker's own state: its simulated platform identity (default <home>/prover)
+  --data-dir D   where ready.json is (as for every command), and then also where the worker keeps
+                 its own state, its simulated platform identity (without it: <home>/prover)
   --pki-dir DIR  the venue's shared simulated PKI (default the one holding ready.json's platform_root)`;
 
 /** The worker's registration: the engine verified with ready.json's pins, the worker's own platform. */

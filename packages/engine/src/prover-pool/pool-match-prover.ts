@@ -5,7 +5,8 @@
  * outputs from the parameters it sent and verifies the proof against them before using it (VALID_
  * MATCH v2 with the engine's match verifier, VALID_LOCK with its key). With no worker attested,
  * the in-process prover it is given proves instead (documented fallback: a pool whose workers are
- * all gone slows down, it does not stop).
+ * all gone slows down, it does not stop). A worker whose result fails verification is dropped from
+ * the workers jobs are sealed to.
  */
 import { validLockWitness, validMatchV2Witness } from '@nightjar/circuits';
 import type { LockProofResult, ValidLockParams, ValidMatchV2Params } from '@nightjar/circuits';
@@ -44,7 +45,8 @@ export class PoolMatchProver implements MatchProver {
 
   constructor(options: PoolMatchProverOptions) {
     this.#o = options;
-    this.#jobs = new RemoteJobs(options);
+    // A worker whose result fails verification gets no more jobs (it would burn their attempts).
+    this.#jobs = new RemoteJobs({ ...options, onInvalidResult: (id) => options.workers.drop?.(id) });
     this.#listener = options.listen?.((jobId) => this.#jobs.wake(jobId));
   }
 

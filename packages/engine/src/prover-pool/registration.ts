@@ -8,7 +8,7 @@ import type { Collateral } from '@phala/dcap-qvl';
 import { generateX25519KeyPair, type X25519KeyPair } from '@nightjar/crypto';
 import { VenueError, type ProverEvidenceBody, type ProverRegistrationResponse } from '@nightjar/protocol';
 import { ProverChallenges } from './challenges.js';
-import { ProverRegistry } from './registry.js';
+import { DroppedWorkerError, ProverRegistry } from './registry.js';
 import { checkedAs, verifyWorkerEvidence, WorkerRefusedError } from './verify-worker.js';
 import { checkQuoteNonce } from '@nightjar/protocol/attestation-checks';
 
@@ -98,7 +98,8 @@ export class ProverRegistration {
     try {
       return await this.verify(evidence);
     } catch (err) {
-      if (err instanceof WorkerRefusedError) throw new VenueError(1150, err.message);
+      if (err instanceof WorkerRefusedError || err instanceof DroppedWorkerError)
+        throw new VenueError(1150, err.message);
       throw err;
     }
   }

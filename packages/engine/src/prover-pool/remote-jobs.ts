@@ -28,6 +28,8 @@ export interface RemoteJobsOptions {
   maxAttempts?: number;
   /** Jobs awaited at once; one more is refused with MatchProverBusyError (default 256). */
   maxPending?: number;
+  /** A worker's result did not open or verify (the pool drops the worker). */
+  onInvalidResult?: (workerId: string) => void;
 }
 
 export class RemoteProofError extends Error {
@@ -50,7 +52,8 @@ interface Entry {
 }
 
 export class RemoteJobs {
-  readonly #o: Required<Omit<RemoteJobsOptions, 'resultKey' | 'queue'>> & RemoteJobsOptions;
+  readonly #o: Required<Omit<RemoteJobsOptions, 'resultKey' | 'queue' | 'onInvalidResult'>> &
+    RemoteJobsOptions;
   readonly #pending = new Map<string, Entry>();
   readonly #poll: NodeJS.Timeout;
   #closed = false;
@@ -133,6 +136,7 @@ export class RemoteJobs {
       await this.#o.queue.remove(id);
       return finish(undefined, value);
     }
+    this.#o.onInvalidResult?.(st.workerId);
     const attempts = await this.#o.queue.requeue(id, st.workerId);
     if (attempts !== undefined && attempts < this.#o.maxAttempts) return;
     await this.#o.queue.remove(id);

@@ -20,6 +20,11 @@ export interface AttestedWorker {
 export interface AttestedWorkers {
   list(): readonly AttestedWorker[];
   get(workerId: string): AttestedWorker | undefined;
+  /**
+   * A worker whose returned proof failed verification: no job is sealed to it any more this boot
+   * (an attested but faulty or dishonest process must not burn every job's attempts).
+   */
+  drop?(workerId: string): void;
 }
 
 /** What a worker learns when its registration is accepted. */

@@ -4,6 +4,7 @@ import { generateX25519KeyPair, validMatchV2PublicSignals } from '@nightjar/cryp
 import { validLockParams, validMatchV2Params } from '../../../circuits/bench/proving-fixtures.js';
 import type { PoolMatchProver, PoolMatchProverOptions } from '../../src/prover-pool/pool-match-prover.js';
 import { RemoteProofError } from '../../src/prover-pool/remote-jobs.js';
+import { ProverRegistry } from '../../src/prover-pool/registry.js';
 import { runProverWorker, type ProverWorker } from '../../src/prover-pool/worker.js';
 import type { MatchProver } from '../../src/settlement/match-prover.js';
 import {
@@ -105,6 +106,30 @@ describe('PoolMatchProver with workers in process', () => {
     await startWorker(honest, true);
     const proof = await proving;
     expect(await fakeVerifier.verify(proof.proof, proof.publicSignals)).toBe(true);
+  });
+
+  it('drops a worker whose proof fails verification: later jobs are not sealed to it', async () => {
+    const registry = new ProverRegistry({ now: () => 0 });
+    registry.admit(dishonest.attested, 'machine-dishonest');
+    registry.admit(honest.attested, 'machine-honest');
+    await startWorker(dishonest, false);
+    const prover = poolProver([], { workers: registry });
+    const proving = prover.prove(validMatchV2Params());
+    await until(() => registry.get(dishonest.attested.workerId) === undefined);
+    expect(registry.list().map((w) => w.workerId)).toEqual([honest.attested.workerId]);
+    // The next job is sealed to the honest worker alone.
+    const next = prover.prove(validMatchV2Params());
+    await until(async () => (await db.pool.query('SELECT 1 FROM prover_jobs')).rowCount === 2);
+    const keys = await db.pool.query<{ k: string[] }>(
+      'SELECT ARRAY(SELECT jsonb_object_keys(sealed_keys)) AS k FROM prover_jobs ORDER BY id',
+    );
+    expect(keys.rows.map((r) => r.k.sort())).toEqual([
+      [dishonest.attested.workerId, honest.attested.workerId].sort(),
+      [honest.attested.workerId],
+    ]);
+    await startWorker(honest, true);
+    for (const proof of await Promise.all([proving, next]))
+      expect(await fakeVerifier.verify(proof.proof, proof.publicSignals)).toBe(true);
   });
 
   it('rejects a job whose every result is invalid after a few attempts', async () => {

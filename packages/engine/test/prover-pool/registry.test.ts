@@ -6,7 +6,12 @@
 import { describe, expect, it } from 'vitest';
 import { generateX25519KeyPair } from '@nightjar/crypto';
 import { proverWorkerId } from '@nightjar/protocol';
-import { ProverChallenges, ProverRegistry, type AttestedWorker } from '../../src/index.js';
+import {
+  DroppedWorkerError,
+  ProverChallenges,
+  ProverRegistry,
+  type AttestedWorker,
+} from '../../src/index.js';
 
 function worker(now: number): AttestedWorker {
   const { publicKey } = generateX25519KeyPair();
@@ -49,6 +54,23 @@ describe('ProverRegistry', () => {
     expect(registry.admit(worker(0), 'b')).toBe(true);
     expect(registry.admit(worker(0), 'c')).toBe(false);
     expect(registry.admit(worker(0), 'a')).toBe(true);
+    expect(registry.list()).toHaveLength(2);
+  });
+});
+
+describe('ProverRegistry.drop', () => {
+  it('drops a worker whose proof failed and refuses its key again; a restarted worker may return', () => {
+    const registry = new ProverRegistry({ now: () => 0 });
+    const [faulty, other] = [worker(0), worker(0)];
+    registry.admit(faulty, 'machine-1');
+    registry.admit(other, 'machine-2');
+    registry.drop(faulty.workerId);
+    expect(registry.list()).toEqual([other]);
+    expect(() => registry.admit(faulty, 'machine-1')).toThrow(DroppedWorkerError);
+    expect(registry.get(faulty.workerId)).toBeUndefined();
+    // The same machine with a new process (a new sealing key) is admitted.
+    const restarted = worker(0);
+    expect(registry.admit(restarted, 'machine-1')).toBe(true);
     expect(registry.list()).toHaveLength(2);
   });
 });

@@ -70,6 +70,17 @@ describe('prover registration routes', () => {
     expect(listedKeys()).not.toContain(Buffer.from(impostor.identity.sealingKeys.publicKey).toString('hex'));
   });
 
+  it('refuses a worker the pool dropped (its proof failed verification) with 403 1150', async () => {
+    const w = await startTestWorker({ pkiDir: pki.pkiDir });
+    expect((await register(w)).status).toBe(200);
+    v.engine.proverPool!.workers.drop!(w.identity.workerId);
+    const again = await register(w);
+    expect(again.status).toBe(403);
+    expect(again.body.code).toBe(1150);
+    expect(again.body.message).toMatch(/failed verification/);
+    expect(v.engine.proverPool!.workers.get(w.identity.workerId)).toBeUndefined();
+  });
+
   it('refuses a spent nonce before verifying any quote, and a malformed body with 400', async () => {
     const w = await startTestWorker({ pkiDir: pki.pkiDir });
     const challenge = await v.client.send('/prover/challenge');
