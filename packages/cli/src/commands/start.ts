@@ -268,7 +268,11 @@ export async function startVenue(
     closers.push(() => engine.close());
     // The certificate is public and new each boot; local tools pin it from here.
     writeSecretFile(join(engineDir, 'tls-cert.pem'), engine.certificate.certPem);
-    const admin = dev ? devAdminCredentials(engineDir, engine.devAdmin) : undefined;
+    const admin = dev
+      ? await devAdminCredentials(engineDir, engine.devAdmin, () =>
+          engine.context.accounts.createAccount({ is_admin: true, label: 'dev-admin' }),
+        )
+      : undefined;
     const firstAdmin = dev ? undefined : await engine.context.accounts.ensureFirstAdmin('operator');
 
     const ready = readyOf(engine, venueLedger, admin);
@@ -309,16 +313,20 @@ const credentialsOf = (c: Credentials): Credentials => ({
   passphrase: c.passphrase,
 });
 
-/** Dev mode only: the dev admin's credentials, kept (0600) so every boot's ready.json can carry them. */
-function devAdminCredentials(engineDir: string, created: Credentials | undefined): Credentials {
+/**
+ * Dev mode only: the dev admin's credentials, kept (0600) so every boot's ready.json can carry them.
+ * An engine joining accounts another engine already holds (a shared `--store`) finds an admin but
+ * no credentials of its own: it makes an admin of its own there (`makeAdmin`), for its ready.json.
+ */
+async function devAdminCredentials(
+  engineDir: string,
+  created: Credentials | undefined,
+  makeAdmin: () => Promise<Credentials>,
+): Promise<Credentials> {
   const file = join(engineDir, 'dev-admin-credentials.json');
-  if (created) {
-    const creds = credentialsOf(created);
-    writeSecretFile(file, JSON.stringify(creds) + '\n');
-    return creds;
-  }
-  const saved = readSecretFile(file);
-  if (saved === undefined)
-    throw new Error(`the dev admin exists but ${file} is missing; remove ${engineDir} to start afresh`);
-  return JSON.parse(saved) as Credentials;
+  const saved = created ? undefined : readSecretFile(file);
+  if (saved !== undefined) return JSON.parse(saved) as Credentials;
+  const creds = credentialsOf(created ?? (await makeAdmin()));
+  writeSecretFile(file, JSON.stringify(creds) + '\n');
+  return creds;
 }
