@@ -49,6 +49,11 @@ export interface EngineOptions {
   /** The PostgreSQL engines directory's timings (tests shrink them). */
   engineDirectory?: Pick<EngineDirectoryOptions, 'heartbeatMs' | 'takeoverAfterMs' | 'cacheMs'>;
   /**
+   * How this engine checks the other engines' settlement keys before registering them as signers
+   * (`GET /attestation/settlement-key` at each one's base URL, under this engine's compose hash).
+   */
+  peerEngines?: PeerEngineOptions;
+  /**
    * Tests only: an account service to use instead of building one, so two in-process engines share
    * accounts without a PostgreSQL server (tokens then work at both; with the shared PostgreSQL
    * store they stay per engine).
@@ -131,6 +136,15 @@ export interface EngineOptions {
 
 /** Default largest fill-push hold: two slots. */
 export const DEFAULT_FILL_PUSH_HOLD_MS = 2 * DEFAULT_SLOT_MS;
+
+export interface PeerEngineOptions {
+  /** The platform root peers' quotes must chain to (DER); default this engine's simulated root. */
+  rootCa?: Uint8Array;
+  /** The engine's own DCAP collateral source for peers' quotes (needed for real CVMs). */
+  fetchCollateral?: (quote: Uint8Array) => Promise<Collateral>;
+  /** How long a peer may take to answer (default 5,000 ms). */
+  timeoutMs?: number;
+}
 
 export interface ProverPoolOptions {
   /** `postgres://…` where the job queue lives (told to each admitted worker). */

@@ -5,7 +5,9 @@
  * `/instruments` still names the dead engine's market at its URL (a client gets a connection error
  * for that market only).
  */
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { computeComposeHash, SimulatedPlatform } from '@nightjar/engine';
 import { HttpsClient } from '@nightjar/testkit';
 import { startEngineProcess, type EngineChild } from '@nightjar/testkit/process';
 import { freePort, startPostgres, type TestPostgres } from '@nightjar/testkit/postgres';
@@ -29,8 +31,10 @@ describe('one of two engines killed', () => {
   const start = async (
     m: TestMarket,
     dataDir: string,
+    pkiDir: string,
   ): Promise<{ child: EngineChild; client: HttpsClient }> => {
     const child = await startEngineProcess({
+      NIGHTJAR_TEST_PKI_DIR: pkiDir,
       LEDGER_URL: lab.server.url,
       DATA_DIR: dataDir,
       NIGHTJAR_TEST_PORT: String(await freePort()),
@@ -52,7 +56,13 @@ describe('one of two engines killed', () => {
   it("keeps trading the survivor's market, and still lists the dead engine's at its URL", async () => {
     // Each data directory's key is registered in turn (the dev admin's transactions in order).
     const dirs = [await lab.dataDir(), await lab.dataDir()];
-    const [sol, eth] = await Promise.all([start(SOL_MARKET, dirs[0]!), start(ETH_MARKET, dirs[1]!)]);
+    // One simulated PKI for the venue: each engine checks the other's settlement key under it.
+    const pki = join(await lab.dataDir(), 'pki');
+    await SimulatedPlatform.open({ dir: undefined, composeHash: computeComposeHash(), pkiDir: pki });
+    const [sol, eth] = await Promise.all([
+      start(SOL_MARKET, dirs[0]!, pki),
+      start(ETH_MARKET, dirs[1]!, pki),
+    ]);
     const layout = { 'SOL-USDC': sol.child.url, 'ETH-USDC': eth.child.url };
     expect(await listed(eth.client)).toEqual(layout);
     expect(await listed(sol.client)).toEqual(layout);

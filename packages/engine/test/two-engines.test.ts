@@ -2,13 +2,17 @@
  * Two engines of one venue in this process, over real HTTPS, on one ledger and one PostgreSQL
  * engines directory: each writes one market and lists both (each at its engine's URL), refuses the
  * other's market naming where it is served, both settlement keys are in the finalized signer set
- * (both engines started at once: neither drops the other's key), and both settle a match.
+ * (both engines started at once, each checking the other's key by its attestation: neither keeps
+ * the other's key out), and both settle a match.
  */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMITMENT_LAG, ensureDevGenesis, Ledger, loadOrCreateDevKeys } from '@nightjar/ledger';
 import { login, testEngineOptions, testVenueOf, type TestVenue } from '@nightjar/testkit';
 import { freePort, startPostgres, type TestPostgres } from '@nightjar/testkit/postgres';
-import { startEngine } from '@nightjar/engine';
+import { computeComposeHash, SimulatedPlatform, startEngine } from '@nightjar/engine';
 import type { SettlementPipeline } from '../src/settlement/pipeline.js';
 import { accountsAt, crossAndSettle, ETH_MARKET, SOL_MARKET, type TestMarket } from './multi-engine.js';
 
@@ -16,6 +20,7 @@ describe('two engines, one ledger, one engines directory', () => {
   let pg: TestPostgres;
   let ledger: Ledger;
   const venues: TestVenue[] = [];
+  const pkiDir = join(mkdtempSync(join(tmpdir(), 'nj-two-engines-')), 'pki');
 
   const startOne = async (m: TestMarket, adminSeed: Uint8Array) => {
     const port = await freePort();
@@ -25,6 +30,9 @@ describe('two engines, one ledger, one engines directory', () => {
       publicUrl: `https://127.0.0.1:${port}`,
       markets: [m.symbol],
       store: pg.url,
+      // One simulated PKI for the venue: each engine checks the other's settlement key under it.
+      attestation: { pkiDir },
+      engineDirectory: { heartbeatMs: 100 },
       logger: false,
     });
     return engine;
@@ -40,7 +48,18 @@ describe('two engines, one ledger, one engines directory', () => {
     const devKeys = loadOrCreateDevKeys(undefined);
     await ensureDevGenesis(ledger, devKeys);
     await ledger.advanceSlots({ slots: 40 });
+    // The shared PKI made before the engines open it at once (opening creates it when absent).
+    await SimulatedPlatform.open({ dir: undefined, composeHash: computeComposeHash(), pkiDir });
     const engines = await Promise.all([SOL_MARKET, ETH_MARKET].map((m) => startOne(m, devKeys.adminSeed)));
+    // A peer's key enters the set once the peer answers its attestation (at the latest, a
+    // heartbeat after both serve).
+    const teeKeys = engines.map((e) => (e.context.settlement as SettlementPipeline).teeAddress).sort();
+    const registered = async () =>
+      [...(await ledger.getVault({ commitment: 'processed' })).tee_keys].sort().join() === teeKeys.join();
+    for (const deadline = Date.now() + 20_000; !(await registered());) {
+      if (Date.now() > deadline) throw new Error('both settlement keys were never registered');
+      await new Promise((r) => setTimeout(r, 50));
+    }
     // One accounts store: the engine that booted first made the venue's one dev admin.
     const admins = engines.flatMap((e) => (e.devAdmin ? [e.devAdmin] : []));
     expect(admins).toHaveLength(1);
