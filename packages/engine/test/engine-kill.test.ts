@@ -7,13 +7,19 @@
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { computeComposeHash, SimulatedPlatform } from '@nightjar/engine';
 import { HttpsClient } from '@nightjar/testkit';
 import { startEngineProcess, type EngineChild } from '@nightjar/testkit/process';
 import { freePort, startPostgres, type TestPostgres } from '@nightjar/testkit/postgres';
 import { crashLedger } from './settlement/crash-scenario.js';
 import { clientVenue } from './settlement/engine-process.js';
-import { accountsAt, crossAndSettle, ETH_MARKET, SOL_MARKET, type TestMarket } from './multi-engine.js';
+import {
+  accountsAt,
+  crossAndSettle,
+  ETH_MARKET,
+  SOL_MARKET,
+  sharedPki,
+  type TestMarket,
+} from './multi-engine.js';
 
 const lab = crashLedger();
 
@@ -57,8 +63,7 @@ describe('one of two engines killed', () => {
     // Each data directory's key is registered in turn (the dev admin's transactions in order).
     const dirs = [await lab.dataDir(), await lab.dataDir()];
     // One simulated PKI for the venue: each engine checks the other's settlement key under it.
-    const pki = join(await lab.dataDir(), 'pki');
-    await SimulatedPlatform.open({ dir: undefined, composeHash: computeComposeHash(), pkiDir: pki });
+    const pki = await sharedPki(join(await lab.dataDir(), 'pki'));
     const [sol, eth] = await Promise.all([
       start(SOL_MARKET, dirs[0]!, pki),
       start(ETH_MARKET, dirs[1]!, pki),

@@ -8,19 +8,16 @@
  * a server on the venue's pinned root running another release; a server running this release
  * under a root of its own. None is ever registered, while the genuine second engine's key is.
  */
-import { mkdtempSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addressToBase58, ed25519PublicKey, stringifyJson } from '@nightjar/protocol';
-import { COMMITMENT_LAG, ensureDevGenesis, Ledger, loadOrCreateDevKeys } from '@nightjar/ledger';
+import { COMMITMENT_LAG, type Ledger } from '@nightjar/ledger';
 import { testEngineOptions, type TestVenue, testVenueOf } from '@nightjar/testkit';
 import { freePort, startPostgres, type TestPostgres } from '@nightjar/testkit/postgres';
 import { AttestationService, computeComposeHash, SimulatedPlatform, startEngine } from '@nightjar/engine';
 import { openPgPool, type PgPool } from '../src/pg/pool.js';
 import type { SettlementPipeline } from '../src/settlement/pipeline.js';
-import { ETH_MARKET, SOL_MARKET, type TestMarket } from './multi-engine.js';
+import { awaitSignerSet, devLedgerAndPki, ETH_MARKET, SOL_MARKET, type TestMarket } from './multi-engine.js';
 
 const attackerKey = (n: number) => addressToBase58(ed25519PublicKey(new Uint8Array(32).fill(n)));
 
@@ -53,7 +50,7 @@ describe('a key written straight into the engines table', () => {
   let ledger: Ledger;
   const venues: TestVenue[] = [];
   const servers: Server[] = [];
-  const pkiDir = join(mkdtempSync(join(tmpdir(), 'nj-forged-signer-')), 'pki');
+  let pkiDir: string;
   /** Every signer set any engine asked the ledger's admin for. */
   const registered: string[][] = [];
   /** Engine A's warnings (one per refused key). */
@@ -87,19 +84,11 @@ describe('a key written straight into the engines table', () => {
   beforeAll(async () => {
     pg = await startPostgres();
     db = openPgPool(pg.url);
-    ledger = Ledger.open({
-      clock: { mode: 'manual' },
-      verifier: { verify: async () => true },
-      freshSignerWorkBits: 4,
-    });
-    const devKeys = loadOrCreateDevKeys(undefined);
-    await ensureDevGenesis(ledger, devKeys);
-    await ledger.advanceSlots({ slots: 40 });
-    // The shared PKI made before the engines open it at once (opening creates it when absent).
-    await SimulatedPlatform.open({ dir: undefined, composeHash: computeComposeHash(), pkiDir });
+    let adminSeed: Uint8Array;
+    ({ ledger, adminSeed, pkiDir } = await devLedgerAndPki());
     const engines = await Promise.all([
-      startOne(SOL_MARKET, devKeys.adminSeed, warnings),
-      startOne(ETH_MARKET, devKeys.adminSeed),
+      startOne(SOL_MARKET, adminSeed, warnings),
+      startOne(ETH_MARKET, adminSeed),
     ]);
     venues.push(...engines.map((e) => testVenueOf(ledger, e, async () => {}, e.devAdmin)));
   }, 60_000);
@@ -147,12 +136,7 @@ describe('a key written straight into the engines table', () => {
     for (const f of forged) expect(refusal(f.key)!.reason).toMatch(f.why);
 
     const genuine = venues.map((v) => (v.engine.context.settlement as SettlementPipeline).teeAddress).sort();
-    const processed = async () => [...(await ledger.getVault({ commitment: 'processed' })).tee_keys].sort();
-    for (const deadline = Date.now() + 20_000; (await processed()).join() !== genuine.join();) {
-      if (Date.now() > deadline)
-        throw new Error(`the genuine keys were never registered: ${await processed()}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await awaitSignerSet(ledger, genuine);
     await ledger.advanceSlots({ slots: COMMITMENT_LAG.finalized + 1 });
     expect([...(await ledger.getVault({ commitment: 'finalized' })).tee_keys].sort()).toEqual(genuine);
     const attackers = new Set(forged.map((f) => f.key));

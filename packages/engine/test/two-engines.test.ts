@@ -5,22 +5,27 @@
  * (both engines started at once, each checking the other's key by its attestation: neither keeps
  * the other's key out), and both settle a match.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COMMITMENT_LAG, ensureDevGenesis, Ledger, loadOrCreateDevKeys } from '@nightjar/ledger';
+import { COMMITMENT_LAG, type Ledger } from '@nightjar/ledger';
 import { login, testEngineOptions, testVenueOf, type TestVenue } from '@nightjar/testkit';
 import { freePort, startPostgres, type TestPostgres } from '@nightjar/testkit/postgres';
-import { computeComposeHash, SimulatedPlatform, startEngine } from '@nightjar/engine';
+import { startEngine } from '@nightjar/engine';
 import type { SettlementPipeline } from '../src/settlement/pipeline.js';
-import { accountsAt, crossAndSettle, ETH_MARKET, SOL_MARKET, type TestMarket } from './multi-engine.js';
+import {
+  accountsAt,
+  awaitSignerSet,
+  crossAndSettle,
+  devLedgerAndPki,
+  ETH_MARKET,
+  SOL_MARKET,
+  type TestMarket,
+} from './multi-engine.js';
 
 describe('two engines, one ledger, one engines directory', () => {
   let pg: TestPostgres;
   let ledger: Ledger;
   const venues: TestVenue[] = [];
-  const pkiDir = join(mkdtempSync(join(tmpdir(), 'nj-two-engines-')), 'pki');
+  let pkiDir: string;
 
   const startOne = async (m: TestMarket, adminSeed: Uint8Array) => {
     const port = await freePort();
@@ -40,26 +45,13 @@ describe('two engines, one ledger, one engines directory', () => {
 
   beforeAll(async () => {
     pg = await startPostgres();
-    ledger = Ledger.open({
-      clock: { mode: 'manual' },
-      verifier: { verify: async () => true },
-      freshSignerWorkBits: 4,
-    });
-    const devKeys = loadOrCreateDevKeys(undefined);
-    await ensureDevGenesis(ledger, devKeys);
-    await ledger.advanceSlots({ slots: 40 });
-    // The shared PKI made before the engines open it at once (opening creates it when absent).
-    await SimulatedPlatform.open({ dir: undefined, composeHash: computeComposeHash(), pkiDir });
-    const engines = await Promise.all([SOL_MARKET, ETH_MARKET].map((m) => startOne(m, devKeys.adminSeed)));
-    // A peer's key enters the set once the peer answers its attestation (at the latest, a
-    // heartbeat after both serve).
-    const teeKeys = engines.map((e) => (e.context.settlement as SettlementPipeline).teeAddress).sort();
-    const registered = async () =>
-      [...(await ledger.getVault({ commitment: 'processed' })).tee_keys].sort().join() === teeKeys.join();
-    for (const deadline = Date.now() + 20_000; !(await registered());) {
-      if (Date.now() > deadline) throw new Error('both settlement keys were never registered');
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    let adminSeed: Uint8Array;
+    ({ ledger, adminSeed, pkiDir } = await devLedgerAndPki());
+    const engines = await Promise.all([SOL_MARKET, ETH_MARKET].map((m) => startOne(m, adminSeed)));
+    await awaitSignerSet(
+      ledger,
+      engines.map((e) => (e.context.settlement as SettlementPipeline).teeAddress),
+    );
     // One accounts store: the engine that booted first made the venue's one dev admin.
     const admins = engines.flatMap((e) => (e.devAdmin ? [e.devAdmin] : []));
     expect(admins).toHaveLength(1);
