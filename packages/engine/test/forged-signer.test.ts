@@ -17,7 +17,14 @@ import { freePort, startPostgres, type TestPostgres } from '@nightjar/testkit/po
 import { AttestationService, computeComposeHash, SimulatedPlatform, startEngine } from '@nightjar/engine';
 import { openPgPool, type PgPool } from '../src/pg/pool.js';
 import type { SettlementPipeline } from '../src/settlement/pipeline.js';
-import { awaitSignerSet, devLedgerAndPki, ETH_MARKET, SOL_MARKET, type TestMarket } from './multi-engine.js';
+import {
+  awaitSignerSet,
+  devLedgerAndPki,
+  ETH_MARKET,
+  scaleOutOptions,
+  SOL_MARKET,
+  type TestMarket,
+} from './multi-engine.js';
 
 const attackerKey = (n: number) => addressToBase58(ed25519PublicKey(new Uint8Array(32).fill(n)));
 
@@ -57,20 +64,14 @@ describe('a key written straight into the engines table', () => {
   const warnings: string[] = [];
 
   const startOne = async (m: TestMarket, adminSeed: Uint8Array, log?: string[]) => {
-    const port = await freePort();
     const options = await testEngineOptions(ledger, adminSeed);
     return startEngine({
       ...options,
+      ...(await scaleOutOptions(m, pg.url, pkiDir)),
       registerTeeKeys: async (keys) => {
         registered.push([...keys]);
         await options.registerTeeKeys!(keys);
       },
-      port,
-      publicUrl: `https://127.0.0.1:${port}`,
-      markets: [m.symbol],
-      store: pg.url,
-      attestation: { pkiDir },
-      engineDirectory: { heartbeatMs: 100 },
       logger: log ? { level: 'warn', stream: { write: (line: string) => void log.push(line) } } : false,
     });
   };

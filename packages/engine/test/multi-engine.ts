@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { expect } from 'vitest';
 import { requiredCollateral } from '@nightjar/protocol';
 import { computeComposeHash, SimulatedPlatform } from '@nightjar/engine';
+import { freePort } from '@nightjar/testkit/postgres';
 import {
   ensureDevGenesis,
   Ledger,
@@ -78,6 +79,23 @@ export async function awaitSignerSet(ledger: LedgerClient, keys: readonly string
     if (Date.now() > deadline) throw new Error(`the signer set never became ${wanted}: ${await current()}`);
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/**
+ * One engine of the venue's options besides the test defaults: its market, its public URL, the
+ * shared PostgreSQL and PKI (each engine checks the other's settlement key under it), and a short
+ * heartbeat (a peer's key enters the signer set at the first one after the peer serves).
+ */
+export async function scaleOutOptions(m: TestMarket, store: string, pkiDir: string) {
+  const port = await freePort();
+  return {
+    port,
+    publicUrl: `https://127.0.0.1:${port}`,
+    markets: [m.symbol],
+    store,
+    attestation: { pkiDir },
+    engineDirectory: { heartbeatMs: 100 },
+  };
 }
 
 /** A new account's bearer token, made by the engine's dev admin. */

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMITMENT_LAG, type Ledger } from '@nightjar/ledger';
 import { login, testEngineOptions, testVenueOf, type TestVenue } from '@nightjar/testkit';
-import { freePort, startPostgres, type TestPostgres } from '@nightjar/testkit/postgres';
+import { startPostgres, type TestPostgres } from '@nightjar/testkit/postgres';
 import { startEngine } from '@nightjar/engine';
 import type { SettlementPipeline } from '../src/settlement/pipeline.js';
 import {
@@ -16,6 +16,7 @@ import {
   awaitSignerSet,
   crossAndSettle,
   devLedgerAndPki,
+  scaleOutOptions,
   ETH_MARKET,
   SOL_MARKET,
   type TestMarket,
@@ -27,21 +28,12 @@ describe('two engines, one ledger, one engines directory', () => {
   const venues: TestVenue[] = [];
   let pkiDir: string;
 
-  const startOne = async (m: TestMarket, adminSeed: Uint8Array) => {
-    const port = await freePort();
-    const engine = await startEngine({
+  const startOne = async (m: TestMarket, adminSeed: Uint8Array) =>
+    startEngine({
       ...(await testEngineOptions(ledger, adminSeed)),
-      port,
-      publicUrl: `https://127.0.0.1:${port}`,
-      markets: [m.symbol],
-      store: pg.url,
-      // One simulated PKI for the venue: each engine checks the other's settlement key under it.
-      attestation: { pkiDir },
-      engineDirectory: { heartbeatMs: 100 },
+      ...(await scaleOutOptions(m, pg.url, pkiDir)),
       logger: false,
     });
-    return engine;
-  };
 
   beforeAll(async () => {
     pg = await startPostgres();
