@@ -3,6 +3,7 @@
  * running engine.
  */
 import type { FastifyServerOptions } from 'fastify';
+import type { Collateral } from '@phala/dcap-qvl';
 import type { BatcherStats, SnarkjsVerificationKey, X25519KeyPair } from '@nightjar/crypto';
 import type { CircuitKeysInfo } from '@nightjar/protocol';
 import { DEFAULT_SLOT_MS, type LedgerClient } from '@nightjar/ledger';
@@ -50,6 +51,11 @@ export interface EngineOptions {
   store?: string;
   /** The PostgreSQL engines directory's timings (tests shrink them). */
   engineDirectory?: Pick<EngineDirectoryOptions, 'heartbeatMs' | 'takeoverAfterMs' | 'cacheMs'>;
+  /**
+   * How this engine checks the other engines' settlement keys before registering them as signers
+   * (`GET /attestation/settlement-key` at each one's base URL, under this engine's compose hash).
+   */
+  peerEngines?: PeerEngineOptions;
   /**
    * Tests only: an account service to use instead of building one, so two in-process engines share
    * accounts without a PostgreSQL server (tokens then work at both; with the shared PostgreSQL
@@ -133,6 +139,15 @@ export interface EngineOptions {
 
 /** Default largest fill-push hold: two slots. */
 export const DEFAULT_FILL_PUSH_HOLD_MS = 2 * DEFAULT_SLOT_MS;
+
+export interface PeerEngineOptions {
+  /** The platform root peers' quotes must chain to (DER); default this engine's simulated root. */
+  rootCa?: Uint8Array;
+  /** The engine's own DCAP collateral source for peers' quotes (needed for real CVMs). */
+  fetchCollateral?: (quote: Uint8Array) => Promise<Collateral>;
+  /** How long a peer may take to answer (default 5,000 ms). */
+  timeoutMs?: number;
+}
 
 export interface AddressRateLimit {
   capacity: number;

@@ -73,6 +73,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     service: attestation,
     evidence: new EvidenceFiles(store.attestationDir ? join(store.attestationDir, 'evidences') : undefined),
     limiter: attestationLimiter(options, now),
+    settlementKey: () => trading.pipeline?.teeAddress,
     registration,
   });
   trading.stream.listen(app.server);

@@ -2,7 +2,8 @@
  * The PostgreSQL engines directory against a real server: each engine's row, the markets of the
  * others (a dead engine's still listed), one engine per symbol (a live holder refuses a second, a
  * long-stale one gives its markets up), a lost data directory's key retired, and the signer set as
- * the union of the engines' keys even when two engines join at once.
+ * the union of the engines' admitted keys even when two engines join at once (a row whose engine
+ * did not attest its key is left out).
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startPostgres, type TestPostgres } from '@nightjar/testkit/postgres';
@@ -25,7 +26,14 @@ describe('PostgreSQL engines directory', () => {
     ledgerSet = keys;
   };
   const engine = (baseUrl: string, symbols: string[], more: Partial<EngineDirectoryOptions> = {}) => {
-    const d = new PgEngineDirectory(pool, { baseUrl, symbols, bootSession: 'boot', cacheMs: 0, ...more });
+    const d = new PgEngineDirectory(pool, {
+      baseUrl,
+      symbols,
+      bootSession: 'boot',
+      cacheMs: 0,
+      admitPeers: async (peers) => peers.map((p) => p.teeKey),
+      ...more,
+    });
     opened.push(d);
     return d;
   };
@@ -110,6 +118,30 @@ describe('PostgreSQL engines directory', () => {
     expect(ledgerSet).toEqual(['key-a']);
     for (let i = 0; i < 200 && ledgerSet.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
     expect([...ledgerSet].sort()).toEqual(['key-a', 'key-b']);
+  });
+
+  it("leaves out a row's key its engine did not attest, and takes it in once it does", async () => {
+    const attested = new Set(['key-b']);
+    const seen: { teeKey: string; baseUrl: string }[][] = [];
+    const admitPeers = async (peers: readonly { teeKey: string; baseUrl: string }[]) => {
+      seen.push([...peers]);
+      return peers.filter((p) => attested.has(p.teeKey)).map((p) => p.teeKey);
+    };
+    await pool.query(
+      `INSERT INTO engines (engine_id, base_url, symbols, tee_key, boot_session)
+       VALUES ('key-x', $1, ARRAY['ETH-USDC'], 'key-x', 'forged')`,
+      [URL_C],
+    );
+    const a = engine(URL_A, ['SOL-USDC'], { heartbeatMs: 20, admitPeers });
+    await a.join('key-a', register);
+    // The check is asked about the peer row, never about this engine's own key.
+    expect(seen[0]).toEqual([{ teeKey: 'key-x', baseUrl: URL_C }]);
+    expect(ledgerSet).toEqual(['key-a']);
+    // Its market stays listed: clients verify engines themselves.
+    expect(await a.peers()).toEqual([{ symbol: 'ETH-USDC', base_url: URL_C }]);
+    attested.add('key-x');
+    for (let i = 0; i < 200 && ledgerSet.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
+    expect([...ledgerSet].sort()).toEqual(['key-a', 'key-x']);
   });
 
   it('beats its heartbeat', async () => {

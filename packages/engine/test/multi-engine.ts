@@ -1,11 +1,23 @@
 /**
- * What the several-engines tests share: the two demo markets (one per engine), a crossing pair
- * placed at one engine and followed until the ledger has spent both notes (settled), and accounts
- * made through an engine's dev admin.
+ * What the several-engines tests share: the two demo markets (one per engine), a dev ledger and
+ * the venue's one simulated PKI, the wait for the signer set the engines register, a crossing
+ * pair placed at one engine and followed until the ledger has spent both notes (settled), and
+ * accounts made through an engine's dev admin.
  */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect } from 'vitest';
 import { requiredCollateral } from '@nightjar/protocol';
-import { mintAddress } from '@nightjar/ledger';
+import { computeComposeHash, SimulatedPlatform } from '@nightjar/engine';
+import { freePort } from '@nightjar/testkit/postgres';
+import {
+  ensureDevGenesis,
+  Ledger,
+  loadOrCreateDevKeys,
+  mintAddress,
+  type LedgerClient,
+} from '@nightjar/ledger';
 import { login, SOL, Trader, USDC, type HttpsClient, type TestVenue } from '@nightjar/testkit';
 import { nullifierOf } from './settlement/venue-helpers.js';
 
@@ -31,6 +43,60 @@ export const ETH_MARKET: TestMarket = {
   price: 150_000_000n,
   priceScale: 100_000_000n,
 };
+
+/**
+ * The venue's shared simulated PKI, made now: engines opening an absent one at once would each
+ * make their own.
+ */
+export async function sharedPki(pkiDir: string): Promise<string> {
+  await SimulatedPlatform.open({ dir: undefined, composeHash: computeComposeHash(), pkiDir });
+  return pkiDir;
+}
+
+/** A dev ledger on a manual clock past genesis, its admin seed, and a fresh shared PKI. */
+export async function devLedgerAndPki(): Promise<{ ledger: Ledger; adminSeed: Uint8Array; pkiDir: string }> {
+  const ledger = Ledger.open({
+    clock: { mode: 'manual' },
+    verifier: { verify: async () => true },
+    freshSignerWorkBits: 4,
+  });
+  const devKeys = loadOrCreateDevKeys(undefined);
+  await ensureDevGenesis(ledger, devKeys);
+  await ledger.advanceSlots({ slots: 40 });
+  const pkiDir = await sharedPki(join(mkdtempSync(join(tmpdir(), 'nj-engines-')), 'pki'));
+  return { ledger, adminSeed: devKeys.adminSeed, pkiDir };
+}
+
+/**
+ * Waits (within `maxMs`) until the processed signer set is exactly `keys`: a peer's key enters
+ * once the peer answers its attestation, at the latest a heartbeat after both engines serve.
+ */
+export async function awaitSignerSet(ledger: LedgerClient, keys: readonly string[], maxMs = 20_000) {
+  const wanted = [...keys].sort().join();
+  const current = async () =>
+    [...(await ledger.getVault({ commitment: 'processed' })).tee_keys].sort().join();
+  for (const deadline = Date.now() + maxMs; (await current()) !== wanted;) {
+    if (Date.now() > deadline) throw new Error(`the signer set never became ${wanted}: ${await current()}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/**
+ * One engine of the venue's options besides the test defaults: its market, its public URL, the
+ * shared PostgreSQL and PKI (each engine checks the other's settlement key under it), and a short
+ * heartbeat (a peer's key enters the signer set at the first one after the peer serves).
+ */
+export async function scaleOutOptions(m: TestMarket, store: string, pkiDir: string) {
+  const port = await freePort();
+  return {
+    port,
+    publicUrl: `https://127.0.0.1:${port}`,
+    markets: [m.symbol],
+    store,
+    attestation: { pkiDir },
+    engineDirectory: { heartbeatMs: 100 },
+  };
+}
 
 /** A new account's bearer token, made by the engine's dev admin. */
 export function accountsAt(client: HttpsClient, admin: Parameters<typeof login>[1]) {

@@ -2,45 +2,48 @@
  * Two engines of one venue in this process, over real HTTPS, on one ledger and one PostgreSQL
  * engines directory: each writes one market and lists both (each at its engine's URL), refuses the
  * other's market naming where it is served, both settlement keys are in the finalized signer set
- * (both engines started at once: neither drops the other's key), and both settle a match.
+ * (both engines started at once, each checking the other's key by its attestation: neither keeps
+ * the other's key out), and both settle a match.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COMMITMENT_LAG, ensureDevGenesis, Ledger, loadOrCreateDevKeys } from '@nightjar/ledger';
+import { COMMITMENT_LAG, type Ledger } from '@nightjar/ledger';
 import { login, testEngineOptions, testVenueOf, type TestVenue } from '@nightjar/testkit';
-import { freePort, startPostgres, type TestPostgres } from '@nightjar/testkit/postgres';
+import { startPostgres, type TestPostgres } from '@nightjar/testkit/postgres';
 import { startEngine } from '@nightjar/engine';
 import type { SettlementPipeline } from '../src/settlement/pipeline.js';
-import { accountsAt, crossAndSettle, ETH_MARKET, SOL_MARKET, type TestMarket } from './multi-engine.js';
+import {
+  accountsAt,
+  awaitSignerSet,
+  crossAndSettle,
+  devLedgerAndPki,
+  scaleOutOptions,
+  ETH_MARKET,
+  SOL_MARKET,
+  type TestMarket,
+} from './multi-engine.js';
 
 describe('two engines, one ledger, one engines directory', () => {
   let pg: TestPostgres;
   let ledger: Ledger;
   const venues: TestVenue[] = [];
+  let pkiDir: string;
 
-  const startOne = async (m: TestMarket, adminSeed: Uint8Array) => {
-    const port = await freePort();
-    const engine = await startEngine({
+  const startOne = async (m: TestMarket, adminSeed: Uint8Array) =>
+    startEngine({
       ...(await testEngineOptions(ledger, adminSeed)),
-      port,
-      publicUrl: `https://127.0.0.1:${port}`,
-      markets: [m.symbol],
-      store: pg.url,
+      ...(await scaleOutOptions(m, pg.url, pkiDir)),
       logger: false,
     });
-    return engine;
-  };
 
   beforeAll(async () => {
     pg = await startPostgres();
-    ledger = Ledger.open({
-      clock: { mode: 'manual' },
-      verifier: { verify: async () => true },
-      freshSignerWorkBits: 4,
-    });
-    const devKeys = loadOrCreateDevKeys(undefined);
-    await ensureDevGenesis(ledger, devKeys);
-    await ledger.advanceSlots({ slots: 40 });
-    const engines = await Promise.all([SOL_MARKET, ETH_MARKET].map((m) => startOne(m, devKeys.adminSeed)));
+    let adminSeed: Uint8Array;
+    ({ ledger, adminSeed, pkiDir } = await devLedgerAndPki());
+    const engines = await Promise.all([SOL_MARKET, ETH_MARKET].map((m) => startOne(m, adminSeed)));
+    await awaitSignerSet(
+      ledger,
+      engines.map((e) => (e.context.settlement as SettlementPipeline).teeAddress),
+    );
     // One accounts store: the engine that booted first made the venue's one dev admin.
     const admins = engines.flatMap((e) => (e.devAdmin ? [e.devAdmin] : []));
     expect(admins).toHaveLength(1);

@@ -11,6 +11,7 @@ export * from './ed25519.js';
 export * from './canonical.js';
 export * from './attestation.js';
 export * from './prover-attestation.js';
+export * from './settlement-key-attestation.js';
 export * from './parse-body.js';
 export * from './validate-order.js';
 export * from './validate-cancel.js';

@@ -7,6 +7,7 @@ import * as b from './bodies.js';
 import { ERROR_CATALOGUE, type ErrorCode } from './errors.js';
 import { proverChallengeCodec, proverEvidenceCodec, proverRegistrationCodec } from './prover-attestation.js';
 import { stringifyJson } from './json.js';
+import { settlementKeyEvidenceCodec } from './settlement-key-attestation.js';
 import { API_VERSION } from './limits.js';
 import * as r from './responses.js';
 import { ROUTE_TAGS, type RouteDescriptor } from './route-descriptor.js';
@@ -43,6 +44,7 @@ const SCHEMAS: Record<string, Codec<unknown>> = {
   SettlementMetrics: r.settlementMetricsCodec,
   Transparency: r.transparencyCodec,
   TransportAttestation: r.transportAttestationCodec,
+  SettlementKeyEvidence: settlementKeyEvidenceCodec,
   ProverChallenge: proverChallengeCodec,
   ProverEvidence: proverEvidenceCodec,
   ProverRegistration: proverRegistrationCodec,

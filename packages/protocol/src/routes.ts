@@ -14,6 +14,7 @@ import {
 import { LEAVES_PAGE_CAP } from './limits.js';
 import { PROVER_ROUTES } from './prover-routes.js';
 import * as r from './responses.js';
+import { SETTLEMENT_KEY_ROUTES } from './settlement-key-routes.js';
 import { tableEntries, type RouteDescriptor, type RouterRouteIds } from './route-descriptor.js';
 import { apiKey, hex, ORDER_ERRORS, orderId, treeId, uint } from './route-params.js';
 
@@ -150,6 +151,7 @@ export const VENUE_ROUTES = {
     ok: { status: 200, codec: r.attestationCodec },
     errors: [1001, 1401, 5001],
   },
+  ...SETTLEMENT_KEY_ROUTES,
   evidence: {
     method: 'get',
     path: '/evidences/{file}',

@@ -5,7 +5,8 @@
  * `NIGHTJAR_TEST_PROOFS_FAIL=1` makes every match proof fail (a settlement failure after the locks).
  * `NIGHTJAR_TEST_STORE` (postgres://…): the venue's shared PostgreSQL (accounts, buckets and the
  * engines directory). One engine of several: `NIGHTJAR_TEST_PORT` (its public URL
- * https://127.0.0.1:PORT) and `NIGHTJAR_TEST_MARKETS` (comma separated symbols it writes).
+ * https://127.0.0.1:PORT) and `NIGHTJAR_TEST_MARKETS` (comma separated symbols it writes);
+ * `NIGHTJAR_TEST_PKI_DIR`: the venue's shared simulated PKI (engines check each other's keys).
  * `NIGHTJAR_TEST_NO_ORDER_LIMIT=1` lifts the order bucket's refusals (benchmarks).
  */
 import { RpcLedgerClient } from '@nightjar/ledger';
@@ -26,6 +27,9 @@ const engine = await startEngine({
   ...(port === 0 ? {} : { publicUrl: `https://127.0.0.1:${port}` }),
   ...(process.env.NIGHTJAR_TEST_MARKETS ? { markets: process.env.NIGHTJAR_TEST_MARKETS.split(',') } : {}),
   ...(process.env.NIGHTJAR_TEST_STORE ? { store: process.env.NIGHTJAR_TEST_STORE } : {}),
+  ...(process.env.NIGHTJAR_TEST_PKI_DIR
+    ? { attestation: { pkiDir: process.env.NIGHTJAR_TEST_PKI_DIR } }
+    : {}),
   dev: true,
   circuitKeys: await devCircuitKeys(),
   hasher: FAST_ARGON2,

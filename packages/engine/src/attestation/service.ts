@@ -8,11 +8,14 @@ import { createHash } from 'node:crypto';
 import {
   attestationReportData,
   encodeTransportManifest,
+  parseAddress,
+  settlementKeyReportData,
   transportReportData,
   TRANSPORT_MODE_ENGINE_TLS,
   TRANSPORT_PROTOCOL_VERSION,
   VenueError,
   type AttestationResponse,
+  type SettlementKeyEvidence,
   type TransportAttestationResponse,
   type TransportManifest,
 } from '@nightjar/protocol';
@@ -81,6 +84,24 @@ export class AttestationService {
     return {
       manifest,
       manifest_bytes: Buffer.from(manifestBytes).toString('hex'),
+      quote: Buffer.from(q.quote).toString('hex'),
+      event_log: eventLogBody(q.eventLog),
+      report_data: Buffer.from(reportData).toString('hex'),
+      ...(q.collateral ? { collateral: q.collateral } : {}),
+    };
+  }
+
+  /**
+   * `GET /attestation/settlement-key`: the settlement key `teeKey` (Base58) bound to `nonce` by a
+   * quote, so that a peer engine checks the key is a genuine engine's before registering it.
+   */
+  async settlementKeyAttestation(nonce: Uint8Array, teeKey: string): Promise<SettlementKeyEvidence> {
+    const key = parseAddress(teeKey);
+    if (!key) throw new RangeError('the settlement key is not a Base58 address of 32 bytes');
+    const reportData = settlementKeyReportData(nonce, key);
+    const q = await this.platform.quote(reportData);
+    return {
+      tee_key: teeKey,
       quote: Buffer.from(q.quote).toString('hex'),
       event_log: eventLogBody(q.eventLog),
       report_data: Buffer.from(reportData).toString('hex'),

@@ -56,7 +56,11 @@ export async function bootCore(options: EngineOptions): Promise<BootCore> {
     (msg, fields) => app.log.warn(fields ?? {}, msg),
     options.markets,
   );
-  const directory = await openEngineDirectory(options, [...views.markets.own], bootSessionId);
+  const directory = await openEngineDirectory(options, [...views.markets.own], bootSessionId, {
+    platform: store.platform,
+    warn: (fields, msg) => app.log.warn(fields, msg),
+    now,
+  });
   const verifiers = await startVerifiers(options);
   const app = buildHttpServer({
     certificate,

@@ -13,7 +13,9 @@
  *   and a row left with no symbol is deleted (its key leaves the signer set).
  * - An engine that comes back at its base URL with another key (its data directory was lost)
  *   replaces its old row: the retired key leaves the signer set.
- * - The signer set is the union of the rows' keys, registered under an advisory lock.
+ * - The signer set is this engine's key and the keys of the rows whose engines proved, to this
+ *   engine, that they hold them (`admitPeers`: anyone who can write this table could name a key of
+ *   their own), registered under an advisory lock. A row left out keeps its market listed.
  */
 import { inTransaction, type PgClient, type PgPool } from './pool.js';
 import type { ListedMarket, MarketDirectory } from '../market-directory.js';
@@ -32,6 +34,11 @@ export interface EngineDirectoryOptions {
   takeoverAfterMs?: number;
   /** How long `peers()` answers from its last read. */
   cacheMs?: number;
+  /**
+   * The keys among other rows' that may sign: those whose engine at its base URL attested them
+   * (`attestation/peer-signers.ts`). A row's key never enters the signer set on the table's word.
+   */
+  admitPeers: (peers: readonly { teeKey: string; baseUrl: string }[]) => Promise<readonly string[]>;
 }
 
 interface EngineRow {
@@ -87,7 +94,7 @@ export class PgEngineDirectory implements MarketDirectory {
            started_at = now(), heartbeat_at = now()`,
         [teeKey, this.o.baseUrl, [...this.o.symbols], this.o.bootSession],
       );
-      await this.registerKeys(c, register);
+      await this.registerKeys(c, teeKey, register);
     });
     this.engineId = teeKey;
     this.cached = undefined;
@@ -141,11 +148,20 @@ export class PgEngineDirectory implements MarketDirectory {
     });
   }
 
-  /** Runs `register` with every engine's key, once per change of that set. */
-  private async registerKeys(c: PgClient, register: (keys: readonly string[]) => Promise<void>) {
-    const keys = (
-      await c.query<{ tee_key: string }>('SELECT tee_key FROM engines ORDER BY engine_id')
-    ).rows.map((r) => r.tee_key);
+  /** Runs `register` with `own` and every admitted peer's key, once per change of that set. */
+  private async registerKeys(
+    c: PgClient,
+    own: string,
+    register: (keys: readonly string[]) => Promise<void>,
+  ): Promise<void> {
+    const { rows } = await c.query<{ tee_key: string; base_url: string }>(
+      'SELECT tee_key, base_url FROM engines ORDER BY engine_id',
+    );
+    const peers = rows
+      .filter((r) => r.tee_key !== own)
+      .map((r) => ({ teeKey: r.tee_key, baseUrl: r.base_url }));
+    const admitted = new Set(await this.o.admitPeers(peers));
+    const keys = rows.map((r) => r.tee_key).filter((key) => key === own || admitted.has(key));
     if (this.signerSet?.keys === keys.join()) return;
     await register(keys);
     this.signerSet = { register, keys: keys.join() };
@@ -158,11 +174,11 @@ export class PgEngineDirectory implements MarketDirectory {
       .catch(() => {});
     // An engine joined or left since: the signer set follows (an engine that holds the ledger's
     // admin registers a later engine's key; one that does not only logs).
-    const signerSet = this.signerSet;
-    if (signerSet)
+    const { signerSet, engineId } = this;
+    if (signerSet && engineId !== undefined)
       await inTransaction(this.pool, async (c) => {
         await c.query('SELECT pg_advisory_xact_lock($1)', [ENGINES_LOCK.toString()]);
-        await this.registerKeys(c, signerSet.register);
+        await this.registerKeys(c, engineId, signerSet.register);
       }).catch(() => {});
   }
 }

@@ -1,7 +1,8 @@
 /**
  * Handlers of the public attestation routes: `GET /transport-attestation?nonce=`,
- * `GET /attestation?reportData=` and `GET /evidences/*`. Quotes cost signatures, so both quote
- * routes share a small per-address token bucket under a venue-wide quote budget (429 1401 with
+ * `GET /attestation?reportData=`, `GET /attestation/settlement-key?nonce=` (404 on an engine
+ * without a settlement key) and `GET /evidences/*`. Quotes cost signatures, so the quote routes
+ * share a small per-address token bucket under a venue-wide quote budget (429 1401 with
  * Retry-After), charged before anything is parsed.
  */
 import type { FastifyRequest } from 'fastify';
@@ -21,6 +22,8 @@ export interface AttestationRoutesOptions {
   service: AttestationService;
   evidence: EvidenceFiles;
   limiter: AddressLimiter;
+  /** This engine's settlement key (Base58); undefined when it settles nothing. */
+  settlementKey: () => string | undefined;
 }
 
 const nonceCodec = hexBytes(32, { description: 'A fresh caller nonce.' });
@@ -30,7 +33,7 @@ const reportDataCodec = text({
   pattern: '^([0-9a-fA-F]{2})*$',
 });
 
-export function attestationHandlers({ service, evidence, limiter }: AttestationRoutesOptions) {
+export function attestationHandlers({ service, evidence, limiter, settlementKey }: AttestationRoutesOptions) {
   const charge = (req: FastifyRequest) => limiter.charge(req.ip, 1, 'attestation');
   return {
     transportAttestation: async (req) => {
@@ -45,6 +48,13 @@ export function attestationHandlers({ service, evidence, limiter }: AttestationR
           ? ''
           : parseParam(reportDataCodec, req.query.reportData, 'reportData');
       return service.attestation(Buffer.from(raw, 'hex'));
+    },
+    settlementKeyAttestation: async (req) => {
+      const teeKey = settlementKey();
+      if (teeKey === undefined) throw new VenueError(1301, 'this engine has no settlement key');
+      charge(req);
+      const nonce = parseParam(nonceCodec, req.query.nonce, 'nonce');
+      return service.settlementKeyAttestation(Buffer.from(nonce, 'hex'), teeKey);
     },
     evidence: async (req, reply) => {
       const file = evidence.get(req.params['*']);
