@@ -17,7 +17,7 @@
 import { rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { circuitKeysInfo, loadCircuitKeys } from '@nightjar/circuits';
-import { DstackPlatform, isReleaseCheckout, startEngine } from '@nightjar/engine';
+import { DstackPlatform, isReleaseCheckout, startEngine, type RunningEngine } from '@nightjar/engine';
 import {
   createGroth16Verifier,
   ensureDevGenesis,
@@ -268,11 +268,7 @@ export async function startVenue(
     closers.push(() => engine.close());
     // The certificate is public and new each boot; local tools pin it from here.
     writeSecretFile(join(engineDir, 'tls-cert.pem'), engine.certificate.certPem);
-    const admin = dev
-      ? await devAdminCredentials(engineDir, engine.devAdmin, () =>
-          engine.context.accounts.createAccount({ is_admin: true, label: 'dev-admin' }),
-        )
-      : undefined;
+    const admin = dev ? await devAdminCredentials(engineDir, engine) : undefined;
     const firstAdmin = dev ? undefined : await engine.context.accounts.ensureFirstAdmin('operator');
 
     const ready = readyOf(engine, venueLedger, admin);
@@ -316,17 +312,15 @@ const credentialsOf = (c: Credentials): Credentials => ({
 /**
  * Dev mode only: the dev admin's credentials, kept (0600) so every boot's ready.json can carry them.
  * An engine joining accounts another engine already holds (a shared `--store`) finds an admin but
- * no credentials of its own: it makes an admin of its own there (`makeAdmin`), for its ready.json.
+ * no credentials of its own: it makes an admin of its own there, for its ready.json.
  */
-async function devAdminCredentials(
-  engineDir: string,
-  created: Credentials | undefined,
-  makeAdmin: () => Promise<Credentials>,
-): Promise<Credentials> {
+async function devAdminCredentials(engineDir: string, engine: RunningEngine): Promise<Credentials> {
   const file = join(engineDir, 'dev-admin-credentials.json');
-  const saved = created ? undefined : readSecretFile(file);
+  const saved = engine.devAdmin ? undefined : readSecretFile(file);
   if (saved !== undefined) return JSON.parse(saved) as Credentials;
-  const creds = credentialsOf(created ?? (await makeAdmin()));
+  const made =
+    engine.devAdmin ?? (await engine.context.accounts.createAccount({ is_admin: true, label: 'dev-admin' }));
+  const creds = credentialsOf(made);
   writeSecretFile(file, JSON.stringify(creds) + '\n');
   return creds;
 }
