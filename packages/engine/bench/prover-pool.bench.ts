@@ -4,7 +4,8 @@
  * then verified by the engine side) with 0 remote workers (the in-process NoteMatchProver on every
  * core), and with 1 and 2 remote worker processes (`prover-pool-worker.ts`, each pinned to its own
  * core with `taskset -c N` when the machine has it), side by side in one run; and the queue's added
- * latency per job, p50 and p99: enqueue → claim, and completion → the engine taking the result
+ * latency per job, p50 and p99, measured after each throughput run with one job at a time (so no
+ * job waits for a busy worker): enqueue → claim, and completion → the engine taking the result
  * (heard, opened and verified: the verification's few ms are in it).
  *
  * The engine side (sealing, enqueueing, opening, verifying) runs in this process; each prover is a
@@ -28,6 +29,8 @@ import { attestedWorkers, workerIdentity, type FakeWorkerIdentity } from '../tes
 import { startQueueDb, type QueueDb } from '../test/prover-pool/queue-db.js';
 
 const PROOFS = Number(process.env.PROVER_POOL_BENCH_PROOFS ?? 40);
+/** Jobs sent one at a time after the throughput run, for the queue's latency (default 20). */
+const LATENCY_JOBS = Number(process.env.PROVER_POOL_BENCH_LATENCY_JOBS ?? 20);
 const OUT =
   process.env.PROVER_POOL_BENCH_OUT ??
   fileURLToPath(new URL('../../../docs/benchmarks/scale-out.md', import.meta.url));
@@ -129,6 +132,10 @@ async function remoteRow(db: QueueDb, workers: number, verifier: MatchVerifier):
   });
   try {
     row.proofsPerSecond = await timeProofs(prover, verifier);
+    // The queue's own latency, without the wait for a busy worker: one job at a time, idle workers.
+    row.toClaimMs.length = 0;
+    row.toEngineMs.length = 0;
+    for (let i = 0; i < LATENCY_JOBS; i++) await prover.prove(validMatchV2Params());
     return row;
   } finally {
     await prover.close();
@@ -157,7 +164,7 @@ function section(rows: Row[]): string {
     BEGIN,
     `## Prover pool (${PROOFS} VALID_MATCH v2 proofs per row; ${cpus().length} cores; taskset: ${HAS_TASKSET ? 'yes' : 'no'})`,
     '',
-    '| provers | confirmed proofs/s | enqueue → claim ms p50 / p99 | done → taken ms p50 / p99 (heard, opened, verified) |',
+    `| provers | confirmed proofs/s (all ${PROOFS} at once) | enqueue → claim ms p50 / p99 (${LATENCY_JOBS} jobs one at a time) | done → taken ms p50 / p99 (heard, opened, verified) |`,
     '| --- | --- | --- | --- |',
     ...lines,
     END,
