@@ -21,7 +21,7 @@ import {
   webcrypto,
   type KeyObject,
 } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensurePrivateDir, readSecretFile, writeSecretFile } from '@nightjar/protocol';
 import * as x509 from '@peculiar/x509';
@@ -238,24 +238,50 @@ export async function loadOrCreateSimulatedPki(dir: string | undefined): Promise
   };
   const attestationKey = newKey();
 
-  if (dir) {
-    ensurePrivateDir(dir);
-    [root, pckCa, pck, tcbSigning].forEach((ck, i) => {
-      writeSecretFile(join(dir, `${FILES[i]}.pem`), pem(ck.cert));
-      writeSecretFile(
-        join(dir, `${FILES[i]}.key.pem`),
-        ck.key.export({ type: 'pkcs8', format: 'pem' }) as string,
-      );
-    });
-    writeSecretFile(
-      join(dir, 'attestation-key.pem'),
-      attestationKey.export({ type: 'pkcs8', format: 'pem' }) as string,
-    );
-    writeSecretFile(join(dir, 'root-ca.der'), Buffer.from(root.cert.rawData));
-    // Written last: its presence means the PKI is complete.
-    writeSecretFile(join(dir, 'platform.json'), JSON.stringify(tcb, null, 2) + '\n');
-  }
+  const made: MadePki = { root, pckCa, pck, tcbSigning, attestationKey, tcb };
+  if (dir && !publishPki(dir, made)) return loadPki(dir); // another process made it first: one root
   return assemble(dir, root, pckCa, pck, tcbSigning, attestationKey, tcb);
+}
+
+interface MadePki {
+  root: CertAndKey;
+  pckCa: CertAndKey;
+  pck: CertAndKey;
+  tcbSigning: CertAndKey;
+  attestationKey: KeyObject;
+  tcb: PlatformTcb;
+}
+
+/**
+ * Writes a new PKI beside `dir` and renames it into place in one step, so machines of one venue
+ * starting at once on a shared `pkiDir` end with one root: the first rename wins (it replaces the
+ * empty directory), a later one finds the directory full and answers false (load that one).
+ */
+function publishPki(dir: string, made: MadePki): boolean {
+  const tmp = `${dir}.new-${process.pid}-${randomBytes(6).toString('hex')}`;
+  ensurePrivateDir(tmp);
+  [made.root, made.pckCa, made.pck, made.tcbSigning].forEach((ck, i) => {
+    writeSecretFile(join(tmp, `${FILES[i]}.pem`), pem(ck.cert));
+    writeSecretFile(
+      join(tmp, `${FILES[i]}.key.pem`),
+      ck.key.export({ type: 'pkcs8', format: 'pem' }) as string,
+    );
+  });
+  writeSecretFile(
+    join(tmp, 'attestation-key.pem'),
+    made.attestationKey.export({ type: 'pkcs8', format: 'pem' }) as string,
+  );
+  writeSecretFile(join(tmp, 'root-ca.der'), Buffer.from(made.root.cert.rawData));
+  writeSecretFile(join(tmp, 'platform.json'), JSON.stringify(made.tcb, null, 2) + '\n');
+  try {
+    renameSync(tmp, dir);
+    return true;
+  } catch (err) {
+    rmSync(tmp, { recursive: true, force: true });
+    const code = (err as NodeJS.ErrnoException).code;
+    if ((code === 'ENOTEMPTY' || code === 'EEXIST') && existsSync(join(dir, 'platform.json'))) return false;
+    throw new Error(`${dir} holds an incomplete simulated PKI; remove it to make a new one`, { cause: err });
+  }
 }
 
 /** A private key file of the PKI: ours alone, else refused (see `readSecretFile`). */
