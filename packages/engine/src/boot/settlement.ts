@@ -4,7 +4,7 @@
  * boot's TEE key, its journal and a match prover, warmed before the markets open; a test's
  * stand-in replaces all of it.
  */
-import { generateX25519KeyPair, type AdaptiveBatcher } from '@nightjar/crypto';
+import type { AdaptiveBatcher } from '@nightjar/crypto';
 import type { ProverRegistration } from '../prover-pool/registration.js';
 import type { AttestationPlatform } from '../attestation/platform.js';
 import type { EngineOptions } from '../engine-options.js';
@@ -67,13 +67,13 @@ export async function startSettlement(
   const key = await loadTeeKey(d.platform, options.dataDir);
   // The pool's engine id is the settlement key's address: stable for this data directory.
   if (d.registration) d.registration.engineId = key.address;
+  // The registration exists exactly when `proverPool` is set: the pool seals to its workers.
   const proverPool =
-    options.proverPool && ownProver
+    options.proverPool && d.registration && ownProver
       ? await startProverPool(options.proverPool, {
           engineId: key.address,
-          ...(d.registration
-            ? { workers: d.registration.registry, resultKey: d.registration.resultKeys }
-            : { resultKey: generateX25519KeyPair() }),
+          workers: d.registration.registry,
+          resultKey: d.registration.resultKeys,
           fallback: ownProver,
           verifyMatch: matchVerifier,
           dev: options.dev === true,
