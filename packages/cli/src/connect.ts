@@ -10,6 +10,7 @@ import {
   NIGHTJAR_ERROR__LEDGER_UNAVAILABLE,
   type Client,
   type FreshNoteHoldOptions,
+  type SignerSetSource,
   type Transport,
   type Wallet,
 } from '@nightjar/sdk';
@@ -102,22 +103,16 @@ export async function connect(paths: Paths, opts: ConnectOptions = {}): Promise<
   });
 }
 
-/** A verified transport without credentials (public routes). */
-export function connectPublic(paths: Paths): {
-  baseUrl: string;
-  transport: Transport;
-  close(): Promise<void>;
-} {
-  const ready = readReady(paths);
+/**
+ * The ledger a transport reads the finalized signer set from (check (d)), as ready.json names it.
+ * An unreachable ledger (or one whose certificate is not the pinned one) is the SDK's
+ * LEDGER_UNAVAILABLE, which the CLI reports as unreachable, as createClient's ledger does.
+ */
+export function signerSetLedger(ready: Ready): { source: SignerSetSource; close(): Promise<void> } {
   const { url, tls } = ledgerConnection(ready);
   const ledger = new RpcLedgerClient(url, tls ? { tls } : {});
-  const transport = createTransport({
-    url: ready.base_url,
-    rootCaDer: pinnedRoot(ready),
-    composeHash: ready.compose_hash,
-    // An unreachable ledger (or one whose certificate is not the pinned one) is the SDK's
-    // LEDGER_UNAVAILABLE, which the CLI reports as unreachable, as createClient's ledger does.
-    ledger: {
+  return {
+    source: {
       getVault: (params) =>
         ledger.getVault(params).catch((err: unknown) => {
           if (err instanceof RpcError && err.code === RPC_ERRORS.nodeUnavailable)
@@ -129,6 +124,23 @@ export function connectPublic(paths: Paths): {
           throw err;
         }),
     },
+    close: () => ledger.close(),
+  };
+}
+
+/** A verified transport without credentials (public routes). */
+export function connectPublic(paths: Paths): {
+  baseUrl: string;
+  transport: Transport;
+  close(): Promise<void>;
+} {
+  const ready = readReady(paths);
+  const ledger = signerSetLedger(ready);
+  const transport = createTransport({
+    url: ready.base_url,
+    rootCaDer: pinnedRoot(ready),
+    composeHash: ready.compose_hash,
+    ledger: ledger.source,
   });
   return {
     baseUrl: ready.base_url,

@@ -8,11 +8,10 @@ import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { generateX25519KeyPair } from '@nightjar/crypto';
 import { runProverWorker } from '@nightjar/engine';
-import { RpcLedgerClient } from '@nightjar/ledger';
 import { positiveIntOption, UsageError } from '../args.js';
 import { str, type Command, type Values } from '../command.js';
-import { ledgerConnection, readReady, type Paths } from '../config.js';
-import { pinnedRoot } from '../connect.js';
+import { readReady, type Paths } from '../config.js';
+import { pinnedRoot, signerSetLedger } from '../connect.js';
 import { openWorkerPlatform, registerWithEngine } from '../prover/register-with-engine.js';
 import { closeOnSignal } from './services.js';
 
@@ -33,8 +32,7 @@ export const PROVER_USAGE = `nightjar prover [--engine URL] [--threads N] [--dat
 /** The worker's registration: the engine verified with ready.json's pins, the worker's own platform. */
 async function workerRegistration(paths: Paths, engineUrl: string, values: Values) {
   const ready = readReady(paths);
-  const root = pinnedRoot(ready);
-  const { url, tls } = ledgerConnection(ready);
+  const ledger = signerSetLedger(ready);
   const platform = await openWorkerPlatform({
     dataDir: str(values, 'data-dir') ?? join(paths.home, 'prover'),
     ...(ready.platform_root ? { pkiDir: str(values, 'pki-dir') ?? dirname(ready.platform_root) } : {}),
@@ -42,13 +40,13 @@ async function workerRegistration(paths: Paths, engineUrl: string, values: Value
   const sealingKeys = generateX25519KeyPair();
   const register = registerWithEngine({
     engineUrl,
-    pinnedRoot: root,
+    pinnedRoot: pinnedRoot(ready),
     composeHash: ready.compose_hash,
-    ledger: new RpcLedgerClient(url, tls ? { tls } : {}),
+    ledger: ledger.source,
     platform,
     sealingKeys,
   });
-  return { register, sealingKeys };
+  return { register, sealingKeys, ledger };
 }
 
 export const prover: Command = {
@@ -66,7 +64,7 @@ export const prover: Command = {
     const engine = str(values, 'engine') ?? readReady(paths).base_url;
     if (!/^https:\/\//i.test(engine)) throw new UsageError("--engine must be the engine's https:// URL");
     const threads = positiveIntOption('threads', str(values, 'threads'), availableParallelism());
-    const { register, sealingKeys } = await workerRegistration(paths, engine, values);
+    const { register, sealingKeys, ledger } = await workerRegistration(paths, engine, values);
     const worker = await runProverWorker({
       register,
       sealingPrivateKey: sealingKeys.privateKey,
@@ -76,6 +74,7 @@ export const prover: Command = {
     closeOnSignal(async () => {
       await worker.stop();
       register.close();
+      await ledger.close();
     });
     out.info(`prover ${worker.registration.workerId}: ${threads} thread(s), jobs for ${engine}`);
     return 0;
