@@ -128,18 +128,34 @@ export async function startPoolVenue(extra: Partial<EngineOptions> = {}): Promis
   );
   const queue = new pg.Pool({ connectionString: db.url, max: 2 });
   const seen: JobRow[] = [];
+  // Every state a job row takes, kept by a trigger: the engine deletes a row as soon as it has
+  // taken its result, faster than any poll of the live table could be sure to see it.
+  await queue.query(`
+    CREATE TABLE job_states (n bigserial PRIMARY KEY, id text, status text, worker_id text, sealed_to text[]);
+    CREATE FUNCTION record_job_state() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
+      INSERT INTO job_states (id, status, worker_id, sealed_to)
+        VALUES (NEW.id::text, NEW.status, NEW.worker_id, ARRAY(SELECT jsonb_object_keys(NEW.sealed_keys)));
+      RETURN NEW;
+    END $$;
+    CREATE TRIGGER record_job_state AFTER INSERT OR UPDATE ON prover_jobs
+      FOR EACH ROW EXECUTE FUNCTION record_job_state();`);
   let observing = true;
+  let lastRecorded = '0';
+  const look = async () => {
+    const r = await queue
+      .query<JobRow & { n: string }>(
+        `SELECT n, id, status, worker_id, sealed_to FROM job_states WHERE n > $1 ORDER BY n`,
+        [lastRecorded],
+      )
+      .catch(() => ({ rows: [] as (JobRow & { n: string })[] }));
+    lastRecorded = r.rows.at(-1)?.n ?? lastRecorded;
+    for (const { n: _n, ...row } of r.rows)
+      if (!seen.some((s) => s.id === row.id && s.status === row.status && s.worker_id === row.worker_id))
+        seen.push(row);
+  };
   const observe = async () => {
     while (observing) {
-      const r = await queue
-        .query<JobRow>(
-          `SELECT id::text AS id, status, worker_id,
-                  ARRAY(SELECT jsonb_object_keys(sealed_keys)) AS sealed_to FROM prover_jobs`,
-        )
-        .catch(() => ({ rows: [] as JobRow[] }));
-      for (const row of r.rows)
-        if (!seen.some((s) => s.id === row.id && s.status === row.status && s.worker_id === row.worker_id))
-          seen.push(row);
+      await look();
       await new Promise((r) => setTimeout(r, 10));
     }
   };
@@ -227,6 +243,7 @@ export async function startPoolVenue(extra: Partial<EngineOptions> = {}): Promis
         await new Promise((r) => setTimeout(r, 20));
       }
       expect2(kinds.get(orders.bid), kinds.get(orders.ask));
+      await look(); // every state up to the fill, for the caller's checks
     },
     async close() {
       off();
